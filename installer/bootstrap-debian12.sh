@@ -1,0 +1,46 @@
+#!/usr/bin/env bash
+# Installs everything Tessera needs to build, run and test on Debian 12.
+# Idempotent: packages already present are skipped, so a second run costs one dpkg query.
+# Package set and the reasons behind the less obvious entries: docs/BUILDING.md.
+set -euo pipefail
+
+PACKAGES=(
+  # toolchain
+  build-essential cmake ninja-build ccache pkg-config git
+  # Qt 6: libqt6opengl6-dev is required by Qt Charts' CMake package but not pulled in by it
+  qt6-base-dev qt6-charts-dev qt6-svg-dev qt6-tools-dev qt6-l10n-tools libqt6opengl6-dev
+  libqt6sql6-sqlite libgl-dev
+  # data formats and engine libraries
+  libyaml-cpp-dev nlohmann-json3-dev libsqlite3-dev libcli11-dev
+  # headless backend: gRPC needs its plugin package installed even for find_package(gRPC CONFIG)
+  libgrpc++-dev protobuf-compiler-grpc libprotobuf-dev protobuf-compiler
+  # tests and benchmarks
+  libbenchmark-dev
+  # headless GUI at run/test time: without a font every glyph renders as a box
+  xvfb xauth fonts-dejavu-core
+)
+
+missing=()
+for p in "${PACKAGES[@]}"; do
+  if ! dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed"; then
+    missing+=("$p")
+  fi
+done
+
+if [ ${#missing[@]} -eq 0 ]; then
+  echo "tessera bootstrap: all ${#PACKAGES[@]} packages already installed"
+  exit 0
+fi
+
+SUDO=""
+if [ "$(id -u)" -ne 0 ]; then
+  if command -v sudo >/dev/null 2>&1; then SUDO="sudo"; else
+    echo "tessera bootstrap: need root (or sudo) to install: ${missing[*]}" >&2
+    exit 1
+  fi
+fi
+
+echo "tessera bootstrap: installing ${#missing[@]} packages: ${missing[*]}"
+export DEBIAN_FRONTEND=noninteractive
+$SUDO apt-get update -qq
+$SUDO apt-get install -y -qq --no-install-recommends "${missing[@]}"
