@@ -1,0 +1,26 @@
+#pragma once
+// An error a user can act on: what went wrong and where (file:line:column, field path).
+#include <string>
+
+namespace tessera {
+
+struct SourceLocation {
+  std::string file;   // empty when the input did not come from a file
+  int line = 0;       // 1-based; 0 = unknown
+  int column = 0;     // 1-based; 0 = unknown
+  std::string field;  // dotted path inside the document, e.g. "nodes[3].gpus[2].layout"
+
+  [[nodiscard]] bool empty() const { return file.empty() && line == 0 && field.empty(); }
+  // "file:line:column: field" with the unknown parts left out.
+  [[nodiscard]] std::string str() const;
+};
+
+struct Error {
+  std::string message;
+  SourceLocation where;
+
+  // "where: message" when a location is known, else just the message.
+  [[nodiscard]] std::string str() const;
+};
+
+}  // namespace tessera

@@ -1,0 +1,293 @@
+#include "topology/gpu_catalog.h"
+
+#include <algorithm>
+#include <map>
+
+#include "core/strings.h"
+#include "topology/yaml_reader.h"
+
+namespace tessera {
+namespace embedded {
+std::string_view gpuCatalogYaml();
+}
+
+int MigGeometry::profileIndex(std::string_view name) const {
+  for (size_t i = 0; i < profiles.size(); ++i)
+    if (profiles[i].name == name) return static_cast<int>(i);
+  return -1;
+}
+
+int MigGeometry::profileIndexById(int id) const {
+  for (size_t i = 0; i < profiles.size(); ++i)
+    if (profiles[i].id == id) return static_cast<int>(i);
+  return -1;
+}
+
+const ComputeInstanceRule* MigGeometry::ciRule(int giComputeSlices) const {
+  for (const auto& r : computeInstances)
+    if (r.giComputeSlices == giComputeSlices) return &r;
+  return nullptr;
+}
+
+namespace {
+
+Expected<MigEngines> readEngines(const YamlField& f) {
+  MigEngines e;
+  TESSERA_TRY(ce, f.require("ce"));
+  TESSERA_TRY(ceV, ce.asInt(0, 64));
+  e.ce = ceV;
+  for (auto [key, out] : {std::pair{"dec", &e.dec}, {"enc", &e.enc}, {"jpeg", &e.jpeg},
+                          {"ofa", &e.ofa}}) {
+    TESSERA_TRY(field, f.require(key));
+    TESSERA_TRY(v, field.asInt(0, 64));
+    *out = v;
+  }
+  return e;
+}
+
+Expected<MigProfile> readProfile(const YamlField& f, int memorySlices) {
+  TESSERA_CHECK(f.onlyKeys({"name", "id", "max", "sm", "ce", "dec", "enc", "jpeg", "ofa",
+                            "memory_gib", "memory_slices", "compute_slices", "starts",
+                            "unconfirmed"}));
+  MigProfile p;
+  TESSERA_TRY(name, f.require("name"));
+  TESSERA_TRY(nameV, name.asString());
+  p.name = nameV;
+  p.mediaExtensions = nameV.find("+me") != std::string::npos;
+  TESSERA_TRY(id, f.require("id"));
+  TESSERA_TRY(idV, id.asInt(0, 1000));
+  p.id = idV;
+  TESSERA_TRY(mx, f.require("max"));
+  TESSERA_TRY(mxV, mx.asInt(1, kMaxMemorySlices));
+  p.maxCount = mxV;
+  if (f.has("sm")) {
+    TESSERA_TRY(sm, f.child("sm").asInt(0, 100000));
+    p.sm = sm;
+  }
+  TESSERA_TRY(engines, readEngines(f));
+  p.engines = engines;
+  TESSERA_TRY(mem, f.require("memory_gib"));
+  TESSERA_TRY(memV, mem.asDouble());
+  p.memoryGiB = memV;
+  TESSERA_TRY(ms, f.require("memory_slices"));
+  TESSERA_TRY(msV, ms.asInt(1, memorySlices));
+  p.memorySlices = msV;
+  TESSERA_TRY(cs, f.require("compute_slices"));
+  TESSERA_TRY(csV, cs.asInt(1, kMaxMemorySlices));
+  p.computeSlices = csV;
+  TESSERA_TRY(startsF, f.require("starts"));
+  TESSERA_TRY(starts, startsF.asIntList(0, memorySlices - 1));
+  if (starts.empty()) return startsF.error("a profile needs at least one allowed start");
+  for (int s : starts) {
+    if (s + p.memorySlices > memorySlices)
+      return startsF.error("start " + std::to_string(s) + " + " + std::to_string(p.memorySlices) +
+                           " memory slices runs past the GPU's " + std::to_string(memorySlices));
+    p.startMask = static_cast<uint16_t>(p.startMask | (1u << s));
+  }
+  if (f.has("unconfirmed")) {
+    TESSERA_TRY(u, f.child("unconfirmed").asStringList());
+    p.unconfirmed = u;
+  }
+  return p;
+}
+
+Expected<std::vector<ComputeInstanceRule>> readCiRules(const YamlField& f, int computeSlices) {
+  TESSERA_CHECK(f.expectMap());
+  std::vector<ComputeInstanceRule> rules;
+  for (auto& [key, sizes] : f.entries()) {
+    auto gi = parseInt(key);
+    if (!gi || *gi < 1 || *gi > computeSlices)
+      return sizes.error("GI size '" + key + "' must be 1.." + std::to_string(computeSlices));
+    TESSERA_CHECK(sizes.expectMap());
+    ComputeInstanceRule rule{*gi, {}};
+    for (auto& [ciKey, count] : sizes.entries()) {
+      auto ci = parseInt(ciKey);
+      if (!ci || *ci < 1 || *ci > *gi)
+        return count.error("CI size '" + ciKey + "' must be 1.." + std::to_string(*gi));
+      TESSERA_TRY(n, count.asInt(1, *gi));
+      rule.sizes.emplace_back(*ci, n);
+    }
+    rules.push_back(std::move(rule));
+  }
+  return rules;
+}
+
+Expected<MigGeometry> readMig(const YamlField& f) {
+  TESSERA_CHECK(f.onlyKeys({"memory_slices", "compute_slices", "engines", "compute_instances",
+                            "profiles"}));
+  MigGeometry g;
+  TESSERA_TRY(ms, f.require("memory_slices"));
+  TESSERA_TRY(msV, ms.asInt(1, kMaxMemorySlices));
+  g.memorySlices = msV;
+  TESSERA_TRY(cs, f.require("compute_slices"));
+  TESSERA_TRY(csV, cs.asInt(1, kMaxMemorySlices));
+  g.computeSlices = csV;
+  TESSERA_TRY(eng, f.require("engines"));
+  TESSERA_CHECK(eng.onlyKeys({"ce", "dec", "enc", "jpeg", "ofa"}));
+  TESSERA_TRY(totals, readEngines(eng));
+  g.totals = totals;
+  if (f.has("compute_instances")) {
+    TESSERA_TRY(rules, readCiRules(f.child("compute_instances"), g.computeSlices));
+    g.computeInstances = std::move(rules);
+  }
+  TESSERA_TRY(profiles, f.require("profiles"));
+  TESSERA_CHECK(profiles.expectSequence());
+  if (profiles.size() > static_cast<size_t>(kMaxMigProfiles))
+    return profiles.error("at most " + std::to_string(kMaxMigProfiles) + " profiles per model");
+  for (size_t i = 0; i < profiles.size(); ++i) {
+    TESSERA_TRY(p, readProfile(profiles.item(i), g.memorySlices));
+    if (g.profileIndex(p.name) >= 0)
+      return profiles.item(i).error("duplicate profile name '" + p.name + "'");
+    if (g.profileIndexById(p.id) >= 0)
+      return profiles.item(i).error("duplicate profile id " + std::to_string(p.id));
+    g.profiles.push_back(std::move(p));
+  }
+  return g;
+}
+
+Expected<NvlinkSpec> readNvlink(const YamlField& f) {
+  TESSERA_CHECK(f.onlyKeys({"generation", "links", "bandwidth_gbps"}));
+  NvlinkSpec n;
+  TESSERA_TRY(gen, f.require("generation"));
+  TESSERA_TRY(genV, gen.asInt(1, 10));
+  n.generation = genV;
+  TESSERA_TRY(links, f.require("links"));
+  TESSERA_TRY(linksV, links.asInt(1, 64));
+  n.links = linksV;
+  TESSERA_TRY(bw, f.require("bandwidth_gbps"));
+  TESSERA_TRY(bwV, bw.asInt(1, 100000));
+  n.bandwidthGBps = bwV;
+  return n;
+}
+
+Expected<GpuModel> readModel(const YamlField& f) {
+  TESSERA_CHECK(f.onlyKeys({"id", "product_name", "aliases", "architecture", "memory_mib",
+                            "sm_count", "nvlink", "pcie_generation", "pci_device_ids",
+                            "unconfirmed", "notes", "mig"}));
+  GpuModel m;
+  TESSERA_TRY(id, f.require("id"));
+  TESSERA_TRY(idV, id.asString());
+  if (idV.empty()) return id.error("model id must not be empty");
+  m.id = idV;
+  TESSERA_TRY(pn, f.require("product_name"));
+  TESSERA_TRY(pnV, pn.asString());
+  m.productName = pnV;
+  TESSERA_TRY(arch, f.require("architecture"));
+  TESSERA_TRY(archV, arch.asString());
+  m.architecture = archV;
+  if (f.has("aliases")) {
+    TESSERA_TRY(a, f.child("aliases").asStringList());
+    m.aliases = a;
+  }
+  if (f.has("memory_mib")) {
+    TESSERA_TRY(v, f.child("memory_mib").asInt(1));
+    m.memoryMiB = v;
+  }
+  if (f.has("sm_count")) {
+    TESSERA_TRY(v, f.child("sm_count").asInt(1));
+    m.smCount = v;
+  }
+  if (f.has("nvlink")) {
+    TESSERA_TRY(n, readNvlink(f.child("nvlink")));
+    m.nvlink = n;
+  }
+  if (f.has("pcie_generation")) {
+    TESSERA_TRY(v, f.child("pcie_generation").asInt(0, 8));  // 0 = unknown
+    m.pcieGeneration = v;
+  }
+  if (f.has("pci_device_ids")) {
+    TESSERA_TRY(v, f.child("pci_device_ids").asStringList());
+    m.pciDeviceIds = v;
+  }
+  if (f.has("unconfirmed")) {
+    TESSERA_TRY(v, f.child("unconfirmed").asStringList());
+    m.unconfirmed = v;
+  }
+  if (f.has("notes")) {
+    TESSERA_TRY(v, f.child("notes").asString());
+    m.notes = v;
+  }
+  if (f.has("mig")) {
+    TESSERA_TRY(g, readMig(f.child("mig")));
+    m.mig = std::move(g);
+  }
+  return m;
+}
+
+// All the names a model answers to, lower-cased.
+std::vector<std::string> namesOf(const GpuModel& m) {
+  std::vector<std::string> names{toLower(m.id)};
+  if (!m.productName.empty()) names.push_back(toLower(m.productName));
+  for (const auto& a : m.aliases) names.push_back(toLower(a));
+  return names;
+}
+
+}  // namespace
+
+Expected<GpuCatalog> GpuCatalog::fromYaml(std::string_view text, const std::string& fileName) {
+  TESSERA_TRY(doc, parseYaml(text, fileName));
+  YamlField root(doc, "", &fileName);
+  TESSERA_CHECK(root.onlyKeys({"version", "models"}));
+  TESSERA_TRY(version, root.require("version"));
+  TESSERA_TRY(versionV, version.asInt());
+  if (versionV != 1)
+    return version.error("unsupported catalog version " + std::to_string(versionV) +
+                         " (this build reads version 1)");
+  TESSERA_TRY(models, root.require("models"));
+  TESSERA_CHECK(models.expectSequence());
+  GpuCatalog catalog;
+  std::map<std::string, std::string> owner;  // lower-cased name -> model id
+  for (size_t i = 0; i < models.size(); ++i) {
+    TESSERA_TRY(m, readModel(models.item(i)));
+    for (const auto& n : namesOf(m)) {
+      auto [it, inserted] = owner.emplace(n, m.id);
+      if (!inserted && it->second != m.id)
+        return models.item(i).error("name '" + n + "' of model '" + m.id +
+                                    "' is already used by model '" + it->second + "'");
+    }
+    catalog.models_.push_back(std::make_shared<const GpuModel>(std::move(m)));
+  }
+  return catalog;
+}
+
+Expected<GpuCatalog> GpuCatalog::fromFile(const std::string& path) {
+  TESSERA_TRY(text, readTextFile(path));
+  return fromYaml(text, path);
+}
+
+const GpuCatalog& GpuCatalog::builtin() {
+  static const GpuCatalog catalog = [] {
+    auto parsed = fromYaml(embedded::gpuCatalogYaml(), "resources/gpu-catalog.yaml");
+    // The built-in catalog is validated by the test suite; failing here is a build defect.
+    if (!parsed.ok()) throw std::runtime_error("built-in GPU catalog: " + parsed.error().str());
+    return std::move(parsed).value();
+  }();
+  return catalog;
+}
+
+void GpuCatalog::merge(const GpuCatalog& other) {
+  for (const auto& m : other.models_) {
+    auto same = std::find_if(models_.begin(), models_.end(),
+                             [&](const auto& mine) { return mine->id == m->id; });
+    if (same != models_.end())
+      *same = m;
+    else
+      models_.push_back(m);
+  }
+}
+
+const GpuModel* GpuCatalog::find(std::string_view name) const {
+  const std::string key = toLower(trim(name));
+  for (const auto& m : models_)
+    for (const auto& n : namesOf(*m))
+      if (n == key) return m.get();
+  return nullptr;
+}
+
+std::string GpuCatalog::knownIds() const {
+  std::vector<std::string> ids;
+  for (const auto& m : models_) ids.push_back(m->id);
+  return join(ids, ", ");
+}
+
+}  // namespace tessera

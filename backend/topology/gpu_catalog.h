@@ -1,0 +1,38 @@
+#pragma once
+// The GPU catalog: every GPU model the cluster model, the MIG engine and the scheduler know.
+// Loaded from YAML (format: docs/gpu-catalog.md); the default catalog is compiled in from
+// resources/gpu-catalog.yaml and a user file can extend or override it.
+#include <memory>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "core/expected.h"
+#include "topology/gpu_model.h"
+
+namespace tessera {
+
+class GpuCatalog {
+ public:
+  // Parses catalog YAML text; `fileName` is only used in error locations.
+  static Expected<GpuCatalog> fromYaml(std::string_view text, const std::string& fileName);
+  static Expected<GpuCatalog> fromFile(const std::string& path);
+  // The catalog shipped with Tessera (resources/gpu-catalog.yaml, compiled in).
+  static const GpuCatalog& builtin();
+
+  // Adds the models of `other`; a model with an existing id replaces the old entry.
+  void merge(const GpuCatalog& other);
+
+  // Finds a model by id, product name or alias (case-insensitive); nullptr if unknown.
+  [[nodiscard]] const GpuModel* find(std::string_view name) const;
+  [[nodiscard]] const std::vector<std::shared_ptr<const GpuModel>>& models() const {
+    return models_;
+  }
+  // Model ids joined for "did you mean" style error messages.
+  [[nodiscard]] std::string knownIds() const;
+
+ private:
+  std::vector<std::shared_ptr<const GpuModel>> models_;
+};
+
+}  // namespace tessera

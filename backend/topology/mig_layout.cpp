@@ -1,0 +1,161 @@
+#include "topology/mig_layout.h"
+
+#include <algorithm>
+
+#include "core/strings.h"
+
+namespace tessera {
+
+bool MigLayout::add(const MigInstance& inst) {
+  if (full()) return false;
+  items_[count_++] = inst;
+  return true;
+}
+
+void MigLayout::removeAt(int i) {
+  for (int k = i; k + 1 < count_; ++k) items_[static_cast<size_t>(k)] = items_[static_cast<size_t>(k + 1)];
+  --count_;
+}
+
+void MigLayout::sortByStart() {
+  std::stable_sort(items_.begin(), items_.begin() + count_, [](const auto& a, const auto& b) {
+    const int sa = a.start < 0 ? 1000 : a.start;
+    const int sb = b.start < 0 ? 1000 : b.start;
+    return sa < sb;
+  });
+}
+
+bool MigLayout::allPlaced() const {
+  return std::all_of(begin(), end(), [](const auto& i) { return i.placed(); });
+}
+
+uint16_t MigLayout::occupiedMask(const MigGeometry& g) const {
+  uint16_t mask = 0;
+  for (const auto& i : *this)
+    if (i.placed()) mask = static_cast<uint16_t>(mask | g.profiles[static_cast<size_t>(i.profile)].maskAt(i.start));
+  return mask;
+}
+
+bool operator==(const MigLayout& a, const MigLayout& b) {
+  if (a.count_ != b.count_) return false;
+  for (int i = 0; i < a.count_; ++i) {
+    const auto& x = a[i];
+    const auto& y = b[i];
+    if (!x.sameShape(y) || x.start != y.start || x.busy != y.busy) return false;
+  }
+  return true;
+}
+
+namespace {
+
+Error syntaxError(std::string_view token, const std::string& why) {
+  return Error{"in MIG layout item '" + std::string(token) + "': " + why, {}};
+}
+
+Expected<MigInstance> parseCis(const MigGeometry& g, MigInstance inst, std::string_view list,
+                               std::string_view token) {
+  const auto& p = g.profiles[static_cast<size_t>(inst.profile)];
+  for (auto part : split(list, '+')) {
+    part = trim(part);
+    if (part.size() < 2 || part.back() != 'c')
+      return syntaxError(token, "compute instance '" + std::string(part) + "' must look like '2c'");
+    auto k = parseInt(part.substr(0, part.size() - 1));
+    if (!k || *k < 1 || *k > p.computeSlices)
+      return syntaxError(token, "compute instance '" + std::string(part) + "' must have 1.." +
+                                    std::to_string(p.computeSlices) + " compute slices");
+    if (inst.ciCount == kMaxComputeInstances)
+      return syntaxError(token, "too many compute instances");
+    inst.ciSlices[inst.ciCount++] = static_cast<uint8_t>(*k);
+  }
+  return inst;
+}
+
+std::string profileNames(const MigGeometry& g) {
+  std::vector<std::string> names;
+  for (const auto& p : g.profiles) names.push_back(p.name);
+  return join(names, ", ");
+}
+
+}  // namespace
+
+Expected<MigLayout> parseMigLayout(const GpuModel& model, std::string_view text) {
+  if (!model.mig) return Error{"GPU model '" + model.id + "' is not MIG capable", {}};
+  const MigGeometry& g = *model.mig;
+  MigLayout layout;
+  text = trim(text);
+  if (text.empty() || text == "-" || text == "empty") return layout;
+  for (auto rawToken : split(text, ',')) {
+    std::string_view token = trim(rawToken);
+    if (token.empty()) return Error{"empty item in MIG layout '" + std::string(text) + "'", {}};
+    std::string_view rest = token;
+    MigInstance inst;
+    if (rest.back() == '*') {
+      inst.busy = true;
+      rest.remove_suffix(1);
+    }
+    int repeat = 1;
+    if (auto x = rest.find('x'); x != std::string_view::npos && x > 0 && parseInt(rest.substr(0, x))) {
+      repeat = *parseInt(rest.substr(0, x));
+      if (repeat < 1 || repeat > kMaxMemorySlices) return syntaxError(token, "repeat count must be 1.." + std::to_string(kMaxMemorySlices));
+      rest = rest.substr(x + 1);
+    }
+    std::string_view cis;
+    if (auto open = rest.find('('); open != std::string_view::npos) {
+      if (rest.back() != ')') return syntaxError(token, "missing ')' after compute instances");
+      cis = rest.substr(open + 1, rest.size() - open - 2);
+      rest = rest.substr(0, open);
+    }
+    std::string_view name = rest;
+    if (auto at = rest.find('@'); at != std::string_view::npos) {
+      name = rest.substr(0, at);
+      auto start = parseInt(rest.substr(at + 1));
+      if (!start || *start < 0 || *start >= g.memorySlices)
+        return syntaxError(token, "start must be a memory slice 0.." + std::to_string(g.memorySlices - 1));
+      if (repeat > 1) return syntaxError(token, "a repeated item cannot have a fixed start");
+      inst.start = static_cast<int8_t>(*start);
+    }
+    const int idx = g.profileIndex(trim(name));
+    if (idx < 0)
+      return syntaxError(token, "unknown profile '" + std::string(trim(name)) + "' for " + model.id +
+                                    " (profiles: " + profileNames(g) + ")");
+    inst.profile = static_cast<int8_t>(idx);
+    if (!cis.empty()) {
+      auto withCis = parseCis(g, inst, cis, token);
+      if (!withCis) return withCis.error();
+      inst = *withCis;
+    }
+    for (int r = 0; r < repeat; ++r)
+      if (!layout.add(inst))
+        return Error{"MIG layout has more than " + std::to_string(kMaxMemorySlices) + " instances", {}};
+  }
+  return layout;
+}
+
+std::string formatMigInstance(const GpuModel& model, const MigInstance& inst, bool withBusy) {
+  std::string out = model.mig->profiles[static_cast<size_t>(inst.profile)].name;
+  if (inst.placed()) out += "@" + std::to_string(inst.start);
+  if (inst.ciCount > 0) {
+    out += "(";
+    for (int c = 0; c < inst.ciCount; ++c)
+      out += (c ? "+" : "") + std::to_string(inst.ciSlices[static_cast<size_t>(c)]) + "c";
+    out += ")";
+  }
+  if (withBusy && inst.busy) out += "*";
+  return out;
+}
+
+std::string formatMigLayout(const GpuModel& model, const MigLayout& layout, bool withBusy) {
+  if (layout.empty()) return "-";
+  std::vector<std::string> parts;
+  for (const auto& i : layout) parts.push_back(formatMigInstance(model, i, withBusy));
+  return join(parts, ",");
+}
+
+std::string describeSlices(const MigGeometry& g, const MigInstance& inst) {
+  const auto& p = g.profiles[static_cast<size_t>(inst.profile)];
+  if (!inst.placed()) return "unplaced";
+  if (p.memorySlices == 1) return "slice " + std::to_string(inst.start);
+  return "slices " + std::to_string(inst.start) + "-" + std::to_string(inst.start + p.memorySlices - 1);
+}
+
+}  // namespace tessera
