@@ -1,0 +1,445 @@
+#include "clusterspec/cluster_spec.h"
+
+#include <filesystem>
+#include <map>
+
+#include "clusterspec/hostlist.h"
+#include "clusterspec/node_template.h"
+#include "core/strings.h"
+#include "mig/mig_plan.h"
+#include "mig/mig_validate.h"
+#include "topology/yaml_reader.h"
+
+namespace tessera {
+namespace embedded {
+std::string_view demoClusterYaml();
+}
+
+namespace {
+
+// Attributes a group, a node or an override may set.
+struct NodeAttributes {
+  std::optional<std::string> pool;
+  std::map<std::string, std::string> labels;
+  std::optional<NodeState> state;
+  std::optional<std::string> driver;
+  std::optional<YamlField> gpus;  // per-GPU sharing, parsed against the node's GPU model
+};
+
+// Per-GPU sharing settings resolved once for a model, then stamped onto every node.
+using GpuSettings = std::vector<std::pair<int, GpuSharing>>;
+
+class SpecReader {
+ public:
+  SpecReader(std::string file, GpuCatalog catalog, std::string baseDir)
+      : file_(std::move(file)), catalog_(std::move(catalog)), baseDir_(std::move(baseDir)),
+        cluster_(std::make_shared<Cluster>()) {}
+
+  Expected<std::shared_ptr<const Cluster>> read(std::string_view text) {
+    TESSERA_TRY(doc, parseYaml(text, file_));
+    const YamlField root(doc, "", &file_);
+    TESSERA_CHECK(root.expectMap());
+    TESSERA_CHECK(root.onlyKeys({"version", "name", "gpu_catalog", "node_templates", "fabric", "groups",
+                                 "nodes", "overrides"}));
+    TESSERA_TRY(version, root.require("version"));
+    TESSERA_TRY(versionV, version.asInt());
+    if (versionV != 1)
+      return version.error("unsupported cluster spec version " + std::to_string(versionV) + " (this build reads 1)");
+    TESSERA_TRY(nameF, root.require("name"));
+    TESSERA_TRY(name, nameF.asString());
+    cluster_->name = name;
+    if (root.has("gpu_catalog")) TESSERA_CHECK(readExtraCatalog(root.child("gpu_catalog")));
+    TESSERA_TRY(templates, root.require("node_templates"));
+    TESSERA_CHECK(readTemplates(templates));
+    if (root.has("fabric")) TESSERA_CHECK(readFabric(root.child("fabric")));
+    if (root.has("groups")) TESSERA_CHECK(forEachItem(root.child("groups"), &SpecReader::readGroup));
+    if (root.has("nodes")) TESSERA_CHECK(forEachItem(root.child("nodes"), &SpecReader::readNode));
+    if (root.has("overrides")) TESSERA_CHECK(forEachItem(root.child("overrides"), &SpecReader::readOverride));
+    if (cluster_->nodes().empty()) return root.error("the cluster has no nodes (add groups: or nodes:)");
+    return std::shared_ptr<const Cluster>(cluster_);
+  }
+
+ private:
+  std::string file_;
+  GpuCatalog catalog_;
+  std::string baseDir_;
+  std::shared_ptr<Cluster> cluster_;
+  std::map<std::string, std::shared_ptr<const NodeHardware>> templates_;
+  std::map<std::string, YamlField> nodeDefinedAt_;
+
+  Status forEachItem(const YamlField& list, Status (SpecReader::*fn)(const YamlField&)) {
+    TESSERA_CHECK(list.expectSequence());
+    for (size_t i = 0; i < list.size(); ++i) TESSERA_CHECK((this->*fn)(list.item(i)));
+    return okStatus();
+  }
+
+  std::string resolve(const std::string& path) const {
+    return std::filesystem::path(path).is_absolute() ? path : baseDir_ + "/" + path;
+  }
+
+  Status readExtraCatalog(const YamlField& f) {
+    TESSERA_TRY(path, f.asString());
+    auto extra = GpuCatalog::fromFile(resolve(path));
+    if (!extra) return f.error("GPU catalog: " + extra.error().str());
+    catalog_.merge(*extra);
+    return okStatus();
+  }
+
+  Status readTemplates(const YamlField& f) {
+    TESSERA_CHECK(f.expectMap());
+    for (auto& [name, t] : f.entries()) {
+      TESSERA_TRY(hw, readNodeTemplate(t, name, catalog_, baseDir_));
+      templates_[name] = hw;
+    }
+    return okStatus();
+  }
+
+  Status readFabric(const YamlField& f) {
+    TESSERA_CHECK(f.onlyKeys({"spines", "leafs"}));
+    if (f.has("spines")) {
+      TESSERA_TRY(spines, f.child("spines").asStringList());
+      for (const auto& s : spines) {
+        if (cluster_->findSwitch(s)) return f.child("spines").error("duplicate switch name '" + s + "'");
+        cluster_->addSwitch(s, SwitchTier::Spine, kNone);
+      }
+    }
+    if (f.has("leafs")) TESSERA_CHECK(forEachItem(f.child("leafs"), &SpecReader::readLeaf));
+    return okStatus();
+  }
+
+  Status readLeaf(const YamlField& f) {
+    TESSERA_CHECK(f.onlyKeys({"name", "spine"}));
+    TESSERA_TRY(nameF, f.require("name"));
+    TESSERA_TRY(name, nameF.asString());
+    if (cluster_->findSwitch(name)) return nameF.error("duplicate switch name '" + name + "'");
+    SwitchId spine = kNone;
+    if (f.has("spine")) {
+      TESSERA_TRY(s, spineNamed(f.child("spine")));
+      spine = s;
+    }
+    cluster_->addSwitch(name, SwitchTier::Leaf, spine);
+    return okStatus();
+  }
+
+  Expected<SwitchId> spineNamed(const YamlField& f) {
+    TESSERA_TRY(name, f.asString());
+    const FabricSwitch* s = cluster_->findSwitch(name);
+    if (!s || s->tier != SwitchTier::Spine)
+      return f.error("unknown spine switch '" + name + "' (declare it under fabric.spines)");
+    return s->id;
+  }
+
+  Expected<SwitchId> leafNamed(const YamlField& f) {
+    TESSERA_TRY(name, f.asString());
+    const FabricSwitch* s = cluster_->findSwitch(name);
+    if (!s || s->tier != SwitchTier::Leaf)
+      return f.error("unknown leaf switch '" + name + "' (declare it under fabric.leafs)");
+    return s->id;
+  }
+
+  Expected<std::shared_ptr<const NodeHardware>> templateNamed(const YamlField& f) {
+    TESSERA_TRY(name, f.asString());
+    auto it = templates_.find(name);
+    if (it == templates_.end()) {
+      std::vector<std::string> known;
+      for (const auto& [k, v] : templates_) known.push_back(k);
+      return f.error("unknown node template '" + name + "' (known: " + join(known, ", ") + ")");
+    }
+    return it->second;
+  }
+
+  Expected<NodeAttributes> readAttributes(const YamlField& f) {
+    NodeAttributes a;
+    if (f.has("pool")) {
+      TESSERA_TRY(v, f.child("pool").asString());
+      a.pool = v;
+    }
+    if (f.has("labels")) {
+      const YamlField labels = f.child("labels");
+      TESSERA_CHECK(labels.expectMap());
+      for (auto& [k, v] : labels.entries()) {
+        TESSERA_TRY(text, v.asString());
+        a.labels[k] = text;
+      }
+    }
+    if (f.has("state")) {
+      TESSERA_TRY(v, f.child("state").asString());
+      if (v == "up") a.state = NodeState::Up;
+      else if (v == "draining") a.state = NodeState::Draining;
+      else if (v == "down") a.state = NodeState::Down;
+      else return f.child("state").error("state must be up, draining or down, got '" + v + "'");
+    }
+    if (f.has("driver")) {
+      TESSERA_TRY(v, f.child("driver").asString());
+      a.driver = v;
+    }
+    if (f.has("gpus")) a.gpus = f.child("gpus");
+    return a;
+  }
+
+  Expected<GpuSharing> readSharing(const YamlField& f, const GpuModel& model) {
+    TESSERA_CHECK(f.onlyKeys({"mig", "timeslice", "exclusive"}));
+    if (f.size() != 1) return f.error("give exactly one of mig: LAYOUT, timeslice: N, exclusive: true");
+    GpuSharing s;
+    if (f.has("timeslice")) {
+      TESSERA_TRY(n, f.child("timeslice").asInt(1, 64));
+      s.mode = SharingMode::TimeSliced;
+      s.replicas = n;
+      return s;
+    }
+    if (f.has("exclusive")) {
+      TESSERA_TRY(b, f.child("exclusive").asBool());
+      if (!b) return f.child("exclusive").error("exclusive: false means nothing; use mig: or timeslice:");
+      return s;
+    }
+    const YamlField migF = f.child("mig");
+    if (!model.migCapable()) return migF.error("GPU model " + model.id + " is not MIG capable");
+    TESSERA_TRY(text, migF.asString());
+    auto layout = parseMigLayout(model, text);
+    if (!layout) return migF.error(layout.error().message);
+    for (const auto& inst : *layout)
+      if (inst.busy) return migF.error("'*' (busy) has no meaning in a cluster spec");
+    TESSERA_TRY(placed, placeLayout(migF, model, *layout));
+    s.mode = SharingMode::Mig;
+    s.mig = placed;
+    return s;
+  }
+
+  // Instances written without "@start" are placed by the planner, like nvidia-smi would.
+  Expected<MigLayout> placeLayout(const YamlField& f, const GpuModel& model, const MigLayout& layout) {
+    if (layout.allPlaced()) {
+      const MigVerdict v = validateMigLayout(*model.mig, layout);
+      if (!v.ok()) return f.error("invalid MIG layout: " + explainMigVerdict(model, layout, v));
+      MigLayout sorted = layout;
+      sorted.sortByStart();
+      return sorted;
+    }
+    auto plan = planMigRepartition(model, MigLayout{}, layout);
+    if (!plan) return f.error("invalid MIG layout: " + plan.error().message);
+    return plan->target;
+  }
+
+  Expected<GpuSettings> readGpuSettings(const YamlField& f, const NodeHardware& hw) {
+    TESSERA_CHECK(f.expectMap());
+    GpuSettings out;
+    for (auto& [key, value] : f.entries()) {
+      auto indices = expandIndexList(key, hw.gpuCount);
+      if (!indices) return value.error("GPU index list '" + key + "': " + indices.error().message);
+      TESSERA_TRY(sharing, readSharing(value, *hw.gpuModel));
+      for (int i : *indices) out.emplace_back(i, sharing);
+    }
+    return out;
+  }
+
+  static void applyAttributes(Node& n, const NodeAttributes& a) {
+    if (a.pool) n.pool = *a.pool;
+    for (const auto& [k, v] : a.labels) n.labels[k] = v;
+    if (a.state) n.state = *a.state;
+    if (a.driver) n.driverVersion = *a.driver;
+  }
+
+  void applyGpuSettings(NodeId id, const GpuSettings& settings) {
+    const Node& n = cluster_->node(id);
+    for (const auto& [index, sharing] : settings)
+      cluster_->mutableGpu(n.firstGpu + static_cast<GpuId>(index)).sharing = sharing;
+  }
+
+  Expected<std::vector<std::string>> nodeNames(const YamlField& f, const std::string& prefix) {
+    if (f.has("count") == f.has("nodes"))
+      return f.error("give either count: N (names " + prefix + "-01, ...) or nodes: HOSTLIST, not both or neither");
+    if (f.has("nodes")) {
+      TESSERA_TRY(expr, f.child("nodes").asString());
+      auto names = expandHostlist(expr, 200000);
+      if (!names) return f.child("nodes").error(names.error().message);
+      return *names;
+    }
+    TESSERA_TRY(count, f.child("count").asInt(1, 200000));
+    const size_t width = std::max<size_t>(2, std::to_string(count).size());
+    std::vector<std::string> names;
+    for (int i = 1; i <= count; ++i) {
+      std::string num = std::to_string(i);
+      names.push_back(prefix + "-" + std::string(width - num.size(), '0') + num);
+    }
+    return names;
+  }
+
+  // Leaf for the i-th of n nodes: one named leaf, or `leafs: {count, spine}` created here and
+  // filled in equal contiguous blocks.
+  Expected<std::vector<SwitchId>> leafsFor(const YamlField& f, const std::string& group, size_t n) {
+    if (f.has("leaf") == f.has("leafs"))
+      return f.error("every node must hang off a leaf switch: give leaf: NAME or leafs: {count: N, spine: NAME}");
+    if (f.has("leaf")) {
+      TESSERA_TRY(leaf, leafNamed(f.child("leaf")));
+      return std::vector<SwitchId>(n, leaf);
+    }
+    const YamlField leafs = f.child("leafs");
+    TESSERA_CHECK(leafs.onlyKeys({"count", "spine"}));
+    TESSERA_TRY(countF, leafs.require("count"));
+    TESSERA_TRY(count, countF.asInt(1, static_cast<int>(n)));
+    SwitchId spine = kNone;
+    if (leafs.has("spine")) {
+      TESSERA_TRY(s, spineNamed(leafs.child("spine")));
+      spine = s;
+    }
+    std::vector<SwitchId> created;
+    for (int i = 1; i <= count; ++i) {
+      const std::string name = group + "-leaf-" + std::to_string(i);
+      if (cluster_->findSwitch(name)) return leafs.error("leaf switch '" + name + "' already exists");
+      created.push_back(cluster_->addSwitch(name, SwitchTier::Leaf, spine));
+    }
+    const size_t perLeaf = (n + static_cast<size_t>(count) - 1) / static_cast<size_t>(count);
+    std::vector<SwitchId> out;
+    for (size_t i = 0; i < n; ++i) out.push_back(created[i / perLeaf]);
+    return out;
+  }
+
+  Expected<NodeId> createNode(const YamlField& where, const std::string& name,
+                              const std::shared_ptr<const NodeHardware>& hw, SwitchId leaf,
+                              const NodeAttributes& attrs, const GpuSettings& gpus) {
+    if (auto it = nodeDefinedAt_.find(name); it != nodeDefinedAt_.end())
+      return where.error("duplicate node name '" + name + "' (first defined at " + it->second.location().str() + ")");
+    nodeDefinedAt_.emplace(name, where);
+    Node n;
+    n.name = name;
+    n.hw = hw;
+    n.leaf = leaf;
+    applyAttributes(n, attrs);
+    const NodeId id = cluster_->addNode(std::move(n));
+    applyGpuSettings(id, gpus);
+    return id;
+  }
+
+  // One NVLink domain per node for NVSwitch boards, one per bridge group.
+  void addLocalNvlinkDomains(NodeId id) {
+    const Node& n = cluster_->node(id);
+    const NodeHardware& hw = *n.hw;
+    auto gpuIds = [&](const std::vector<int>& local) {
+      std::vector<GpuId> ids;
+      for (int i : local) ids.push_back(n.firstGpu + static_cast<GpuId>(i));
+      return ids;
+    };
+    if (hw.nvlink == NvlinkMode::NvSwitch && hw.gpuCount > 1) {
+      std::vector<int> all(static_cast<size_t>(hw.gpuCount));
+      for (int i = 0; i < hw.gpuCount; ++i) all[static_cast<size_t>(i)] = i;
+      cluster_->addNvlinkDomain(n.name + "/nvswitch", NvlinkDomainKind::NvSwitchBoard, gpuIds(all));
+    } else if (hw.nvlink == NvlinkMode::Bridged) {
+      int k = 0;
+      for (const auto& group : hw.nvlinkGroups)
+        cluster_->addNvlinkDomain(n.name + "/bridge" + std::to_string(k++), NvlinkDomainKind::Bridge, gpuIds(group));
+    }
+  }
+
+  Status addRackDomains(const YamlField& f, const std::string& group, const std::vector<NodeId>& ids,
+                        const NodeHardware& hw) {
+    TESSERA_TRY(perRack, f.asInt(2, 1024));
+    if (hw.gpuModel->nvlink.generation == 0)
+      return f.error("GPU model " + hw.gpuModel->id + " has no NVLink; it cannot form an NVLink rack");
+    if (ids.size() % static_cast<size_t>(perRack) != 0)
+      return f.error(std::to_string(ids.size()) + " nodes do not split into racks of " + std::to_string(perRack));
+    for (size_t r = 0; r * static_cast<size_t>(perRack) < ids.size(); ++r) {
+      std::vector<GpuId> gpus;
+      for (size_t k = 0; k < static_cast<size_t>(perRack); ++k) {
+        const Node& n = cluster_->node(ids[r * static_cast<size_t>(perRack) + k]);
+        for (int i = 0; i < n.gpuCount(); ++i) gpus.push_back(n.firstGpu + static_cast<GpuId>(i));
+      }
+      cluster_->addNvlinkDomain(group + "-nvl-" + std::to_string(r + 1), NvlinkDomainKind::MultiNodeRack, gpus);
+    }
+    return okStatus();
+  }
+
+  Status readGroup(const YamlField& f) {
+    TESSERA_CHECK(f.onlyKeys({"name", "template", "count", "nodes", "leaf", "leafs", "pool", "labels", "state",
+                              "driver", "gpus", "nvlink_rack"}));
+    TESSERA_TRY(nameF, f.require("name"));
+    TESSERA_TRY(group, nameF.asString());
+    TESSERA_TRY(templateF, f.require("template"));
+    TESSERA_TRY(hw, templateNamed(templateF));
+    TESSERA_TRY(names, nodeNames(f, group));
+    TESSERA_TRY(leafs, leafsFor(f, group, names.size()));
+    TESSERA_TRY(attrs, readAttributes(f));
+    GpuSettings gpus;
+    if (attrs.gpus) {
+      TESSERA_TRY(g, readGpuSettings(*attrs.gpus, *hw));
+      gpus = std::move(g);
+    }
+    std::vector<NodeId> ids;
+    for (size_t i = 0; i < names.size(); ++i) {
+      TESSERA_TRY(id, createNode(f, names[i], hw, leafs[i], attrs, gpus));
+      ids.push_back(id);
+    }
+    if (f.has("nvlink_rack")) {
+      TESSERA_CHECK(addRackDomains(f.child("nvlink_rack"), group, ids, *hw));
+    } else {
+      for (NodeId id : ids) addLocalNvlinkDomains(id);
+    }
+    return okStatus();
+  }
+
+  Status readNode(const YamlField& f) {
+    TESSERA_CHECK(f.onlyKeys({"name", "template", "leaf", "pool", "labels", "state", "driver", "gpus"}));
+    TESSERA_TRY(nameF, f.require("name"));
+    TESSERA_TRY(name, nameF.asString());
+    TESSERA_TRY(templateF, f.require("template"));
+    TESSERA_TRY(hw, templateNamed(templateF));
+    TESSERA_TRY(leafF, f.require("leaf"));
+    TESSERA_TRY(leaf, leafNamed(leafF));
+    TESSERA_TRY(attrs, readAttributes(f));
+    GpuSettings gpus;
+    if (attrs.gpus) {
+      TESSERA_TRY(g, readGpuSettings(*attrs.gpus, *hw));
+      gpus = std::move(g);
+    }
+    TESSERA_TRY(id, createNode(nameF, name, hw, leaf, attrs, gpus));
+    addLocalNvlinkDomains(id);
+    return okStatus();
+  }
+
+  Status readOverride(const YamlField& f) {
+    TESSERA_CHECK(f.onlyKeys({"nodes", "pool", "labels", "state", "driver", "gpus"}));
+    TESSERA_TRY(nodesF, f.require("nodes"));
+    TESSERA_TRY(expr, nodesF.asString());
+    auto names = expandHostlist(expr);
+    if (!names) return nodesF.error(names.error().message);
+    TESSERA_TRY(attrs, readAttributes(f));
+    for (const auto& name : *names) {
+      const Node* found = cluster_->findNode(name);
+      if (!found) return nodesF.error("override names unknown node '" + name + "'");
+      Node& n = cluster_->mutableNode(found->id);
+      applyAttributes(n, attrs);
+      if (attrs.gpus) {
+        TESSERA_TRY(gpus, readGpuSettings(*attrs.gpus, *n.hw));
+        applyGpuSettings(n.id, gpus);
+      }
+    }
+    return okStatus();
+  }
+};
+
+}  // namespace
+
+Expected<std::shared_ptr<const Cluster>> loadClusterSpec(std::string_view text, const std::string& fileName,
+                                                         const ClusterSpecOptions& options) {
+  const GpuCatalog& catalog = options.catalog ? *options.catalog : GpuCatalog::builtin();
+  SpecReader reader(fileName, catalog, options.baseDir);
+  return reader.read(text);
+}
+
+Expected<std::shared_ptr<const Cluster>> loadClusterSpecFile(const std::string& path, const GpuCatalog* catalog) {
+  TESSERA_TRY(text, readTextFile(path));
+  ClusterSpecOptions options;
+  options.catalog = catalog;
+  const auto parent = std::filesystem::path(path).parent_path();
+  options.baseDir = parent.empty() ? "." : parent.string();
+  return loadClusterSpec(text, path, options);
+}
+
+std::string_view demoClusterYaml() { return embedded::demoClusterYaml(); }
+
+std::shared_ptr<const Cluster> demoCluster() {
+  auto cluster = loadClusterSpec(demoClusterYaml(), "resources/demo-cluster.yaml");
+  // The demo spec is checked by the test suite; failing here is a build defect, not user input.
+  if (!cluster) throw std::runtime_error("demo cluster: " + cluster.error().str());
+  return *cluster;
+}
+
+}  // namespace tessera

@@ -1,0 +1,29 @@
+#pragma once
+// Cluster spec files (YAML, format in docs/cluster-spec.md): node templates, fabric, compact
+// node groups ("32 x DGX H100 under 4 leaf switches", "an NVL72 rack"), individual nodes and
+// per-node overrides. Every error names file, line and field.
+#include <memory>
+#include <string>
+#include <string_view>
+
+#include "core/expected.h"
+#include "topology/cluster.h"
+#include "topology/gpu_catalog.h"
+
+namespace tessera {
+
+struct ClusterSpecOptions {
+  const GpuCatalog* catalog = nullptr;  // nullptr = built-in catalog (+ the spec's gpu_catalog:)
+  std::string baseDir = ".";            // resolves relative paths inside the spec
+};
+
+Expected<std::shared_ptr<const Cluster>> loadClusterSpec(std::string_view text, const std::string& fileName,
+                                                         const ClusterSpecOptions& options = {});
+Expected<std::shared_ptr<const Cluster>> loadClusterSpecFile(const std::string& path,
+                                                             const GpuCatalog* catalog = nullptr);
+
+// The demo cluster shipped in resources/demo-cluster.yaml (compiled in).
+std::string_view demoClusterYaml();
+std::shared_ptr<const Cluster> demoCluster();
+
+}  // namespace tessera

@@ -1,0 +1,397 @@
+#include "clusterspec/node_template.h"
+
+#include <yaml-cpp/yaml.h>
+
+#include <algorithm>
+#include <filesystem>
+#include <numeric>
+#include <set>
+
+#include "clusterspec/hostlist.h"
+#include "core/strings.h"
+
+namespace tessera {
+
+namespace {
+
+int nvlinkCount(const NodeHardware& hw) {
+  return hw.gpuModel->nvlink.links > 0 ? hw.gpuModel->nvlink.links : 1;
+}
+
+bool sameBridgeGroup(const NodeHardware& hw, int a, int b) {
+  for (const auto& group : hw.nvlinkGroups)
+    if (std::count(group.begin(), group.end(), a) && std::count(group.begin(), group.end(), b)) return true;
+  return false;
+}
+
+Status checkGpuIndices(const YamlField& f, const std::vector<int>& gpus, int gpuCount) {
+  for (int g : gpus)
+    if (g < 0 || g >= gpuCount)
+      return f.error("GPU index " + std::to_string(g) + " out of range (template has " +
+                     std::to_string(gpuCount) + " GPUs)");
+  return okStatus();
+}
+
+Status readNuma(const YamlField& f, NodeHardware& hw) {
+  TESSERA_CHECK(f.expectSequence());
+  std::vector<int> owner(static_cast<size_t>(hw.gpuCount), kNone);
+  for (size_t i = 0; i < f.size(); ++i) {
+    const YamlField zone = f.item(i);
+    TESSERA_CHECK(zone.onlyKeys({"cpus", "gpus"}));
+    NumaZone z;
+    z.id = static_cast<int>(i);
+    if (zone.has("cpus")) {
+      TESSERA_TRY(text, zone.child("cpus").asString());
+      auto cpus = parseCpuList(text);
+      if (!cpus) return zone.child("cpus").error("bad CPU list '" + text + "' (expected e.g. 0-55,112-167)");
+      z.cpus = *cpus;
+    }
+    if (zone.has("gpus")) {
+      TESSERA_TRY(gpus, zone.child("gpus").asIntList());
+      TESSERA_CHECK(checkGpuIndices(zone.child("gpus"), gpus, hw.gpuCount));
+      for (int g : gpus) {
+        if (owner[static_cast<size_t>(g)] != kNone)
+          return zone.child("gpus").error("GPU " + std::to_string(g) + " is already in NUMA zone " +
+                                          std::to_string(owner[static_cast<size_t>(g)]));
+        owner[static_cast<size_t>(g)] = z.id;
+      }
+      z.gpus = gpus;
+    }
+    hw.numa.push_back(std::move(z));
+  }
+  for (int g = 0; g < hw.gpuCount; ++g)
+    if (owner[static_cast<size_t>(g)] == kNone)
+      return f.error("GPU " + std::to_string(g) + " is in no NUMA zone");
+  hw.gpuNuma = owner;
+  return okStatus();
+}
+
+Expected<int> nicIndex(const NodeHardware& hw, const YamlField& f, const std::string& name) {
+  for (size_t i = 0; i < hw.nics.size(); ++i)
+    if (hw.nics[i].name == name) return static_cast<int>(i);
+  return f.error("unknown NIC '" + name + "' (declare it under nics:)");
+}
+
+Status readNics(const YamlField& f, NodeHardware& hw) {
+  TESSERA_CHECK(f.expectSequence());
+  for (size_t i = 0; i < f.size(); ++i) {
+    const YamlField nic = f.item(i);
+    TESSERA_CHECK(nic.onlyKeys({"name", "speed_gbps", "numa"}));
+    Nic n;
+    TESSERA_TRY(nameF, nic.require("name"));
+    TESSERA_TRY(name, nameF.asString());
+    n.name = name;
+    if (nic.has("speed_gbps")) {
+      TESSERA_TRY(v, nic.child("speed_gbps").asInt(1, 100000));
+      n.speedGbps = v;
+    }
+    if (nic.has("numa")) {
+      TESSERA_TRY(v, nic.child("numa").asInt(0, static_cast<int>(hw.numa.size()) - 1));
+      n.numa = v;
+    }
+    hw.nics.push_back(std::move(n));
+  }
+  return okStatus();
+}
+
+Status readPcieSwitches(const YamlField& f, NodeHardware& hw) {
+  TESSERA_CHECK(f.expectSequence());
+  hw.gpuPcieSwitch.assign(static_cast<size_t>(hw.gpuCount), kNone);
+  for (size_t i = 0; i < f.size(); ++i) {
+    const YamlField sw = f.item(i);
+    TESSERA_CHECK(sw.onlyKeys({"gpus", "nics"}));
+    PcieSwitch s;
+    s.id = static_cast<int>(i);
+    if (sw.has("gpus")) {
+      TESSERA_TRY(gpus, sw.child("gpus").asIntList());
+      TESSERA_CHECK(checkGpuIndices(sw.child("gpus"), gpus, hw.gpuCount));
+      for (int g : gpus) {
+        if (hw.gpuPcieSwitch[static_cast<size_t>(g)] != kNone)
+          return sw.child("gpus").error("GPU " + std::to_string(g) + " is already on PCIe switch " +
+                                        std::to_string(hw.gpuPcieSwitch[static_cast<size_t>(g)]));
+        hw.gpuPcieSwitch[static_cast<size_t>(g)] = s.id;
+      }
+      s.gpus = gpus;
+      if (!gpus.empty()) s.numa = hw.gpuNuma[static_cast<size_t>(gpus.front())];
+    }
+    if (sw.has("nics")) {
+      TESSERA_TRY(names, sw.child("nics").asStringList());
+      for (const auto& n : names) {
+        TESSERA_TRY(idx, nicIndex(hw, sw.child("nics"), n));
+        hw.nics[static_cast<size_t>(idx)].pcieSwitch = s.id;
+        s.nics.push_back(idx);
+      }
+    }
+    hw.pcieSwitches.push_back(std::move(s));
+  }
+  return okStatus();
+}
+
+Status readNvlink(const YamlField& f, NodeHardware& hw) {
+  if (f.isScalar()) {
+    TESSERA_TRY(mode, f.asString());
+    if (mode == "nvswitch") hw.nvlink = NvlinkMode::NvSwitch;
+    else if (mode == "none") hw.nvlink = NvlinkMode::None;
+    else return f.error("nvlink must be 'nvswitch', 'none' or {bridges: [[0,1],...]}, got '" + mode + "'");
+  } else {
+    TESSERA_CHECK(f.onlyKeys({"bridges"}));
+    TESSERA_TRY(bridges, f.require("bridges"));
+    TESSERA_CHECK(bridges.expectSequence());
+    std::set<int> seen;
+    for (size_t i = 0; i < bridges.size(); ++i) {
+      TESSERA_TRY(group, bridges.item(i).asIntList());
+      TESSERA_CHECK(checkGpuIndices(bridges.item(i), group, hw.gpuCount));
+      if (group.size() < 2) return bridges.item(i).error("an NVLink bridge joins at least 2 GPUs");
+      for (int g : group)
+        if (!seen.insert(g).second)
+          return bridges.item(i).error("GPU " + std::to_string(g) + " is in two NVLink bridges");
+      hw.nvlinkGroups.push_back(group);
+    }
+    hw.nvlink = NvlinkMode::Bridged;
+  }
+  if (hw.nvlink != NvlinkMode::None && hw.gpuModel->nvlink.generation == 0)
+    return f.error("GPU model " + hw.gpuModel->id + " has no NVLink");
+  return okStatus();
+}
+
+void defaultNuma(NodeHardware& hw) {
+  NumaZone z;
+  z.gpus.resize(static_cast<size_t>(hw.gpuCount));
+  std::iota(z.gpus.begin(), z.gpus.end(), 0);
+  hw.numa.push_back(std::move(z));
+  hw.gpuNuma.assign(static_cast<size_t>(hw.gpuCount), 0);
+}
+
+Expected<std::shared_ptr<NodeHardware>> templateFromTopoText(const YamlField& f, const std::string& text,
+                                                             const std::string& source,
+                                                             std::shared_ptr<const GpuModel> model,
+                                                             const std::string& name, int gpus) {
+  auto topo = parseNvidiaSmiTopo(text, source);
+  if (!topo) return f.error("nvidia-smi topo text: " + topo.error().str());
+  if (static_cast<int>(topo->gpus.size()) != gpus)
+    return f.error("topo lists " + std::to_string(topo->gpus.size()) + " GPUs but the template says gpus: " +
+                   std::to_string(gpus));
+  auto hw = hardwareFromTopo(*topo, std::move(model), name);
+  if (!hw) return f.error(hw.error().message);
+  return hw;
+}
+
+}  // namespace
+
+Expected<std::shared_ptr<const NodeHardware>> readNodeTemplate(const YamlField& f,
+                                                               const std::string& name,
+                                                               const GpuCatalog& catalog,
+                                                               const std::string& baseDir) {
+  TESSERA_CHECK(f.onlyKeys({"gpu_model", "gpus", "cpus", "memory_gib", "numa", "pcie_switches", "nics",
+                            "nvlink", "topo", "topo_file"}));
+  TESSERA_TRY(modelF, f.require("gpu_model"));
+  TESSERA_TRY(modelName, modelF.asString());
+  const GpuModel* model = catalog.find(modelName);
+  if (!model) return modelF.error("unknown GPU model '" + modelName + "' (known: " + catalog.knownIds() + ")");
+  std::shared_ptr<const GpuModel> modelRef;
+  for (const auto& m : catalog.models())
+    if (m.get() == model) modelRef = m;
+  TESSERA_TRY(gpusF, f.require("gpus"));
+  TESSERA_TRY(gpus, gpusF.asInt(0, 64));
+
+  std::shared_ptr<NodeHardware> hw;
+  const bool hasTopo = f.has("topo") || f.has("topo_file");
+  if (hasTopo) {
+    for (const char* key : {"numa", "pcie_switches", "nics", "nvlink"})
+      if (f.has(key))
+        return f.child(key).error(std::string("'") + key + "' cannot be combined with topo/topo_file (the topo output defines it)");
+    std::string text, source = "topo of template " + name;
+    if (f.has("topo")) {
+      TESSERA_TRY(t, f.child("topo").asString());
+      text = t;
+    } else {
+      TESSERA_TRY(path, f.child("topo_file").asString());
+      const std::string full = std::filesystem::path(path).is_absolute() ? path : baseDir + "/" + path;
+      TESSERA_TRY(t, readTextFile(full));
+      text = t;
+      source = full;
+    }
+    TESSERA_TRY(built, templateFromTopoText(f, text, source, modelRef, name, gpus));
+    hw = built;
+  } else {
+    hw = std::make_shared<NodeHardware>();
+    hw->templateName = name;
+    hw->gpuModel = modelRef;
+    hw->gpuCount = gpus;
+    if (f.has("numa")) TESSERA_CHECK(readNuma(f.child("numa"), *hw));
+    else defaultNuma(*hw);
+    if (f.has("nics")) TESSERA_CHECK(readNics(f.child("nics"), *hw));
+    if (f.has("pcie_switches")) TESSERA_CHECK(readPcieSwitches(f.child("pcie_switches"), *hw));
+    else hw->gpuPcieSwitch.assign(static_cast<size_t>(gpus), kNone);
+    if (f.has("nvlink")) TESSERA_CHECK(readNvlink(f.child("nvlink"), *hw));
+    else if (model->nvlink.generation > 0 && gpus > 1) hw->nvlink = NvlinkMode::NvSwitch;
+    deriveLinkMatrix(*hw);
+  }
+  if (f.has("cpus")) {
+    TESSERA_TRY(v, f.child("cpus").asInt(1, 1 << 20));
+    hw->cpus = v;
+  } else {
+    for (const auto& zone : hw->numa) hw->cpus += static_cast<int>(zone.cpus.size());
+  }
+  if (f.has("memory_gib")) {
+    TESSERA_TRY(v, f.child("memory_gib").asInt(1, 1 << 24));
+    hw->memoryMiB = int64_t{v} * 1024;
+  }
+  return std::shared_ptr<const NodeHardware>(hw);
+}
+
+void deriveLinkMatrix(NodeHardware& hw) {
+  const int n = hw.gpuCount;
+  hw.links.assign(static_cast<size_t>(n * n), GpuLink{});
+  const auto nv = GpuLink{LinkKind::NVLink, static_cast<uint8_t>(nvlinkCount(hw))};
+  for (int a = 0; a < n; ++a) {
+    for (int b = 0; b < n; ++b) {
+      GpuLink& l = hw.links[static_cast<size_t>(a * n + b)];
+      const auto ua = static_cast<size_t>(a), ub = static_cast<size_t>(b);
+      if (a == b) l = {LinkKind::Self, 0};
+      else if (hw.nvlink == NvlinkMode::NvSwitch || (hw.nvlink == NvlinkMode::Bridged && sameBridgeGroup(hw, a, b))) l = nv;
+      else if (hw.gpuPcieSwitch[ua] != kNone && hw.gpuPcieSwitch[ua] == hw.gpuPcieSwitch[ub]) l = {LinkKind::PIX, 0};
+      else if (hw.gpuNuma[ua] == hw.gpuNuma[ub]) l = {LinkKind::NODE, 0};
+      else l = {LinkKind::SYS, 0};
+    }
+  }
+}
+
+namespace {
+
+// Union-find over GPUs (0..g-1) and NICs (g..g+m-1) joined by PIX/PXB paths: one set per switch.
+struct Groups {
+  std::vector<int> parent;
+  explicit Groups(size_t n) : parent(n) { std::iota(parent.begin(), parent.end(), 0); }
+  int find(int x) { return parent[static_cast<size_t>(x)] == x ? x : parent[static_cast<size_t>(x)] = find(parent[static_cast<size_t>(x)]); }
+  void join(int a, int b) { parent[static_cast<size_t>(find(a))] = find(b); }
+};
+
+bool sharesSwitch(const GpuLink& l) { return l.kind == LinkKind::PIX || l.kind == LinkKind::PXB; }
+
+void numaFromTopo(const TopoMatrix& topo, NodeHardware& hw) {
+  std::vector<int> ids;
+  for (int v : topo.numaAffinity) ids.push_back(v < 0 ? 0 : v);
+  std::vector<int> distinct = ids;
+  std::sort(distinct.begin(), distinct.end());
+  distinct.erase(std::unique(distinct.begin(), distinct.end()), distinct.end());
+  for (int id : distinct) {
+    NumaZone z;
+    z.id = id;
+    for (int g = 0; g < hw.gpuCount; ++g)
+      if (ids[static_cast<size_t>(g)] == id) {
+        z.gpus.push_back(g);
+        if (z.cpus.empty())
+          if (auto cpus = parseCpuList(topo.cpuAffinity[static_cast<size_t>(g)])) z.cpus = *cpus;
+      }
+    hw.numa.push_back(std::move(z));
+  }
+  hw.gpuNuma = ids;
+}
+
+void switchesFromTopo(const TopoMatrix& topo, NodeHardware& hw) {
+  const int g = hw.gpuCount;
+  const int m = static_cast<int>(topo.nics.size());
+  Groups groups(static_cast<size_t>(g + m));
+  for (int a = 0; a < g; ++a) {
+    for (int b = 0; b < g; ++b)
+      if (a != b && sharesSwitch(topo.gpuGpu[static_cast<size_t>(a)][static_cast<size_t>(b)])) groups.join(a, b);
+    for (int k = 0; k < m; ++k)
+      if (sharesSwitch(topo.gpuNic[static_cast<size_t>(a)][static_cast<size_t>(k)])) groups.join(a, g + k);
+  }
+  for (int k = 0; k < m; ++k)
+    for (int j = 0; j < m; ++j)
+      if (k != j && sharesSwitch(topo.nicNic[static_cast<size_t>(k)][static_cast<size_t>(j)])) groups.join(g + k, g + j);
+  hw.gpuPcieSwitch.assign(static_cast<size_t>(g), kNone);
+  for (int k = 0; k < m; ++k) hw.nics.push_back({topo.nics[static_cast<size_t>(k)], 0, kNone, kNone});
+  std::vector<int> switchOfRoot(static_cast<size_t>(g + m), kNone);
+  auto switchFor = [&](int member) {
+    int& s = switchOfRoot[static_cast<size_t>(groups.find(member))];
+    if (s == kNone) {
+      s = static_cast<int>(hw.pcieSwitches.size());
+      hw.pcieSwitches.push_back({s, kNone, {}, {}});
+    }
+    return s;
+  };
+  for (int a = 0; a < g; ++a) {
+    bool alone = true;
+    for (int x = 0; x < g + m; ++x)
+      if (x != a && groups.find(x) == groups.find(a)) alone = false;
+    if (alone) continue;  // a GPU sharing its switch with nothing tells us nothing about switches
+    const int s = switchFor(a);
+    hw.gpuPcieSwitch[static_cast<size_t>(a)] = s;
+    hw.pcieSwitches[static_cast<size_t>(s)].gpus.push_back(a);
+    hw.pcieSwitches[static_cast<size_t>(s)].numa = hw.gpuNuma[static_cast<size_t>(a)];
+  }
+  for (int k = 0; k < m; ++k) {
+    Nic& nic = hw.nics[static_cast<size_t>(k)];
+    for (int a = 0; a < g; ++a) {
+      const LinkKind l = topo.gpuNic[static_cast<size_t>(a)][static_cast<size_t>(k)].kind;
+      if (l != LinkKind::SYS && nic.numa == kNone) nic.numa = hw.gpuNuma[static_cast<size_t>(a)];
+    }
+    bool alone = true;
+    for (int x = 0; x < g + m; ++x)
+      if (x != g + k && groups.find(x) == groups.find(g + k)) alone = false;
+    if (alone) continue;
+    const int s = switchFor(g + k);
+    nic.pcieSwitch = s;
+    hw.pcieSwitches[static_cast<size_t>(s)].nics.push_back(k);
+    if (hw.pcieSwitches[static_cast<size_t>(s)].numa == kNone) hw.pcieSwitches[static_cast<size_t>(s)].numa = nic.numa;
+  }
+}
+
+void nvlinkFromTopo(const TopoMatrix& topo, NodeHardware& hw) {
+  const int g = hw.gpuCount;
+  Groups groups(static_cast<size_t>(g));
+  bool all = g > 1, any = false;
+  for (int a = 0; a < g; ++a)
+    for (int b = 0; b < g; ++b) {
+      if (a == b) continue;
+      const bool nv = topo.gpuGpu[static_cast<size_t>(a)][static_cast<size_t>(b)].kind == LinkKind::NVLink;
+      all = all && nv;
+      any = any || nv;
+      if (nv) groups.join(a, b);
+    }
+  if (all) {
+    hw.nvlink = NvlinkMode::NvSwitch;
+    return;
+  }
+  if (!any) return;
+  hw.nvlink = NvlinkMode::Bridged;
+  std::vector<std::vector<int>> byRoot(static_cast<size_t>(g));
+  for (int a = 0; a < g; ++a) byRoot[static_cast<size_t>(groups.find(a))].push_back(a);
+  for (auto& grp : byRoot)
+    if (grp.size() > 1) hw.nvlinkGroups.push_back(grp);
+}
+
+}  // namespace
+
+Expected<std::shared_ptr<NodeHardware>> hardwareFromTopo(const TopoMatrix& topo,
+                                                         std::shared_ptr<const GpuModel> model,
+                                                         const std::string& name) {
+  if (topo.gpus.empty()) return Error{"the topo output lists no GPUs", {}};
+  auto hw = std::make_shared<NodeHardware>();
+  hw->templateName = name;
+  hw->gpuModel = std::move(model);
+  hw->gpuCount = static_cast<int>(topo.gpus.size());
+  numaFromTopo(topo, *hw);
+  switchesFromTopo(topo, *hw);
+  nvlinkFromTopo(topo, *hw);
+  for (const auto& row : topo.gpuGpu) hw->links.insert(hw->links.end(), row.begin(), row.end());
+  return hw;
+}
+
+std::string nodeTemplateYaml(const NodeHardware& hw, const std::string& topoText) {
+  YAML::Emitter out;
+  out << YAML::BeginMap << YAML::Key << hw.templateName << YAML::Value << YAML::BeginMap;
+  out << YAML::Key << "gpu_model" << YAML::Value << hw.gpuModel->id;
+  out << YAML::Key << "gpus" << YAML::Value << hw.gpuCount;
+  int cpus = 0;
+  for (const auto& z : hw.numa) cpus += static_cast<int>(z.cpus.size());
+  if (cpus > 0) out << YAML::Key << "cpus" << YAML::Value << cpus;
+  out << YAML::Key << "topo" << YAML::Value << YAML::Literal << topoText;
+  out << YAML::EndMap << YAML::EndMap;
+  return std::string(out.c_str()) + "\n";
+}
+
+}  // namespace tessera
