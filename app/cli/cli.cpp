@@ -1,0 +1,96 @@
+#include "cli/cli.h"
+
+#include <cstring>
+#include <iostream>
+
+#include "cli/cli_context.h"
+
+namespace tessera::cli {
+
+const GpuCatalog* Context::catalog() {
+  if (catalog_) return catalog_.get();
+  catalog_ = std::make_unique<GpuCatalog>(GpuCatalog::builtin());
+  if (!catalogPath.empty()) {
+    auto extra = GpuCatalog::fromFile(catalogPath);
+    if (!extra) {
+      err << "tessera: GPU catalog " << extra.error().str() << "\n";
+      catalog_.reset();
+      return nullptr;
+    }
+    catalog_->merge(*extra);
+  }
+  return catalog_.get();
+}
+
+const GpuModel* Context::model(const std::string& name, bool needMig) {
+  const GpuCatalog* c = catalog();
+  if (!c) return nullptr;
+  const GpuModel* m = c->find(name);
+  if (!m) {
+    err << "tessera: unknown GPU model '" << name << "' (known: " << c->knownIds() << ")\n";
+    return nullptr;
+  }
+  if (needMig && !m->migCapable()) {
+    err << "tessera: GPU model " << m->id << " is not MIG capable\n";
+    return nullptr;
+  }
+  return m;
+}
+
+int Context::fail(const std::string& message, int code) {
+  err << "tessera: " << message << "\n";
+  return code;
+}
+
+namespace {
+
+const char* kDescription =
+    "Tessera: GPU cluster operations console.\n"
+    "Without a verb, opens the desktop console on the embedded demo cluster.";
+
+}  // namespace
+
+int run(int argc, const char* const* argv, std::ostream& out, std::ostream& err) {
+  CLI::App app{kDescription, "tessera"};
+  app.set_version_flag("--version", "tessera 0.1.0");
+  app.require_subcommand(1);
+  app.fallthrough();
+  Context ctx{out, err};
+  app.add_option("--catalog", ctx.catalogPath, "Extra GPU catalog (YAML) merged over the built-in one")
+      ->check(CLI::ExistingFile);
+  addGpuVerbs(app, ctx);
+  addClusterVerbs(app, ctx);
+  addMigVerbs(app, ctx);
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::CallForHelp& e) {
+    return app.exit(e, out, err);
+  } catch (const CLI::CallForAllHelp& e) {
+    return app.exit(e, out, err);
+  } catch (const CLI::CallForVersion& e) {
+    return app.exit(e, out, err);
+  } catch (const CLI::ParseError& e) {
+    app.exit(e, out, err);
+    return kExitUsage;
+  } catch (const std::exception& e) {
+    err << "tessera: " << e.what() << "\n";
+    return kExitUsage;
+  }
+  return ctx.exitCode;
+}
+
+bool isVerbInvocation(int argc, const char* const* argv) {
+  for (int i = 1; i < argc; ++i) {
+    const char* a = argv[i];
+    if (std::strcmp(a, "--catalog") == 0) {
+      ++i;
+      continue;
+    }
+    if (a[0] != '-') return true;
+    if (std::strcmp(a, "--help") == 0 || std::strcmp(a, "-h") == 0 || std::strcmp(a, "--version") == 0)
+      return true;
+  }
+  return false;
+}
+
+}  // namespace tessera::cli
