@@ -162,7 +162,7 @@ Expected<NvlinkSpec> readNvlink(const YamlField& f) {
 
 Expected<GpuModel> readModel(const YamlField& f) {
   TESSERA_CHECK(f.onlyKeys({"id", "product_name", "aliases", "architecture", "memory_mib",
-                            "sm_count", "nvlink", "pcie_generation", "pci_device_ids",
+                            "sm_count", "nvlink", "nvswitch_baseboard", "pcie_generation", "pci_device_ids",
                             "unconfirmed", "notes", "mig"}));
   GpuModel m;
   TESSERA_TRY(id, f.require("id"));
@@ -190,6 +190,12 @@ Expected<GpuModel> readModel(const YamlField& f) {
   if (f.has("nvlink")) {
     TESSERA_TRY(n, readNvlink(f.child("nvlink")));
     m.nvlink = n;
+  }
+  if (f.has("nvswitch_baseboard")) {
+    TESSERA_TRY(v, f.child("nvswitch_baseboard").asBool());
+    if (v && m.nvlink.generation == 0)
+      return f.child("nvswitch_baseboard").error("an NVSwitch baseboard needs an nvlink: entry");
+    m.nvswitchBaseboard = v;
   }
   if (f.has("pcie_generation")) {
     TESSERA_TRY(v, f.child("pcie_generation").asInt(0, 8));  // 0 = unknown

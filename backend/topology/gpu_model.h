@@ -76,6 +76,9 @@ struct GpuModel {
   std::optional<int> memoryMiB;      // unknown for undisclosed models (openb G1/G2/G3)
   std::optional<int> smCount;
   NvlinkSpec nvlink;
+  // Sold on NVSwitch baseboards (SXM/HGX, NVL racks): node templates default to all-to-all NVLink.
+  // PCIe cards with NVLink bridges do not; their templates name the bridged pairs.
+  bool nvswitchBaseboard = false;
   int pcieGeneration = 0;
   std::vector<std::string> pciDeviceIds;  // "0x233010DE"
   std::optional<MigGeometry> mig;    // absent = not MIG capable
