@@ -104,9 +104,11 @@ QVariant ClusterTreeModel::display(const Item& item, int column) const {
       const FabricSwitch& sw = c.switches()[item.id];
       if (column == Name) return QString::fromStdString(sw.name);
       if (column == Gpus) return gpusUnder(c, sw);
-      if (column == Detail)
-        return item.kind == Kind::Spine ? tr("spine, %1 leafs").arg(sw.children.size())
-                                        : tr("leaf, %1 nodes").arg(sw.nodes.size());
+      if (column == Detail) {
+        const auto n = item.kind == Kind::Spine ? sw.children.size() : sw.nodes.size();
+        if (item.kind == Kind::Spine) return n == 1 ? tr("spine, 1 leaf") : tr("spine, %1 leafs").arg(n);
+        return n == 1 ? tr("leaf, 1 node") : tr("leaf, %1 nodes").arg(n);
+      }
       return {};
     }
     case Kind::Node: {

@@ -1,7 +1,8 @@
 #include "cli/cli.h"
 
-#include <cstring>
-#include <iostream>
+#include <optional>
+#include <string>
+#include <string_view>
 
 #include "cli/cli_context.h"
 
@@ -48,6 +49,19 @@ const char* kDescription =
     "Tessera: GPU cluster operations console.\n"
     "Without a verb, opens the desktop console on the embedded demo cluster.";
 
+// The first argument that is neither an option nor an option's value: the verb.
+std::optional<std::string> firstPositional(int argc, const char* const* argv) {
+  for (int i = 1; i < argc; ++i) {
+    const std::string_view a = argv[i];
+    if (a == "--catalog") {
+      ++i;
+      continue;
+    }
+    if (!a.starts_with('-')) return std::string(a);
+  }
+  return std::nullopt;
+}
+
 }  // namespace
 
 int run(int argc, const char* const* argv, std::ostream& out, std::ostream& err) {
@@ -61,6 +75,13 @@ int run(int argc, const char* const* argv, std::ostream& out, std::ostream& err)
   addGpuVerbs(app, ctx);
   addClusterVerbs(app, ctx);
   addMigVerbs(app, ctx);
+  auto isVerb = [&app](const std::string& name) {
+    return !app.get_subcommands([&name](CLI::App* sub) { return sub->check_name(name); }).empty();
+  };
+  if (auto verb = firstPositional(argc, argv); verb && !isVerb(*verb)) {
+    err << "tessera: unknown verb '" << *verb << "' (verbs: cluster, gpus, mig; without a verb the console opens)\n";
+    return kExitUsage;
+  }
   try {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp& e) {
@@ -70,7 +91,7 @@ int run(int argc, const char* const* argv, std::ostream& out, std::ostream& err)
   } catch (const CLI::CallForVersion& e) {
     return app.exit(e, out, err);
   } catch (const CLI::ParseError& e) {
-    app.exit(e, out, err);
+    err << "tessera: " << e.what() << "\nRun 'tessera --help' (or 'tessera VERB --help') for usage.\n";
     return kExitUsage;
   } catch (const std::exception& e) {
     err << "tessera: " << e.what() << "\n";
@@ -81,14 +102,14 @@ int run(int argc, const char* const* argv, std::ostream& out, std::ostream& err)
 
 bool isVerbInvocation(int argc, const char* const* argv) {
   for (int i = 1; i < argc; ++i) {
-    const char* a = argv[i];
-    if (std::strcmp(a, "--catalog") == 0) {
+    const std::string_view a = argv[i];
+    // Options of the console that take a value: their value is not a verb.
+    if (a == "--catalog" || a == "--cluster" || a == "--screenshot") {
       ++i;
       continue;
     }
-    if (a[0] != '-') return true;
-    if (std::strcmp(a, "--help") == 0 || std::strcmp(a, "-h") == 0 || std::strcmp(a, "--version") == 0)
-      return true;
+    if (a == "--help" || a == "-h" || a == "--version") return true;
+    if (!a.starts_with('-')) return true;
   }
   return false;
 }

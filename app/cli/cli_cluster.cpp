@@ -1,4 +1,6 @@
 // tessera cluster show | validate | node | import-topo
+#include <algorithm>
+#include <filesystem>
 #include <iomanip>
 #include <sstream>
 
@@ -27,21 +29,28 @@ Expected<std::shared_ptr<const Cluster>> loadSpec(Context& ctx, const std::strin
   return loadClusterSpecFile(path, catalog);
 }
 
+// A spec that cannot be read is a usage error (2); one that is read and wrong is invalid (1).
+int specErrorCode(const std::string& path) {
+  return !path.empty() && !std::filesystem::is_regular_file(path) ? kExitUsage : kExitInvalid;
+}
+
 int showCluster(Context& ctx, const std::string& path) {
+  if (!ctx.catalog()) return kExitUsage;
   auto cluster = loadSpec(ctx, path);
-  if (!cluster) return ctx.fail(cluster.error().str(), kExitInvalid);
+  if (!cluster) return ctx.fail(cluster.error().str(), specErrorCode(path));
   const ClusterSummary s = summarize(**cluster);
   ctx.out << (ctx.format == "json" ? summaryJson(s) : formatSummary(s));
   return kExitOk;
 }
 
 int validateClusters(Context& ctx, const std::vector<std::string>& paths) {
+  if (!ctx.catalog()) return kExitUsage;
   int code = kExitOk;
   for (const auto& path : paths) {
     auto cluster = loadSpec(ctx, path);
     if (!cluster) {
       ctx.err << cluster.error().str() << "\n";
-      code = kExitInvalid;
+      code = std::max(code, specErrorCode(path));
       continue;
     }
     ctx.out << path << ": OK (" << (*cluster)->nodes().size() << " nodes, " << (*cluster)->gpus().size()
@@ -72,8 +81,9 @@ void printLinkMatrix(Context& ctx, const Node& n) {
 }
 
 int showNode(Context& ctx, const std::string& name, const std::string& path) {
+  if (!ctx.catalog()) return kExitUsage;
   auto cluster = loadSpec(ctx, path);
-  if (!cluster) return ctx.fail(cluster.error().str(), kExitInvalid);
+  if (!cluster) return ctx.fail(cluster.error().str(), specErrorCode(path));
   const Cluster& c = **cluster;
   const Node* n = c.findNode(name);
   if (!n) return ctx.fail("no node named '" + name + "' in cluster " + c.name, kExitUsage);

@@ -1,5 +1,7 @@
 // tessera mig validate | layouts | fits | plan | export | fragmentation
+#include <algorithm>
 #include <bit>
+#include <optional>
 #include <fstream>
 #include <iomanip>
 
@@ -182,19 +184,36 @@ Expected<MigPartedConfig> parseConfigArg(const GpuModel& m, const std::string& a
     for (auto d : split(head.substr(colon + 1), ',')) {
       auto v = parseInt(d);
       if (!v || *v < 0) return Error{"--config '" + arg + "': bad device index '" + std::string(d) + "'", {}};
+      if (std::find(entry.devices.begin(), entry.devices.end(), *v) != entry.devices.end())
+        return Error{"--config '" + arg + "': device " + std::to_string(*v) + " is listed twice", {}};
       entry.devices.push_back(*v);
     }
     head = head.substr(0, colon);
   }
+  if (trim(head).empty()) return Error{"--config '" + arg + "': the config needs a name (NAME[:DEVICES]=LAYOUT)", {}};
   auto layout = validPlacedLayout(m, arg.substr(eq + 1));
   if (!layout) return Error{"--config '" + arg + "': " + layout.error().message, {}};
   entry.layout = *layout;
   return MigPartedConfig{head, {entry}};
 }
 
+// Two entries of one config must not both configure a device (or both say "all").
+std::optional<std::string> sharedDevice(const MigPartedConfig& config, const MigPartedEntry& added) {
+  for (const auto& e : config.entries) {
+    if (e.devices.empty() || added.devices.empty())
+      return "config '" + config.name + "' already has an entry, and one of them applies to all devices";
+    for (int d : added.devices)
+      if (std::find(e.devices.begin(), e.devices.end(), d) != e.devices.end())
+        return "device " + std::to_string(d) + " is in two entries of config '" + config.name + "'";
+  }
+  return std::nullopt;
+}
+
 // One entry per distinct layout of the node's GPUs (MIG off for exclusive/time-sliced GPUs).
 Expected<MigPartedConfig> configFromNode(Context& ctx, const MigArgs& a) {
-  auto cluster = loadClusterSpecFile(a.clusterSpec, ctx.catalog());
+  const GpuCatalog* catalog = ctx.catalog();
+  if (!catalog) return Error{"cannot load the GPU catalog", {}};
+  auto cluster = loadClusterSpecFile(a.clusterSpec, catalog);
   if (!cluster) return cluster.error();
   const Node* n = (*cluster)->findNode(a.node);
   if (!n) return Error{"no node named '" + a.node + "' in " + a.clusterSpec, {}};
@@ -235,8 +254,13 @@ int exportConfig(Context& ctx, const MigArgs& a) {
       auto c = parseConfigArg(*m, arg);
       if (!c) return ctx.fail(c.error().str(), kExitUsage);
       auto same = std::find_if(configs.begin(), configs.end(), [&](const auto& x) { return x.name == c->name; });
-      if (same != configs.end()) same->entries.push_back(c->entries.front());
-      else configs.push_back(*c);
+      if (same == configs.end()) {
+        configs.push_back(*c);
+        continue;
+      }
+      if (auto clash = sharedDevice(*same, c->entries.front()))
+        return ctx.fail("--config '" + arg + "': " + *clash, kExitUsage);
+      same->entries.push_back(c->entries.front());
     }
   }
   if (configs.empty()) return ctx.fail("nothing to export: give --gpu MODEL --config NAME=LAYOUT or --cluster FILE --node NAME", kExitUsage);

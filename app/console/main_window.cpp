@@ -52,9 +52,19 @@ MainWindow::MainWindow(std::shared_ptr<const Cluster> cluster, QWidget* parent)
 
   connect(tree_->selectionModel(), &QItemSelectionModel::currentChanged, this,
           [this](const QModelIndex& current) { showSelection(current); });
+  selectFirstNode();
   const auto s = summarize(*cluster_);
   statusBar()->showMessage(tr("%1 nodes, %2 GPUs, %3 MIG instances").arg(s.nodes).arg(s.gpus).arg(s.migInstances));
   resize(1280, 800);
+}
+
+// Opens on a node so the link panel shows a real matrix from the first frame.
+void MainWindow::selectFirstNode() {
+  using Kind = widgets::ClusterTreeModel::Kind;
+  QModelIndex at = treeModel_->index(0, 0);
+  while (at.isValid() && static_cast<Kind>(at.data(widgets::ClusterTreeModel::KindRole).toInt()) != Kind::Node)
+    at = treeModel_->index(0, 0, at);
+  if (at.isValid()) tree_->setCurrentIndex(at);
 }
 
 void MainWindow::showSelection(const QModelIndex& index) {

@@ -25,6 +25,7 @@ class MainWindow : public QMainWindow {
 
  private:
   void showSelection(const QModelIndex& index);
+  void selectFirstNode();
 
   std::shared_ptr<const Cluster> cluster_;
   widgets::ClusterTreeModel* treeModel_;

@@ -222,11 +222,16 @@ class SpecReader {
   Expected<GpuSettings> readGpuSettings(const YamlField& f, const NodeHardware& hw) {
     TESSERA_CHECK(f.expectMap());
     GpuSettings out;
+    std::map<int, std::string> setBy;
     for (auto& [key, value] : f.entries()) {
       auto indices = expandIndexList(key, hw.gpuCount);
       if (!indices) return value.error("GPU index list '" + key + "': " + indices.error().message);
       TESSERA_TRY(sharing, readSharing(value, *hw.gpuModel));
-      for (int i : *indices) out.emplace_back(i, sharing);
+      for (int i : *indices) {
+        if (auto [it, fresh] = setBy.emplace(i, key); !fresh)
+          return value.error("GPU " + std::to_string(i) + " is set twice (by '" + it->second + "' and '" + key + "')");
+        out.emplace_back(i, sharing);
+      }
     }
     return out;
   }
@@ -287,9 +292,9 @@ class SpecReader {
       if (cluster_->findSwitch(name)) return leafs.error("leaf switch '" + name + "' already exists");
       created.push_back(cluster_->addSwitch(name, SwitchTier::Leaf, spine));
     }
-    const size_t perLeaf = (n + static_cast<size_t>(count) - 1) / static_cast<size_t>(count);
+    // Contiguous blocks whose sizes differ by at most one, so no created leaf stays empty.
     std::vector<SwitchId> out;
-    for (size_t i = 0; i < n; ++i) out.push_back(created[i / perLeaf]);
+    for (size_t i = 0; i < n; ++i) out.push_back(created[i * static_cast<size_t>(count) / n]);
     return out;
   }
 

@@ -1,5 +1,7 @@
 #include "clusterspec/hostlist.h"
 
+#include <algorithm>
+
 #include "core/strings.h"
 
 namespace tessera {
@@ -47,6 +49,8 @@ Status expandOne(std::string_view expr, std::string_view item, size_t limit,
   const std::string_view suffix = item.substr(close + 1);
   if (suffix.find('[') != std::string_view::npos)
     return hostlistError(expr, "only one [...] range per name is supported");
+  if (prefix.find(']') != std::string_view::npos || suffix.find(']') != std::string_view::npos)
+    return hostlistError(expr, "']' without '['");
   for (auto range : split(item.substr(open + 1, close - open - 1), ',')) {
     range = trim(range);
     const size_t dash = range.find('-');
@@ -91,7 +95,11 @@ Expected<std::vector<int>> expandIndexList(std::string_view expr, int max) {
       return Error{"index " + std::to_string(*hi) + " out of range (the node has " + std::to_string(max) +
                        " GPUs: 0-" + std::to_string(max - 1) + ")",
                    {}};
-    for (int v = *lo; v <= *hi; ++v) out.push_back(v);
+    for (int v = *lo; v <= *hi; ++v) {
+      if (std::find(out.begin(), out.end(), v) != out.end())
+        return Error{"index " + std::to_string(v) + " is listed twice in '" + std::string(expr) + "'", {}};
+      out.push_back(v);
+    }
   }
   return out;
 }

@@ -1,8 +1,7 @@
 #include "clusterspec/node_template.h"
 
-#include <yaml-cpp/yaml.h>
-
 #include <algorithm>
+#include <cctype>
 #include <filesystem>
 #include <numeric>
 #include <set>
@@ -207,8 +206,9 @@ Expected<std::shared_ptr<const NodeHardware>> readNodeTemplate(const YamlField& 
     } else {
       TESSERA_TRY(path, f.child("topo_file").asString());
       const std::string full = std::filesystem::path(path).is_absolute() ? path : baseDir + "/" + path;
-      TESSERA_TRY(t, readTextFile(full));
-      text = t;
+      auto t = readTextFile(full);
+      if (!t) return f.child("topo_file").error(t.error().message);
+      text = *t;
       source = full;
     }
     TESSERA_TRY(built, templateFromTopoText(f, text, source, modelRef, name, gpus));
@@ -224,7 +224,7 @@ Expected<std::shared_ptr<const NodeHardware>> readNodeTemplate(const YamlField& 
     if (f.has("pcie_switches")) TESSERA_CHECK(readPcieSwitches(f.child("pcie_switches"), *hw));
     else hw->gpuPcieSwitch.assign(static_cast<size_t>(gpus), kNone);
     if (f.has("nvlink")) TESSERA_CHECK(readNvlink(f.child("nvlink"), *hw));
-    else if (model->nvlink.generation > 0 && gpus > 1) hw->nvlink = NvlinkMode::NvSwitch;
+    else if (model->nvswitchBaseboard && gpus > 1) hw->nvlink = NvlinkMode::NvSwitch;
     deriveLinkMatrix(*hw);
   }
   if (f.has("cpus")) {
@@ -381,17 +381,39 @@ Expected<std::shared_ptr<NodeHardware>> hardwareFromTopo(const TopoMatrix& topo,
   return hw;
 }
 
+namespace {
+
+// Terminal colour codes (ESC [ ... letter) are not allowed in YAML text; the parser ignores them.
+std::string withoutAnsiEscapes(std::string_view text) {
+  std::string out;
+  for (size_t i = 0; i < text.size(); ++i) {
+    if (text[i] == '\x1b' && i + 1 < text.size() && text[i + 1] == '[') {
+      i += 2;
+      while (i < text.size() && !std::isalpha(static_cast<unsigned char>(text[i]))) ++i;
+      continue;
+    }
+    out += text[i];
+  }
+  return out;
+}
+
+}  // namespace
+
 std::string nodeTemplateYaml(const NodeHardware& hw, const std::string& topoText) {
-  YAML::Emitter out;
-  out << YAML::BeginMap << YAML::Key << hw.templateName << YAML::Value << YAML::BeginMap;
-  out << YAML::Key << "gpu_model" << YAML::Value << hw.gpuModel->id;
-  out << YAML::Key << "gpus" << YAML::Value << hw.gpuCount;
+  // A literal block with an explicit indentation indicator (|2): the topo text's first line may
+  // begin with spaces or a TAB, which would otherwise confuse the block's indentation.
+  std::string out = hw.templateName + ":\n  gpu_model: " + hw.gpuModel->id + "\n  gpus: " +
+                    std::to_string(hw.gpuCount) + "\n";
   int cpus = 0;
   for (const auto& z : hw.numa) cpus += static_cast<int>(z.cpus.size());
-  if (cpus > 0) out << YAML::Key << "cpus" << YAML::Value << cpus;
-  out << YAML::Key << "topo" << YAML::Value << YAML::Literal << topoText;
-  out << YAML::EndMap << YAML::EndMap;
-  return std::string(out.c_str()) + "\n";
+  if (cpus > 0) out += "  cpus: " + std::to_string(cpus) + "\n";
+  out += "  topo: |2\n";
+  const std::string clean = withoutAnsiEscapes(topoText);
+  for (auto line : split(clean, '\n')) {
+    if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
+    out += line.empty() ? "\n" : "    " + std::string(line) + "\n";
+  }
+  return out;
 }
 
 }  // namespace tessera

@@ -149,9 +149,8 @@ std::string explainMigVerdict(const GpuModel& model, const MigLayout& layout, co
     }
     case MigCheck::CountExceeded:
       return head + "more than " + std::to_string(p.maxCount) + " instance" +
-             (p.maxCount == 1 ? "" : "s") + " of " + p.name + " on one " + model.id +
-             " (the " + std::to_string(p.maxCount + 1) + (p.maxCount == 1 ? "nd" : "th") +
-             " is " + what + ")";
+             (p.maxCount == 1 ? "" : "s") + " of " + p.name + " on one " + model.id + " (" + what +
+             " is instance #" + std::to_string(p.maxCount + 1) + ")";
     case MigCheck::EnginesExceeded: {
       MigEngines sum;
       for (int i = 0; i <= v.instance; ++i) {

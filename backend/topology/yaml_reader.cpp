@@ -104,7 +104,7 @@ Expected<YamlField> YamlField::require(const std::string& key) const {
 }
 
 Status YamlField::onlyKeys(const std::set<std::string>& allowed) const {
-  if (!node_.IsMap()) return error("expected a map");
+  TESSERA_CHECK(expectMap());
   for (auto it = node_.begin(); it != node_.end(); ++it) {
     const std::string key = it->first.Scalar();
     if (allowed.count(key)) continue;
@@ -115,8 +115,16 @@ Status YamlField::onlyKeys(const std::set<std::string>& allowed) const {
   return okStatus();
 }
 
+// yaml-cpp keeps repeated keys and lookups return the first, so a repeat would be silently ignored.
 Status YamlField::expectMap() const {
   if (!node_.IsMap()) return error("expected a map (key: value entries)");
+  std::set<std::string> seen;
+  for (auto it = node_.begin(); it != node_.end(); ++it) {
+    const std::string key = it->first.Scalar();
+    if (!seen.insert(key).second)
+      return YamlField(it->first, path_.empty() ? key : path_ + "." + key, file_)
+          .error("duplicate key '" + key + "' (it appears twice in this map)");
+  }
   return okStatus();
 }
 
