@@ -1,0 +1,145 @@
+// The GPU catalog: the shipped data agrees with the hardware reference, user catalogs load and
+// merge, and malformed catalogs are rejected with file:line and field.
+#include <QtTest>
+
+#include <fstream>
+
+#include "topology/gpu_catalog.h"
+
+using namespace tessera;
+
+namespace {
+
+const GpuModel& model(const char* name) {
+  const GpuModel* m = GpuCatalog::builtin().find(name);
+  if (!m) qFatal("model %s missing", name);
+  return *m;
+}
+
+std::string errorOf(const std::string& yaml) {
+  auto c = GpuCatalog::fromYaml(yaml, "user.yaml");
+  return c.ok() ? std::string("<loaded>") : c.error().str();
+}
+
+const char* kTiny = R"(version: 1
+models:
+  - id: X1000
+    product_name: "Example X1000"
+    architecture: unknown
+    memory_mib: 1000
+    mig:
+      memory_slices: 4
+      compute_slices: 4
+      engines: {ce: 4, dec: 0, enc: 0, jpeg: 0, ofa: 0}
+      profiles:
+        - {name: 1g.1gb, id: 1, max: 4, ce: 1, dec: 0, enc: 0, jpeg: 0, ofa: 0, memory_gib: 0.25, memory_slices: 1, compute_slices: 1, starts: [0, 1, 2, 3]}
+)";
+
+}  // namespace
+
+class TstGpuCatalog : public QObject {
+  Q_OBJECT
+
+ private slots:
+  void builtinHasEveryRequiredModel() {
+    for (const char* id : {"A100-SXM4-40GB", "A100-SXM4-80GB", "H100-SXM5-80GB", "H100-PCIE-80GB", "H100-NVL-94GB",
+                           "H200-SXM-141GB", "GH200-96GB", "GH200-144GB", "A30-24GB", "L40S", "L4", "A10", "T4",
+                           "V100-SXM2-16GB", "V100-SXM2-32GB", "P100"}) {
+      QVERIFY2(GpuCatalog::builtin().find(id) != nullptr, id);
+    }
+  }
+
+  // Every GPU model named in the openb trace's node list resolves (the trace uses short names).
+  void openbModelsResolve() {
+    for (const char* name : {"P100", "T4", "V100M16", "V100M32", "A10", "G1", "G2", "G3"})
+      QVERIFY2(GpuCatalog::builtin().find(name) != nullptr, name);
+    QCOMPARE(QString::fromStdString(model("V100M32").id), QString("V100-SXM2-32GB"));
+  }
+
+  void lookupIsCaseInsensitiveByIdProductAndAlias() {
+    QCOMPARE(&model("h100-sxm5-80gb"), &model("NVIDIA H100 80GB HBM3"));
+    QVERIFY(GpuCatalog::builtin().find("no-such-gpu") == nullptr);
+  }
+
+  void migTablesMatchTheReference() {
+    // H100 SXM (reference 1.3/1.4): 3g.40gb is ID 9, max 2, 60 SMs, starts {0,4}, 4 memory slices.
+    const MigGeometry& h = *model("H100").mig;
+    const MigProfile& p3 = h.profiles[static_cast<size_t>(h.profileIndex("3g.40gb"))];
+    QCOMPARE(p3.id, 9);
+    QCOMPARE(p3.maxCount, 2);
+    QCOMPARE(p3.sm, 60);
+    QCOMPARE(p3.startMask, uint16_t{0b00010001});
+    QCOMPARE(p3.memorySlices, 4);
+    QCOMPARE(h.totals.ofa, 1);
+    QCOMPARE(h.totals.dec, 7);
+    const MigProfile& p15 = h.profiles[static_cast<size_t>(h.profileIndex("1g.20gb"))];
+    QCOMPARE(p15.id, 15);
+    QCOMPARE(p15.sm, 26);  // one compute slice, yet 26 SMs (reference note)
+    QCOMPARE(p15.startMask, uint16_t{0b01010101});
+    // A30: 4 slices, its own profile IDs.
+    const MigGeometry& a30 = *model("A30").mig;
+    QCOMPARE(a30.memorySlices, 4);
+    QCOMPARE(a30.profiles[static_cast<size_t>(a30.profileIndex("2g.12gb+me"))].id, 6);
+    QCOMPARE(a30.profiles[static_cast<size_t>(a30.profileIndex("4g.24gb"))].id, 0);
+    // A100-40GB engines (reference 1.5: CE 7, DEC 5, JPEG 1, OFA 1).
+    const MigGeometry& a100 = *model("A100-SXM4-40GB").mig;
+    QCOMPARE(a100.totals.ce, 7);
+    QCOMPARE(a100.totals.dec, 5);
+    QCOMPARE(a100.totals.jpeg, 1);
+    QVERIFY(!model("L40S").migCapable());
+  }
+
+  void unconfirmedFactsAreRecordedAsData() {
+    // The reference marks the H200 7g.141gb SM count unconfirmed; the catalog must say so.
+    const MigGeometry& h200 = *model("H200").mig;
+    QVERIFY(!h200.profiles[static_cast<size_t>(h200.profileIndex("7g.141gb"))].unconfirmed.empty());
+  }
+
+  void userCatalogLoadsAndMerges() {
+    auto extra = GpuCatalog::fromYaml(kTiny, "user.yaml");
+    QVERIFY2(extra.ok(), extra.ok() ? "" : extra.error().str().c_str());
+    GpuCatalog merged = GpuCatalog::builtin();
+    const size_t before = merged.models().size();
+    merged.merge(*extra);
+    QCOMPARE(merged.models().size(), before + 1);
+    QVERIFY(merged.find("X1000") && merged.find("X1000")->migCapable());
+    merged.merge(*extra);  // same id again replaces, not duplicates
+    QCOMPARE(merged.models().size(), before + 1);
+  }
+
+  void fromFileReportsMissingFile() {
+    auto c = GpuCatalog::fromFile("/nonexistent/catalog.yaml");
+    QVERIFY(!c.ok());
+    QVERIFY(QString::fromStdString(c.error().str()).contains("/nonexistent/catalog.yaml"));
+  }
+
+  void malformedCatalogs_data() {
+    QTest::addColumn<QString>("yaml");
+    QTest::addColumn<QString>("expected");
+    const QString base = QString::fromUtf8(kTiny);
+    QTest::newRow("version") << QString(base).replace("version: 1", "version: 2") << "user.yaml:1:10: version: unsupported catalog version 2";
+    QTest::newRow("typo key") << QString(base).replace("memory_mib", "memory_mb")
+                              << "user.yaml:6:5: models[0].memory_mb: unknown field 'memory_mb'";
+    QTest::newRow("start past end") << QString(base).replace("starts: [0, 1, 2, 3]", "starts: [0, 3, 4]")
+                                    << "models[0].mig.profiles[0].starts[2]: must be at most 3, got 4";
+    QTest::newRow("size past end") << QString(base).replace("memory_slices: 1,", "memory_slices: 2,")
+                                   << "start 3 + 2 memory slices runs past the GPU's 4";
+    QTest::newRow("not a number") << QString(base).replace("max: 4", "max: four")
+                                  << "user.yaml:12:38: models[0].mig.profiles[0].max: expected a whole number, got 'four'";
+    QTest::newRow("missing id") << QString(base).replace("id: X1000\n    ", "")
+                                << "missing required field 'id'";
+    QTest::newRow("yaml syntax") << QString(base).replace("memory_mib: 1000", "memory_mib: [1000")
+                                 << "user.yaml:";
+    QTest::newRow("duplicate name") << base + QString("  - {id: X2000, product_name: \"Example X1000\", architecture: unknown}\n")
+                                    << "already used by model 'X1000'";
+  }
+  void malformedCatalogs() {
+    QFETCH(QString, yaml);
+    QFETCH(QString, expected);
+    const QString got = QString::fromStdString(errorOf(yaml.toStdString()));
+    QVERIFY2(got.contains(expected), qPrintable(got));
+  }
+};
+
+QTEST_APPLESS_MAIN(TstGpuCatalog)
+#include "tst_gpu_catalog.moc"
