@@ -1,7 +1,9 @@
 // tessera: the desktop console, and the command-line verbs when one is named.
 #include <QApplication>
 #include <QCommandLineParser>
+#include <QLocale>
 #include <QTimer>
+#include <QTranslator>
 
 #include <cstdio>
 #include <iostream>
@@ -44,6 +46,10 @@ int runConsole(int argc, char** argv) {
   QApplication app(argc, argv);
   QApplication::setApplicationName(QStringLiteral("tessera"));
   QApplication::setApplicationVersion(QStringLiteral("0.1.0"));
+  // UI language follows the system locale (LANG/LC_ALL); English is built in.
+  QTranslator translator;
+  if (translator.load(QLocale(), QStringLiteral("tessera"), QStringLiteral("_"), QStringLiteral(":/i18n")))
+    QApplication::installTranslator(&translator);
   QCommandLineParser parser;
   parser.setApplicationDescription(QStringLiteral("Tessera GPU cluster operations console"));
   parser.addHelpOption();
