@@ -33,13 +33,9 @@ namespace {
 
 Expected<MigEngines> readEngines(const YamlField& f) {
   MigEngines e;
-  TESSERA_TRY(ce, f.require("ce"));
-  TESSERA_TRY(ceV, ce.asInt(0, 64));
-  e.ce = ceV;
-  for (auto [key, out] : {std::pair{"dec", &e.dec}, {"enc", &e.enc}, {"jpeg", &e.jpeg},
+  for (auto [key, out] : {std::pair{"ce", &e.ce}, {"dec", &e.dec}, {"enc", &e.enc}, {"jpeg", &e.jpeg},
                           {"ofa", &e.ofa}}) {
-    TESSERA_TRY(field, f.require(key));
-    TESSERA_TRY(v, field.asInt(0, 64));
+    TESSERA_TRY(v, f.intAt(key, 0, 64));
     *out = v;
   }
   return e;
@@ -50,31 +46,25 @@ Expected<MigProfile> readProfile(const YamlField& f, int memorySlices) {
                             "memory_gib", "memory_slices", "compute_slices", "starts",
                             "unconfirmed"}));
   MigProfile p;
-  TESSERA_TRY(name, f.require("name"));
-  TESSERA_TRY(nameV, name.asString());
-  p.name = nameV;
-  p.mediaExtensions = nameV.find("+me") != std::string::npos;
-  TESSERA_TRY(id, f.require("id"));
-  TESSERA_TRY(idV, id.asInt(0, 1000));
-  p.id = idV;
-  TESSERA_TRY(mx, f.require("max"));
-  TESSERA_TRY(mxV, mx.asInt(1, kMaxMemorySlices));
-  p.maxCount = mxV;
+  TESSERA_TRY(name, f.stringAt("name"));
+  p.name = name;
+  p.mediaExtensions = name.find("+me") != std::string::npos;
+  TESSERA_TRY(id, f.intAt("id", 0, 1000));
+  p.id = id;
+  TESSERA_TRY(maxCount, f.intAt("max", 1, kMaxMemorySlices));
+  p.maxCount = maxCount;
   if (f.has("sm")) {
-    TESSERA_TRY(sm, f.child("sm").asInt(0, 100000));
+    TESSERA_TRY(sm, f.intAt("sm", 0, 100000));
     p.sm = sm;
   }
   TESSERA_TRY(engines, readEngines(f));
   p.engines = engines;
-  TESSERA_TRY(mem, f.require("memory_gib"));
-  TESSERA_TRY(memV, mem.asDouble());
-  p.memoryGiB = memV;
-  TESSERA_TRY(ms, f.require("memory_slices"));
-  TESSERA_TRY(msV, ms.asInt(1, memorySlices));
-  p.memorySlices = msV;
-  TESSERA_TRY(cs, f.require("compute_slices"));
-  TESSERA_TRY(csV, cs.asInt(1, kMaxMemorySlices));
-  p.computeSlices = csV;
+  TESSERA_TRY(memory, f.doubleAt("memory_gib"));
+  p.memoryGiB = memory;
+  TESSERA_TRY(memorySize, f.intAt("memory_slices", 1, memorySlices));
+  p.memorySlices = memorySize;
+  TESSERA_TRY(computeSize, f.intAt("compute_slices", 1, kMaxMemorySlices));
+  p.computeSlices = computeSize;
   TESSERA_TRY(startsF, f.require("starts"));
   TESSERA_TRY(starts, startsF.asIntList(0, memorySlices - 1));
   if (starts.empty()) return startsF.error("a profile needs at least one allowed start");
@@ -116,12 +106,10 @@ Expected<MigGeometry> readMig(const YamlField& f) {
   TESSERA_CHECK(f.onlyKeys({"memory_slices", "compute_slices", "engines", "compute_instances",
                             "profiles"}));
   MigGeometry g;
-  TESSERA_TRY(ms, f.require("memory_slices"));
-  TESSERA_TRY(msV, ms.asInt(1, kMaxMemorySlices));
-  g.memorySlices = msV;
-  TESSERA_TRY(cs, f.require("compute_slices"));
-  TESSERA_TRY(csV, cs.asInt(1, kMaxMemorySlices));
-  g.computeSlices = csV;
+  TESSERA_TRY(memorySlices, f.intAt("memory_slices", 1, kMaxMemorySlices));
+  g.memorySlices = memorySlices;
+  TESSERA_TRY(computeSlices, f.intAt("compute_slices", 1, kMaxMemorySlices));
+  g.computeSlices = computeSlices;
   TESSERA_TRY(eng, f.require("engines"));
   TESSERA_CHECK(eng.onlyKeys({"ce", "dec", "enc", "jpeg", "ofa"}));
   TESSERA_TRY(totals, readEngines(eng));
@@ -148,15 +136,12 @@ Expected<MigGeometry> readMig(const YamlField& f) {
 Expected<NvlinkSpec> readNvlink(const YamlField& f) {
   TESSERA_CHECK(f.onlyKeys({"generation", "links", "bandwidth_gbps"}));
   NvlinkSpec n;
-  TESSERA_TRY(gen, f.require("generation"));
-  TESSERA_TRY(genV, gen.asInt(1, 10));
-  n.generation = genV;
-  TESSERA_TRY(links, f.require("links"));
-  TESSERA_TRY(linksV, links.asInt(1, 64));
-  n.links = linksV;
-  TESSERA_TRY(bw, f.require("bandwidth_gbps"));
-  TESSERA_TRY(bwV, bw.asInt(1, 100000));
-  n.bandwidthGBps = bwV;
+  TESSERA_TRY(generation, f.intAt("generation", 1, 10));
+  n.generation = generation;
+  TESSERA_TRY(links, f.intAt("links", 1, 64));
+  n.links = links;
+  TESSERA_TRY(bandwidth, f.intAt("bandwidth_gbps", 1, 100000));
+  n.bandwidthGBps = bandwidth;
   return n;
 }
 
@@ -165,16 +150,13 @@ Expected<GpuModel> readModel(const YamlField& f) {
                             "sm_count", "nvlink", "nvswitch_baseboard", "pcie_generation", "pci_device_ids",
                             "unconfirmed", "notes", "mig"}));
   GpuModel m;
-  TESSERA_TRY(id, f.require("id"));
-  TESSERA_TRY(idV, id.asString());
-  if (idV.empty()) return id.error("model id must not be empty");
-  m.id = idV;
-  TESSERA_TRY(pn, f.require("product_name"));
-  TESSERA_TRY(pnV, pn.asString());
-  m.productName = pnV;
-  TESSERA_TRY(arch, f.require("architecture"));
-  TESSERA_TRY(archV, arch.asString());
-  m.architecture = archV;
+  TESSERA_TRY(id, f.stringAt("id"));
+  if (id.empty()) return f.child("id").error("model id must not be empty");
+  m.id = id;
+  TESSERA_TRY(productName, f.stringAt("product_name"));
+  m.productName = productName;
+  TESSERA_TRY(architecture, f.stringAt("architecture"));
+  m.architecture = architecture;
   if (f.has("aliases")) {
     TESSERA_TRY(a, f.child("aliases").asStringList());
     m.aliases = a;

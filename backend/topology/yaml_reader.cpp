@@ -103,6 +103,21 @@ Expected<YamlField> YamlField::require(const std::string& key) const {
   return child(key);
 }
 
+Expected<int> YamlField::intAt(const std::string& key, std::optional<int> min, std::optional<int> max) const {
+  TESSERA_TRY(f, require(key));
+  return f.asInt(min, max);
+}
+
+Expected<std::string> YamlField::stringAt(const std::string& key) const {
+  TESSERA_TRY(f, require(key));
+  return f.asString();
+}
+
+Expected<double> YamlField::doubleAt(const std::string& key) const {
+  TESSERA_TRY(f, require(key));
+  return f.asDouble();
+}
+
 Status YamlField::onlyKeys(const std::set<std::string>& allowed) const {
   TESSERA_CHECK(expectMap());
   for (auto it = node_.begin(); it != node_.end(); ++it) {

@@ -44,6 +44,11 @@ class YamlField {
 
   // Required/optional members of a map.
   [[nodiscard]] Expected<YamlField> require(const std::string& key) const;
+  // Required scalar members, converted with the same errors as asInt/asString/asDouble.
+  [[nodiscard]] Expected<int> intAt(const std::string& key, std::optional<int> min = {},
+                                    std::optional<int> max = {}) const;
+  [[nodiscard]] Expected<std::string> stringAt(const std::string& key) const;
+  [[nodiscard]] Expected<double> doubleAt(const std::string& key) const;
   // Fails naming the first key not in `allowed`, so typos ("gpu_modle") are caught.
   [[nodiscard]] Status onlyKeys(const std::set<std::string>& allowed) const;
   [[nodiscard]] Status expectMap() const;
