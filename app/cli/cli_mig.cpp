@@ -181,7 +181,8 @@ Expected<MigPartedConfig> parseConfigArg(const GpuModel& m, const std::string& a
   MigPartedEntry entry;
   entry.model = &m;
   if (auto colon = head.find(':'); colon != std::string::npos) {
-    for (auto d : split(head.substr(colon + 1), ',')) {
+    const std::string deviceList = head.substr(colon + 1);
+    for (auto d : split(deviceList, ',')) {
       auto v = parseInt(d);
       if (!v || *v < 0) return Error{"--config '" + arg + "': bad device index '" + std::string(d) + "'", {}};
       if (std::find(entry.devices.begin(), entry.devices.end(), *v) != entry.devices.end())

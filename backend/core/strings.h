@@ -7,8 +7,14 @@
 
 namespace tessera {
 
+// trim and split return views into their argument: a temporary std::string would leave them
+// dangling, so those overloads are deleted and such calls fail to compile.
 std::string_view trim(std::string_view s);
+std::string_view trim(std::string&& s) = delete;
 std::vector<std::string_view> split(std::string_view s, char sep);
+std::vector<std::string_view> split(std::string&& s, char sep) = delete;
+inline std::string_view trim(const char* s) { return trim(std::string_view(s)); }
+inline std::vector<std::string_view> split(const char* s, char sep) { return split(std::string_view(s), sep); }
 std::string toLower(std::string_view s);
 std::optional<int> parseInt(std::string_view s);
 std::string join(const std::vector<std::string>& parts, std::string_view sep);
