@@ -21,11 +21,9 @@ bool MigUsage::canAdd(const MigGeometry& g, int p, int start) const {
   if (used_ & pr.maskAt(start)) return false;
   if (counts_[static_cast<size_t>(p)] + 1 > pr.maxCount) return false;
   if (computeSlices_ + pr.computeSlices > g.computeSlices) return false;
-  const MigEngines& e = pr.engines;
-  const MigEngines& t = g.totals;
-  return engines_.ce + e.ce <= t.ce && engines_.dec + e.dec <= t.dec &&
-         engines_.enc + e.enc <= t.enc && engines_.jpeg + e.jpeg <= t.jpeg &&
-         engines_.ofa + e.ofa <= t.ofa;
+  MigEngines after = engines_;
+  after += pr.engines;
+  return after.within(g.totals);
 }
 
 void MigUsage::add(const MigGeometry& g, int p, int start) {
@@ -33,11 +31,7 @@ void MigUsage::add(const MigGeometry& g, int p, int start) {
   used_ = static_cast<uint16_t>(used_ | pr.maskAt(start));
   ++counts_[static_cast<size_t>(p)];
   computeSlices_ += pr.computeSlices;
-  engines_.ce += pr.engines.ce;
-  engines_.dec += pr.engines.dec;
-  engines_.enc += pr.engines.enc;
-  engines_.jpeg += pr.engines.jpeg;
-  engines_.ofa += pr.engines.ofa;
+  engines_ += pr.engines;
 }
 
 void MigUsage::remove(const MigGeometry& g, int p, int start) {
@@ -45,11 +39,7 @@ void MigUsage::remove(const MigGeometry& g, int p, int start) {
   used_ = static_cast<uint16_t>(used_ & ~pr.maskAt(start));
   --counts_[static_cast<size_t>(p)];
   computeSlices_ -= pr.computeSlices;
-  engines_.ce -= pr.engines.ce;
-  engines_.dec -= pr.engines.dec;
-  engines_.enc -= pr.engines.enc;
-  engines_.jpeg -= pr.engines.jpeg;
-  engines_.ofa -= pr.engines.ofa;
+  engines_ -= pr.engines;
 }
 
 namespace {

@@ -11,99 +11,123 @@ namespace tessera {
 
 namespace {
 
+// Upper bound on placement attempts: the search is exact for real GPUs (8 slices, a few thousand
+// attempts at most), and the bound keeps a hostile user catalog from hanging the caller.
+constexpr long kMaxSearchSteps = 2'000'000;
+
 const MigProfile& prof(const MigGeometry& g, const MigInstance& i) {
   return g.profiles[static_cast<size_t>(i.profile)];
 }
 
-// One desired instance being placed: where it may go, and which current instance it reuses.
+// One desired instance being placed; `busy` >= 0 pins it to that busy current instance.
 struct Slot {
   MigInstance want;
-  int reuse = -1;  // index into current, or -1 for a new instance
+  int busy = -1;
 };
 
-struct Search {
-  const MigGeometry& g;
-  const MigLayout& current;
-  std::vector<Slot> slots;         // busy-matched slots first, then by size (largest first)
-  std::vector<bool> currentTaken;  // current instance already reused
-  MigUsage usage;
-  std::vector<MigInstance> placed;
-  int kept = 0;
+bool interchangeable(const Slot& a, const Slot& b) {
+  return a.busy < 0 && b.busy < 0 && !a.want.placed() && !b.want.placed() && a.want.sameShape(b.want);
+}
 
+struct Best {
   bool found = false;
-  int bestKept = -1;
-  double bestFrag = 0;
-  std::vector<MigInstance> best;
-  std::vector<int> bestReuse;
-  std::vector<int> reuse;
+  int kept = -1;
+  double fragmentation = 0;
+  std::vector<MigInstance> placed;
+  std::vector<int> reuse;  // per placed instance: index into current, or -1 for a new one
+};
 
-  // Deepest partial assignment, for the explanation when nothing fits.
-  size_t deepest = 0;
-  uint16_t deepestUsed = 0;
-  std::vector<MigInstance> deepestPlaced;
+class Search {
+ public:
+  Search(const MigGeometry& g, const MigLayout& current, std::vector<Slot> slots)
+      : g_(g), current_(current), slots_(std::move(slots)),
+        taken_(static_cast<size_t>(current.size()), false) {}
 
-  void consider() {
-    MigLayout layout;
-    for (const auto& i : placed) layout.add(i);
-    const double frag = migFragmentation(g, layout, MigDemand::uniform(g)).score;
-    if (!found || kept > bestKept || (kept == bestKept && frag < bestFrag - 1e-12)) {
-      found = true;
-      bestKept = kept;
-      bestFrag = frag;
-      best = placed;
-      bestReuse = reuse;
-    }
+  // Returns false when the step budget ran out before the search finished.
+  bool run() {
+    place(0);
+    return steps_ <= kMaxSearchSteps;
   }
+  [[nodiscard]] const Best& best() const { return best_; }
+  [[nodiscard]] const std::vector<Slot>& slots() const { return slots_; }
+  // The deepest partial assignment reached, for explaining a failure.
+  [[nodiscard]] size_t deepest() const { return deepest_; }
+  [[nodiscard]] const std::vector<MigInstance>& deepestPlaced() const { return deepestPlaced_; }
 
-  // Candidate starts for slot k: the reused instance's start first, then ascending.
+ private:
+  const MigGeometry& g_;
+  const MigLayout& current_;
+  std::vector<Slot> slots_;
+  std::vector<bool> taken_;
+  MigUsage usage_;
+  std::vector<MigInstance> placed_;
+  std::vector<int> reuse_;
+  int kept_ = 0;
+  long steps_ = 0;
+  Best best_;
+  size_t deepest_ = 0;
+  std::vector<MigInstance> deepestPlaced_;
+
   void place(size_t k) {
-    if (k > deepest || (k == deepest && deepestPlaced.empty())) {
-      deepest = k;
-      deepestUsed = usage.usedMask();
-      deepestPlaced = placed;
+    if (++steps_ > kMaxSearchSteps) return;
+    if (k > deepest_) {
+      deepest_ = k;
+      deepestPlaced_ = placed_;
     }
-    if (k == slots.size()) {
+    if (k == slots_.size()) {
       consider();
       return;
     }
-    const Slot& slot = slots[k];
-    const int p = slot.want.profile;
-    if (slot.reuse >= 0) {  // busy: fixed where it is
-      tryAt(k, current[slot.reuse].start, slot.reuse);
+    const Slot& slot = slots_[k];
+    if (slot.busy >= 0) {
+      tryAt(k, current_[slot.busy].start, slot.busy);
       return;
     }
-    for (int s = 0; s < g.memorySlices; ++s) {
+    // Interchangeable instances are placed in increasing start order: each set is tried once.
+    const int from = k > 0 && interchangeable(slots_[k - 1], slot) ? placed_.back().start + 1 : 0;
+    for (int s = from; s < g_.memorySlices; ++s) {
       if (slot.want.placed() && slot.want.start != s) continue;
-      if (!usage.canAdd(g, p, s)) continue;
-      int match = -1;
-      for (int c = 0; c < current.size(); ++c)
-        if (!currentTaken[static_cast<size_t>(c)] && !current[c].busy &&
-            current[c].sameShape(slot.want) && current[c].start == s)
-          match = c;
-      tryAt(k, s, match);
+      if (!usage_.canAdd(g_, slot.want.profile, s)) continue;
+      tryAt(k, s, idleMatch(slot.want, s));
     }
   }
 
+  // An idle current instance of the same shape at `start` that can be kept instead of recreated.
+  int idleMatch(const MigInstance& want, int start) const {
+    for (int c = 0; c < current_.size(); ++c)
+      if (!taken_[static_cast<size_t>(c)] && !current_[c].busy && current_[c].sameShape(want) &&
+          current_[c].start == start)
+        return c;
+    return -1;
+  }
+
   void tryAt(size_t k, int start, int match) {
-    const int p = slots[k].want.profile;
-    MigInstance inst = slots[k].want;
+    MigInstance inst = slots_[k].want;
     inst.start = static_cast<int8_t>(start);
-    inst.busy = match >= 0 && current[match].busy;
-    usage.add(g, p, start);
-    placed.push_back(inst);
-    reuse.push_back(match);
+    inst.busy = match >= 0 && current_[match].busy;
+    usage_.add(g_, inst.profile, start);
+    placed_.push_back(inst);
+    reuse_.push_back(match);
     if (match >= 0) {
-      currentTaken[static_cast<size_t>(match)] = true;
-      ++kept;
+      taken_[static_cast<size_t>(match)] = true;
+      ++kept_;
     }
     place(k + 1);
     if (match >= 0) {
-      currentTaken[static_cast<size_t>(match)] = false;
-      --kept;
+      taken_[static_cast<size_t>(match)] = false;
+      --kept_;
     }
-    reuse.pop_back();
-    placed.pop_back();
-    usage.remove(g, p, start);
+    reuse_.pop_back();
+    placed_.pop_back();
+    usage_.remove(g_, inst.profile, start);
+  }
+
+  void consider() {
+    MigLayout layout;
+    for (const auto& i : placed_) layout.add(i);
+    const double frag = migFragmentation(g_, layout, MigDemand::uniform(g_)).score;
+    if (!best_.found || kept_ > best_.kept || (kept_ == best_.kept && frag < best_.fragmentation - 1e-12))
+      best_ = {true, kept_, frag, placed_, reuse_};
   }
 };
 
@@ -111,13 +135,13 @@ struct Search {
 std::string setLevelProblem(const GpuModel& model, const MigLayout& desired) {
   const MigGeometry& g = *model.mig;
   std::map<int, int> counts;
-  int memory = 0, compute = 0, ofa = 0, jpeg = 0;
+  int memory = 0, compute = 0;
+  MigEngines engines;
   for (const auto& i : desired) {
     ++counts[i.profile];
     memory += prof(g, i).memorySlices;
     compute += prof(g, i).computeSlices;
-    ofa += prof(g, i).engines.ofa;
-    jpeg += prof(g, i).engines.jpeg;
+    engines += prof(g, i).engines;
   }
   for (auto [p, n] : counts)
     if (n > g.profiles[static_cast<size_t>(p)].maxCount)
@@ -129,31 +153,100 @@ std::string setLevelProblem(const GpuModel& model, const MigLayout& desired) {
   if (compute > g.computeSlices)
     return "the target needs " + std::to_string(compute) + " compute slices; a " + model.id + " has " +
            std::to_string(g.computeSlices);
-  if (ofa > g.totals.ofa || jpeg > g.totals.jpeg)
-    return "the target holds more than one +me instance (the GPU has " + std::to_string(g.totals.ofa) +
-           " OFA engine)";
+  if (!engines.within(g.totals))
+    return "the target needs more engines than a " + model.id + " has (CE " + std::to_string(engines.ce) + "/" +
+           std::to_string(g.totals.ce) + ", DEC " + std::to_string(engines.dec) + "/" + std::to_string(g.totals.dec) +
+           ", JPEG " + std::to_string(engines.jpeg) + "/" + std::to_string(g.totals.jpeg) + ", OFA " +
+           std::to_string(engines.ofa) + "/" + std::to_string(g.totals.ofa) + "; e.g. two +me instances)";
   return {};
 }
 
 std::string explainPlacementFailure(const GpuModel& model, const Search& s) {
   const MigGeometry& g = *model.mig;
-  const Slot& stuck = s.slots[s.deepest];
+  const Slot& stuck = s.slots()[s.deepest()];
   const MigProfile& p = prof(g, stuck.want);
+  if (stuck.want.placed() && !p.canStartAt(stuck.want.start))
+    return "check 1 (allowed start) failed: " + formatMigInstance(model, stuck.want) + " cannot start at slice " +
+           std::to_string(stuck.want.start) + "; " + p.name + " may start only at {" + formatStarts(g, p.startMask) + "}";
   std::vector<std::string> blockers;
   for (int st = 0; st < g.memorySlices; ++st) {
     if (!p.canStartAt(st) || (stuck.want.placed() && st != stuck.want.start)) continue;
-    const uint16_t need = p.maskAt(st);
     std::vector<std::string> in;
-    for (const auto& other : s.deepestPlaced)
-      if (prof(g, other).maskAt(other.start) & need)
+    for (const auto& other : s.deepestPlaced())
+      if (prof(g, other).maskAt(other.start) & p.maskAt(st))
         in.push_back(formatMigInstance(model, other) + (other.busy ? " (busy)" : ""));
-    blockers.push_back("@" + std::to_string(st) + " blocked by " + (in.empty() ? std::string("limits") : join(in, " and ")));
+    blockers.push_back("@" + std::to_string(st) + " blocked by " + (in.empty() ? std::string("count/engine limits") : join(in, " and ")));
   }
   std::vector<std::string> placedText;
-  for (const auto& i : s.deepestPlaced) placedText.push_back(formatMigInstance(model, i, true));
+  for (const auto& i : s.deepestPlaced()) placedText.push_back(formatMigInstance(model, i, true));
   return "no valid layout holds the target: after placing " +
          (placedText.empty() ? std::string("nothing") : join(placedText, ",")) + ", " +
          formatMigInstance(model, stuck.want) + " fits nowhere (" + join(blockers, "; ") + ")";
+}
+
+// Pins each busy current instance to a desired entry of its shape: first an entry fixed at the
+// busy instance's start (only that busy instance can use it), then any unplaced entry (all
+// interchangeable), so the matching never fails when one exists.
+Expected<std::vector<Slot>> pinBusyInstances(const GpuModel& model, const MigLayout& current, const MigLayout& desired) {
+  std::vector<bool> used(static_cast<size_t>(desired.size()), false);
+  std::vector<Slot> slots;
+  auto claim = [&](int c, bool exactStart) {
+    for (int d = 0; d < desired.size(); ++d) {
+      const MigInstance& want = desired[d];
+      if (used[static_cast<size_t>(d)] || !want.sameShape(current[c])) continue;
+      if (exactStart ? want.start != current[c].start : want.placed()) continue;
+      used[static_cast<size_t>(d)] = true;
+      slots.push_back({want, c});
+      return true;
+    }
+    return false;
+  };
+  for (int c = 0; c < current.size(); ++c)
+    if (current[c].busy) claim(c, true);
+  for (int c = 0; c < current.size(); ++c) {
+    if (!current[c].busy) continue;
+    const bool pinned = std::any_of(slots.begin(), slots.end(), [c](const Slot& s) { return s.busy == c; });
+    if (!pinned && !claim(c, false))
+      return Error{"busy instance " + formatMigInstance(model, current[c]) +
+                       " is not in the target; a repartition may not destroy running work "
+                       "(drain it first, or add it to the target)",
+                   {}};
+  }
+  std::vector<Slot> rest;
+  for (int d = 0; d < desired.size(); ++d)
+    if (!used[static_cast<size_t>(d)]) rest.push_back({desired[d], -1});
+  // Largest first prunes early; identical shapes end up adjacent for the symmetry rule.
+  std::stable_sort(rest.begin(), rest.end(), [&](const Slot& a, const Slot& b) {
+    const auto& pa = prof(*model.mig, a.want);
+    const auto& pb = prof(*model.mig, b.want);
+    if (pa.memorySlices != pb.memorySlices) return pa.memorySlices > pb.memorySlices;
+    if (a.want.profile != b.want.profile) return a.want.profile < b.want.profile;
+    return a.want.ciSlices < b.want.ciSlices;
+  });
+  slots.insert(slots.end(), rest.begin(), rest.end());
+  return slots;
+}
+
+MigPlan planFrom(const MigGeometry& g, const MigLayout& current, const Best& best) {
+  MigPlan plan;
+  std::vector<bool> kept(static_cast<size_t>(current.size()), false);
+  std::vector<MigInstance> creates;
+  for (size_t k = 0; k < best.placed.size(); ++k) {
+    plan.target.add(best.placed[k]);
+    if (best.reuse[k] >= 0) kept[static_cast<size_t>(best.reuse[k])] = true;
+    else creates.push_back(best.placed[k]);
+  }
+  plan.target.sortByStart();
+  for (int c = 0; c < current.size(); ++c) {
+    if (kept[static_cast<size_t>(c)]) ++plan.keptInstances;
+    else plan.steps.push_back({MigPlanStep::Kind::Destroy, current[c]});
+  }
+  // Largest first: the order in which the driver itself succeeds when placements are implicit.
+  std::stable_sort(creates.begin(), creates.end(), [&](const auto& a, const auto& b) {
+    return prof(g, a).memorySlices > prof(g, b).memorySlices;
+  });
+  for (const auto& c : creates) plan.steps.push_back({MigPlanStep::Kind::Create, c});
+  return plan;
 }
 
 }  // namespace
@@ -166,60 +259,14 @@ Expected<MigPlan> planMigRepartition(const GpuModel& model, const MigLayout& cur
     return Error{"current layout is invalid: " + explainMigVerdict(model, current, v), {}};
   if (auto problem = setLevelProblem(model, desired); !problem.empty())
     return Error{"target is impossible on any layout: " + problem, {}};
-
-  Search s{g, current, {}, std::vector<bool>(static_cast<size_t>(current.size()), false), {}, {}, 0,
-           false, -1, 0, {}, {}, {}, 0, 0, {}};
-  std::vector<bool> desiredUsed(static_cast<size_t>(desired.size()), false);
-  // Busy instances claim a desired entry of the same shape whose start (if fixed) matches.
-  for (int c = 0; c < current.size(); ++c) {
-    if (!current[c].busy) continue;
-    int match = -1;
-    for (int d = 0; d < desired.size() && match < 0; ++d)
-      if (!desiredUsed[static_cast<size_t>(d)] && desired[d].sameShape(current[c]) &&
-          (!desired[d].placed() || desired[d].start == current[c].start))
-        match = d;
-    if (match < 0)
-      return Error{"busy instance " + formatMigInstance(model, current[c]) +
-                       " is not in the target; a repartition may not destroy running work "
-                       "(drain it first, or add it to the target)",
-                   {}};
-    desiredUsed[static_cast<size_t>(match)] = true;
-    s.slots.push_back({desired[match], c});
-    s.currentTaken[static_cast<size_t>(c)] = true;
-    ++s.kept;
-  }
-  std::vector<Slot> rest;
-  for (int d = 0; d < desired.size(); ++d)
-    if (!desiredUsed[static_cast<size_t>(d)]) rest.push_back({desired[d], -1});
-  std::stable_sort(rest.begin(), rest.end(), [&](const Slot& a, const Slot& b) {
-    return prof(g, a.want).memorySlices > prof(g, b.want).memorySlices;
-  });
-  s.slots.insert(s.slots.end(), rest.begin(), rest.end());
-  s.kept = 0;  // counted again as slots are placed
-
-  s.place(0);
-  if (!s.found) return Error{explainPlacementFailure(model, s), {}};
-
-  MigPlan plan;
-  std::vector<bool> kept(static_cast<size_t>(current.size()), false);
-  for (size_t k = 0; k < s.best.size(); ++k) {
-    plan.target.add(s.best[k]);
-    if (s.bestReuse[k] >= 0) kept[static_cast<size_t>(s.bestReuse[k])] = true;
-  }
-  plan.target.sortByStart();
-  for (int c = 0; c < current.size(); ++c) {
-    if (kept[static_cast<size_t>(c)]) ++plan.keptInstances;
-    else plan.steps.push_back({MigPlanStep::Kind::Destroy, current[c]});
-  }
-  std::vector<MigInstance> creates;
-  for (size_t k = 0; k < s.best.size(); ++k)
-    if (s.bestReuse[k] < 0) creates.push_back(s.best[k]);
-  // Largest first: the order in which the driver itself succeeds when placements are implicit.
-  std::stable_sort(creates.begin(), creates.end(), [&](const auto& a, const auto& b) {
-    return prof(g, a).memorySlices > prof(g, b).memorySlices;
-  });
-  for (const auto& c : creates) plan.steps.push_back({MigPlanStep::Kind::Create, c});
-  return plan;
+  TESSERA_TRY(slots, pinBusyInstances(model, current, desired));
+  Search search(g, current, std::move(slots));
+  if (!search.run())
+    return Error{"the layout search gave up after " + std::to_string(kMaxSearchSteps) +
+                     " attempts; give explicit starts (PROFILE@START) for some instances",
+                 {}};
+  if (!search.best().found) return Error{explainPlacementFailure(model, search), {}};
+  return planFrom(g, current, search.best());
 }
 
 std::string formatMigPlan(const GpuModel& model, const MigPlan& plan) {

@@ -90,11 +90,7 @@ MigVerdict validateMigLayout(const MigGeometry& g, const MigLayout& layout) {
     }
     used = static_cast<uint16_t>(used | mask);
     if (++counts[static_cast<size_t>(inst.profile)] > p.maxCount) return {MigCheck::CountExceeded, idx};
-    sum.ce += p.engines.ce;
-    sum.dec += p.engines.dec;
-    sum.enc += p.engines.enc;
-    sum.jpeg += p.engines.jpeg;
-    sum.ofa += p.engines.ofa;
+    sum += p.engines;
     if (MigEngine e = firstEngineOver(sum, g.totals); e != MigEngine::None)
       return {MigCheck::EnginesExceeded, idx, -1, e};
     computeSlices += p.computeSlices;
@@ -118,17 +114,6 @@ const char* migCheckName(MigCheck c) {
   return "unknown";
 }
 
-namespace {
-
-std::string startList(const MigGeometry& g, const MigProfile& p) {
-  std::string out;
-  for (int s = 0; s < g.memorySlices; ++s)
-    if (p.canStartAt(s)) out += (out.empty() ? "" : ",") + std::to_string(s);
-  return "{" + out + "}";
-}
-
-}  // namespace
-
 std::string explainMigVerdict(const GpuModel& model, const MigLayout& layout, const MigVerdict& v) {
   if (v.ok()) return "valid";
   const MigGeometry& g = *model.mig;
@@ -141,7 +126,7 @@ std::string explainMigVerdict(const GpuModel& model, const MigLayout& layout, co
       return "instance " + what + " has no start slice (write it as " + p.name + "@START)";
     case MigCheck::StartNotAllowed:
       return head + what + " cannot start at memory slice " + std::to_string(inst.start) + "; " +
-             p.name + " may start only at " + startList(g, p) + " on " + model.id;
+             p.name + " may start only at {" + formatStarts(g, p.startMask) + "} on " + model.id;
     case MigCheck::MemoryOverlap: {
       const MigInstance& other = layout[v.other];
       return head + what + " (" + describeSlices(g, inst) + ") overlaps " +
@@ -153,10 +138,7 @@ std::string explainMigVerdict(const GpuModel& model, const MigLayout& layout, co
              " is instance #" + std::to_string(p.maxCount + 1) + ")";
     case MigCheck::EnginesExceeded: {
       MigEngines sum;
-      for (int i = 0; i <= v.instance; ++i) {
-        const auto& e = profileOf(g, layout[i]).engines;
-        sum.ce += e.ce; sum.dec += e.dec; sum.enc += e.enc; sum.jpeg += e.jpeg; sum.ofa += e.ofa;
-      }
+      for (int i = 0; i <= v.instance; ++i) sum += profileOf(g, layout[i]).engines;
       std::string msg = head + "adding " + what + " needs " + std::to_string(engineOf(sum, v.engine)) +
                         " " + engineName(v.engine) + " but a " + model.id + " has " +
                         std::to_string(engineOf(g.totals, v.engine));

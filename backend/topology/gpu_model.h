@@ -17,6 +17,19 @@ inline constexpr int kMaxMigProfiles = 32;
 // Engine counts (copy engines, NVDEC, NVENC, NVJPG, OFA) per instance or per GPU.
 struct MigEngines {
   int ce = 0, dec = 0, enc = 0, jpeg = 0, ofa = 0;
+
+  MigEngines& operator+=(const MigEngines& o) {
+    ce += o.ce, dec += o.dec, enc += o.enc, jpeg += o.jpeg, ofa += o.ofa;
+    return *this;
+  }
+  MigEngines& operator-=(const MigEngines& o) {
+    ce -= o.ce, dec -= o.dec, enc -= o.enc, jpeg -= o.jpeg, ofa -= o.ofa;
+    return *this;
+  }
+  // True when no engine count exceeds the matching count of `cap`.
+  [[nodiscard]] bool within(const MigEngines& cap) const {
+    return ce <= cap.ce && dec <= cap.dec && enc <= cap.enc && jpeg <= cap.jpeg && ofa <= cap.ofa;
+  }
 };
 
 struct MigProfile {

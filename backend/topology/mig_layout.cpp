@@ -119,6 +119,7 @@ Expected<MigLayout> parseMigLayout(const GpuModel& model, std::string_view text)
       return syntaxError(token, "unknown profile '" + std::string(trim(name)) + "' for " + model.id +
                                     " (profiles: " + profileNames(g) + ")");
     inst.profile = static_cast<int8_t>(idx);
+    if (cis.data() && cis.empty()) return syntaxError(token, "'()' lists no compute instances");
     if (!cis.empty()) {
       auto withCis = parseCis(g, inst, cis, token);
       if (!withCis) return withCis.error();
@@ -149,6 +150,13 @@ std::string formatMigLayout(const GpuModel& model, const MigLayout& layout, bool
   std::vector<std::string> parts;
   for (const auto& i : layout) parts.push_back(formatMigInstance(model, i, withBusy));
   return join(parts, ",");
+}
+
+std::string formatStarts(const MigGeometry& g, uint16_t starts) {
+  std::vector<std::string> out;
+  for (int s = 0; s < g.memorySlices; ++s)
+    if ((starts >> s) & 1u) out.push_back(std::to_string(s));
+  return join(out, ",");
 }
 
 std::string describeSlices(const MigGeometry& g, const MigInstance& inst) {

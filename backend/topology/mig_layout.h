@@ -64,6 +64,8 @@ class MigLayout {
 Expected<MigLayout> parseMigLayout(const GpuModel& model, std::string_view text);
 std::string formatMigLayout(const GpuModel& model, const MigLayout& layout, bool withBusy = false);
 std::string formatMigInstance(const GpuModel& model, const MigInstance& inst, bool withBusy = false);
+// Start slices of a mask as "0,2,4".
+std::string formatStarts(const MigGeometry& g, uint16_t starts);
 // "slices 4-7" style description of what an instance occupies.
 std::string describeSlices(const MigGeometry& g, const MigInstance& inst);
 

@@ -4,6 +4,7 @@
 
 #include "mig/mig_plan.h"
 #include "mig/mig_validate.h"
+#include "topology/gpu_catalog.h"
 #include "mig_test_util.h"
 
 using namespace tessera;
@@ -44,6 +45,53 @@ class TstMigPlan : public QObject {
     QCOMPARE(count(*p, MigPlanStep::Kind::Destroy), 1);
     QCOMPARE(p->steps.front().instance.start, int8_t{0});
     QCOMPARE(count(*p, MigPlanStep::Kind::Create), 3);
+  }
+
+  // A busy instance must find its target entry whatever order the target lists them in.
+  void busyMatchingIgnoresTargetOrder() {
+    for (const char* target : {"3g.40gb,3g.40gb@0", "3g.40gb@0,3g.40gb", "3g.40gb@4,3g.40gb"}) {
+      auto p = plan("3g.40gb@0*,3g.40gb@4*", target);
+      QVERIFY2(p.ok(), target);
+      QVERIFY(p->steps.empty());
+      QCOMPARE(p->keptInstances, 2);
+    }
+    auto p = plan("3g.40gb@0*", "3g.40gb@4");
+    QVERIFY(!p.ok());
+    QVERIFY(QString::fromStdString(p.error().message).contains("busy instance 3g.40gb@0 is not in the target"));
+  }
+
+  void disallowedFixedStartIsCheckOne() {
+    auto p = plan("-", "2g.20gb@1,1g.10gb");
+    QVERIFY(!p.ok());
+    const QString why = QString::fromStdString(p.error().message);
+    QVERIFY2(why.contains("check 1") && why.contains("{0,2,4}"), qPrintable(why));
+  }
+
+  // Identical instances are placed as sets, not orderings: a 16-slice GPU of a user catalog with
+  // twelve 1-slice instances must plan at once (12! orderings would not finish).
+  void identicalInstancesArePlacedAsSets() {
+    const char* yaml = R"(version: 1
+models:
+  - id: X16
+    product_name: X16
+    architecture: unknown
+    mig:
+      memory_slices: 16
+      compute_slices: 16
+      engines: {ce: 16, dec: 0, enc: 0, jpeg: 0, ofa: 0}
+      profiles:
+        - {name: 1g, id: 1, max: 16, ce: 1, dec: 0, enc: 0, jpeg: 0, ofa: 0, memory_gib: 1, memory_slices: 1, compute_slices: 1, starts: [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15]}
+        - {name: 2g, id: 2, max: 8, ce: 2, dec: 0, enc: 0, jpeg: 0, ofa: 0, memory_gib: 2, memory_slices: 2, compute_slices: 2, starts: [0, 2, 4, 6, 8, 10, 12, 14]}
+)";
+    auto catalog = GpuCatalog::fromYaml(yaml, "x16.yaml");
+    QVERIFY(catalog.ok());
+    const GpuModel& m = *catalog->find("X16");
+    auto p = planMigRepartition(m, MigLayout{}, *parseMigLayout(m, "12x1g,2x2g"));
+    QVERIFY2(p.ok(), p.ok() ? "" : p.error().message.c_str());
+    QCOMPARE(p->target.size(), 14);
+    QVERIFY(validateMigLayout(*m.mig, p->target).ok());
+    // 13 x 1g + 2 x 2g needs 17 slices: refused at the set level, no search.
+    QVERIFY(!planMigRepartition(m, MigLayout{}, *parseMigLayout(m, "13x1g,2x2g")).ok());
   }
 
   void sameLayoutNeedsNoSteps() {

@@ -202,6 +202,7 @@ class TstMigValidate : public QObject {
     QTest::newRow("missing paren") << "3g.40gb@0(1c" << "missing ')'";
     QTest::newRow("repeat with start") << "2x1g.10gb@0" << "cannot have a fixed start";
     QTest::newRow("A30 profile on H100") << "1g.6gb@0" << "unknown profile";
+    QTest::newRow("empty ci list") << "3g.40gb@0()" << "lists no compute instances";
   }
   void layoutSyntaxErrors() {
     QFETCH(QString, text);
