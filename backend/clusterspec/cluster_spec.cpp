@@ -17,6 +17,11 @@ std::string_view demoClusterYaml();
 
 namespace {
 
+// Limits that keep a few lines of YAML from asking for unbounded memory; far above real clusters.
+constexpr size_t kMaxNodes = 100'000;
+constexpr size_t kMaxGpus = 1'000'000;
+constexpr size_t kMaxLabels = 64;
+
 // Attributes a group, a node or an override may set.
 struct NodeAttributes {
   std::optional<std::string> pool;
@@ -38,6 +43,7 @@ class SpecReader {
   Expected<std::shared_ptr<const Cluster>> read(std::string_view text) {
     TESSERA_TRY(doc, parseYaml(text, file_));
     const YamlField root(doc, "", &file_);
+    if (doc.IsNull()) return root.error("the file is empty (a cluster spec starts with 'version: 1')");
     TESSERA_CHECK(root.expectMap());
     TESSERA_CHECK(root.onlyKeys({"version", "name", "gpu_catalog", "node_templates", "fabric", "groups",
                                  "nodes", "overrides"}));
@@ -65,7 +71,7 @@ class SpecReader {
   std::string baseDir_;
   std::shared_ptr<Cluster> cluster_;
   std::map<std::string, std::shared_ptr<const NodeHardware>> templates_;
-  std::map<std::string, YamlField> nodeDefinedAt_;
+  std::map<std::string, SourceLocation> nodeDefinedAt_;
 
   Status forEachItem(const YamlField& list, Status (SpecReader::*fn)(const YamlField&)) {
     TESSERA_CHECK(list.expectSequence());
@@ -81,7 +87,7 @@ class SpecReader {
     TESSERA_TRY(path, f.asString());
     auto extra = GpuCatalog::fromFile(resolve(path));
     if (!extra) return f.error("GPU catalog: " + extra.error().str());
-    catalog_.merge(*extra);
+    if (auto merged = catalog_.merge(*extra); !merged) return f.error("GPU catalog: " + merged.error().message);
     return okStatus();
   }
 
@@ -157,6 +163,8 @@ class SpecReader {
     if (f.has("labels")) {
       const YamlField labels = f.child("labels");
       TESSERA_CHECK(labels.expectMap());
+      if (labels.size() > kMaxLabels)
+        return labels.error("at most " + std::to_string(kMaxLabels) + " labels per node");
       for (auto& [k, v] : labels.entries()) {
         TESSERA_TRY(text, v.asString());
         a.labels[k] = text;
@@ -254,11 +262,11 @@ class SpecReader {
       return f.error("give either count: N (names " + prefix + "-01, ...) or nodes: HOSTLIST, not both or neither");
     if (f.has("nodes")) {
       TESSERA_TRY(expr, f.child("nodes").asString());
-      auto names = expandHostlist(expr, 200000);
+      auto names = expandHostlist(expr, kMaxNodes);
       if (!names) return f.child("nodes").error(names.error().message);
       return *names;
     }
-    TESSERA_TRY(count, f.child("count").asInt(1, 200000));
+    TESSERA_TRY(count, f.child("count").asInt(1, static_cast<int>(kMaxNodes)));
     const size_t width = std::max<size_t>(2, std::to_string(count).size());
     std::vector<std::string> names;
     for (int i = 1; i <= count; ++i) {
@@ -301,9 +309,14 @@ class SpecReader {
   Expected<NodeId> createNode(const YamlField& where, const std::string& name,
                               const std::shared_ptr<const NodeHardware>& hw, SwitchId leaf,
                               const NodeAttributes& attrs, const GpuSettings& gpus) {
+    if (name.empty()) return where.error("a node name must not be empty");
     if (auto it = nodeDefinedAt_.find(name); it != nodeDefinedAt_.end())
-      return where.error("duplicate node name '" + name + "' (first defined at " + it->second.location().str() + ")");
-    nodeDefinedAt_.emplace(name, where);
+      return where.error("duplicate node name '" + name + "' (first defined at " + it->second.str() + ")");
+    if (cluster_->nodes().size() >= kMaxNodes)
+      return where.error("more than " + std::to_string(kMaxNodes) + " nodes in one cluster");
+    if (cluster_->gpus().size() + static_cast<size_t>(hw->gpuCount) > kMaxGpus)
+      return where.error("more than " + std::to_string(kMaxGpus) + " GPUs in one cluster");
+    nodeDefinedAt_.emplace(name, where.location());
     Node n;
     n.name = name;
     n.hw = hw;

@@ -161,17 +161,29 @@ void defaultNuma(NodeHardware& hw) {
   hw.gpuNuma.assign(static_cast<size_t>(hw.gpuCount), 0);
 }
 
-Expected<std::shared_ptr<NodeHardware>> templateFromTopoText(const YamlField& f, const std::string& text,
-                                                             const std::string& source,
+// Builds a template from topo text. `where` is the topo/topo_file field; for inline text
+// (`inlineBlock`) a parse error is reported at its line in the spec file, since the block's
+// content starts on the line after the `topo: |` key.
+Expected<std::shared_ptr<NodeHardware>> templateFromTopoText(const YamlField& where, const std::string& text,
+                                                             const std::string& source, bool inlineBlock,
                                                              std::shared_ptr<const GpuModel> model,
                                                              const std::string& name, int gpus) {
   auto topo = parseNvidiaSmiTopo(text, source);
-  if (!topo) return f.error("nvidia-smi topo text: " + topo.error().str());
+  if (!topo) {
+    const Error& e = topo.error();
+    if (inlineBlock && e.where.line > 0) {
+      SourceLocation at = where.location();
+      at.line += e.where.line;
+      at.column = 0;
+      return Error{"nvidia-smi topo text: " + (e.where.field.empty() ? "" : e.where.field + ": ") + e.message, at};
+    }
+    return where.error("nvidia-smi topo text: " + e.str());
+  }
   if (static_cast<int>(topo->gpus.size()) != gpus)
-    return f.error("topo lists " + std::to_string(topo->gpus.size()) + " GPUs but the template says gpus: " +
-                   std::to_string(gpus));
+    return where.error("topo lists " + std::to_string(topo->gpus.size()) + " GPUs but the template says gpus: " +
+                       std::to_string(gpus));
   auto hw = hardwareFromTopo(*topo, std::move(model), name);
-  if (!hw) return f.error(hw.error().message);
+  if (!hw) return where.error(hw.error().message);
   return hw;
 }
 
@@ -185,11 +197,9 @@ Expected<std::shared_ptr<const NodeHardware>> readNodeTemplate(const YamlField& 
                             "nvlink", "topo", "topo_file"}));
   TESSERA_TRY(modelF, f.require("gpu_model"));
   TESSERA_TRY(modelName, modelF.asString());
-  const GpuModel* model = catalog.find(modelName);
-  if (!model) return modelF.error("unknown GPU model '" + modelName + "' (known: " + catalog.knownIds() + ")");
-  std::shared_ptr<const GpuModel> modelRef;
-  for (const auto& m : catalog.models())
-    if (m.get() == model) modelRef = m;
+  std::shared_ptr<const GpuModel> modelRef = catalog.findShared(modelName);
+  if (!modelRef) return modelF.error("unknown GPU model '" + modelName + "' (known: " + catalog.knownIds() + ")");
+  const GpuModel* model = modelRef.get();
   TESSERA_TRY(gpusF, f.require("gpus"));
   TESSERA_TRY(gpus, gpusF.asInt(0, 64));
 
@@ -200,8 +210,9 @@ Expected<std::shared_ptr<const NodeHardware>> readNodeTemplate(const YamlField& 
       if (f.has(key))
         return f.child(key).error(std::string("'") + key + "' cannot be combined with topo/topo_file (the topo output defines it)");
     std::string text, source = "topo of template " + name;
+    const YamlField where = f.has("topo") ? f.child("topo") : f.child("topo_file");
     if (f.has("topo")) {
-      TESSERA_TRY(t, f.child("topo").asString());
+      TESSERA_TRY(t, where.asString());
       text = t;
     } else {
       TESSERA_TRY(path, f.child("topo_file").asString());
@@ -211,7 +222,7 @@ Expected<std::shared_ptr<const NodeHardware>> readNodeTemplate(const YamlField& 
       text = *t;
       source = full;
     }
-    TESSERA_TRY(built, templateFromTopoText(f, text, source, modelRef, name, gpus));
+    TESSERA_TRY(built, templateFromTopoText(where, text, source, f.has("topo"), modelRef, name, gpus));
     hw = built;
   } else {
     hw = std::make_shared<NodeHardware>();
@@ -226,6 +237,7 @@ Expected<std::shared_ptr<const NodeHardware>> readNodeTemplate(const YamlField& 
     if (f.has("nvlink")) TESSERA_CHECK(readNvlink(f.child("nvlink"), *hw));
     else if (model->nvswitchBaseboard && gpus > 1) hw->nvlink = NvlinkMode::NvSwitch;
     deriveLinkMatrix(*hw);
+    deriveNicLinks(*hw);
   }
   if (f.has("cpus")) {
     TESSERA_TRY(v, f.child("cpus").asInt(1, 1 << 20));
@@ -238,6 +250,18 @@ Expected<std::shared_ptr<const NodeHardware>> readNodeTemplate(const YamlField& 
     hw->memoryMiB = int64_t{v} * 1024;
   }
   return std::shared_ptr<const NodeHardware>(hw);
+}
+
+void deriveNicLinks(NodeHardware& hw) {
+  hw.nicLinks.clear();
+  for (int g = 0; g < hw.gpuCount; ++g) {
+    for (const Nic& nic : hw.nics) {
+      const int sw = hw.gpuPcieSwitch[static_cast<size_t>(g)];
+      if (sw != kNone && sw == nic.pcieSwitch) hw.nicLinks.push_back({LinkKind::PIX, 0});
+      else if (nic.numa != kNone && nic.numa == hw.gpuNuma[static_cast<size_t>(g)]) hw.nicLinks.push_back({LinkKind::NODE, 0});
+      else hw.nicLinks.push_back({LinkKind::SYS, 0});
+    }
+  }
 }
 
 void deriveLinkMatrix(NodeHardware& hw) {
@@ -340,7 +364,9 @@ void switchesFromTopo(const TopoMatrix& topo, NodeHardware& hw) {
   }
 }
 
-void nvlinkFromTopo(const TopoMatrix& topo, NodeHardware& hw) {
+// All pairs NV# on a model sold on NVSwitch baseboards is an NVSwitch board; otherwise NVLinks are
+// bridges (e.g. an H100 NVL pair shows NV12 between its two cards), grouped by connectivity.
+Status nvlinkFromTopo(const TopoMatrix& topo, NodeHardware& hw) {
   const int g = hw.gpuCount;
   Groups groups(static_cast<size_t>(g));
   bool all = g > 1, any = false;
@@ -352,16 +378,19 @@ void nvlinkFromTopo(const TopoMatrix& topo, NodeHardware& hw) {
       any = any || nv;
       if (nv) groups.join(a, b);
     }
-  if (all) {
+  if (!any) return okStatus();
+  if (hw.gpuModel->nvlink.generation == 0)
+    return Error{"the topo output shows NVLink (NV#) but GPU model " + hw.gpuModel->id + " has none", {}};
+  if (all && hw.gpuModel->nvswitchBaseboard) {
     hw.nvlink = NvlinkMode::NvSwitch;
-    return;
+    return okStatus();
   }
-  if (!any) return;
   hw.nvlink = NvlinkMode::Bridged;
   std::vector<std::vector<int>> byRoot(static_cast<size_t>(g));
   for (int a = 0; a < g; ++a) byRoot[static_cast<size_t>(groups.find(a))].push_back(a);
   for (auto& grp : byRoot)
     if (grp.size() > 1) hw.nvlinkGroups.push_back(grp);
+  return okStatus();
 }
 
 }  // namespace
@@ -376,8 +405,9 @@ Expected<std::shared_ptr<NodeHardware>> hardwareFromTopo(const TopoMatrix& topo,
   hw->gpuCount = static_cast<int>(topo.gpus.size());
   numaFromTopo(topo, *hw);
   switchesFromTopo(topo, *hw);
-  nvlinkFromTopo(topo, *hw);
+  TESSERA_CHECK(nvlinkFromTopo(topo, *hw));
   for (const auto& row : topo.gpuGpu) hw->links.insert(hw->links.end(), row.begin(), row.end());
+  for (const auto& row : topo.gpuNic) hw->nicLinks.insert(hw->nicLinks.end(), row.begin(), row.end());
   return hw;
 }
 

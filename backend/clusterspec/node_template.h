@@ -28,6 +28,9 @@ Expected<std::shared_ptr<NodeHardware>> hardwareFromTopo(const TopoMatrix& topo,
 // NV# inside an NVSwitch board or bridge group, else PIX on a shared PCIe switch, NODE within a
 // NUMA zone, SYS across zones.
 void deriveLinkMatrix(NodeHardware& hw);
+// Fills `hw.nicLinks` the same way for GPU-NIC paths: PIX behind a shared PCIe switch, NODE
+// within the NIC's NUMA zone, SYS otherwise.
+void deriveNicLinks(NodeHardware& hw);
 
 // A `node_templates:` entry (YAML) for `tessera cluster import-topo`.
 std::string nodeTemplateYaml(const NodeHardware& hw, const std::string& topoText);

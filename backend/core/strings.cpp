@@ -51,7 +51,7 @@ std::string join(const std::vector<std::string>& parts, std::string_view sep) {
   return out;
 }
 
-std::optional<std::vector<int>> parseCpuList(std::string_view s) {
+std::optional<std::vector<int>> parseCpuList(std::string_view s, size_t maxCpus) {
   std::vector<int> cpus;
   s = trim(s);
   if (s.empty()) return cpus;
@@ -59,13 +59,14 @@ std::optional<std::vector<int>> parseCpuList(std::string_view s) {
     auto dash = part.find('-');
     if (dash == std::string_view::npos) {
       auto v = parseInt(part);
-      if (!v || *v < 0) return std::nullopt;
+      if (!v || *v < 0 || cpus.size() >= maxCpus) return std::nullopt;
       cpus.push_back(*v);
       continue;
     }
     auto lo = parseInt(part.substr(0, dash));
     auto hi = parseInt(part.substr(dash + 1));
     if (!lo || !hi || *lo < 0 || *hi < *lo) return std::nullopt;
+    if (static_cast<size_t>(*hi - *lo) + 1 > maxCpus - cpus.size()) return std::nullopt;
     for (int c = *lo; c <= *hi; ++c) cpus.push_back(c);
   }
   return cpus;

@@ -19,7 +19,9 @@ std::string toLower(std::string_view s);
 std::optional<int> parseInt(std::string_view s);
 std::string join(const std::vector<std::string>& parts, std::string_view sep);
 
-// Expands a cpulist such as "0-55,112-167" into CPU ids; nullopt if malformed.
-std::optional<std::vector<int>> parseCpuList(std::string_view s);
+// Expands a cpulist such as "0-55,112-167" into CPU ids; nullopt if malformed or if it lists
+// more than `maxCpus` CPUs (ranges expand eagerly: "0-2000000000" must not allocate gigabytes).
+inline constexpr size_t kMaxCpuListEntries = 1 << 16;
+std::optional<std::vector<int>> parseCpuList(std::string_view s, size_t maxCpus = kMaxCpuListEntries);
 
 }  // namespace tessera

@@ -68,8 +68,13 @@ SwitchId Cluster::spineOf(NodeId n) const {
 std::optional<GpuLink> Cluster::linkBetween(GpuId a, GpuId b) const {
   const Gpu& ga = gpus_[a];
   const Gpu& gb = gpus_[b];
-  if (ga.node != gb.node) return std::nullopt;
-  return nodes_[ga.node].hw->link(ga.index, gb.index);
+  if (ga.node == gb.node) return nodes_[ga.node].hw->link(ga.index, gb.index);
+  if (ga.nvlinkDomain != kNone && ga.nvlinkDomain == gb.nvlinkDomain &&
+      domains_[static_cast<size_t>(ga.nvlinkDomain)].kind == NvlinkDomainKind::MultiNodeRack) {
+    const int links = modelOf(a).nvlink.links;
+    return GpuLink{LinkKind::NVLink, static_cast<uint8_t>(links > 0 ? links : 1)};
+  }
+  return std::nullopt;
 }
 
 TopologyLevel Cluster::commonLevel(GpuId a, GpuId b) const {

@@ -70,11 +70,16 @@ struct NodeHardware {
   NvlinkMode nvlink = NvlinkMode::None;
   std::vector<std::vector<int>> nvlinkGroups;  // bridged GPU groups (NvlinkMode::Bridged)
   std::vector<GpuLink> links;                  // gpuCount x gpuCount, row-major
+  std::vector<GpuLink> nicLinks;               // gpuCount x nics.size(), row-major
   std::vector<int> gpuNuma;                    // per local GPU
   std::vector<int> gpuPcieSwitch;              // per local GPU (kNone when unknown)
 
   [[nodiscard]] const GpuLink& link(int a, int b) const {
     return links[static_cast<size_t>(a * gpuCount + b)];
+  }
+  // Path from a GPU to a NIC (GPUDirect RDMA quality): PIX/PXB behind one switch, NODE, SYS.
+  [[nodiscard]] const GpuLink& nicLink(int gpu, int nic) const {
+    return nicLinks[static_cast<size_t>(gpu) * nics.size() + static_cast<size_t>(nic)];
   }
 };
 
@@ -143,7 +148,8 @@ class Cluster {
 
   [[nodiscard]] SwitchId leafOf(NodeId n) const { return nodes_[n].leaf; }
   [[nodiscard]] SwitchId spineOf(NodeId n) const;
-  // Path class between two GPUs of the same node; nullopt for GPUs on different nodes.
+  // Path class between two GPUs: the node's matrix within a node, NV# between trays of one
+  // multi-node NVLink rack, nullopt across the network.
   [[nodiscard]] std::optional<GpuLink> linkBetween(GpuId a, GpuId b) const;
   // Tightest level containing both GPUs (Gpu, Node, NvlinkDomain, Leaf, Spine, Cluster).
   [[nodiscard]] TopologyLevel commonLevel(GpuId a, GpuId b) const;

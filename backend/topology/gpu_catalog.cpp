@@ -215,6 +215,7 @@ std::vector<std::string> namesOf(const GpuModel& m) {
 Expected<GpuCatalog> GpuCatalog::fromYaml(std::string_view text, const std::string& fileName) {
   TESSERA_TRY(doc, parseYaml(text, fileName));
   YamlField root(doc, "", &fileName);
+  if (doc.IsNull()) return root.error("the file is empty (a GPU catalog starts with 'version: 1')");
   TESSERA_CHECK(root.onlyKeys({"version", "models"}));
   TESSERA_TRY(version, root.require("version"));
   TESSERA_TRY(versionV, version.asInt());
@@ -253,24 +254,39 @@ const GpuCatalog& GpuCatalog::builtin() {
   return catalog;
 }
 
-void GpuCatalog::merge(const GpuCatalog& other) {
+Status GpuCatalog::merge(const GpuCatalog& other) {
+  std::map<std::string, std::string> owner;  // lower-cased name -> id, for models that stay
+  for (const auto& mine : models_) {
+    const bool replaced = std::any_of(other.models_.begin(), other.models_.end(),
+                                      [&](const auto& m) { return m->id == mine->id; });
+    if (!replaced)
+      for (const auto& n : namesOf(*mine)) owner.emplace(n, mine->id);
+  }
+  for (const auto& m : other.models_)
+    for (const auto& n : namesOf(*m))
+      if (auto it = owner.find(n); it != owner.end())
+        return Error{"model '" + m->id + "' uses the name '" + n + "', which already belongs to model '" +
+                         it->second + "' (give it another name, or reuse id '" + it->second + "' to replace it)",
+                     {}};
   for (const auto& m : other.models_) {
-    auto same = std::find_if(models_.begin(), models_.end(),
-                             [&](const auto& mine) { return mine->id == m->id; });
+    auto same = std::find_if(models_.begin(), models_.end(), [&](const auto& mine) { return mine->id == m->id; });
     if (same != models_.end())
       *same = m;
     else
       models_.push_back(m);
   }
+  return okStatus();
 }
 
-const GpuModel* GpuCatalog::find(std::string_view name) const {
+std::shared_ptr<const GpuModel> GpuCatalog::findShared(std::string_view name) const {
   const std::string key = toLower(trim(name));
   for (const auto& m : models_)
     for (const auto& n : namesOf(*m))
-      if (n == key) return m.get();
+      if (n == key) return m;
   return nullptr;
 }
+
+const GpuModel* GpuCatalog::find(std::string_view name) const { return findShared(name).get(); }
 
 std::string GpuCatalog::knownIds() const {
   std::vector<std::string> ids;

@@ -20,11 +20,15 @@ class GpuCatalog {
   // The catalog shipped with Tessera (resources/gpu-catalog.yaml, compiled in).
   static const GpuCatalog& builtin();
 
-  // Adds the models of `other`; a model with an existing id replaces the old entry.
-  void merge(const GpuCatalog& other);
+  // Adds the models of `other`; a model with an existing id replaces the old entry. Fails, and
+  // changes nothing, when a name of `other` (id, product name, alias) would shadow a name of a
+  // model it does not replace: lookups by that name would silently keep finding the old model.
+  [[nodiscard]] Status merge(const GpuCatalog& other);
 
   // Finds a model by id, product name or alias (case-insensitive); nullptr if unknown.
   [[nodiscard]] const GpuModel* find(std::string_view name) const;
+  // The same, as the shared handle a Cluster keeps so models outlive the catalog.
+  [[nodiscard]] std::shared_ptr<const GpuModel> findShared(std::string_view name) const;
   [[nodiscard]] const std::vector<std::shared_ptr<const GpuModel>>& models() const {
     return models_;
   }

@@ -1274,6 +1274,56 @@ overrides:
   - nodes: "a-0[2-3]"   # line 10
     state: down
 )") << 10 << 12 << "overrides[0].nodes" << "override names unknown node 'a-03'";
+
+  // Hostile inputs must fail fast with a located error, not allocate unbounded memory.
+  QTest::newRow("huge cpu list") << std::string(R"(version: 1
+name: t
+node_templates:
+  box:
+    gpu_model: L4
+    gpus: 1
+    numa:
+      - {cpus: "0-2000000000", gpus: [0]}   # line 8
+fabric:
+  leafs: [{name: leaf-1}]
+groups:
+  - {name: a, template: box, count: 1, leaf: leaf-1}
+)") << 8 << 16 << "node_templates.box.numa[0].cpus" << "bad CPU list";
+  QTest::newRow("too many nodes") << std::string(R"(version: 1
+name: t
+node_templates:
+  l4: {gpu_model: L4, gpus: 4}
+fabric:
+  leafs: [{name: leaf-1}]
+groups:
+  - {name: a, template: l4, count: 100000, leaf: leaf-1}
+  - {name: b, template: l4, count: 1, leaf: leaf-1}   # line 9
+)") << 9 << 5 << "groups[1]" << "more than 100000 nodes";
+  QTest::newRow("empty node name") << std::string(R"(version: 1
+name: t
+node_templates:
+  l4: {gpu_model: L4, gpus: 4}
+fabric:
+  leafs: [{name: leaf-1}]
+nodes:
+  - {name: "", template: l4, leaf: leaf-1}   # line 8
+)") << 8 << 12 << "nodes[0].name" << "must not be empty";
+  QTest::newRow("empty file") << std::string("") << 0 << 0 << "" << "the file is empty";
+  QTest::newRow("error inside inline topo") << std::string(R"(version: 1
+name: t
+node_templates:
+  box:
+    gpu_model: L40S
+    gpus: 2
+    topo: |
+      	GPU0	GPU1	CPU Affinity	NUMA Affinity
+      GPU0	 X 	PIX	0-7	0
+      GPU1	PIY	 X 	0-7	0
+fabric:
+  leafs: [{name: leaf-1}]
+groups:
+  - {name: a, template: box, count: 1, leaf: leaf-1}
+)") << 10 << 0 << "node_templates.box.topo" << "unknown link 'PIY'";
 }
 
 void TstClusterSpec::malformedSpecs() {

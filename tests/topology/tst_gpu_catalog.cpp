@@ -100,11 +100,28 @@ class TstGpuCatalog : public QObject {
     QVERIFY2(extra.ok(), extra.ok() ? "" : extra.error().str().c_str());
     GpuCatalog merged = GpuCatalog::builtin();
     const size_t before = merged.models().size();
-    merged.merge(*extra);
+    QVERIFY(merged.merge(*extra).ok());
     QCOMPARE(merged.models().size(), before + 1);
     QVERIFY(merged.find("X1000") && merged.find("X1000")->migCapable());
-    merged.merge(*extra);  // same id again replaces, not duplicates
+    QVERIFY(merged.merge(*extra).ok());  // same id again replaces, not duplicates
     QCOMPARE(merged.models().size(), before + 1);
+    QCOMPARE(merged.findShared("X1000").get(), merged.find("X1000"));
+  }
+
+  // A user model may not take a name that a built-in model it does not replace answers to.
+  void mergeRefusesShadowingAliases() {
+    std::string yaml = kTiny;
+    yaml.replace(yaml.find("    architecture: unknown"), 0, "    aliases: [H100]\n");
+    auto extra = GpuCatalog::fromYaml(yaml, "user.yaml");
+    QVERIFY(extra.ok());
+    GpuCatalog merged = GpuCatalog::builtin();
+    const size_t before = merged.models().size();
+    auto status = merged.merge(*extra);
+    QVERIFY(!status.ok());
+    QVERIFY2(QString::fromStdString(status.error().message).contains("already belongs to model 'H100-SXM5-80GB'"),
+             status.error().message.c_str());
+    QCOMPARE(merged.models().size(), before);
+    QCOMPARE(QString::fromStdString(merged.find("H100")->id), QString("H100-SXM5-80GB"));
   }
 
   void fromFileReportsMissingFile() {
@@ -130,6 +147,7 @@ class TstGpuCatalog : public QObject {
                                 << "missing required field 'id'";
     QTest::newRow("yaml syntax") << QString(base).replace("memory_mib: 1000", "memory_mib: [1000")
                                  << "user.yaml:";
+    QTest::newRow("empty file") << QString("") << "user.yaml: the file is empty";
     QTest::newRow("duplicate name") << base + QString("  - {id: X2000, product_name: \"Example X1000\", architecture: unknown}\n")
                                     << "already used by model 'X1000'";
   }

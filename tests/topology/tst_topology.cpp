@@ -9,6 +9,8 @@
 #include <vector>
 
 #include "clusterspec/cluster_spec.h"
+#include "clusterspec/node_template.h"
+#include "topology/nvsmi_topo.h"
 #include "topology/cluster.h"
 #include "topology/links.h"
 
@@ -149,6 +151,8 @@ class TstTopology : public QObject {
   void bridgedNvlinkPairs();
   void linksAreSymmetricWithSelfOnDiagonal();
   void noLinkAcrossNodes();
+  void gpuToNicLinks();
+  void topoNvlinkFollowsTheModel();
   void nvswitchDomainMembership();
   void rackDomainMembership();
   void bridgedDomainMembership();
@@ -258,10 +262,50 @@ void TstTopology::noLinkAcrossNodes() {
   const Cluster& c = *c_;
   QCOMPARE(linkOf(c, "dgx-01/0", "dgx-02/0"), std::optional<GpuLink>());
   QCOMPARE(linkOf(c, "pcie-01/0", "pcie-02/0"), std::optional<GpuLink>());
-  // Same multi-node NVLink domain, still different nodes: no intra-node path class.
-  QCOMPARE(linkOf(c, "rack-01/0", "rack-02/0"), std::optional<GpuLink>());
-  QCOMPARE(linkOf(*demo_, "nvl72-01/0", "nvl72-18/3"), std::optional<GpuLink>());
+  // Different nodes of one multi-node NVLink rack talk over NVLink (the rack's NVSwitch trays).
+  QCOMPARE(*linkOf(c, "rack-01/0", "rack-02/0"), nv(18));
+  QCOMPARE(*linkOf(c, "rack-01/0", "rack-04/3"), nv(18));  // across the two leafs of the rack
+  QCOMPARE(*linkOf(*demo_, "nvl72-01/0", "nvl72-18/3"), nv(18));
+  // A rack node and a plain node on the same leaf: network only.
+  QCOMPARE(linkOf(c, "rack-01/0", "side-1/0"), std::optional<GpuLink>());
   QVERIFY(linkOf(c, "rack-01/0", "rack-01/1").has_value());
+}
+
+void TstTopology::gpuToNicLinks() {
+  // Demo DGX H100: each GPU shares a PCIe switch with its own NIC (mlx5_0 for GPU0, NUMA 0).
+  const Node& dgx = *demo_->findNode("pod-a-01");
+  const NodeHardware& hw = *dgx.hw;
+  QCOMPARE(hw.nics[0].name, std::string("mlx5_0"));
+  QCOMPARE(hw.nicLink(0, 0), link(LinkKind::PIX));
+  QCOMPARE(hw.nicLink(0, 1), link(LinkKind::NODE));  // mlx5_3: same NUMA zone, other switch
+  QCOMPARE(hw.nicLink(0, 4), link(LinkKind::SYS));   // mlx5_6: other socket
+  QCOMPARE(hw.nicLink(5, 5), link(LinkKind::PIX));
+  // Demo L40S node from topo text (reference example B): NIC0 on GPU0/1's switch, NIC1 on GPU4/5's.
+  const NodeHardware& pcie = *demo_->findNode("dev-l40s-01")->hw;
+  QCOMPARE(pcie.nicLink(0, 0), link(LinkKind::PIX));
+  QCOMPARE(pcie.nicLink(2, 0), link(LinkKind::NODE));
+  QCOMPARE(pcie.nicLink(0, 1), link(LinkKind::SYS));
+  QCOMPARE(pcie.nicLink(5, 1), link(LinkKind::PIX));
+}
+
+// All-NV# topo output is an NVSwitch board only on a baseboard model; a bridged PCIe pair (H100
+// NVL) stays a bridge, and a model without NVLink is refused.
+void TstTopology::topoNvlinkFollowsTheModel() {
+  const std::string pair = "\tGPU0\tGPU1\tCPU Affinity\tNUMA Affinity\n"
+                           "GPU0\t X \tNV12\t0-31\t0\n"
+                           "GPU1\tNV12\t X \t0-31\t0\n";
+  auto topo = parseNvidiaSmiTopo(pair, "pair.txt");
+  QVERIFY2(topo.ok(), topo.ok() ? "" : topo.error().str().c_str());
+  auto nvl = hardwareFromTopo(*topo, GpuCatalog::builtin().findShared("H100-NVL"), "nvl2");
+  QVERIFY(nvl.ok());
+  QCOMPARE(int((*nvl)->nvlink), int(NvlinkMode::Bridged));
+  QCOMPARE((*nvl)->nvlinkGroups, (std::vector<std::vector<int>>{{0, 1}}));
+  auto sxm = hardwareFromTopo(*topo, GpuCatalog::builtin().findShared("H100"), "sxm2");
+  QVERIFY(sxm.ok());
+  QCOMPARE(int((*sxm)->nvlink), int(NvlinkMode::NvSwitch));
+  auto l40s = hardwareFromTopo(*topo, GpuCatalog::builtin().findShared("L40S"), "bad");
+  QVERIFY(!l40s.ok());
+  QVERIFY(QString::fromStdString(l40s.error().message).contains("has none"));
 }
 
 // ---------------------------------------------------------------------------------------------
