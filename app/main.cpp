@@ -1,5 +1,6 @@
 // tessera: the desktop console, and the command-line verbs when one is named.
 #include <QApplication>
+#include <QCoreApplication>
 #include <QCommandLineParser>
 #include <QLocale>
 #include <QTimer>
@@ -7,6 +8,9 @@
 
 #include <cstdio>
 #include <iostream>
+#include <optional>
+#include <string>
+#include <string_view>
 
 #include "cli/cli.h"
 #include "clusterspec/cluster_spec.h"
@@ -24,9 +28,48 @@ bool displayAvailable() {
 #endif
 }
 
-std::shared_ptr<const tessera::Cluster> loadCluster(const QString& path) {
-  if (path.isEmpty()) return tessera::demoCluster();
-  auto cluster = tessera::loadClusterSpecFile(path.toStdString());
+struct ConsoleOptions {
+  std::string cluster;  // empty: the built-in demo cluster
+  std::string catalog;  // empty: the built-in GPU catalog alone
+  QString screenshot;   // empty: keep the window open
+};
+
+// Reads the console's options (tessera::cli::kConsoleOptions) from `args`, which Qt has already
+// stripped of its own (-platform, -style, ...). Returns an exit code when the process ends here:
+// 0 after help, 2 on a usage error.
+std::optional<int> parseConsoleOptions(const QStringList& args, ConsoleOptions& options) {
+  QCommandLineParser parser;
+  parser.setApplicationDescription(QStringLiteral("Tessera GPU cluster operations console"));
+  const QCommandLineOption help = parser.addHelpOption();
+  const auto qstr = [](std::string_view s) {
+    return QString::fromUtf8(s.data(), static_cast<qsizetype>(s.size()));
+  };
+  for (const auto& o : tessera::cli::kConsoleOptions)
+    parser.addOption(QCommandLineOption(qstr(o.name), qstr(o.help), QStringLiteral("FILE")));
+  if (!parser.parse(args)) {
+    std::cerr << "tessera: " << parser.errorText().toStdString() << "\nRun 'tessera --help' for usage.\n";
+    return tessera::cli::kExitUsage;
+  }
+  // --help-all (Qt's, added with the help option) shows the same text: only these options matter.
+  if (parser.isSet(help) || parser.isSet(QStringLiteral("help-all"))) {
+    std::cout << parser.helpText().toStdString();
+    return tessera::cli::kExitOk;
+  }
+  options.cluster = parser.value(QStringLiteral("cluster")).toStdString();
+  options.catalog = parser.value(QStringLiteral("catalog")).toStdString();
+  options.screenshot = parser.value(QStringLiteral("screenshot"));
+  return std::nullopt;
+}
+
+// --cluster (or the demo cluster) read with the built-in catalog plus --catalog; on error prints
+// it and returns nullptr.
+std::shared_ptr<const tessera::Cluster> loadCluster(const ConsoleOptions& options) {
+  auto catalog = tessera::cli::loadCatalog(options.catalog);
+  if (!catalog) {
+    std::cerr << "tessera: " << catalog.error().str() << "\n";
+    return nullptr;
+  }
+  auto cluster = tessera::cli::loadClusterOrDemo(options.cluster, *catalog);
   if (!cluster) {
     std::cerr << "tessera: " << cluster.error().str() << "\n";
     return nullptr;
@@ -34,15 +77,31 @@ std::shared_ptr<const tessera::Cluster> loadCluster(const QString& path) {
   return *cluster;
 }
 
+// Without any display Qt would abort: say what the console would show and how to get it.
+int runWithoutDisplay(int argc, char** argv) {
+  const QCoreApplication app(argc, argv);
+  ConsoleOptions options;
+  if (auto code = parseConsoleOptions(QCoreApplication::arguments(), options)) return *code;
+  const auto cluster = loadCluster(options);
+  if (!cluster) return tessera::cli::kExitUsage;
+  std::cout << tessera::formatSummary(tessera::summarize(*cluster))
+            << "\ntessera: no display found (DISPLAY/WAYLAND_DISPLAY unset), so the console window was not "
+               "opened.\nRun it in a desktop session, under xvfb-run, or with QT_QPA_PLATFORM=offscreen "
+               "--screenshot FILE.\n";
+  return tessera::cli::kExitOk;
+}
+
+// Renders the window to `file` once it has been laid out, then quits (0, or 2 if not written).
+void screenshotLater(tessera::console::MainWindow& window, const QString& file) {
+  QTimer::singleShot(300, &window, [&window, file] {
+    const bool ok = window.grab().save(file);
+    std::fprintf(ok ? stdout : stderr, ok ? "wrote %s\n" : "tessera: cannot write %s\n", qPrintable(file));
+    QApplication::exit(ok ? tessera::cli::kExitOk : tessera::cli::kExitUsage);
+  });
+}
+
 int runConsole(int argc, char** argv) {
-  // Without any display, Qt would abort; say what the console would show and how to get it.
-  if (!displayAvailable()) {
-    std::cout << tessera::formatSummary(tessera::summarize(*tessera::demoCluster()))
-              << "\ntessera: no display found (DISPLAY/WAYLAND_DISPLAY unset), so the console window was not "
-                 "opened.\nRun it in a desktop session, under xvfb-run, or with QT_QPA_PLATFORM=offscreen "
-                 "--screenshot FILE.\n";
-    return 0;
-  }
+  if (!displayAvailable()) return runWithoutDisplay(argc, argv);
   QApplication app(argc, argv);
   QApplication::setApplicationName(QStringLiteral("tessera"));
   QApplication::setApplicationVersion(QStringLiteral("0.1.0"));
@@ -50,28 +109,13 @@ int runConsole(int argc, char** argv) {
   QTranslator translator;
   if (translator.load(QLocale(), QStringLiteral("tessera"), QStringLiteral("_"), QStringLiteral(":/i18n")))
     QApplication::installTranslator(&translator);
-  QCommandLineParser parser;
-  parser.setApplicationDescription(QStringLiteral("Tessera GPU cluster operations console"));
-  parser.addHelpOption();
-  const QCommandLineOption clusterOpt(QStringLiteral("cluster"), QStringLiteral("Cluster spec to open (default: demo)."),
-                                      QStringLiteral("FILE"));
-  const QCommandLineOption shotOpt(QStringLiteral("screenshot"),
-                                   QStringLiteral("Render the window to a PNG file and exit."), QStringLiteral("FILE"));
-  parser.addOption(clusterOpt);
-  parser.addOption(shotOpt);
-  parser.process(app);
-  auto cluster = loadCluster(parser.value(clusterOpt));
-  if (!cluster) return 2;
+  ConsoleOptions options;
+  if (auto code = parseConsoleOptions(QApplication::arguments(), options)) return *code;
+  const auto cluster = loadCluster(options);
+  if (!cluster) return tessera::cli::kExitUsage;
   tessera::console::MainWindow window(cluster);
   window.show();
-  if (parser.isSet(shotOpt)) {
-    const QString file = parser.value(shotOpt);
-    QTimer::singleShot(300, &window, [&window, file] {
-      const bool ok = window.grab().save(file);
-      std::fprintf(ok ? stdout : stderr, ok ? "wrote %s\n" : "tessera: cannot write %s\n", qPrintable(file));
-      QApplication::exit(ok ? 0 : 2);
-    });
-  }
+  if (!options.screenshot.isEmpty()) screenshotLater(window, options.screenshot);
   return QApplication::exec();
 }
 

@@ -28,7 +28,10 @@ int main(int argc, char** argv) {
       std::cerr << "tesserad: GPU catalog " << extra.error().str() << "\n";
       return 2;
     }
-    catalog.merge(*extra);
+    if (auto merged = catalog.merge(*extra); !merged) {
+      std::cerr << "tesserad: GPU catalog " << catalogPath << ": " << merged.error().message << "\n";
+      return 2;
+    }
   }
   tessera::ClusterSpecOptions options;
   options.catalog = &catalog;

@@ -1,6 +1,9 @@
 #include "cli/cli.h"
 
+#include <algorithm>
+#include <iomanip>
 #include <optional>
+#include <sstream>
 #include <string>
 #include <string_view>
 
@@ -8,18 +11,39 @@
 
 namespace tessera::cli {
 
+Expected<GpuCatalog> loadCatalog(const std::string& extraPath) {
+  GpuCatalog catalog = GpuCatalog::builtin();
+  if (extraPath.empty()) return catalog;
+  auto extra = GpuCatalog::fromFile(extraPath);
+  if (!extra) return Error{"GPU catalog " + extra.error().str(), {}};
+  // A merge error has no location of its own: name the file it came from.
+  if (auto merged = catalog.merge(*extra); !merged)
+    return Error{"GPU catalog " + extraPath + ": " + merged.error().str(), {}};
+  return catalog;
+}
+
+Expected<std::shared_ptr<const Cluster>> loadClusterOrDemo(const std::string& path,
+                                                           const GpuCatalog& catalog) {
+  if (!path.empty()) return loadClusterSpecFile(path, &catalog);
+  ClusterSpecOptions options;
+  options.catalog = &catalog;
+  return loadClusterSpec(demoClusterYaml(), "demo-cluster.yaml (built in)", options);
+}
+
+bool isConsoleValueOption(std::string_view arg) {
+  return std::any_of(kConsoleOptions.begin(), kConsoleOptions.end(), [arg](const ConsoleOption& o) {
+    return arg.starts_with("--") && arg.substr(2) == o.name;
+  });
+}
+
 const GpuCatalog* Context::catalog() {
   if (catalog_) return catalog_.get();
-  catalog_ = std::make_unique<GpuCatalog>(GpuCatalog::builtin());
-  if (!catalogPath.empty()) {
-    auto extra = GpuCatalog::fromFile(catalogPath);
-    if (!extra) {
-      err << "tessera: GPU catalog " << extra.error().str() << "\n";
-      catalog_.reset();
-      return nullptr;
-    }
-    catalog_->merge(*extra);
+  auto loaded = loadCatalog(catalogPath);
+  if (!loaded) {
+    err << "tessera: " << loaded.error().str() << "\n";
+    return nullptr;
   }
+  catalog_ = std::make_unique<GpuCatalog>(std::move(*loaded));
   return catalog_.get();
 }
 
@@ -45,15 +69,24 @@ int Context::fail(const std::string& message, int code) {
 
 namespace {
 
-const char* kDescription =
-    "Tessera: GPU cluster operations console.\n"
-    "Without a verb, opens the desktop console on the embedded demo cluster.";
+// `tessera --help` is the only help most users read, so it describes the console too.
+std::string description() {
+  std::ostringstream d;
+  d << "Tessera: GPU cluster operations console.\n"
+       "Without a verb, opens the desktop console (default: the built-in demo cluster);\n"
+       "without a display it prints the cluster's summary instead. Console options:\n";
+  for (const auto& o : kConsoleOptions) {
+    const std::string flag = "--" + std::string(o.name) + " FILE";
+    d << "  " << std::left << std::setw(20) << flag << o.help << "\n";
+  }
+  return d.str();
+}
 
-// The first argument that is neither an option nor an option's value: the verb.
+// The first argument that is neither an option nor a console option's value: the verb.
 std::optional<std::string> firstPositional(int argc, const char* const* argv) {
   for (int i = 1; i < argc; ++i) {
     const std::string_view a = argv[i];
-    if (a == "--catalog") {
+    if (isConsoleValueOption(a)) {
       ++i;
       continue;
     }
@@ -65,7 +98,7 @@ std::optional<std::string> firstPositional(int argc, const char* const* argv) {
 }  // namespace
 
 int run(int argc, const char* const* argv, std::ostream& out, std::ostream& err) {
-  CLI::App app{kDescription, "tessera"};
+  CLI::App app{description(), "tessera"};
   app.set_version_flag("--version", "tessera 0.1.0");
   app.require_subcommand(1);
   app.fallthrough();
@@ -103,8 +136,7 @@ int run(int argc, const char* const* argv, std::ostream& out, std::ostream& err)
 bool isVerbInvocation(int argc, const char* const* argv) {
   for (int i = 1; i < argc; ++i) {
     const std::string_view a = argv[i];
-    // Options of the console that take a value: their value is not a verb.
-    if (a == "--catalog" || a == "--cluster" || a == "--screenshot") {
+    if (isConsoleValueOption(a)) {
       ++i;
       continue;
     }

@@ -21,12 +21,7 @@ namespace {
 Expected<std::shared_ptr<const Cluster>> loadSpec(Context& ctx, const std::string& path) {
   const GpuCatalog* catalog = ctx.catalog();
   if (!catalog) return Error{"cannot load the GPU catalog", {}};
-  if (path.empty()) {
-    ClusterSpecOptions options;
-    options.catalog = catalog;
-    return loadClusterSpec(demoClusterYaml(), "demo-cluster.yaml (built in)", options);
-  }
-  return loadClusterSpecFile(path, catalog);
+  return loadClusterOrDemo(path, *catalog);
 }
 
 // A spec that cannot be read is a usage error (2); one that is read and wrong is invalid (1).
@@ -118,6 +113,13 @@ int importTopo(Context& ctx, const std::string& path, const std::string& modelNa
   if (!text) return ctx.fail(text.error().str(), kExitUsage);
   auto topo = parseNvidiaSmiTopo(*text, path);
   if (!topo) return ctx.fail(topo.error().str(), kExitInvalid);
+  // A template the spec reader would reject is no use to paste anywhere.
+  if (topo->gpus.size() > static_cast<size_t>(kMaxGpusPerNode)) {
+    return ctx.fail(path + ": " + std::to_string(topo->gpus.size()) +
+                        " GPUs, but the cluster spec format allows at most " +
+                        std::to_string(kMaxGpusPerNode) + " GPUs per node",
+                    kExitInvalid);
+  }
   std::shared_ptr<const GpuModel> ref;
   for (const auto& m : ctx.catalog()->models())
     if (m.get() == model) ref = m;

@@ -10,6 +10,10 @@
 
 namespace tessera::cli {
 
+// The most GPUs one node may have in a cluster spec (the reader checks `gpus:` of a node template
+// against it); templates we write and mig-parted device indices must stay within it.
+inline constexpr int kMaxGpusPerNode = 64;
+
 struct Context {
   Context(std::ostream& o, std::ostream& e) : out(o), err(e) {}
   std::ostream& out;

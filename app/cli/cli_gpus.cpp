@@ -7,6 +7,7 @@
 #include "cli/cli.h"
 #include "cli/cli_context.h"
 #include "core/strings.h"
+#include "topology/mig_layout.h"
 
 namespace tessera::cli {
 
@@ -22,11 +23,9 @@ std::string nvlinkText(const GpuModel& m) {
          std::to_string(m.nvlink.bandwidthGBps) + " GB/s";
 }
 
-std::string startsText(const MigGeometry& g, const MigProfile& p) {
-  std::vector<std::string> s;
-  for (int i = 0; i < g.memorySlices; ++i)
-    if (p.canStartAt(i)) s.push_back(std::to_string(i));
-  return "{" + join(s, ",") + "}:" + std::to_string(p.memorySlices);
+// "{0,4}:4": where the profile may start, and how many memory slices it spans from there.
+std::string placementsText(const MigGeometry& g, const MigProfile& p) {
+  return "{" + formatStarts(g, p.startMask) + "}:" + std::to_string(p.memorySlices);
 }
 
 nlohmann::json modelJson(const GpuModel& m) {
@@ -78,7 +77,7 @@ void printMigTable(Context& ctx, const GpuModel& m) {
     std::ostringstream gib;
     gib << std::fixed << std::setprecision(2) << p.memoryGiB;
     ctx.out << "  " << std::setw(14) << p.name << std::setw(5) << p.id << std::setw(5) << p.maxCount << std::setw(6)
-            << (p.sm ? std::to_string(p.sm) : "?") << std::setw(10) << gib.str() << std::setw(20) << startsText(g, p)
+            << (p.sm ? std::to_string(p.sm) : "?") << std::setw(10) << gib.str() << std::setw(20) << placementsText(g, p)
             << (p.unconfirmed.empty() ? "" : "unconfirmed: " + join(p.unconfirmed, "; ")) << "\n";
   }
 }

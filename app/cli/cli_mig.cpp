@@ -1,14 +1,18 @@
 // tessera mig validate | layouts | fits | plan | export | fragmentation
 #include <algorithm>
 #include <bit>
-#include <optional>
+#include <charconv>
+#include <cmath>
 #include <fstream>
 #include <iomanip>
+#include <optional>
+#include <variant>
 
 #include "cli/cli.h"
 #include "cli/cli_context.h"
 #include "clusterspec/cluster_spec.h"
 #include "core/strings.h"
+#include "topology/mig_layout.h"
 #include "mig/mig_capacity.h"
 #include "mig/mig_parted.h"
 #include "mig/mig_plan.h"
@@ -36,13 +40,6 @@ std::string slicesText(const MigGeometry& g, uint16_t mask) {
   std::string s;
   for (int i = 0; i < g.memorySlices; ++i) s += ((mask >> i) & 1u) ? '#' : '.';
   return s;
-}
-
-std::string startsText(const MigGeometry& g, uint16_t starts) {
-  std::vector<std::string> s;
-  for (int i = 0; i < g.memorySlices; ++i)
-    if ((starts >> i) & 1u) s.push_back(std::to_string(i));
-  return join(s, ",");
 }
 
 int computeSlicesOf(const MigGeometry& g, const MigLayout& l) {
@@ -91,25 +88,42 @@ int listLayouts(Context& ctx, const MigArgs& a) {
   return kExitOk;
 }
 
-Expected<MigLayout> validPlacedLayout(const GpuModel& m, const std::string& text) {
+// A layout whose instances all have a start; a syntax error or a missing start is a usage error.
+Expected<MigLayout> parsePlacedLayout(const GpuModel& m, const std::string& text) {
   auto layout = parseMigLayout(m, text);
   if (!layout) return layout.error();
   if (!layout->allPlaced()) return Error{"every instance needs a start here (PROFILE@START)", {}};
-  const MigVerdict v = validateMigLayout(*m.mig, *layout);
-  if (!v.ok()) return Error{"invalid layout: " + explainMigVerdict(m, *layout, v), {}};
   return layout;
+}
+
+// Why a placed layout fails the checks, or nullopt when it passes them.
+std::optional<std::string> whyInvalid(const GpuModel& m, const MigLayout& layout) {
+  const MigVerdict v = validateMigLayout(*m.mig, layout);
+  if (v.ok()) return std::nullopt;
+  return "invalid layout: " + explainMigVerdict(m, layout, v);
+}
+
+// The placed, valid layout `fits` and `fragmentation` start from. On failure it says why and
+// returns the exit code: 2 when the layout cannot be read, 1 when it was read and is invalid.
+std::variant<MigLayout, int> checkedLayout(Context& ctx, const GpuModel& m,
+                                           const std::string& text) {
+  auto layout = parsePlacedLayout(m, text);
+  if (!layout) return ctx.fail(layout.error().str(), kExitUsage);
+  if (auto why = whyInvalid(m, *layout)) return ctx.fail(*why, kExitInvalid);
+  return *layout;
 }
 
 int whatFits(Context& ctx, const MigArgs& a) {
   const GpuModel* m = ctx.model(a.gpu, true);
   if (!m) return kExitUsage;
-  auto layout = validPlacedLayout(*m, a.layout);
-  if (!layout) return ctx.fail(layout.error().str(), kExitUsage);
-  const auto fits = migWhatFits(*m->mig, *layout);
-  if (fits.empty()) ctx.out << "nothing else fits on " << formatMigLayout(*m, *layout) << "\n";
+  const auto checked = checkedLayout(ctx, *m, a.layout);
+  if (const int* code = std::get_if<int>(&checked)) return *code;
+  const auto& layout = std::get<MigLayout>(checked);
+  const auto fits = migWhatFits(*m->mig, layout);
+  if (fits.empty()) ctx.out << "nothing else fits on " << formatMigLayout(*m, layout) << "\n";
   for (const auto& f : fits)
     ctx.out << std::left << std::setw(14) << m->mig->profiles[static_cast<size_t>(f.profile)].name << " at "
-            << startsText(*m->mig, f.starts) << "\n";
+            << formatStarts(*m->mig, f.starts) << "\n";
   return kExitOk;
 }
 
@@ -130,6 +144,16 @@ int plan(Context& ctx, const MigArgs& a) {
   return kExitOk;
 }
 
+// A demand weight: the whole text is one finite number > 0 ("1x", "inf", "nan", "" are not).
+std::optional<double> parseWeight(std::string_view text) {
+  text = trim(text);
+  double w = 0;
+  const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), w);
+  if (ec != std::errc{} || end != text.data() + text.size()) return std::nullopt;
+  if (!std::isfinite(w) || !(w > 0)) return std::nullopt;
+  return w;
+}
+
 Expected<MigDemand> parseDemand(const GpuModel& m, const std::string& text) {
   if (text.empty()) return MigDemand::uniform(*m.mig);
   MigDemand d;
@@ -140,12 +164,13 @@ Expected<MigDemand> parseDemand(const GpuModel& m, const std::string& text) {
     if (p < 0) return Error{"--demand: unknown profile '" + name + "' for " + m.id, {}};
     double w = 1.0;
     if (eq != std::string_view::npos) {
-      try {
-        w = std::stod(std::string(item.substr(eq + 1)));
-      } catch (const std::exception&) {
-        return Error{"--demand: bad weight in '" + std::string(item) + "'", {}};
+      const auto parsed = parseWeight(item.substr(eq + 1));
+      if (!parsed) {
+        return Error{"--demand: the weight in '" + std::string(item) +
+                         "' must be a finite number > 0 (e.g. 3g.40gb=2)",
+                     {}};
       }
-      if (!(w > 0)) return Error{"--demand: weights must be > 0 in '" + std::string(item) + "'", {}};
+      w = *parsed;
     }
     d.weights.emplace_back(p, w);
   }
@@ -155,12 +180,13 @@ Expected<MigDemand> parseDemand(const GpuModel& m, const std::string& text) {
 int fragmentation(Context& ctx, const MigArgs& a) {
   const GpuModel* m = ctx.model(a.gpu, true);
   if (!m) return kExitUsage;
-  auto layout = validPlacedLayout(*m, a.layout);
-  if (!layout) return ctx.fail(layout.error().str(), kExitUsage);
+  const auto checked = checkedLayout(ctx, *m, a.layout);
+  if (const int* code = std::get_if<int>(&checked)) return *code;
+  const auto& layout = std::get<MigLayout>(checked);
   auto demand = parseDemand(*m, a.demand);
   if (!demand) return ctx.fail(demand.error().str(), kExitUsage);
-  const MigUsage usage = MigUsage::of(*m->mig, *layout);
-  const MigFragmentation f = migFragmentation(*m->mig, *layout, *demand);
+  const MigUsage usage = MigUsage::of(*m->mig, layout);
+  const MigFragmentation f = migFragmentation(*m->mig, layout, *demand);
   ctx.out << "free memory slices: " << f.freeSlices << "/" << m->mig->memorySlices << "\n";
   for (auto [p, w] : demand->weights) {
     const auto& prof = m->mig->profiles[static_cast<size_t>(p)];
@@ -184,7 +210,12 @@ Expected<MigPartedConfig> parseConfigArg(const GpuModel& m, const std::string& a
     const std::string deviceList = head.substr(colon + 1);
     for (auto d : split(deviceList, ',')) {
       auto v = parseInt(d);
-      if (!v || *v < 0) return Error{"--config '" + arg + "': bad device index '" + std::string(d) + "'", {}};
+      if (!v || *v < 0 || *v >= kMaxGpusPerNode) {
+        return Error{"--config '" + arg + "': bad device index '" + std::string(d) + "' (0.." +
+                         std::to_string(kMaxGpusPerNode - 1) + ": a node has at most " +
+                         std::to_string(kMaxGpusPerNode) + " GPUs)",
+                     {}};
+      }
       if (std::find(entry.devices.begin(), entry.devices.end(), *v) != entry.devices.end())
         return Error{"--config '" + arg + "': device " + std::to_string(*v) + " is listed twice", {}};
       entry.devices.push_back(*v);
@@ -192,8 +223,9 @@ Expected<MigPartedConfig> parseConfigArg(const GpuModel& m, const std::string& a
     head = head.substr(0, colon);
   }
   if (trim(head).empty()) return Error{"--config '" + arg + "': the config needs a name (NAME[:DEVICES]=LAYOUT)", {}};
-  auto layout = validPlacedLayout(m, arg.substr(eq + 1));
+  auto layout = parsePlacedLayout(m, arg.substr(eq + 1));
   if (!layout) return Error{"--config '" + arg + "': " + layout.error().message, {}};
+  if (auto why = whyInvalid(m, *layout)) return Error{"--config '" + arg + "': " + *why, {}};
   entry.layout = *layout;
   return MigPartedConfig{head, {entry}};
 }

@@ -205,6 +205,19 @@ std::string specWithTemplate(const std::string& importOutput, const std::string&
          ", leaf: leaf-1}\n";
 }
 
+// `nvidia-smi topo -m` text (older form: no NICs, no legend) of `gpus` GPUs on one NUMA zone.
+std::string syntheticTopo(int gpus) {
+  std::string text;
+  for (int b = 0; b < gpus; ++b) text += "\tGPU" + std::to_string(b);
+  text += "\tCPU Affinity\tNUMA Affinity\n";
+  for (int a = 0; a < gpus; ++a) {
+    text += "GPU" + std::to_string(a);
+    for (int b = 0; b < gpus; ++b) text += a == b ? "\t X " : "\tNODE";
+    text += "\t0-63\t0\n";
+  }
+  return text;
+}
+
 }  // namespace
 
 #define VERIFY_CODE(result, expected) QVERIFY2((result).code == (expected), qPrintable(describe(result)))
@@ -230,7 +243,16 @@ class TstCli : public QObject {
     QTest::addColumn<QString>("usage");
     QTest::addColumn<QStringList>("mustContain");
     QTest::newRow("top") << QStringList{"--help"} << "Usage: tessera [OPTIONS] SUBCOMMAND"
-                         << QStringList{"gpus", "cluster", "mig", "--catalog", "--version"};
+                         << QStringList{"gpus", "cluster", "mig", "--catalog", "--version", "console",
+                                        "--cluster FILE", "--catalog FILE", "--screenshot FILE"};
+    // A console option's value is not a verb: the help still shows (it once said "unknown verb").
+    QTest::newRow("--cluster f --help") << QStringList{"--cluster", "x.yaml", "--help"}
+                                        << "Usage: tessera [OPTIONS] SUBCOMMAND" << QStringList{"--cluster FILE"};
+    QTest::newRow("--screenshot f -h") << QStringList{"--screenshot", "shot.png", "-h"}
+                                       << "Usage: tessera [OPTIONS] SUBCOMMAND" << QStringList{"mig"};
+    QTest::newRow("--catalog c --cluster f --help")
+        << QStringList{"--catalog", QString::fromStdString(kExtraCatalog), "--cluster", "x.yaml", "--help"}
+        << "Usage: tessera [OPTIONS] SUBCOMMAND" << QStringList{"mig"};
     QTest::newRow("top -h") << QStringList{"-h"} << "Usage: tessera [OPTIONS] SUBCOMMAND"
                             << QStringList{"gpus", "cluster", "mig"};
     QTest::newRow("gpus") << QStringList{"gpus", "--help"} << "Usage: tessera gpus" << QStringList{"list", "show"};
@@ -328,6 +350,8 @@ class TstCli : public QObject {
     QTest::newRow("mig") << QStringList{"mig", "validate", "--gpu", "H100", "3g.40gb@0"} << true;
     QTest::newRow("gpus") << QStringList{"gpus", "list"} << true;
     QTest::newRow("--catalog c gpus") << QStringList{"--catalog", "c.yaml", "gpus", "list"} << true;
+    QTest::newRow("--cluster f --help") << QStringList{"--cluster", "x.yaml", "--help"} << true;
+    QTest::newRow("--catalog c --cluster f") << QStringList{"--catalog", "c.yaml", "--cluster", "f"} << false;
     QTest::newRow("--help") << QStringList{"--help"} << true;
     QTest::newRow("-h") << QStringList{"-h"} << true;
     QTest::newRow("--version") << QStringList{"--version"} << true;
@@ -337,6 +361,27 @@ class TstCli : public QObject {
     QFETCH(QStringList, args);
     QFETCH(bool, verb);
     QCOMPARE(isVerb(toStd(args)), verb);
+  }
+
+  // Every console option's value is skipped alike by the verb detection and by the verb parser's
+  // unknown-verb check, and every one is in `tessera --help`.
+  void consoleOptionsAgree() {
+    const CliResult help = runCli({"--help"});
+    // An existing file: the verbs' own --catalog is checked for one before --help is seen.
+    const std::string& value = kExtraCatalog;
+    for (const auto& o : cli::kConsoleOptions) {
+      const std::string flag = "--" + std::string(o.name);
+      QVERIFY2(cli::isConsoleValueOption(flag), flag.c_str());
+      QVERIFY2(!isVerb({flag, "gpus"}), flag.c_str());
+      QVERIFY2(isVerb({flag, value, "gpus", "list"}), flag.c_str());
+      const CliResult r = runCli({flag, value, "--help"});
+      VERIFY_CODE(r, cli::kExitOk);
+      VERIFY_NOT_CONTAINS(r.err, "unknown verb");
+      VERIFY_CONTAINS(help.out, flag + " FILE");
+      VERIFY_CONTAINS(help.out, std::string(o.help));
+    }
+    QVERIFY(!cli::isConsoleValueOption("--gpu"));
+    QVERIFY(!cli::isConsoleValueOption("cluster"));
   }
 
   // ---- gpus ----------------------------------------------------------------------------------
@@ -640,8 +685,46 @@ class TstCli : public QObject {
     VERIFY_CODE(r, cli::kExitUsage);
     VERIFY_CONTAINS(r.err, "PROFILE@START");
     const CliResult invalid = runCli({"mig", "fits", "--gpu", "H100", "3g.40gb@2"});
-    VERIFY_CODE(invalid, cli::kExitUsage);
+    VERIFY_CODE(invalid, cli::kExitInvalid);
     VERIFY_CONTAINS(invalid.err, "check 1");
+  }
+
+  // README: 1 = the input was checked and is invalid, 2 = usage or input error; the same for
+  // every verb that takes a layout.
+  void migLayoutExitCodes_data() {
+    QTest::addColumn<QString>("verb");
+    QTest::addColumn<QString>("gpu");
+    QTest::addColumn<QString>("layout");
+    QTest::addColumn<int>("code");
+    QTest::addColumn<QString>("errMentions");
+    for (const QString& verb : {QStringLiteral("fits"), QStringLiteral("fragmentation")}) {
+      const QByteArray v = verb.toUtf8();
+      QTest::addRow("%s: overlapping", v.constData())
+          << verb << "H100" << "3g.40gb@0,3g.40gb@2" << cli::kExitInvalid << "invalid layout";
+      QTest::addRow("%s: bad start", v.constData()) << verb << "H100" << "3g.40gb@2" << cli::kExitInvalid << "check 1";
+      QTest::addRow("%s: too many", v.constData())
+          << verb << "H100" << "3g.40gb@0,3g.40gb@4,1g.10gb@6" << cli::kExitInvalid << "check 2";
+      QTest::addRow("%s: syntax", v.constData()) << verb << "H100" << "3g.40gb@" << cli::kExitUsage << "3g.40gb@";
+      QTest::addRow("%s: unknown profile", v.constData())
+          << verb << "H100" << "5g.50gb@0" << cli::kExitUsage << "5g.50gb";
+      QTest::addRow("%s: unplaced", v.constData()) << verb << "H100" << "3g.40gb" << cli::kExitUsage << "PROFILE@START";
+      QTest::addRow("%s: unknown model", v.constData()) << verb << "Z9" << "-" << cli::kExitUsage << "Z9";
+    }
+  }
+
+  void migLayoutExitCodes() {
+    QFETCH(QString, verb);
+    QFETCH(QString, gpu);
+    QFETCH(QString, layout);
+    QFETCH(int, code);
+    QFETCH(QString, errMentions);
+    const CliResult r = runCli({"mig", verb.toStdString(), "--gpu", gpu.toStdString(), layout.toStdString()});
+    VERIFY_CODE(r, code);
+    VERIFY_CONTAINS(r.err, errMentions.toStdString());
+    QVERIFY2(r.out.empty(), r.out.c_str());
+    // `mig validate` classifies the same layouts the same way.
+    const CliResult v = runCli({"mig", "validate", "--gpu", gpu.toStdString(), layout.toStdString()});
+    if (code == cli::kExitInvalid) VERIFY_CODE(v, cli::kExitInvalid);
   }
 
   void migPlanKeepsBusy() {
@@ -712,6 +795,7 @@ class TstCli : public QObject {
     QTest::newRow("two 1g, weighted") << "1g.10gb@1,1g.10gb@5" << "3g.40gb=2,1g.10gb=1";
     QTest::newRow("empty GPU") << "-" << "";
     QTest::newRow("full GPU") << "3g.40gb@4,2g.20gb@0,1g.10gb@2,1g.10gb@3" << "2g.20gb=1";
+    QTest::newRow("fractional weights") << "1g.10gb@1,1g.10gb@5" << "3g.40gb=0.5,1g.10gb=2.25,2g.20gb=1e-3";
   }
 
   void migFragmentation() {
@@ -770,6 +854,15 @@ class TstCli : public QObject {
     QTest::newRow("negative weight") << "3g.40gb=-1" << "3g.40gb=-1";
     QTest::newRow("zero weight") << "3g.40gb=0" << "3g.40gb=0";
     QTest::newRow("not a number") << "3g.40gb=abc" << "3g.40gb=abc";
+    // The whole weight must be a finite number: no trailing text, no inf/nan, not empty.
+    QTest::newRow("trailing text") << "3g.40gb=1x" << "3g.40gb=1x";
+    QTest::newRow("trailing text after a valid item") << "1g.10gb=1,3g.40gb=2 5" << "3g.40gb=2 5";
+    QTest::newRow("inf") << "3g.40gb=inf" << "3g.40gb=inf";
+    QTest::newRow("-inf") << "3g.40gb=-inf" << "3g.40gb=-inf";
+    QTest::newRow("nan") << "3g.40gb=nan" << "3g.40gb=nan";
+    QTest::newRow("overflow") << "3g.40gb=1e999" << "3g.40gb=1e999";
+    QTest::newRow("empty") << "3g.40gb=" << "3g.40gb=";
+    QTest::newRow("hex") << "3g.40gb=0x10" << "3g.40gb=0x10";
   }
 
   void migFragmentationBadDemand() {
@@ -779,6 +872,7 @@ class TstCli : public QObject {
         runCli({"mig", "fragmentation", "--gpu", "H100", "1g.10gb@1", "--demand", demand.toStdString()});
     VERIFY_CODE(r, cli::kExitUsage);
     VERIFY_CONTAINS(r.err, errMentions.toStdString());
+    QVERIFY2(r.out.empty(), r.out.c_str());
   }
 
   // ---- mig export ----------------------------------------------------------------------------
@@ -969,6 +1063,11 @@ class TstCli : public QObject {
                                 << "bad device index";
     QTest::newRow("negative device") << QStringList{"mig", "export", "--gpu", "H100", "--config", "a:-1=3g.40gb@0"}
                                      << "bad device index";
+    // A node has at most 64 GPUs in a cluster spec: indices 0..63.
+    QTest::newRow("device 64") << QStringList{"mig", "export", "--gpu", "H100", "--config", "a:0,64=3g.40gb@0"}
+                               << "bad device index '64' (0..63";
+    QTest::newRow("huge device") << QStringList{"mig", "export", "--gpu", "H100", "--config", "a:99999=3g.40gb@0"}
+                                 << "bad device index '99999'";
     QTest::newRow("cluster without node") << QStringList{"mig", "export", "--cluster",
                                                          QString::fromStdString(kDemoSpec)}
                                           << "--node";
@@ -985,6 +1084,12 @@ class TstCli : public QObject {
     QTest::newRow("duplicate device") << QStringList{"mig", "export", "--gpu", "H100", "--config",
                                                      "a:0,0=3g.40gb@0"}
                                       << "a:0,0=3g.40gb@0";
+  }
+
+  void migExportHighestDevice() {
+    const CliResult r = runCli({"mig", "export", "--gpu", "H100", "--config", "a:0,63=3g.40gb@0"});
+    VERIFY_CODE(r, cli::kExitOk);
+    VERIFY_CONTAINS(r.out, "devices: [0, 63]");
   }
 
   void migExportErrors() {
@@ -1220,6 +1325,29 @@ class TstCli : public QObject {
     QCOMPARE((*cluster)->nodes().front().gpuCount(), 8);
   }
 
+  // The spec reader takes at most 64 GPUs per node template: 64 imports and loads back, 65 is
+  // refused instead of printing a template nobody can load.
+  void importTopoGpuLimit() {
+    QTemporaryDir dir;
+    QVERIFY(dir.isValid());
+    const QString at = dir.filePath(QStringLiteral("topo-64.txt"));
+    QVERIFY(writeFile(at, syntheticTopo(64)));
+    const CliResult ok = runCli({"cluster", "import-topo", at.toStdString(), "--model", "L40S", "--name", "imp"});
+    VERIFY_CODE(ok, cli::kExitOk);
+    auto cluster = loadClusterSpec(specWithTemplate(ok.out, "imp"), "imported.yaml");
+    QVERIFY2(cluster.ok(), cluster.ok() ? "" : cluster.error().str().c_str());
+    QCOMPARE((*cluster)->nodes().front().gpuCount(), 64);
+
+    const QString over = dir.filePath(QStringLiteral("topo-65.txt"));
+    QVERIFY(writeFile(over, syntheticTopo(65)));
+    const CliResult r = runCli({"cluster", "import-topo", over.toStdString(), "--model", "L40S"});
+    VERIFY_CODE(r, cli::kExitInvalid);
+    VERIFY_CONTAINS(r.err, over.toStdString());
+    VERIFY_CONTAINS(r.err, "65 GPUs");
+    VERIFY_CONTAINS(r.err, "at most 64 GPUs per node");
+    QVERIFY2(r.out.empty(), r.out.c_str());
+  }
+
   void importTopoErrors() {
     const CliResult missing = runCli({"cluster", "import-topo", "/nonexistent/topo.txt", "--model", "H100"});
     VERIFY_CODE(missing, cli::kExitUsage);
@@ -1260,6 +1388,24 @@ class TstCli : public QObject {
     QCOMPARE(linesOf(list.out).size(), GpuCatalog::builtin().models().size() + 2);
     QVERIFY(lineStartingWith(list.out, "X1000"));
     QVERIFY(lineStartingWith(list.out, "H100-SXM5-80GB"));
+  }
+
+  // A model that would shadow a built-in name (here the alias H100) is refused, naming the file,
+  // rather than merged so that `--gpu H100` silently means another model.
+  void catalogNameClash() {
+    QTemporaryDir dir;
+    QVERIFY(dir.isValid());
+    std::string text = readFile(QString::fromStdString(kExtraCatalog));
+    const std::string aliases = "aliases: [X1K]";
+    QVERIFY(contains(text, aliases));
+    text.replace(text.find(aliases), aliases.size(), "aliases: [X1K, H100]");
+    const QString path = dir.filePath(QStringLiteral("clash.yaml"));
+    QVERIFY(writeFile(path, text));
+    const CliResult r = runCli({"--catalog", path.toStdString(), "mig", "validate", "--gpu", "H100", "3g.40gb@0"});
+    VERIFY_CODE(r, cli::kExitUsage);
+    VERIFY_CONTAINS(r.err, "GPU catalog " + path.toStdString() + ": ");
+    VERIFY_CONTAINS(r.err, "X1000");
+    QVERIFY2(r.out.empty(), r.out.c_str());
   }
 
   void catalogBroken_data() {
