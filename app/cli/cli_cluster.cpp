@@ -63,14 +63,25 @@ std::string gpuSharingText(const Cluster& c, const Gpu& g) {
   return "?";
 }
 
+// GPU rows against GPU columns, then NIC columns (GPUDirect RDMA paths), as topo -m lays them out.
 void printLinkMatrix(Context& ctx, const Node& n) {
   const NodeHardware& hw = *n.hw;
+  const int nics = static_cast<int>(hw.nics.size());
   ctx.out << "Link matrix (as nvidia-smi topo -m):\n      ";
   for (int b = 0; b < hw.gpuCount; ++b) ctx.out << std::setw(6) << ("GPU" + std::to_string(b));
+  for (int k = 0; k < nics; ++k) ctx.out << std::setw(6) << ("NIC" + std::to_string(k));
   ctx.out << "\n";
   for (int a = 0; a < hw.gpuCount; ++a) {
     ctx.out << std::setw(6) << std::left << ("GPU" + std::to_string(a)) << std::right;
     for (int b = 0; b < hw.gpuCount; ++b) ctx.out << std::setw(6) << hw.link(a, b).str();
+    for (int k = 0; k < nics; ++k) ctx.out << std::setw(6) << hw.nicLink(a, k).str();
+    ctx.out << "\n";
+  }
+  for (int k = 0; k < nics; ++k) {
+    const Nic& nic = hw.nics[static_cast<size_t>(k)];
+    ctx.out << "  NIC" << k << ": " << nic.name;
+    if (nic.speedGbps > 0) ctx.out << ", " << nic.speedGbps << " Gb/s";
+    if (nic.numa != kNone) ctx.out << ", NUMA " << nic.numa;
     ctx.out << "\n";
   }
 }

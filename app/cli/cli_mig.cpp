@@ -271,6 +271,18 @@ Expected<MigPartedConfig> configFromNode(Context& ctx, const MigArgs& a) {
   return config;
 }
 
+// mig-parted creates one full compute instance per GPU instance from these files; say so instead
+// of dropping a split silently.
+void warnAboutComputeInstanceSplits(Context& ctx, const std::vector<MigPartedConfig>& configs) {
+  for (const auto& c : configs)
+    for (const auto& e : c.entries)
+      for (const auto& inst : e.layout)
+        if (inst.ciCount > 0)
+          ctx.err << "tessera: warning: config '" << c.name << "': compute instances of "
+                  << formatMigInstance(*e.model, inst) << " are not exported; mig-parted creates one full "
+                  << "compute instance per GPU instance\n";
+}
+
 int exportConfig(Context& ctx, const MigArgs& a) {
   std::vector<MigPartedConfig> configs;
   if (!a.clusterSpec.empty() || !a.node.empty()) {
@@ -297,6 +309,7 @@ int exportConfig(Context& ctx, const MigArgs& a) {
     }
   }
   if (configs.empty()) return ctx.fail("nothing to export: give --gpu MODEL --config NAME=LAYOUT or --cluster FILE --node NAME", kExitUsage);
+  warnAboutComputeInstanceSplits(ctx, configs);
   const std::string yaml = toMigPartedYaml(configs);
   if (a.output.empty() || a.output == "-") {
     ctx.out << yaml;

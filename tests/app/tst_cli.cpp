@@ -1219,9 +1219,21 @@ class TstCli : public QObject {
       std::istringstream in(*row);
       std::vector<std::string> cells;
       for (std::string t; in >> t;) cells.push_back(t);
-      QCOMPARE(cells.size(), size_t{9});
+      // GPU0..7, then the 8 NIC columns: each GPU's own NIC shares its PCIe switch (PIX),
+      // NICs on the same socket are NODE, the others SYS.
+      QCOMPARE(cells.size(), size_t{17});
       for (int b = 0; b < 8; ++b) QCOMPARE(cells[static_cast<size_t>(b + 1)], std::string(a == b ? "X" : "NV18"));
+      for (int k = 0; k < 8; ++k)
+        QCOMPARE(cells[static_cast<size_t>(9 + k)], std::string(k == a ? "PIX" : (k / 4 == a / 4 ? "NODE" : "SYS")));
     }
+    VERIFY_CONTAINS(r.out, "NIC0: mlx5_0, 400 Gb/s, NUMA 0");
+  }
+
+  void migExportWarnsAboutComputeInstances() {
+    const CliResult r = runCli({"mig", "export", "--gpu", "H100", "--config", "split=3g.40gb@0(1c+2c),3g.40gb@4"});
+    VERIFY_CODE(r, cli::kExitOk);
+    VERIFY_CONTAINS(r.err, "compute instances of 3g.40gb@0(1c+2c) are not exported");
+    VERIFY_CONTAINS(r.out, "\"3g.40gb\": 2");
   }
 
   void clusterNodeMigAndState() {
