@@ -1,7 +1,7 @@
 // tessera: the desktop console, and the command-line verbs when one is named.
 #include <QApplication>
-#include <QCoreApplication>
 #include <QCommandLineParser>
+#include <QCoreApplication>
 #include <QLocale>
 #include <QTimer>
 #include <QTranslator>
@@ -47,7 +47,8 @@ std::optional<int> parseConsoleOptions(const QStringList& args, ConsoleOptions& 
   for (const auto& o : tessera::cli::kConsoleOptions)
     parser.addOption(QCommandLineOption(qstr(o.name), qstr(o.help), QStringLiteral("FILE")));
   if (!parser.parse(args)) {
-    std::cerr << "tessera: " << parser.errorText().toStdString() << "\nRun 'tessera --help' for usage.\n";
+    std::cerr << "tessera: " << parser.errorText().toStdString()
+              << "\nRun 'tessera --help' for usage.\n";
     return tessera::cli::kExitUsage;
   }
   // --help-all (Qt's, added with the help option) shows the same text: only these options matter.
@@ -84,10 +85,12 @@ int runWithoutDisplay(int argc, char** argv) {
   if (auto code = parseConsoleOptions(QCoreApplication::arguments(), options)) return *code;
   const auto cluster = loadCluster(options);
   if (!cluster) return tessera::cli::kExitUsage;
-  std::cout << tessera::formatSummary(tessera::summarize(*cluster))
-            << "\ntessera: no display found (DISPLAY/WAYLAND_DISPLAY unset), so the console window was not "
-               "opened.\nRun it in a desktop session, under xvfb-run, or with QT_QPA_PLATFORM=offscreen "
-               "--screenshot FILE.\n";
+  std::cout
+      << tessera::formatSummary(tessera::summarize(*cluster))
+      << "\ntessera: no display found (DISPLAY/WAYLAND_DISPLAY unset), so the console window was "
+         "not "
+         "opened.\nRun it in a desktop session, under xvfb-run, or with QT_QPA_PLATFORM=offscreen "
+         "--screenshot FILE.\n";
   return tessera::cli::kExitOk;
 }
 
@@ -95,7 +98,8 @@ int runWithoutDisplay(int argc, char** argv) {
 void screenshotLater(tessera::console::MainWindow& window, const QString& file) {
   QTimer::singleShot(300, &window, [&window, file] {
     const bool ok = window.grab().save(file);
-    std::fprintf(ok ? stdout : stderr, ok ? "wrote %s\n" : "tessera: cannot write %s\n", qPrintable(file));
+    std::fprintf(ok ? stdout : stderr, ok ? "wrote %s\n" : "tessera: cannot write %s\n",
+                 qPrintable(file));
     QApplication::exit(ok ? tessera::cli::kExitOk : tessera::cli::kExitUsage);
   });
 }
@@ -107,7 +111,8 @@ int runConsole(int argc, char** argv) {
   QApplication::setApplicationVersion(QStringLiteral("0.1.0"));
   // UI language follows the system locale (LANG/LC_ALL); English is built in.
   QTranslator translator;
-  if (translator.load(QLocale(), QStringLiteral("tessera"), QStringLiteral("_"), QStringLiteral(":/i18n")))
+  if (translator.load(QLocale(), QStringLiteral("tessera"), QStringLiteral("_"),
+                      QStringLiteral(":/i18n")))
     QApplication::installTranslator(&translator);
   ConsoleOptions options;
   if (auto code = parseConsoleOptions(QApplication::arguments(), options)) return *code;
@@ -122,6 +127,7 @@ int runConsole(int argc, char** argv) {
 }  // namespace
 
 int main(int argc, char** argv) {
-  if (tessera::cli::isVerbInvocation(argc, argv)) return tessera::cli::run(argc, argv, std::cout, std::cerr);
+  if (tessera::cli::isVerbInvocation(argc, argv))
+    return tessera::cli::run(argc, argv, std::cout, std::cerr);
   return runConsole(argc, argv);
 }

@@ -9,14 +9,16 @@
 #include "clusterspec/cluster_summary.h"
 
 int main(int argc, char** argv) {
-  CLI::App app{"tesserad: Tessera headless scheduler backend.\n"
-               "This build checks configuration only (--check); the gRPC API is not part of it yet.",
-               "tesserad"};
+  CLI::App app{
+      "tesserad: Tessera headless scheduler backend.\n"
+      "This build checks configuration only (--check); the gRPC API is not part of it yet.",
+      "tesserad"};
   app.set_version_flag("--version", "tesserad 0.1.0");
   std::string clusterPath;
   std::string catalogPath;
   bool check = false;
-  app.add_option("--cluster", clusterPath, "Cluster spec (YAML); default: the built-in demo cluster");
+  app.add_option("--cluster", clusterPath,
+                 "Cluster spec (YAML); default: the built-in demo cluster");
   app.add_option("--catalog", catalogPath, "Extra GPU catalog (YAML)")->check(CLI::ExistingFile);
   app.add_flag("--check", check, "Load and validate the configuration, print a summary, and exit");
   CLI11_PARSE(app, argc, argv);
@@ -29,13 +31,15 @@ int main(int argc, char** argv) {
       return 2;
     }
     if (auto merged = catalog.merge(*extra); !merged) {
-      std::cerr << "tesserad: GPU catalog " << catalogPath << ": " << merged.error().message << "\n";
+      std::cerr << "tesserad: GPU catalog " << catalogPath << ": " << merged.error().message
+                << "\n";
       return 2;
     }
   }
   tessera::ClusterSpecOptions options;
   options.catalog = &catalog;
-  auto cluster = clusterPath.empty() ? tessera::loadClusterSpec(tessera::demoClusterYaml(), "demo-cluster.yaml", options)
+  auto cluster = clusterPath.empty() ? tessera::loadClusterSpec(tessera::demoClusterYaml(),
+                                                                "demo-cluster.yaml", options)
                                      : tessera::loadClusterSpecFile(clusterPath, &catalog);
   if (!cluster) {
     std::cerr << "tesserad: " << cluster.error().str() << "\n";

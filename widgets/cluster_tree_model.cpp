@@ -29,7 +29,8 @@ void ClusterTreeModel::build() {
     for (NodeId n : leaf.nodes) {
       const int ni = addItem(Kind::Node, n, li);
       const Node& node = cluster_->node(n);
-      for (int g = 0; g < node.gpuCount(); ++g) addItem(Kind::Gpu, node.firstGpu + static_cast<GpuId>(g), ni);
+      for (int g = 0; g < node.gpuCount(); ++g)
+        addItem(Kind::Gpu, node.firstGpu + static_cast<GpuId>(g), ni);
     }
   };
   for (const auto& sw : cluster_->switches()) {
@@ -57,21 +58,31 @@ QModelIndex ClusterTreeModel::parent(const QModelIndex& child) const {
 
 int ClusterTreeModel::rowCount(const QModelIndex& parent) const {
   if (parent.isValid() && parent.column() != 0) return 0;
-  return static_cast<int>((parent.isValid() ? items_[parent.internalId()].children : topLevel_).size());
+  return static_cast<int>(
+      (parent.isValid() ? items_[parent.internalId()].children : topLevel_).size());
 }
 
-int ClusterTreeModel::columnCount(const QModelIndex&) const { return ColumnCount; }
+int ClusterTreeModel::columnCount(const QModelIndex&) const {
+  return ColumnCount;
+}
 
 QVariant ClusterTreeModel::headerData(int section, Qt::Orientation orientation, int role) const {
   if (orientation != Qt::Horizontal || role != Qt::DisplayRole) return {};
   switch (section) {
-    case Name: return tr("Name");
-    case Model: return tr("GPU model");
-    case Gpus: return tr("GPUs");
-    case State: return tr("State");
-    case Pool: return tr("Pool");
-    case Detail: return tr("Detail");
-    default: return {};
+    case Name:
+      return tr("Name");
+    case Model:
+      return tr("GPU model");
+    case Gpus:
+      return tr("GPUs");
+    case State:
+      return tr("State");
+    case Pool:
+      return tr("Pool");
+    case Detail:
+      return tr("Detail");
+    default:
+      return {};
   }
 }
 
@@ -86,10 +97,13 @@ int gpusUnder(const Cluster& c, const FabricSwitch& sw) {
 
 QString sharingText(const Cluster& c, const Gpu& g) {
   switch (g.sharing.mode) {
-    case SharingMode::Exclusive: return ClusterTreeModel::tr("exclusive");
-    case SharingMode::TimeSliced: return ClusterTreeModel::tr("time-sliced x%1").arg(g.sharing.replicas);
+    case SharingMode::Exclusive:
+      return ClusterTreeModel::tr("exclusive");
+    case SharingMode::TimeSliced:
+      return ClusterTreeModel::tr("time-sliced x%1").arg(g.sharing.replicas);
     case SharingMode::Mig:
-      return ClusterTreeModel::tr("MIG %1").arg(QString::fromStdString(formatMigLayout(c.modelOf(g.id), g.sharing.mig)));
+      return ClusterTreeModel::tr("MIG %1").arg(
+          QString::fromStdString(formatMigLayout(c.modelOf(g.id), g.sharing.mig)));
   }
   return {};
 }
@@ -106,7 +120,8 @@ QVariant ClusterTreeModel::display(const Item& item, int column) const {
       if (column == Gpus) return gpusUnder(c, sw);
       if (column == Detail) {
         const auto n = item.kind == Kind::Spine ? sw.children.size() : sw.nodes.size();
-        if (item.kind == Kind::Spine) return n == 1 ? tr("spine, 1 leaf") : tr("spine, %1 leafs").arg(n);
+        if (item.kind == Kind::Spine)
+          return n == 1 ? tr("spine, 1 leaf") : tr("spine, %1 leafs").arg(n);
         return n == 1 ? tr("leaf, 1 node") : tr("leaf, %1 nodes").arg(n);
       }
       return {};
@@ -118,7 +133,8 @@ QVariant ClusterTreeModel::display(const Item& item, int column) const {
       if (column == Gpus) return n.gpuCount();
       if (column == State) return QString::fromLatin1(nodeStateName(n.state));
       if (column == Pool) return QString::fromStdString(n.pool);
-      if (column == Detail) return tr("template %1").arg(QString::fromStdString(n.hw->templateName));
+      if (column == Detail)
+        return tr("template %1").arg(QString::fromStdString(n.hw->templateName));
       return {};
     }
     case Kind::Gpu: {

@@ -28,14 +28,15 @@ class ClusterTreeModel : public QAbstractItemModel {
   int rowCount(const QModelIndex& parent = {}) const override;
   int columnCount(const QModelIndex& parent = {}) const override;
   QVariant data(const QModelIndex& index, int role = Qt::DisplayRole) const override;
-  QVariant headerData(int section, Qt::Orientation orientation, int role = Qt::DisplayRole) const override;
+  QVariant headerData(int section, Qt::Orientation orientation,
+                      int role = Qt::DisplayRole) const override;
 
  private:
   struct Item {
     Kind kind;
-    quint32 id;        // switch id, node id or GPU id
-    int parent;        // index into items_, -1 for top level
-    int row;           // row under its parent
+    quint32 id;  // switch id, node id or GPU id
+    int parent;  // index into items_, -1 for top level
+    int row;     // row under its parent
     std::vector<int> children;
   };
   void build();

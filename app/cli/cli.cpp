@@ -103,7 +103,8 @@ int run(int argc, const char* const* argv, std::ostream& out, std::ostream& err)
   app.require_subcommand(1);
   app.fallthrough();
   Context ctx{out, err};
-  app.add_option("--catalog", ctx.catalogPath, "Extra GPU catalog (YAML) merged over the built-in one")
+  app.add_option("--catalog", ctx.catalogPath,
+                 "Extra GPU catalog (YAML) merged over the built-in one")
       ->check(CLI::ExistingFile);
   addGpuVerbs(app, ctx);
   addClusterVerbs(app, ctx);
@@ -112,7 +113,8 @@ int run(int argc, const char* const* argv, std::ostream& out, std::ostream& err)
     return !app.get_subcommands([&name](CLI::App* sub) { return sub->check_name(name); }).empty();
   };
   if (auto verb = firstPositional(argc, argv); verb && !isVerb(*verb)) {
-    err << "tessera: unknown verb '" << *verb << "' (verbs: cluster, gpus, mig; without a verb the console opens)\n";
+    err << "tessera: unknown verb '" << *verb
+        << "' (verbs: cluster, gpus, mig; without a verb the console opens)\n";
     return kExitUsage;
   }
   try {
@@ -124,7 +126,8 @@ int run(int argc, const char* const* argv, std::ostream& out, std::ostream& err)
   } catch (const CLI::CallForVersion& e) {
     return app.exit(e, out, err);
   } catch (const CLI::ParseError& e) {
-    err << "tessera: " << e.what() << "\nRun 'tessera --help' (or 'tessera VERB --help') for usage.\n";
+    err << "tessera: " << e.what()
+        << "\nRun 'tessera --help' (or 'tessera VERB --help') for usage.\n";
     return kExitUsage;
   } catch (const std::exception& e) {
     err << "tessera: " << e.what() << "\n";

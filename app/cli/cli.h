@@ -43,7 +43,8 @@ bool isConsoleValueOption(std::string_view arg);
 // gives the built-in catalog alone. The verbs and the console share it to read --catalog alike.
 Expected<GpuCatalog> loadCatalog(const std::string& extraPath);
 
-// The cluster spec at `path` read with `catalog`, or the built-in demo cluster when `path` is empty.
+// The cluster spec at `path` read with `catalog`, or the built-in demo cluster when `path` is
+// empty.
 Expected<std::shared_ptr<const Cluster>> loadClusterOrDemo(const std::string& path,
                                                            const GpuCatalog& catalog);
 

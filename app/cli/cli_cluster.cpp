@@ -48,17 +48,21 @@ int validateClusters(Context& ctx, const std::vector<std::string>& paths) {
       code = std::max(code, specErrorCode(path));
       continue;
     }
-    ctx.out << path << ": OK (" << (*cluster)->nodes().size() << " nodes, " << (*cluster)->gpus().size()
-            << " GPUs, " << (*cluster)->nvlinkDomains().size() << " NVLink domains)\n";
+    ctx.out << path << ": OK (" << (*cluster)->nodes().size() << " nodes, "
+            << (*cluster)->gpus().size() << " GPUs, " << (*cluster)->nvlinkDomains().size()
+            << " NVLink domains)\n";
   }
   return code;
 }
 
 std::string gpuSharingText(const Cluster& c, const Gpu& g) {
   switch (g.sharing.mode) {
-    case SharingMode::Exclusive: return "exclusive";
-    case SharingMode::TimeSliced: return "time-sliced x" + std::to_string(g.sharing.replicas);
-    case SharingMode::Mig: return "MIG " + formatMigLayout(c.modelOf(g.id), g.sharing.mig);
+    case SharingMode::Exclusive:
+      return "exclusive";
+    case SharingMode::TimeSliced:
+      return "time-sliced x" + std::to_string(g.sharing.replicas);
+    case SharingMode::Mig:
+      return "MIG " + formatMigLayout(c.modelOf(g.id), g.sharing.mig);
   }
   return "?";
 }
@@ -95,7 +99,8 @@ int showNode(Context& ctx, const std::string& name, const std::string& path) {
   if (!n) return ctx.fail("no node named '" + name + "' in cluster " + c.name, kExitUsage);
   const NodeHardware& hw = *n->hw;
   const SwitchId spine = c.spineOf(n->id);
-  ctx.out << n->name << ": " << hw.gpuCount << " x " << hw.gpuModel->id << " (template " << hw.templateName << ")\n";
+  ctx.out << n->name << ": " << hw.gpuCount << " x " << hw.gpuModel->id << " (template "
+          << hw.templateName << ")\n";
   ctx.out << "State: " << nodeStateName(n->state) << "; pool: " << (n->pool.empty() ? "-" : n->pool)
           << "; driver: " << (n->driverVersion.empty() ? "-" : n->driverVersion) << "\n";
   ctx.out << "Fabric: leaf " << c.switches()[static_cast<size_t>(n->leaf)].name << ", spine "
@@ -103,21 +108,25 @@ int showNode(Context& ctx, const std::string& name, const std::string& path) {
   std::vector<std::string> labels;
   for (const auto& [k, v] : n->labels) labels.push_back(k + "=" + v);
   if (!labels.empty()) ctx.out << "Labels: " << join(labels, ", ") << "\n";
-  ctx.out << "CPUs: " << hw.cpus << "; memory: " << hw.memoryMiB / 1024 << " GiB; NUMA zones: " << hw.numa.size()
-          << "; PCIe switches: " << hw.pcieSwitches.size() << "; NICs: " << hw.nics.size() << "\n";
+  ctx.out << "CPUs: " << hw.cpus << "; memory: " << hw.memoryMiB / 1024
+          << " GiB; NUMA zones: " << hw.numa.size() << "; PCIe switches: " << hw.pcieSwitches.size()
+          << "; NICs: " << hw.nics.size() << "\n";
   for (int i = 0; i < hw.gpuCount; ++i) {
     const Gpu& g = c.gpu(n->firstGpu + static_cast<GpuId>(i));
     const int sw = hw.gpuPcieSwitch[static_cast<size_t>(i)];
     ctx.out << "  GPU" << i << ": NUMA " << hw.gpuNuma[static_cast<size_t>(i)] << ", PCIe switch "
             << (sw == kNone ? "-" : std::to_string(sw)) << ", NVLink domain "
-            << (g.nvlinkDomain == kNone ? "-" : c.nvlinkDomains()[static_cast<size_t>(g.nvlinkDomain)].name) << ", "
-            << gpuSharingText(c, g) << "\n";
+            << (g.nvlinkDomain == kNone
+                    ? "-"
+                    : c.nvlinkDomains()[static_cast<size_t>(g.nvlinkDomain)].name)
+            << ", " << gpuSharingText(c, g) << "\n";
   }
   printLinkMatrix(ctx, *n);
   return kExitOk;
 }
 
-int importTopo(Context& ctx, const std::string& path, const std::string& modelName, const std::string& name) {
+int importTopo(Context& ctx, const std::string& path, const std::string& modelName,
+               const std::string& name) {
   const GpuModel* model = ctx.model(modelName, false);
   if (!model) return kExitUsage;
   auto text = readTextFile(path);
@@ -136,11 +145,12 @@ int importTopo(Context& ctx, const std::string& path, const std::string& modelNa
     if (m.get() == model) ref = m;
   auto hw = hardwareFromTopo(*topo, ref, name);
   if (!hw) return ctx.fail(hw.error().str(), kExitInvalid);
-  const char* nvlink = (*hw)->nvlink == NvlinkMode::NvSwitch ? "nvswitch"
-                       : (*hw)->nvlink == NvlinkMode::Bridged ? "bridged" : "none";
-  ctx.out << "# node template imported from " << path << ": " << (*hw)->gpuCount << " GPUs, " << (*hw)->numa.size()
-          << " NUMA zones, " << (*hw)->pcieSwitches.size() << " PCIe switches, " << (*hw)->nics.size()
-          << " NICs, NVLink " << nvlink << "\n";
+  const char* nvlink = (*hw)->nvlink == NvlinkMode::NvSwitch  ? "nvswitch"
+                       : (*hw)->nvlink == NvlinkMode::Bridged ? "bridged"
+                                                              : "none";
+  ctx.out << "# node template imported from " << path << ": " << (*hw)->gpuCount << " GPUs, "
+          << (*hw)->numa.size() << " NUMA zones, " << (*hw)->pcieSwitches.size()
+          << " PCIe switches, " << (*hw)->nics.size() << " NICs, NVLink " << nvlink << "\n";
   ctx.out << "# paste under node_templates: in a cluster spec\n";
   ctx.out << nodeTemplateYaml(**hw, *text);
   return kExitOk;
@@ -149,37 +159,45 @@ int importTopo(Context& ctx, const std::string& path, const std::string& modelNa
 }  // namespace
 
 void addClusterVerbs(CLI::App& app, Context& ctx) {
-  auto* cluster = app.add_subcommand("cluster", "Cluster specs: summary, validation, nodes, topology import");
+  auto* cluster =
+      app.add_subcommand("cluster", "Cluster specs: summary, validation, nodes, topology import");
   cluster->require_subcommand(1);
 
   auto showPath = std::make_shared<std::string>();
-  auto* show = cluster->add_subcommand("show", "Summarize a cluster spec (default: the built-in demo cluster)");
+  auto* show = cluster->add_subcommand(
+      "show", "Summarize a cluster spec (default: the built-in demo cluster)");
   show->add_option("FILE", *showPath, "Cluster spec (YAML)");
-  show->add_option("-o,--output", ctx.format, "Output format")->check(CLI::IsMember({"text", "json"}));
+  show->add_option("-o,--output", ctx.format, "Output format")
+      ->check(CLI::IsMember({"text", "json"}));
   show->callback([&ctx, showPath] { ctx.exitCode = showCluster(ctx, *showPath); });
 
   auto paths = std::make_shared<std::vector<std::string>>();
-  auto* validate = cluster->add_subcommand("validate", "Check cluster specs; errors name file:line:column and field");
+  auto* validate = cluster->add_subcommand(
+      "validate", "Check cluster specs; errors name file:line:column and field");
   validate->add_option("FILE", *paths, "Cluster spec files")->required();
   validate->callback([&ctx, paths] { ctx.exitCode = validateClusters(ctx, *paths); });
 
   auto nodeName = std::make_shared<std::string>();
   auto nodeSpec = std::make_shared<std::string>();
-  auto* node = cluster->add_subcommand("node", "Show one node: fabric, NUMA, PCIe, NVLink, GPU sharing, link matrix");
+  auto* node = cluster->add_subcommand(
+      "node", "Show one node: fabric, NUMA, PCIe, NVLink, GPU sharing, link matrix");
   node->add_option("NAME", *nodeName, "Node name")->required();
   node->add_option("--spec", *nodeSpec, "Cluster spec (default: the built-in demo cluster)");
-  node->callback([&ctx, nodeName, nodeSpec] { ctx.exitCode = showNode(ctx, *nodeName, *nodeSpec); });
+  node->callback(
+      [&ctx, nodeName, nodeSpec] { ctx.exitCode = showNode(ctx, *nodeName, *nodeSpec); });
 
   auto topoPath = std::make_shared<std::string>();
   auto topoModel = std::make_shared<std::string>();
   auto topoName = std::make_shared<std::string>("imported-node");
-  auto* import = cluster->add_subcommand("import-topo", "Build a node template from `nvidia-smi topo -m` output");
+  auto* import = cluster->add_subcommand("import-topo",
+                                         "Build a node template from `nvidia-smi topo -m` output");
   import->add_option("FILE", *topoPath, "Saved output of nvidia-smi topo -m")->required();
-  import->add_option("--model", *topoModel, "GPU model of the node (catalog id or alias)")->required();
+  import->add_option("--model", *topoModel, "GPU model of the node (catalog id or alias)")
+      ->required();
   import->add_option("--name", *topoName, "Template name")->capture_default_str();
   import->callback([&ctx, topoPath, topoModel, topoName] {
     ctx.exitCode = importTopo(ctx, *topoPath, *topoModel, *topoName);
-  });
-}
+});
+}  // namespace tessera::cli
 
 }  // namespace tessera::cli

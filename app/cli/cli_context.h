@@ -18,7 +18,7 @@ struct Context {
   Context(std::ostream& o, std::ostream& e) : out(o), err(e) {}
   std::ostream& out;
   std::ostream& err;
-  std::string catalogPath;  // --catalog
+  std::string catalogPath;      // --catalog
   std::string format = "text";  // -o text|json where supported
   int exitCode = 0;             // set by the verb that ran
 

@@ -12,11 +12,11 @@
 #include "cli/cli_context.h"
 #include "clusterspec/cluster_spec.h"
 #include "core/strings.h"
-#include "topology/mig_layout.h"
 #include "mig/mig_capacity.h"
 #include "mig/mig_parted.h"
 #include "mig/mig_plan.h"
 #include "mig/mig_validate.h"
+#include "topology/mig_layout.h"
 
 namespace tessera::cli {
 
@@ -71,9 +71,10 @@ int validateLayout(Context& ctx, const MigArgs& a) {
     return kExitInvalid;
   }
   const uint16_t used = placed.occupiedMask(g);
-  ctx.out << "valid on " << m->id << ": " << placed.size() << " GPU instance(s), memory slices [" << slicesText(g, used)
-          << "] " << std::popcount(static_cast<unsigned>(used)) << "/" << g.memorySlices << ", compute slices "
-          << computeSlicesOf(g, placed) << "/" << g.computeSlices << "\n";
+  ctx.out << "valid on " << m->id << ": " << placed.size() << " GPU instance(s), memory slices ["
+          << slicesText(g, used) << "] " << std::popcount(static_cast<unsigned>(used)) << "/"
+          << g.memorySlices << ", compute slices " << computeSlicesOf(g, placed) << "/"
+          << g.computeSlices << "\n";
   return kExitOk;
 }
 
@@ -122,8 +123,8 @@ int whatFits(Context& ctx, const MigArgs& a) {
   const auto fits = migWhatFits(*m->mig, layout);
   if (fits.empty()) ctx.out << "nothing else fits on " << formatMigLayout(*m, layout) << "\n";
   for (const auto& f : fits)
-    ctx.out << std::left << std::setw(14) << m->mig->profiles[static_cast<size_t>(f.profile)].name << " at "
-            << formatStarts(*m->mig, f.starts) << "\n";
+    ctx.out << std::left << std::setw(14) << m->mig->profiles[static_cast<size_t>(f.profile)].name
+            << " at " << formatStarts(*m->mig, f.starts) << "\n";
   return kExitOk;
 }
 
@@ -132,7 +133,8 @@ int plan(Context& ctx, const MigArgs& a) {
   if (!m) return kExitUsage;
   auto current = parseMigLayout(*m, a.current);
   if (!current) return ctx.fail("--current: " + current.error().str(), kExitUsage);
-  if (!current->allPlaced()) return ctx.fail("--current: every instance needs a start (PROFILE@START)", kExitUsage);
+  if (!current->allPlaced())
+    return ctx.fail("--current: every instance needs a start (PROFILE@START)", kExitUsage);
   auto target = parseMigLayout(*m, a.target);
   if (!target) return ctx.fail("--target: " + target.error().str(), kExitUsage);
   auto p = planMigRepartition(*m, *current, *target);
@@ -194,7 +196,8 @@ int fragmentation(Context& ctx, const MigArgs& a) {
     ctx.out << "  " << std::left << std::setw(14) << prof.name << " weight " << w << ": " << more
             << " more fit, stranding " << f.freeSlices - more * prof.memorySlices << " slice(s)\n";
   }
-  ctx.out << std::fixed << std::setprecision(3) << "stranded slices (demand-weighted): " << f.strandedSlices
+  ctx.out << std::fixed << std::setprecision(3)
+          << "stranded slices (demand-weighted): " << f.strandedSlices
           << "\nfragmentation score: " << f.score << "\n";
   return kExitOk;
 }
@@ -202,7 +205,8 @@ int fragmentation(Context& ctx, const MigArgs& a) {
 // NAME[:DEVICES]=LAYOUT
 Expected<MigPartedConfig> parseConfigArg(const GpuModel& m, const std::string& arg) {
   const auto eq = arg.find('=');
-  if (eq == std::string::npos || eq == 0) return Error{"--config '" + arg + "': expected NAME[:DEVICES]=LAYOUT", {}};
+  if (eq == std::string::npos || eq == 0)
+    return Error{"--config '" + arg + "': expected NAME[:DEVICES]=LAYOUT", {}};
   std::string head = arg.substr(0, eq);
   MigPartedEntry entry;
   entry.model = &m;
@@ -217,12 +221,14 @@ Expected<MigPartedConfig> parseConfigArg(const GpuModel& m, const std::string& a
                      {}};
       }
       if (std::find(entry.devices.begin(), entry.devices.end(), *v) != entry.devices.end())
-        return Error{"--config '" + arg + "': device " + std::to_string(*v) + " is listed twice", {}};
+        return Error{"--config '" + arg + "': device " + std::to_string(*v) + " is listed twice",
+                     {}};
       entry.devices.push_back(*v);
     }
     head = head.substr(0, colon);
   }
-  if (trim(head).empty()) return Error{"--config '" + arg + "': the config needs a name (NAME[:DEVICES]=LAYOUT)", {}};
+  if (trim(head).empty())
+    return Error{"--config '" + arg + "': the config needs a name (NAME[:DEVICES]=LAYOUT)", {}};
   auto layout = parsePlacedLayout(m, arg.substr(eq + 1));
   if (!layout) return Error{"--config '" + arg + "': " + layout.error().message, {}};
   if (auto why = whyInvalid(m, *layout)) return Error{"--config '" + arg + "': " + *why, {}};
@@ -231,10 +237,12 @@ Expected<MigPartedConfig> parseConfigArg(const GpuModel& m, const std::string& a
 }
 
 // Two entries of one config must not both configure a device (or both say "all").
-std::optional<std::string> sharedDevice(const MigPartedConfig& config, const MigPartedEntry& added) {
+std::optional<std::string> sharedDevice(const MigPartedConfig& config,
+                                        const MigPartedEntry& added) {
   for (const auto& e : config.entries) {
     if (e.devices.empty() || added.devices.empty())
-      return "config '" + config.name + "' already has an entry, and one of them applies to all devices";
+      return "config '" + config.name +
+             "' already has an entry, and one of them applies to all devices";
     for (int d : added.devices)
       if (std::find(e.devices.begin(), e.devices.end(), d) != e.devices.end())
         return "device " + std::to_string(d) + " is in two entries of config '" + config.name + "'";
@@ -254,9 +262,10 @@ Expected<MigPartedConfig> configFromNode(Context& ctx, const MigArgs& a) {
   for (int i = 0; i < n->gpuCount(); ++i) {
     const Gpu& g = (*cluster)->gpu(n->firstGpu + static_cast<GpuId>(i));
     const bool mig = g.sharing.mode == SharingMode::Mig;
-    auto same = std::find_if(config.entries.begin(), config.entries.end(), [&](const MigPartedEntry& e) {
-      return e.migEnabled == mig && (!mig || e.layout == g.sharing.mig);
-    });
+    auto same =
+        std::find_if(config.entries.begin(), config.entries.end(), [&](const MigPartedEntry& e) {
+          return e.migEnabled == mig && (!mig || e.layout == g.sharing.mig);
+        });
     if (same != config.entries.end()) {
       same->devices.push_back(i);
       continue;
@@ -279,14 +288,16 @@ void warnAboutComputeInstanceSplits(Context& ctx, const std::vector<MigPartedCon
       for (const auto& inst : e.layout)
         if (inst.ciCount > 0)
           ctx.err << "tessera: warning: config '" << c.name << "': compute instances of "
-                  << formatMigInstance(*e.model, inst) << " are not exported; mig-parted creates one full "
+                  << formatMigInstance(*e.model, inst)
+                  << " are not exported; mig-parted creates one full "
                   << "compute instance per GPU instance\n";
 }
 
 int exportConfig(Context& ctx, const MigArgs& a) {
   std::vector<MigPartedConfig> configs;
   if (!a.clusterSpec.empty() || !a.node.empty()) {
-    if (a.clusterSpec.empty() || a.node.empty()) return ctx.fail("--cluster and --node go together", kExitUsage);
+    if (a.clusterSpec.empty() || a.node.empty())
+      return ctx.fail("--cluster and --node go together", kExitUsage);
     auto c = configFromNode(ctx, a);
     if (!c) return ctx.fail(c.error().str(), kExitUsage);
     configs.push_back(*c);
@@ -298,7 +309,8 @@ int exportConfig(Context& ctx, const MigArgs& a) {
     for (const auto& arg : a.configs) {
       auto c = parseConfigArg(*m, arg);
       if (!c) return ctx.fail(c.error().str(), kExitUsage);
-      auto same = std::find_if(configs.begin(), configs.end(), [&](const auto& x) { return x.name == c->name; });
+      auto same = std::find_if(configs.begin(), configs.end(),
+                               [&](const auto& x) { return x.name == c->name; });
       if (same == configs.end()) {
         configs.push_back(*c);
         continue;
@@ -308,7 +320,10 @@ int exportConfig(Context& ctx, const MigArgs& a) {
       same->entries.push_back(c->entries.front());
     }
   }
-  if (configs.empty()) return ctx.fail("nothing to export: give --gpu MODEL --config NAME=LAYOUT or --cluster FILE --node NAME", kExitUsage);
+  if (configs.empty())
+    return ctx.fail(
+        "nothing to export: give --gpu MODEL --config NAME=LAYOUT or --cluster FILE --node NAME",
+        kExitUsage);
   warnAboutComputeInstanceSplits(ctx, configs);
   const std::string yaml = toMigPartedYaml(configs);
   if (a.output.empty() || a.output == "-") {
@@ -316,7 +331,8 @@ int exportConfig(Context& ctx, const MigArgs& a) {
     return kExitOk;
   }
   std::ofstream file(a.output);
-  if (!(file << yaml) || !file.flush()) return ctx.fail("cannot write '" + a.output + "'", kExitUsage);
+  if (!(file << yaml) || !file.flush())
+    return ctx.fail("cannot write '" + a.output + "'", kExitUsage);
   ctx.out << "wrote " << a.output << "\n";
   return kExitOk;
 }
@@ -325,47 +341,59 @@ int exportConfig(Context& ctx, const MigArgs& a) {
 
 void addMigVerbs(CLI::App& app, Context& ctx) {
   auto a = std::make_shared<MigArgs>();
-  auto* mig = app.add_subcommand("mig", "MIG engine: validate, enumerate, what fits, repartition plans, export");
+  auto* mig = app.add_subcommand(
+      "mig", "MIG engine: validate, enumerate, what fits, repartition plans, export");
   mig->require_subcommand(1);
-  mig->footer("Layout syntax: PROFILE[@START][(Kc+Kc...)][*], comma separated; '*' = busy; 'Nx' repeats.\n"
-              "Example: 3g.40gb@4,2g.20gb@0,1g.10gb@2,1g.10gb@3   (docs/mig-layout-syntax.md)");
+  mig->footer(
+      "Layout syntax: PROFILE[@START][(Kc+Kc...)][*], comma separated; '*' = busy; 'Nx' repeats.\n"
+      "Example: 3g.40gb@4,2g.20gb@0,1g.10gb@2,1g.10gb@3   (docs/mig-layout-syntax.md)");
   auto gpuOption = [&](CLI::App* sub, bool required) {
-    auto* o = sub->add_option("--gpu", a->gpu, "GPU model (catalog id or alias, e.g. H100, A100-80GB, A30)");
+    auto* o = sub->add_option("--gpu", a->gpu,
+                              "GPU model (catalog id or alias, e.g. H100, A100-80GB, A30)");
     if (required) o->required();
   };
 
-  auto* validate = mig->add_subcommand("validate", "Check a layout; says which check fails and why");
+  auto* validate =
+      mig->add_subcommand("validate", "Check a layout; says which check fails and why");
   gpuOption(validate, true);
   validate->add_option("LAYOUT", a->layout, "GPU instances, e.g. 3g.40gb@4,2g.20gb@0")->required();
   validate->callback([&ctx, a] { ctx.exitCode = validateLayout(ctx, *a); });
 
-  auto* layouts = mig->add_subcommand("layouts", "Enumerate every valid (or every maximal) layout of a model");
+  auto* layouts =
+      mig->add_subcommand("layouts", "Enumerate every valid (or every maximal) layout of a model");
   gpuOption(layouts, true);
   layouts->add_flag("--maximal", a->maximal, "Only layouts to which nothing more can be added");
   layouts->add_flag("--count", a->countOnly, "Print only the count");
   layouts->callback([&ctx, a] { ctx.exitCode = listLayouts(ctx, *a); });
 
-  auto* fits = mig->add_subcommand("fits", "Profiles that still fit next to a partial layout, and where");
+  auto* fits =
+      mig->add_subcommand("fits", "Profiles that still fit next to a partial layout, and where");
   gpuOption(fits, true);
   fits->add_option("LAYOUT", a->layout, "Instances already on the GPU ('-' for none)")->required();
   fits->callback([&ctx, a] { ctx.exitCode = whatFits(ctx, *a); });
 
-  auto* planCmd = mig->add_subcommand("plan", "Plan a repartition that keeps busy (*) instances in place");
+  auto* planCmd =
+      mig->add_subcommand("plan", "Plan a repartition that keeps busy (*) instances in place");
   gpuOption(planCmd, true);
-  planCmd->add_option("--current", a->current, "Current instances, busy ones marked '*'")->required();
-  planCmd->add_option("--target", a->target, "Wanted set of instances (starts optional)")->required();
+  planCmd->add_option("--current", a->current, "Current instances, busy ones marked '*'")
+      ->required();
+  planCmd->add_option("--target", a->target, "Wanted set of instances (starts optional)")
+      ->required();
   planCmd->callback([&ctx, a] { ctx.exitCode = plan(ctx, *a); });
 
-  auto* frag = mig->add_subcommand("fragmentation", "Free slices stranded for the profiles in demand");
+  auto* frag =
+      mig->add_subcommand("fragmentation", "Free slices stranded for the profiles in demand");
   gpuOption(frag, true);
   frag->add_option("LAYOUT", a->layout, "Instances on the GPU ('-' for none)")->required();
-  frag->add_option("--demand", a->demand, "PROFILE=WEIGHT,... (default: every non-+me profile, equal weight)");
+  frag->add_option("--demand", a->demand,
+                   "PROFILE=WEIGHT,... (default: every non-+me profile, equal weight)");
   frag->callback([&ctx, a] { ctx.exitCode = fragmentation(ctx, *a); });
 
   auto* exp = mig->add_subcommand("export", "Write layouts as a mig-parted config (YAML)");
   gpuOption(exp, false);
   exp->add_option("--config", a->configs, "NAME[:DEVICES]=LAYOUT, repeatable (needs --gpu)");
-  exp->add_option("--cluster", a->clusterSpec, "Cluster spec to export a node's current layouts from");
+  exp->add_option("--cluster", a->clusterSpec,
+                  "Cluster spec to export a node's current layouts from");
   exp->add_option("--node", a->node, "Node name (with --cluster)");
   exp->add_option("-o,--output", a->output, "Output file (default: stdout)");
   exp->callback([&ctx, a] { ctx.exitCode = exportConfig(ctx, *a); });

@@ -54,7 +54,8 @@ MainWindow::MainWindow(std::shared_ptr<const Cluster> cluster, QWidget* parent)
           [this](const QModelIndex& current) { showSelection(current); });
   selectFirstNode();
   const auto s = summarize(*cluster_);
-  statusBar()->showMessage(tr("%1 nodes, %2 GPUs, %3 MIG instances").arg(s.nodes).arg(s.gpus).arg(s.migInstances));
+  statusBar()->showMessage(
+      tr("%1 nodes, %2 GPUs, %3 MIG instances").arg(s.nodes).arg(s.gpus).arg(s.migInstances));
   resize(1280, 800);
 }
 
@@ -62,7 +63,8 @@ MainWindow::MainWindow(std::shared_ptr<const Cluster> cluster, QWidget* parent)
 void MainWindow::selectFirstNode() {
   using Kind = widgets::ClusterTreeModel::Kind;
   QModelIndex at = treeModel_->index(0, 0);
-  while (at.isValid() && static_cast<Kind>(at.data(widgets::ClusterTreeModel::KindRole).toInt()) != Kind::Node)
+  while (at.isValid() &&
+         static_cast<Kind>(at.data(widgets::ClusterTreeModel::KindRole).toInt()) != Kind::Node)
     at = treeModel_->index(0, 0, at);
   if (at.isValid()) tree_->setCurrentIndex(at);
 }
@@ -71,8 +73,10 @@ void MainWindow::showSelection(const QModelIndex& index) {
   using Kind = widgets::ClusterTreeModel::Kind;
   const auto kind = static_cast<Kind>(index.data(widgets::ClusterTreeModel::KindRole).toInt());
   const auto id = index.data(widgets::ClusterTreeModel::IdRole).toUInt();
-  if (kind == Kind::Node) linksModel_->setNode(cluster_->node(id).hw);
-  else if (kind == Kind::Gpu) linksModel_->setNode(cluster_->node(cluster_->gpu(id).node).hw);
+  if (kind == Kind::Node)
+    linksModel_->setNode(cluster_->node(id).hw);
+  else if (kind == Kind::Gpu)
+    linksModel_->setNode(cluster_->node(cluster_->gpu(id).node).hw);
 }
 
 }  // namespace tessera::console

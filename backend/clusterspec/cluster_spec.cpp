@@ -37,20 +37,24 @@ using GpuSettings = std::vector<std::pair<int, GpuSharing>>;
 class SpecReader {
  public:
   SpecReader(std::string file, GpuCatalog catalog, std::string baseDir)
-      : file_(std::move(file)), catalog_(std::move(catalog)), baseDir_(std::move(baseDir)),
+      : file_(std::move(file)),
+        catalog_(std::move(catalog)),
+        baseDir_(std::move(baseDir)),
         cluster_(std::make_shared<Cluster>()) {}
 
   Expected<std::shared_ptr<const Cluster>> read(std::string_view text) {
     TESSERA_TRY(doc, parseYaml(text, file_));
     const YamlField root(doc, "", &file_);
-    if (doc.IsNull()) return root.error("the file is empty (a cluster spec starts with 'version: 1')");
+    if (doc.IsNull())
+      return root.error("the file is empty (a cluster spec starts with 'version: 1')");
     TESSERA_CHECK(root.expectMap());
-    TESSERA_CHECK(root.onlyKeys({"version", "name", "gpu_catalog", "node_templates", "fabric", "groups",
-                                 "nodes", "overrides"}));
+    TESSERA_CHECK(root.onlyKeys({"version", "name", "gpu_catalog", "node_templates", "fabric",
+                                 "groups", "nodes", "overrides"}));
     TESSERA_TRY(version, root.require("version"));
     TESSERA_TRY(versionV, version.asInt());
     if (versionV != 1)
-      return version.error("unsupported cluster spec version " + std::to_string(versionV) + " (this build reads 1)");
+      return version.error("unsupported cluster spec version " + std::to_string(versionV) +
+                           " (this build reads 1)");
     TESSERA_TRY(nameF, root.require("name"));
     TESSERA_TRY(name, nameF.asString());
     cluster_->name = name;
@@ -58,10 +62,13 @@ class SpecReader {
     TESSERA_TRY(templates, root.require("node_templates"));
     TESSERA_CHECK(readTemplates(templates));
     if (root.has("fabric")) TESSERA_CHECK(readFabric(root.child("fabric")));
-    if (root.has("groups")) TESSERA_CHECK(forEachItem(root.child("groups"), &SpecReader::readGroup));
+    if (root.has("groups"))
+      TESSERA_CHECK(forEachItem(root.child("groups"), &SpecReader::readGroup));
     if (root.has("nodes")) TESSERA_CHECK(forEachItem(root.child("nodes"), &SpecReader::readNode));
-    if (root.has("overrides")) TESSERA_CHECK(forEachItem(root.child("overrides"), &SpecReader::readOverride));
-    if (cluster_->nodes().empty()) return root.error("the cluster has no nodes (add groups: or nodes:)");
+    if (root.has("overrides"))
+      TESSERA_CHECK(forEachItem(root.child("overrides"), &SpecReader::readOverride));
+    if (cluster_->nodes().empty())
+      return root.error("the cluster has no nodes (add groups: or nodes:)");
     return std::shared_ptr<const Cluster>(cluster_);
   }
 
@@ -87,7 +94,8 @@ class SpecReader {
     TESSERA_TRY(path, f.asString());
     auto extra = GpuCatalog::fromFile(resolve(path));
     if (!extra) return f.error("GPU catalog: " + extra.error().str());
-    if (auto merged = catalog_.merge(*extra); !merged) return f.error("GPU catalog: " + merged.error().message);
+    if (auto merged = catalog_.merge(*extra); !merged)
+      return f.error("GPU catalog: " + merged.error().message);
     return okStatus();
   }
 
@@ -105,7 +113,8 @@ class SpecReader {
     if (f.has("spines")) {
       TESSERA_TRY(spines, f.child("spines").asStringList());
       for (const auto& s : spines) {
-        if (cluster_->findSwitch(s)) return f.child("spines").error("duplicate switch name '" + s + "'");
+        if (cluster_->findSwitch(s))
+          return f.child("spines").error("duplicate switch name '" + s + "'");
         cluster_->addSwitch(s, SwitchTier::Spine, kNone);
       }
     }
@@ -172,10 +181,14 @@ class SpecReader {
     }
     if (f.has("state")) {
       TESSERA_TRY(v, f.child("state").asString());
-      if (v == "up") a.state = NodeState::Up;
-      else if (v == "draining") a.state = NodeState::Draining;
-      else if (v == "down") a.state = NodeState::Down;
-      else return f.child("state").error("state must be up, draining or down, got '" + v + "'");
+      if (v == "up")
+        a.state = NodeState::Up;
+      else if (v == "draining")
+        a.state = NodeState::Draining;
+      else if (v == "down")
+        a.state = NodeState::Down;
+      else
+        return f.child("state").error("state must be up, draining or down, got '" + v + "'");
     }
     if (f.has("driver")) {
       TESSERA_TRY(v, f.child("driver").asString());
@@ -187,7 +200,8 @@ class SpecReader {
 
   Expected<GpuSharing> readSharing(const YamlField& f, const GpuModel& model) {
     TESSERA_CHECK(f.onlyKeys({"mig", "timeslice", "exclusive"}));
-    if (f.size() != 1) return f.error("give exactly one of mig: LAYOUT, timeslice: N, exclusive: true");
+    if (f.size() != 1)
+      return f.error("give exactly one of mig: LAYOUT, timeslice: N, exclusive: true");
     GpuSharing s;
     if (f.has("timeslice")) {
       TESSERA_TRY(n, f.child("timeslice").asInt(1, 64));
@@ -197,7 +211,8 @@ class SpecReader {
     }
     if (f.has("exclusive")) {
       TESSERA_TRY(b, f.child("exclusive").asBool());
-      if (!b) return f.child("exclusive").error("exclusive: false means nothing; use mig: or timeslice:");
+      if (!b)
+        return f.child("exclusive").error("exclusive: false means nothing; use mig: or timeslice:");
       return s;
     }
     const YamlField migF = f.child("mig");
@@ -214,7 +229,8 @@ class SpecReader {
   }
 
   // Instances written without "@start" are placed by the planner, like nvidia-smi would.
-  Expected<MigLayout> placeLayout(const YamlField& f, const GpuModel& model, const MigLayout& layout) {
+  Expected<MigLayout> placeLayout(const YamlField& f, const GpuModel& model,
+                                  const MigLayout& layout) {
     if (layout.allPlaced()) {
       const MigVerdict v = validateMigLayout(*model.mig, layout);
       if (!v.ok()) return f.error("invalid MIG layout: " + explainMigVerdict(model, layout, v));
@@ -237,7 +253,8 @@ class SpecReader {
       TESSERA_TRY(sharing, readSharing(value, *hw.gpuModel));
       for (int i : *indices) {
         if (auto [it, fresh] = setBy.emplace(i, key); !fresh)
-          return value.error("GPU " + std::to_string(i) + " is set twice (by '" + it->second + "' and '" + key + "')");
+          return value.error("GPU " + std::to_string(i) + " is set twice (by '" + it->second +
+                             "' and '" + key + "')");
         out.emplace_back(i, sharing);
       }
     }
@@ -259,7 +276,8 @@ class SpecReader {
 
   Expected<std::vector<std::string>> nodeNames(const YamlField& f, const std::string& prefix) {
     if (f.has("count") == f.has("nodes"))
-      return f.error("give either count: N (names " + prefix + "-01, ...) or nodes: HOSTLIST, not both or neither");
+      return f.error("give either count: N (names " + prefix +
+                     "-01, ...) or nodes: HOSTLIST, not both or neither");
     if (f.has("nodes")) {
       TESSERA_TRY(expr, f.child("nodes").asString());
       auto names = expandHostlist(expr, kMaxNodes);
@@ -280,7 +298,9 @@ class SpecReader {
   // filled in equal contiguous blocks.
   Expected<std::vector<SwitchId>> leafsFor(const YamlField& f, const std::string& group, size_t n) {
     if (f.has("leaf") == f.has("leafs"))
-      return f.error("every node must hang off a leaf switch: give leaf: NAME or leafs: {count: N, spine: NAME}");
+      return f.error(
+          "every node must hang off a leaf switch: give leaf: NAME or leafs: {count: N, spine: "
+          "NAME}");
     if (f.has("leaf")) {
       TESSERA_TRY(leaf, leafNamed(f.child("leaf")));
       return std::vector<SwitchId>(n, leaf);
@@ -297,7 +317,8 @@ class SpecReader {
     std::vector<SwitchId> created;
     for (int i = 1; i <= count; ++i) {
       const std::string name = group + "-leaf-" + std::to_string(i);
-      if (cluster_->findSwitch(name)) return leafs.error("leaf switch '" + name + "' already exists");
+      if (cluster_->findSwitch(name))
+        return leafs.error("leaf switch '" + name + "' already exists");
       created.push_back(cluster_->addSwitch(name, SwitchTier::Leaf, spine));
     }
     // Contiguous blocks whose sizes differ by at most one, so no created leaf stays empty.
@@ -311,7 +332,8 @@ class SpecReader {
                               const NodeAttributes& attrs, const GpuSettings& gpus) {
     if (name.empty()) return where.error("a node name must not be empty");
     if (auto it = nodeDefinedAt_.find(name); it != nodeDefinedAt_.end())
-      return where.error("duplicate node name '" + name + "' (first defined at " + it->second.str() + ")");
+      return where.error("duplicate node name '" + name + "' (first defined at " +
+                         it->second.str() + ")");
     if (cluster_->nodes().size() >= kMaxNodes)
       return where.error("more than " + std::to_string(kMaxNodes) + " nodes in one cluster");
     if (cluster_->gpus().size() + static_cast<size_t>(hw->gpuCount) > kMaxGpus)
@@ -343,31 +365,35 @@ class SpecReader {
     } else if (hw.nvlink == NvlinkMode::Bridged) {
       int k = 0;
       for (const auto& group : hw.nvlinkGroups)
-        cluster_->addNvlinkDomain(n.name + "/bridge" + std::to_string(k++), NvlinkDomainKind::Bridge, gpuIds(group));
+        cluster_->addNvlinkDomain(n.name + "/bridge" + std::to_string(k++),
+                                  NvlinkDomainKind::Bridge, gpuIds(group));
     }
   }
 
-  Status addRackDomains(const YamlField& f, const std::string& group, const std::vector<NodeId>& ids,
-                        const NodeHardware& hw) {
+  Status addRackDomains(const YamlField& f, const std::string& group,
+                        const std::vector<NodeId>& ids, const NodeHardware& hw) {
     TESSERA_TRY(perRack, f.asInt(2, 1024));
     if (hw.gpuModel->nvlink.generation == 0)
-      return f.error("GPU model " + hw.gpuModel->id + " has no NVLink; it cannot form an NVLink rack");
+      return f.error("GPU model " + hw.gpuModel->id +
+                     " has no NVLink; it cannot form an NVLink rack");
     if (ids.size() % static_cast<size_t>(perRack) != 0)
-      return f.error(std::to_string(ids.size()) + " nodes do not split into racks of " + std::to_string(perRack));
+      return f.error(std::to_string(ids.size()) + " nodes do not split into racks of " +
+                     std::to_string(perRack));
     for (size_t r = 0; r * static_cast<size_t>(perRack) < ids.size(); ++r) {
       std::vector<GpuId> gpus;
       for (size_t k = 0; k < static_cast<size_t>(perRack); ++k) {
         const Node& n = cluster_->node(ids[r * static_cast<size_t>(perRack) + k]);
         for (int i = 0; i < n.gpuCount(); ++i) gpus.push_back(n.firstGpu + static_cast<GpuId>(i));
       }
-      cluster_->addNvlinkDomain(group + "-nvl-" + std::to_string(r + 1), NvlinkDomainKind::MultiNodeRack, gpus);
+      cluster_->addNvlinkDomain(group + "-nvl-" + std::to_string(r + 1),
+                                NvlinkDomainKind::MultiNodeRack, gpus);
     }
     return okStatus();
   }
 
   Status readGroup(const YamlField& f) {
-    TESSERA_CHECK(f.onlyKeys({"name", "template", "count", "nodes", "leaf", "leafs", "pool", "labels", "state",
-                              "driver", "gpus", "nvlink_rack"}));
+    TESSERA_CHECK(f.onlyKeys({"name", "template", "count", "nodes", "leaf", "leafs", "pool",
+                              "labels", "state", "driver", "gpus", "nvlink_rack"}));
     TESSERA_TRY(nameF, f.require("name"));
     TESSERA_TRY(group, nameF.asString());
     TESSERA_TRY(templateF, f.require("template"));
@@ -394,7 +420,8 @@ class SpecReader {
   }
 
   Status readNode(const YamlField& f) {
-    TESSERA_CHECK(f.onlyKeys({"name", "template", "leaf", "pool", "labels", "state", "driver", "gpus"}));
+    TESSERA_CHECK(
+        f.onlyKeys({"name", "template", "leaf", "pool", "labels", "state", "driver", "gpus"}));
     TESSERA_TRY(nameF, f.require("name"));
     TESSERA_TRY(name, nameF.asString());
     TESSERA_TRY(templateF, f.require("template"));
@@ -435,14 +462,16 @@ class SpecReader {
 
 }  // namespace
 
-Expected<std::shared_ptr<const Cluster>> loadClusterSpec(std::string_view text, const std::string& fileName,
+Expected<std::shared_ptr<const Cluster>> loadClusterSpec(std::string_view text,
+                                                         const std::string& fileName,
                                                          const ClusterSpecOptions& options) {
   const GpuCatalog& catalog = options.catalog ? *options.catalog : GpuCatalog::builtin();
   SpecReader reader(fileName, catalog, options.baseDir);
   return reader.read(text);
 }
 
-Expected<std::shared_ptr<const Cluster>> loadClusterSpecFile(const std::string& path, const GpuCatalog* catalog) {
+Expected<std::shared_ptr<const Cluster>> loadClusterSpecFile(const std::string& path,
+                                                             const GpuCatalog* catalog) {
   TESSERA_TRY(text, readTextFile(path));
   ClusterSpecOptions options;
   options.catalog = catalog;
@@ -451,7 +480,9 @@ Expected<std::shared_ptr<const Cluster>> loadClusterSpecFile(const std::string& 
   return loadClusterSpec(text, path, options);
 }
 
-std::string_view demoClusterYaml() { return embedded::demoClusterYaml(); }
+std::string_view demoClusterYaml() {
+  return embedded::demoClusterYaml();
+}
 
 std::shared_ptr<const Cluster> demoCluster() {
   auto cluster = loadClusterSpec(demoClusterYaml(), "resources/demo-cluster.yaml");

@@ -17,7 +17,8 @@ struct ClusterSpecOptions {
   std::string baseDir = ".";            // resolves relative paths inside the spec
 };
 
-Expected<std::shared_ptr<const Cluster>> loadClusterSpec(std::string_view text, const std::string& fileName,
+Expected<std::shared_ptr<const Cluster>> loadClusterSpec(std::string_view text,
+                                                         const std::string& fileName,
                                                          const ClusterSpecOptions& options = {});
 Expected<std::shared_ptr<const Cluster>> loadClusterSpecFile(const std::string& path,
                                                              const GpuCatalog* catalog = nullptr);

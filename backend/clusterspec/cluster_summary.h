@@ -10,21 +10,39 @@
 namespace tessera {
 
 struct ClusterSummary {
-  struct ModelCount { std::string model; std::string productName; int gpus = 0; int nodes = 0; };
-  struct LeafInfo { std::string name; std::string spine; int nodes = 0; int gpus = 0; };
-  struct DomainKindCount { std::string kind; int domains = 0; int gpusEach = 0; };
-  struct LayoutCount { std::string model; std::string layout; int gpus = 0; };
+  struct ModelCount {
+    std::string model;
+    std::string productName;
+    int gpus = 0;
+    int nodes = 0;
+  };
+  struct LeafInfo {
+    std::string name;
+    std::string spine;
+    int nodes = 0;
+    int gpus = 0;
+  };
+  struct DomainKindCount {
+    std::string kind;
+    int domains = 0;
+    int gpusEach = 0;
+  };
+  struct LayoutCount {
+    std::string model;
+    std::string layout;
+    int gpus = 0;
+  };
 
   std::string name;
   int nodes = 0, nodesUp = 0, nodesDraining = 0, nodesDown = 0;
   int gpus = 0;
   std::vector<std::string> pools;
-  std::vector<ModelCount> models;            // most GPUs first
+  std::vector<ModelCount> models;  // most GPUs first
   int spines = 0;
   std::vector<LeafInfo> leafs;
   std::vector<DomainKindCount> nvlinkDomains;  // grouped by kind and size
   int exclusiveGpus = 0, migGpus = 0, migInstances = 0, timeSlicedGpus = 0, timeSliceReplicas = 0;
-  std::vector<LayoutCount> migLayouts;       // most GPUs first
+  std::vector<LayoutCount> migLayouts;  // most GPUs first
 };
 
 ClusterSummary summarize(const Cluster& cluster);

@@ -61,7 +61,8 @@ Status expandOne(std::string_view expr, std::string_view item, size_t limit,
     if (!lo || !hi || *lo < 0 || *hi < *lo)
       return hostlistError(expr, "bad range '" + std::string(range) + "'");
     for (int v = *lo; v <= *hi; ++v) {
-      if (out.size() >= limit) return hostlistError(expr, "expands to more than " + std::to_string(limit) + " names");
+      if (out.size() >= limit)
+        return hostlistError(expr, "expands to more than " + std::to_string(limit) + " names");
       out.push_back(std::string(prefix) + padded(v, trim(loText).size()) + std::string(suffix));
     }
   }
@@ -92,12 +93,13 @@ Expected<std::vector<int>> expandIndexList(std::string_view expr, int max) {
     if (!lo || !hi || *lo < 0 || *hi < *lo)
       return Error{"bad index range '" + std::string(part) + "'", {}};
     if (*hi >= max)
-      return Error{"index " + std::to_string(*hi) + " out of range (the node has " + std::to_string(max) +
-                       " GPUs: 0-" + std::to_string(max - 1) + ")",
+      return Error{"index " + std::to_string(*hi) + " out of range (the node has " +
+                       std::to_string(max) + " GPUs: 0-" + std::to_string(max - 1) + ")",
                    {}};
     for (int v = *lo; v <= *hi; ++v) {
       if (std::find(out.begin(), out.end(), v) != out.end())
-        return Error{"index " + std::to_string(v) + " is listed twice in '" + std::string(expr) + "'", {}};
+        return Error{
+            "index " + std::to_string(v) + " is listed twice in '" + std::string(expr) + "'", {}};
       out.push_back(v);
     }
   }

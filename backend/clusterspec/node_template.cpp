@@ -19,7 +19,8 @@ int nvlinkCount(const NodeHardware& hw) {
 
 bool sameBridgeGroup(const NodeHardware& hw, int a, int b) {
   for (const auto& group : hw.nvlinkGroups)
-    if (std::count(group.begin(), group.end(), a) && std::count(group.begin(), group.end(), b)) return true;
+    if (std::count(group.begin(), group.end(), a) && std::count(group.begin(), group.end(), b))
+      return true;
   return false;
 }
 
@@ -42,7 +43,8 @@ Status readNuma(const YamlField& f, NodeHardware& hw) {
     if (zone.has("cpus")) {
       TESSERA_TRY(text, zone.child("cpus").asString());
       auto cpus = parseCpuList(text);
-      if (!cpus) return zone.child("cpus").error("bad CPU list '" + text + "' (expected e.g. 0-55,112-167)");
+      if (!cpus)
+        return zone.child("cpus").error("bad CPU list '" + text + "' (expected e.g. 0-55,112-167)");
       z.cpus = *cpus;
     }
     if (zone.has("gpus")) {
@@ -129,9 +131,13 @@ Status readPcieSwitches(const YamlField& f, NodeHardware& hw) {
 Status readNvlink(const YamlField& f, NodeHardware& hw) {
   if (f.isScalar()) {
     TESSERA_TRY(mode, f.asString());
-    if (mode == "nvswitch") hw.nvlink = NvlinkMode::NvSwitch;
-    else if (mode == "none") hw.nvlink = NvlinkMode::None;
-    else return f.error("nvlink must be 'nvswitch', 'none' or {bridges: [[0,1],...]}, got '" + mode + "'");
+    if (mode == "nvswitch")
+      hw.nvlink = NvlinkMode::NvSwitch;
+    else if (mode == "none")
+      hw.nvlink = NvlinkMode::None;
+    else
+      return f.error("nvlink must be 'nvswitch', 'none' or {bridges: [[0,1],...]}, got '" + mode +
+                     "'");
   } else {
     TESSERA_CHECK(f.onlyKeys({"bridges"}));
     TESSERA_TRY(bridges, f.require("bridges"));
@@ -164,10 +170,9 @@ void defaultNuma(NodeHardware& hw) {
 // Builds a template from topo text. `where` is the topo/topo_file field; for inline text
 // (`inlineBlock`) a parse error is reported at its line in the spec file, since the block's
 // content starts on the line after the `topo: |` key.
-Expected<std::shared_ptr<NodeHardware>> templateFromTopoText(const YamlField& where, const std::string& text,
-                                                             const std::string& source, bool inlineBlock,
-                                                             std::shared_ptr<const GpuModel> model,
-                                                             const std::string& name, int gpus) {
+Expected<std::shared_ptr<NodeHardware>> templateFromTopoText(
+    const YamlField& where, const std::string& text, const std::string& source, bool inlineBlock,
+    std::shared_ptr<const GpuModel> model, const std::string& name, int gpus) {
   auto topo = parseNvidiaSmiTopo(text, source);
   if (!topo) {
     const Error& e = topo.error();
@@ -175,13 +180,15 @@ Expected<std::shared_ptr<NodeHardware>> templateFromTopoText(const YamlField& wh
       SourceLocation at = where.location();
       at.line += e.where.line;
       at.column = 0;
-      return Error{"nvidia-smi topo text: " + (e.where.field.empty() ? "" : e.where.field + ": ") + e.message, at};
+      return Error{"nvidia-smi topo text: " + (e.where.field.empty() ? "" : e.where.field + ": ") +
+                       e.message,
+                   at};
     }
     return where.error("nvidia-smi topo text: " + e.str());
   }
   if (static_cast<int>(topo->gpus.size()) != gpus)
-    return where.error("topo lists " + std::to_string(topo->gpus.size()) + " GPUs but the template says gpus: " +
-                       std::to_string(gpus));
+    return where.error("topo lists " + std::to_string(topo->gpus.size()) +
+                       " GPUs but the template says gpus: " + std::to_string(gpus));
   auto hw = hardwareFromTopo(*topo, std::move(model), name);
   if (!hw) return where.error(hw.error().message);
   return hw;
@@ -193,12 +200,14 @@ Expected<std::shared_ptr<const NodeHardware>> readNodeTemplate(const YamlField& 
                                                                const std::string& name,
                                                                const GpuCatalog& catalog,
                                                                const std::string& baseDir) {
-  TESSERA_CHECK(f.onlyKeys({"gpu_model", "gpus", "cpus", "memory_gib", "numa", "pcie_switches", "nics",
-                            "nvlink", "topo", "topo_file"}));
+  TESSERA_CHECK(f.onlyKeys({"gpu_model", "gpus", "cpus", "memory_gib", "numa", "pcie_switches",
+                            "nics", "nvlink", "topo", "topo_file"}));
   TESSERA_TRY(modelF, f.require("gpu_model"));
   TESSERA_TRY(modelName, modelF.asString());
   std::shared_ptr<const GpuModel> modelRef = catalog.findShared(modelName);
-  if (!modelRef) return modelF.error("unknown GPU model '" + modelName + "' (known: " + catalog.knownIds() + ")");
+  if (!modelRef)
+    return modelF.error("unknown GPU model '" + modelName + "' (known: " + catalog.knownIds() +
+                        ")");
   const GpuModel* model = modelRef.get();
   TESSERA_TRY(gpusF, f.require("gpus"));
   TESSERA_TRY(gpus, gpusF.asInt(0, 64));
@@ -208,7 +217,9 @@ Expected<std::shared_ptr<const NodeHardware>> readNodeTemplate(const YamlField& 
   if (hasTopo) {
     for (const char* key : {"numa", "pcie_switches", "nics", "nvlink"})
       if (f.has(key))
-        return f.child(key).error(std::string("'") + key + "' cannot be combined with topo/topo_file (the topo output defines it)");
+        return f.child(key).error(
+            std::string("'") + key +
+            "' cannot be combined with topo/topo_file (the topo output defines it)");
     std::string text, source = "topo of template " + name;
     const YamlField where = f.has("topo") ? f.child("topo") : f.child("topo_file");
     if (f.has("topo")) {
@@ -216,26 +227,34 @@ Expected<std::shared_ptr<const NodeHardware>> readNodeTemplate(const YamlField& 
       text = t;
     } else {
       TESSERA_TRY(path, f.child("topo_file").asString());
-      const std::string full = std::filesystem::path(path).is_absolute() ? path : baseDir + "/" + path;
+      const std::string full =
+          std::filesystem::path(path).is_absolute() ? path : baseDir + "/" + path;
       auto t = readTextFile(full);
       if (!t) return f.child("topo_file").error(t.error().message);
       text = *t;
       source = full;
     }
-    TESSERA_TRY(built, templateFromTopoText(where, text, source, f.has("topo"), modelRef, name, gpus));
+    TESSERA_TRY(built,
+                templateFromTopoText(where, text, source, f.has("topo"), modelRef, name, gpus));
     hw = built;
   } else {
     hw = std::make_shared<NodeHardware>();
     hw->templateName = name;
     hw->gpuModel = modelRef;
     hw->gpuCount = gpus;
-    if (f.has("numa")) TESSERA_CHECK(readNuma(f.child("numa"), *hw));
-    else defaultNuma(*hw);
+    if (f.has("numa"))
+      TESSERA_CHECK(readNuma(f.child("numa"), *hw));
+    else
+      defaultNuma(*hw);
     if (f.has("nics")) TESSERA_CHECK(readNics(f.child("nics"), *hw));
-    if (f.has("pcie_switches")) TESSERA_CHECK(readPcieSwitches(f.child("pcie_switches"), *hw));
-    else hw->gpuPcieSwitch.assign(static_cast<size_t>(gpus), kNone);
-    if (f.has("nvlink")) TESSERA_CHECK(readNvlink(f.child("nvlink"), *hw));
-    else if (model->nvswitchBaseboard && gpus > 1) hw->nvlink = NvlinkMode::NvSwitch;
+    if (f.has("pcie_switches"))
+      TESSERA_CHECK(readPcieSwitches(f.child("pcie_switches"), *hw));
+    else
+      hw->gpuPcieSwitch.assign(static_cast<size_t>(gpus), kNone);
+    if (f.has("nvlink"))
+      TESSERA_CHECK(readNvlink(f.child("nvlink"), *hw));
+    else if (model->nvswitchBaseboard && gpus > 1)
+      hw->nvlink = NvlinkMode::NvSwitch;
     deriveLinkMatrix(*hw);
     deriveNicLinks(*hw);
   }
@@ -257,9 +276,12 @@ void deriveNicLinks(NodeHardware& hw) {
   for (int g = 0; g < hw.gpuCount; ++g) {
     for (const Nic& nic : hw.nics) {
       const int sw = hw.gpuPcieSwitch[static_cast<size_t>(g)];
-      if (sw != kNone && sw == nic.pcieSwitch) hw.nicLinks.push_back({LinkKind::PIX, 0});
-      else if (nic.numa != kNone && nic.numa == hw.gpuNuma[static_cast<size_t>(g)]) hw.nicLinks.push_back({LinkKind::NODE, 0});
-      else hw.nicLinks.push_back({LinkKind::SYS, 0});
+      if (sw != kNone && sw == nic.pcieSwitch)
+        hw.nicLinks.push_back({LinkKind::PIX, 0});
+      else if (nic.numa != kNone && nic.numa == hw.gpuNuma[static_cast<size_t>(g)])
+        hw.nicLinks.push_back({LinkKind::NODE, 0});
+      else
+        hw.nicLinks.push_back({LinkKind::SYS, 0});
     }
   }
 }
@@ -272,11 +294,17 @@ void deriveLinkMatrix(NodeHardware& hw) {
     for (int b = 0; b < n; ++b) {
       GpuLink& l = hw.links[static_cast<size_t>(a * n + b)];
       const auto ua = static_cast<size_t>(a), ub = static_cast<size_t>(b);
-      if (a == b) l = {LinkKind::Self, 0};
-      else if (hw.nvlink == NvlinkMode::NvSwitch || (hw.nvlink == NvlinkMode::Bridged && sameBridgeGroup(hw, a, b))) l = nv;
-      else if (hw.gpuPcieSwitch[ua] != kNone && hw.gpuPcieSwitch[ua] == hw.gpuPcieSwitch[ub]) l = {LinkKind::PIX, 0};
-      else if (hw.gpuNuma[ua] == hw.gpuNuma[ub]) l = {LinkKind::NODE, 0};
-      else l = {LinkKind::SYS, 0};
+      if (a == b)
+        l = {LinkKind::Self, 0};
+      else if (hw.nvlink == NvlinkMode::NvSwitch ||
+               (hw.nvlink == NvlinkMode::Bridged && sameBridgeGroup(hw, a, b)))
+        l = nv;
+      else if (hw.gpuPcieSwitch[ua] != kNone && hw.gpuPcieSwitch[ua] == hw.gpuPcieSwitch[ub])
+        l = {LinkKind::PIX, 0};
+      else if (hw.gpuNuma[ua] == hw.gpuNuma[ub])
+        l = {LinkKind::NODE, 0};
+      else
+        l = {LinkKind::SYS, 0};
     }
   }
 }

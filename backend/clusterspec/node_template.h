@@ -4,10 +4,10 @@
 #include <memory>
 #include <string>
 
+#include "clusterspec/topo_template.h"
 #include "core/expected.h"
 #include "topology/cluster.h"
 #include "topology/gpu_catalog.h"
-#include "clusterspec/topo_template.h"
 #include "topology/yaml_reader.h"
 
 namespace tessera {

@@ -14,11 +14,17 @@ namespace {
 struct Groups {
   std::vector<int> parent;
   explicit Groups(size_t n) : parent(n) { std::iota(parent.begin(), parent.end(), 0); }
-  int find(int x) { return parent[static_cast<size_t>(x)] == x ? x : parent[static_cast<size_t>(x)] = find(parent[static_cast<size_t>(x)]); }
+  int find(int x) {
+    return parent[static_cast<size_t>(x)] == x
+               ? x
+               : parent[static_cast<size_t>(x)] = find(parent[static_cast<size_t>(x)]);
+  }
   void join(int a, int b) { parent[static_cast<size_t>(find(a))] = find(b); }
 };
 
-bool sharesSwitch(const GpuLink& l) { return l.kind == LinkKind::PIX || l.kind == LinkKind::PXB; }
+bool sharesSwitch(const GpuLink& l) {
+  return l.kind == LinkKind::PIX || l.kind == LinkKind::PXB;
+}
 
 void numaFromTopo(const TopoMatrix& topo, NodeHardware& hw) {
   std::vector<int> ids;
@@ -46,15 +52,19 @@ void switchesFromTopo(const TopoMatrix& topo, NodeHardware& hw) {
   Groups groups(static_cast<size_t>(g + m));
   for (int a = 0; a < g; ++a) {
     for (int b = 0; b < g; ++b)
-      if (a != b && sharesSwitch(topo.gpuGpu[static_cast<size_t>(a)][static_cast<size_t>(b)])) groups.join(a, b);
+      if (a != b && sharesSwitch(topo.gpuGpu[static_cast<size_t>(a)][static_cast<size_t>(b)]))
+        groups.join(a, b);
     for (int k = 0; k < m; ++k)
-      if (sharesSwitch(topo.gpuNic[static_cast<size_t>(a)][static_cast<size_t>(k)])) groups.join(a, g + k);
+      if (sharesSwitch(topo.gpuNic[static_cast<size_t>(a)][static_cast<size_t>(k)]))
+        groups.join(a, g + k);
   }
   for (int k = 0; k < m; ++k)
     for (int j = 0; j < m; ++j)
-      if (k != j && sharesSwitch(topo.nicNic[static_cast<size_t>(k)][static_cast<size_t>(j)])) groups.join(g + k, g + j);
+      if (k != j && sharesSwitch(topo.nicNic[static_cast<size_t>(k)][static_cast<size_t>(j)]))
+        groups.join(g + k, g + j);
   hw.gpuPcieSwitch.assign(static_cast<size_t>(g), kNone);
-  for (int k = 0; k < m; ++k) hw.nics.push_back({topo.nics[static_cast<size_t>(k)], 0, kNone, kNone});
+  for (int k = 0; k < m; ++k)
+    hw.nics.push_back({topo.nics[static_cast<size_t>(k)], 0, kNone, kNone});
   std::vector<int> switchOfRoot(static_cast<size_t>(g + m), kNone);
   auto switchFor = [&](int member) {
     int& s = switchOfRoot[static_cast<size_t>(groups.find(member))];
@@ -87,7 +97,8 @@ void switchesFromTopo(const TopoMatrix& topo, NodeHardware& hw) {
     const int s = switchFor(g + k);
     nic.pcieSwitch = s;
     hw.pcieSwitches[static_cast<size_t>(s)].nics.push_back(k);
-    if (hw.pcieSwitches[static_cast<size_t>(s)].numa == kNone) hw.pcieSwitches[static_cast<size_t>(s)].numa = nic.numa;
+    if (hw.pcieSwitches[static_cast<size_t>(s)].numa == kNone)
+      hw.pcieSwitches[static_cast<size_t>(s)].numa = nic.numa;
   }
 }
 
@@ -100,14 +111,16 @@ Status nvlinkFromTopo(const TopoMatrix& topo, NodeHardware& hw) {
   for (int a = 0; a < g; ++a)
     for (int b = 0; b < g; ++b) {
       if (a == b) continue;
-      const bool nv = topo.gpuGpu[static_cast<size_t>(a)][static_cast<size_t>(b)].kind == LinkKind::NVLink;
+      const bool nv =
+          topo.gpuGpu[static_cast<size_t>(a)][static_cast<size_t>(b)].kind == LinkKind::NVLink;
       all = all && nv;
       any = any || nv;
       if (nv) groups.join(a, b);
     }
   if (!any) return okStatus();
   if (hw.gpuModel->nvlink.generation == 0)
-    return Error{"the topo output shows NVLink (NV#) but GPU model " + hw.gpuModel->id + " has none", {}};
+    return Error{
+        "the topo output shows NVLink (NV#) but GPU model " + hw.gpuModel->id + " has none", {}};
   if (all && hw.gpuModel->nvswitchBaseboard) {
     hw.nvlink = NvlinkMode::NvSwitch;
     return okStatus();
@@ -134,7 +147,8 @@ Expected<std::shared_ptr<NodeHardware>> hardwareFromTopo(const TopoMatrix& topo,
   switchesFromTopo(topo, *hw);
   TESSERA_CHECK(nvlinkFromTopo(topo, *hw));
   for (const auto& row : topo.gpuGpu) hw->links.insert(hw->links.end(), row.begin(), row.end());
-  for (const auto& row : topo.gpuNic) hw->nicLinks.insert(hw->nicLinks.end(), row.begin(), row.end());
+  for (const auto& row : topo.gpuNic)
+    hw->nicLinks.insert(hw->nicLinks.end(), row.begin(), row.end());
   return hw;
 }
 
@@ -159,8 +173,8 @@ std::string withoutAnsiEscapes(std::string_view text) {
 std::string nodeTemplateYaml(const NodeHardware& hw, const std::string& topoText) {
   // A literal block with an explicit indentation indicator (|2): the topo text's first line may
   // begin with spaces or a TAB, which would otherwise confuse the block's indentation.
-  std::string out = hw.templateName + ":\n  gpu_model: " + hw.gpuModel->id + "\n  gpus: " +
-                    std::to_string(hw.gpuCount) + "\n";
+  std::string out = hw.templateName + ":\n  gpu_model: " + hw.gpuModel->id +
+                    "\n  gpus: " + std::to_string(hw.gpuCount) + "\n";
   int cpus = 0;
   for (const auto& z : hw.numa) cpus += static_cast<int>(z.cpus.size());
   if (cpus > 0) out += "  cpus: " + std::to_string(cpus) + "\n";
@@ -172,6 +186,5 @@ std::string nodeTemplateYaml(const NodeHardware& hw, const std::string& topoText
   }
   return out;
 }
-
 
 }  // namespace tessera

@@ -13,8 +13,12 @@ std::string_view trim(std::string_view s);
 std::string_view trim(std::string&& s) = delete;
 std::vector<std::string_view> split(std::string_view s, char sep);
 std::vector<std::string_view> split(std::string&& s, char sep) = delete;
-inline std::string_view trim(const char* s) { return trim(std::string_view(s)); }
-inline std::vector<std::string_view> split(const char* s, char sep) { return split(std::string_view(s), sep); }
+inline std::string_view trim(const char* s) {
+  return trim(std::string_view(s));
+}
+inline std::vector<std::string_view> split(const char* s, char sep) {
+  return split(std::string_view(s), sep);
+}
 std::string toLower(std::string_view s);
 std::optional<int> parseInt(std::string_view s);
 std::string join(const std::vector<std::string>& parts, std::string_view sep);
@@ -22,6 +26,7 @@ std::string join(const std::vector<std::string>& parts, std::string_view sep);
 // Expands a cpulist such as "0-55,112-167" into CPU ids; nullopt if malformed or if it lists
 // more than `maxCpus` CPUs (ranges expand eagerly: "0-2000000000" must not allocate gigabytes).
 inline constexpr size_t kMaxCpuListEntries = 1 << 16;
-std::optional<std::vector<int>> parseCpuList(std::string_view s, size_t maxCpus = kMaxCpuListEntries);
+std::optional<std::vector<int>> parseCpuList(std::string_view s,
+                                             size_t maxCpus = kMaxCpuListEntries);
 
 }  // namespace tessera

@@ -5,7 +5,9 @@
 namespace tessera {
 
 namespace {
-const MigProfile& prof(const MigGeometry& g, int p) { return g.profiles[static_cast<size_t>(p)]; }
+const MigProfile& prof(const MigGeometry& g, int p) {
+  return g.profiles[static_cast<size_t>(p)];
+}
 }  // namespace
 
 MigUsage MigUsage::of(const MigGeometry& g, const MigLayout& layout) {
@@ -124,7 +126,8 @@ MigDemand MigDemand::uniform(const MigGeometry& g) {
   return d;
 }
 
-MigFragmentation migFragmentation(const MigGeometry& g, const MigLayout& layout, const MigDemand& demand) {
+MigFragmentation migFragmentation(const MigGeometry& g, const MigLayout& layout,
+                                  const MigDemand& demand) {
   const MigUsage u = MigUsage::of(g, layout);
   MigFragmentation f;
   f.freeSlices = g.memorySlices - std::popcount(static_cast<unsigned>(u.usedMask()));

@@ -63,6 +63,7 @@ struct MigFragmentation {
   double strandedSlices = 0;
   double score = 0;
 };
-MigFragmentation migFragmentation(const MigGeometry& g, const MigLayout& layout, const MigDemand& demand);
+MigFragmentation migFragmentation(const MigGeometry& g, const MigLayout& layout,
+                                  const MigDemand& demand);
 
 }  // namespace tessera

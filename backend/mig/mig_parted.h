@@ -11,7 +11,7 @@ struct MigPartedEntry {
   const GpuModel* model = nullptr;
   std::vector<int> devices;  // GPU indices; empty = "all"
   bool migEnabled = true;
-  MigLayout layout;          // GPU instances to create (mig-parted takes counts per profile)
+  MigLayout layout;            // GPU instances to create (mig-parted takes counts per profile)
   bool filterByDevice = true;  // add the model's PCI device IDs as device-filter
 };
 

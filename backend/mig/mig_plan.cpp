@@ -26,7 +26,8 @@ struct Slot {
 };
 
 bool interchangeable(const Slot& a, const Slot& b) {
-  return a.busy < 0 && b.busy < 0 && !a.want.placed() && !b.want.placed() && a.want.sameShape(b.want);
+  return a.busy < 0 && b.busy < 0 && !a.want.placed() && !b.want.placed() &&
+         a.want.sameShape(b.want);
 }
 
 struct Best {
@@ -40,7 +41,9 @@ struct Best {
 class Search {
  public:
   Search(const MigGeometry& g, const MigLayout& current, std::vector<Slot> slots)
-      : g_(g), current_(current), slots_(std::move(slots)),
+      : g_(g),
+        current_(current),
+        slots_(std::move(slots)),
         taken_(static_cast<size_t>(current.size()), false) {}
 
   // Returns false when the step budget ran out before the search finished.
@@ -126,7 +129,8 @@ class Search {
     MigLayout layout;
     for (const auto& i : placed_) layout.add(i);
     const double frag = migFragmentation(g_, layout, MigDemand::uniform(g_)).score;
-    if (!best_.found || kept_ > best_.kept || (kept_ == best_.kept && frag < best_.fragmentation - 1e-12))
+    if (!best_.found || kept_ > best_.kept ||
+        (kept_ == best_.kept && frag < best_.fragmentation - 1e-12))
       best_ = {true, kept_, frag, placed_, reuse_};
   }
 };
@@ -145,19 +149,22 @@ std::string setLevelProblem(const GpuModel& model, const MigLayout& desired) {
   }
   for (auto [p, n] : counts)
     if (n > g.profiles[static_cast<size_t>(p)].maxCount)
-      return std::to_string(n) + " x " + g.profiles[static_cast<size_t>(p)].name + " exceeds its maximum of " +
+      return std::to_string(n) + " x " + g.profiles[static_cast<size_t>(p)].name +
+             " exceeds its maximum of " +
              std::to_string(g.profiles[static_cast<size_t>(p)].maxCount) + " per GPU";
   if (memory > g.memorySlices)
-    return "the target needs " + std::to_string(memory) + " memory slices; a " + model.id + " has " +
-           std::to_string(g.memorySlices);
+    return "the target needs " + std::to_string(memory) + " memory slices; a " + model.id +
+           " has " + std::to_string(g.memorySlices);
   if (compute > g.computeSlices)
-    return "the target needs " + std::to_string(compute) + " compute slices; a " + model.id + " has " +
-           std::to_string(g.computeSlices);
+    return "the target needs " + std::to_string(compute) + " compute slices; a " + model.id +
+           " has " + std::to_string(g.computeSlices);
   if (!engines.within(g.totals))
-    return "the target needs more engines than a " + model.id + " has (CE " + std::to_string(engines.ce) + "/" +
-           std::to_string(g.totals.ce) + ", DEC " + std::to_string(engines.dec) + "/" + std::to_string(g.totals.dec) +
-           ", JPEG " + std::to_string(engines.jpeg) + "/" + std::to_string(g.totals.jpeg) + ", OFA " +
-           std::to_string(engines.ofa) + "/" + std::to_string(g.totals.ofa) + "; e.g. two +me instances)";
+    return "the target needs more engines than a " + model.id + " has (CE " +
+           std::to_string(engines.ce) + "/" + std::to_string(g.totals.ce) + ", DEC " +
+           std::to_string(engines.dec) + "/" + std::to_string(g.totals.dec) + ", JPEG " +
+           std::to_string(engines.jpeg) + "/" + std::to_string(g.totals.jpeg) + ", OFA " +
+           std::to_string(engines.ofa) + "/" + std::to_string(g.totals.ofa) +
+           "; e.g. two +me instances)";
   return {};
 }
 
@@ -166,8 +173,9 @@ std::string explainPlacementFailure(const GpuModel& model, const Search& s) {
   const Slot& stuck = s.slots()[s.deepest()];
   const MigProfile& p = prof(g, stuck.want);
   if (stuck.want.placed() && !p.canStartAt(stuck.want.start))
-    return "check 1 (allowed start) failed: " + formatMigInstance(model, stuck.want) + " cannot start at slice " +
-           std::to_string(stuck.want.start) + "; " + p.name + " may start only at {" + formatStarts(g, p.startMask) + "}";
+    return "check 1 (allowed start) failed: " + formatMigInstance(model, stuck.want) +
+           " cannot start at slice " + std::to_string(stuck.want.start) + "; " + p.name +
+           " may start only at {" + formatStarts(g, p.startMask) + "}";
   std::vector<std::string> blockers;
   for (int st = 0; st < g.memorySlices; ++st) {
     if (!p.canStartAt(st) || (stuck.want.placed() && st != stuck.want.start)) continue;
@@ -175,7 +183,8 @@ std::string explainPlacementFailure(const GpuModel& model, const Search& s) {
     for (const auto& other : s.deepestPlaced())
       if (prof(g, other).maskAt(other.start) & p.maskAt(st))
         in.push_back(formatMigInstance(model, other) + (other.busy ? " (busy)" : ""));
-    blockers.push_back("@" + std::to_string(st) + " blocked by " + (in.empty() ? std::string("count/engine limits") : join(in, " and ")));
+    blockers.push_back("@" + std::to_string(st) + " blocked by " +
+                       (in.empty() ? std::string("count/engine limits") : join(in, " and ")));
   }
   std::vector<std::string> placedText;
   for (const auto& i : s.deepestPlaced()) placedText.push_back(formatMigInstance(model, i, true));
@@ -187,7 +196,8 @@ std::string explainPlacementFailure(const GpuModel& model, const Search& s) {
 // Pins each busy current instance to a desired entry of its shape: first an entry fixed at the
 // busy instance's start (only that busy instance can use it), then any unplaced entry (all
 // interchangeable), so the matching never fails when one exists.
-Expected<std::vector<Slot>> pinBusyInstances(const GpuModel& model, const MigLayout& current, const MigLayout& desired) {
+Expected<std::vector<Slot>> pinBusyInstances(const GpuModel& model, const MigLayout& current,
+                                             const MigLayout& desired) {
   std::vector<bool> used(static_cast<size_t>(desired.size()), false);
   std::vector<Slot> slots;
   auto claim = [&](int c, bool exactStart) {
@@ -205,7 +215,8 @@ Expected<std::vector<Slot>> pinBusyInstances(const GpuModel& model, const MigLay
     if (current[c].busy) claim(c, true);
   for (int c = 0; c < current.size(); ++c) {
     if (!current[c].busy) continue;
-    const bool pinned = std::any_of(slots.begin(), slots.end(), [c](const Slot& s) { return s.busy == c; });
+    const bool pinned =
+        std::any_of(slots.begin(), slots.end(), [c](const Slot& s) { return s.busy == c; });
     if (!pinned && !claim(c, false))
       return Error{"busy instance " + formatMigInstance(model, current[c]) +
                        " is not in the target; a repartition may not destroy running work "
@@ -233,13 +244,17 @@ MigPlan planFrom(const MigGeometry& g, const MigLayout& current, const Best& bes
   std::vector<MigInstance> creates;
   for (size_t k = 0; k < best.placed.size(); ++k) {
     plan.target.add(best.placed[k]);
-    if (best.reuse[k] >= 0) kept[static_cast<size_t>(best.reuse[k])] = true;
-    else creates.push_back(best.placed[k]);
+    if (best.reuse[k] >= 0)
+      kept[static_cast<size_t>(best.reuse[k])] = true;
+    else
+      creates.push_back(best.placed[k]);
   }
   plan.target.sortByStart();
   for (int c = 0; c < current.size(); ++c) {
-    if (kept[static_cast<size_t>(c)]) ++plan.keptInstances;
-    else plan.steps.push_back({MigPlanStep::Kind::Destroy, current[c]});
+    if (kept[static_cast<size_t>(c)])
+      ++plan.keptInstances;
+    else
+      plan.steps.push_back({MigPlanStep::Kind::Destroy, current[c]});
   }
   // Largest first: the order in which the driver itself succeeds when placements are implicit.
   std::stable_sort(creates.begin(), creates.end(), [&](const auto& a, const auto& b) {
@@ -271,14 +286,14 @@ Expected<MigPlan> planMigRepartition(const GpuModel& model, const MigLayout& cur
 
 std::string formatMigPlan(const GpuModel& model, const MigPlan& plan) {
   std::string out = "target: " + formatMigLayout(model, plan.target, true) + "\n";
-  out += "kept: " + std::to_string(plan.keptInstances) + " instance(s); steps: " +
-         std::to_string(plan.steps.size()) + "\n";
+  out += "kept: " + std::to_string(plan.keptInstances) +
+         " instance(s); steps: " + std::to_string(plan.steps.size()) + "\n";
   int n = 1;
   for (const auto& step : plan.steps) {
     const bool destroy = step.kind == MigPlanStep::Kind::Destroy;
     out += "  " + std::to_string(n++) + ". " + (destroy ? "destroy " : "create  ") +
-           formatMigInstance(model, step.instance) + " (" + describeSlices(*model.mig, step.instance) +
-           ")\n";
+           formatMigInstance(model, step.instance) + " (" +
+           describeSlices(*model.mig, step.instance) + ")\n";
   }
   return out;
 }

@@ -21,24 +21,36 @@ MigEngine firstEngineOver(const MigEngines& sum, const MigEngines& cap) {
 
 int engineOf(const MigEngines& e, MigEngine which) {
   switch (which) {
-    case MigEngine::CE: return e.ce;
-    case MigEngine::DEC: return e.dec;
-    case MigEngine::ENC: return e.enc;
-    case MigEngine::JPEG: return e.jpeg;
-    case MigEngine::OFA: return e.ofa;
-    case MigEngine::None: break;
+    case MigEngine::CE:
+      return e.ce;
+    case MigEngine::DEC:
+      return e.dec;
+    case MigEngine::ENC:
+      return e.enc;
+    case MigEngine::JPEG:
+      return e.jpeg;
+    case MigEngine::OFA:
+      return e.ofa;
+    case MigEngine::None:
+      break;
   }
   return 0;
 }
 
 const char* engineName(MigEngine e) {
   switch (e) {
-    case MigEngine::CE: return "copy engines (CE)";
-    case MigEngine::DEC: return "video decoders (NVDEC)";
-    case MigEngine::ENC: return "video encoders (NVENC)";
-    case MigEngine::JPEG: return "JPEG decoders (NVJPG)";
-    case MigEngine::OFA: return "optical-flow accelerators (OFA)";
-    case MigEngine::None: break;
+    case MigEngine::CE:
+      return "copy engines (CE)";
+    case MigEngine::DEC:
+      return "video decoders (NVDEC)";
+    case MigEngine::ENC:
+      return "video encoders (NVENC)";
+    case MigEngine::JPEG:
+      return "JPEG decoders (NVJPG)";
+    case MigEngine::OFA:
+      return "optical-flow accelerators (OFA)";
+    case MigEngine::None:
+      break;
   }
   return "engines";
 }
@@ -89,7 +101,8 @@ MigVerdict validateMigLayout(const MigGeometry& g, const MigLayout& layout) {
           return {MigCheck::MemoryOverlap, idx, static_cast<int8_t>(j)};
     }
     used = static_cast<uint16_t>(used | mask);
-    if (++counts[static_cast<size_t>(inst.profile)] > p.maxCount) return {MigCheck::CountExceeded, idx};
+    if (++counts[static_cast<size_t>(inst.profile)] > p.maxCount)
+      return {MigCheck::CountExceeded, idx};
     sum += p.engines;
     if (MigEngine e = firstEngineOver(sum, g.totals); e != MigEngine::None)
       return {MigCheck::EnginesExceeded, idx, -1, e};
@@ -102,14 +115,22 @@ MigVerdict validateMigLayout(const MigGeometry& g, const MigLayout& layout) {
 
 const char* migCheckName(MigCheck c) {
   switch (c) {
-    case MigCheck::Ok: return "valid";
-    case MigCheck::NotPlaced: return "not placed";
-    case MigCheck::StartNotAllowed: return "check 1 (allowed start)";
-    case MigCheck::MemoryOverlap: return "check 2 (memory overlap)";
-    case MigCheck::CountExceeded: return "check 3 (instance count)";
-    case MigCheck::EnginesExceeded: return "check 4 (engines)";
-    case MigCheck::ComputeSlicesExceeded: return "check 5 (compute slices)";
-    case MigCheck::ComputeInstanceInvalid: return "compute instances";
+    case MigCheck::Ok:
+      return "valid";
+    case MigCheck::NotPlaced:
+      return "not placed";
+    case MigCheck::StartNotAllowed:
+      return "check 1 (allowed start)";
+    case MigCheck::MemoryOverlap:
+      return "check 2 (memory overlap)";
+    case MigCheck::CountExceeded:
+      return "check 3 (instance count)";
+    case MigCheck::EnginesExceeded:
+      return "check 4 (engines)";
+    case MigCheck::ComputeSlicesExceeded:
+      return "check 5 (compute slices)";
+    case MigCheck::ComputeInstanceInvalid:
+      return "compute instances";
   }
   return "unknown";
 }
@@ -139,8 +160,9 @@ std::string explainMigVerdict(const GpuModel& model, const MigLayout& layout, co
     case MigCheck::EnginesExceeded: {
       MigEngines sum;
       for (int i = 0; i <= v.instance; ++i) sum += profileOf(g, layout[i]).engines;
-      std::string msg = head + "adding " + what + " needs " + std::to_string(engineOf(sum, v.engine)) +
-                        " " + engineName(v.engine) + " but a " + model.id + " has " +
+      std::string msg = head + "adding " + what + " needs " +
+                        std::to_string(engineOf(sum, v.engine)) + " " + engineName(v.engine) +
+                        " but a " + model.id + " has " +
                         std::to_string(engineOf(g.totals, v.engine));
       if (v.engine == MigEngine::OFA || v.engine == MigEngine::JPEG)
         msg += " (at most one +me instance per GPU)";
@@ -151,8 +173,10 @@ std::string explainMigVerdict(const GpuModel& model, const MigLayout& layout, co
              " compute slices";
     case MigCheck::ComputeInstanceInvalid:
       return head + "the compute instances of " + what + " do not fit a " +
-             std::to_string(p.computeSlices) + "-slice GPU instance (sizes and counts per reference 1.6)";
-    case MigCheck::Ok: break;
+             std::to_string(p.computeSlices) +
+             "-slice GPU instance (sizes and counts per reference 1.6)";
+    case MigCheck::Ok:
+      break;
   }
   return "valid";
 }

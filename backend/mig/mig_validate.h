@@ -10,13 +10,13 @@ namespace tessera {
 
 enum class MigCheck : uint8_t {
   Ok = 0,
-  NotPlaced,              // an instance has no start slice
-  StartNotAllowed,        // check 1: start not in the profile's allowed-start set
-  MemoryOverlap,          // check 2: memory slice ranges overlap
-  CountExceeded,          // check 3: more instances of a profile than its maximum
-  EnginesExceeded,        // check 4: CE/DEC/ENC/JPEG/OFA sums exceed the GPU's totals (e.g. two +me)
-  ComputeSlicesExceeded,  // check 5: more compute slices than the GPU has
-  ComputeInstanceInvalid, // the compute instances inside a GI do not fit it
+  NotPlaced,        // an instance has no start slice
+  StartNotAllowed,  // check 1: start not in the profile's allowed-start set
+  MemoryOverlap,    // check 2: memory slice ranges overlap
+  CountExceeded,    // check 3: more instances of a profile than its maximum
+  EnginesExceeded,  // check 4: CE/DEC/ENC/JPEG/OFA sums exceed the GPU's totals (e.g. two +me)
+  ComputeSlicesExceeded,   // check 5: more compute slices than the GPU has
+  ComputeInstanceInvalid,  // the compute instances inside a GI do not fit it
 };
 
 enum class MigEngine : uint8_t { None, CE, DEC, ENC, JPEG, OFA };

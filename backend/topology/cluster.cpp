@@ -9,27 +9,36 @@ namespace tessera {
 
 const char* nodeStateName(NodeState s) {
   switch (s) {
-    case NodeState::Up: return "up";
-    case NodeState::Draining: return "draining";
-    case NodeState::Down: return "down";
+    case NodeState::Up:
+      return "up";
+    case NodeState::Draining:
+      return "draining";
+    case NodeState::Down:
+      return "down";
   }
   return "?";
 }
 
 const char* sharingModeName(SharingMode m) {
   switch (m) {
-    case SharingMode::Exclusive: return "exclusive";
-    case SharingMode::Mig: return "mig";
-    case SharingMode::TimeSliced: return "time-sliced";
+    case SharingMode::Exclusive:
+      return "exclusive";
+    case SharingMode::Mig:
+      return "mig";
+    case SharingMode::TimeSliced:
+      return "time-sliced";
   }
   return "?";
 }
 
 const char* nvlinkDomainKindName(NvlinkDomainKind k) {
   switch (k) {
-    case NvlinkDomainKind::NvSwitchBoard: return "nvswitch";
-    case NvlinkDomainKind::Bridge: return "bridge";
-    case NvlinkDomainKind::MultiNodeRack: return "multi-node";
+    case NvlinkDomainKind::NvSwitchBoard:
+      return "nvswitch";
+    case NvlinkDomainKind::Bridge:
+      return "bridge";
+    case NvlinkDomainKind::MultiNodeRack:
+      return "multi-node";
   }
   return "?";
 }
@@ -82,7 +91,8 @@ TopologyLevel Cluster::commonLevel(GpuId a, GpuId b) const {
   const Gpu& ga = gpus_[a];
   const Gpu& gb = gpus_[b];
   if (ga.node == gb.node) return TopologyLevel::Node;
-  if (ga.nvlinkDomain != kNone && ga.nvlinkDomain == gb.nvlinkDomain) return TopologyLevel::NvlinkDomain;
+  if (ga.nvlinkDomain != kNone && ga.nvlinkDomain == gb.nvlinkDomain)
+    return TopologyLevel::NvlinkDomain;
   const SwitchId la = nodes_[ga.node].leaf;
   const SwitchId lb = nodes_[gb.node].leaf;
   if (la != kNone && la == lb) return TopologyLevel::Leaf;

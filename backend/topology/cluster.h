@@ -37,8 +37,8 @@ struct GpuSharing {
 
 struct NumaZone {
   int id = 0;
-  std::vector<int> cpus;   // CPU ids (empty when unknown)
-  std::vector<int> gpus;   // local GPU indices
+  std::vector<int> cpus;  // CPU ids (empty when unknown)
+  std::vector<int> gpus;  // local GPU indices
 };
 
 struct PcieSwitch {
@@ -49,7 +49,7 @@ struct PcieSwitch {
 };
 
 struct Nic {
-  std::string name;   // "mlx5_0"
+  std::string name;  // "mlx5_0"
   int speedGbps = 0;
   int numa = kNone;
   int pcieSwitch = kNone;
@@ -86,7 +86,7 @@ struct NodeHardware {
 struct Gpu {
   GpuId id = 0;
   NodeId node = 0;
-  int index = 0;                 // index within its node (nvidia-smi GPU number)
+  int index = 0;  // index within its node (nvidia-smi GPU number)
   DomainId nvlinkDomain = kNone;
   GpuSharing sharing;
 };
@@ -123,9 +123,9 @@ struct FabricSwitch {
   SwitchId id = 0;
   std::string name;
   SwitchTier tier = SwitchTier::Leaf;
-  SwitchId parent = kNone;          // a leaf's spine
-  std::vector<SwitchId> children;   // a spine's leafs
-  std::vector<NodeId> nodes;        // a leaf's nodes
+  SwitchId parent = kNone;         // a leaf's spine
+  std::vector<SwitchId> children;  // a spine's leafs
+  std::vector<NodeId> nodes;       // a leaf's nodes
 };
 
 class Cluster {
@@ -140,7 +140,9 @@ class Cluster {
 
   [[nodiscard]] const Node& node(NodeId id) const { return nodes_[id]; }
   [[nodiscard]] const Gpu& gpu(GpuId id) const { return gpus_[id]; }
-  [[nodiscard]] const GpuModel& modelOf(GpuId id) const { return *nodes_[gpus_[id].node].hw->gpuModel; }
+  [[nodiscard]] const GpuModel& modelOf(GpuId id) const {
+    return *nodes_[gpus_[id].node].hw->gpuModel;
+  }
   [[nodiscard]] const Node* findNode(std::string_view name) const;
   [[nodiscard]] const FabricSwitch* findSwitch(std::string_view name) const;
   // GPU by "node/index", e.g. "dgx-a001/3".

@@ -33,7 +33,10 @@ namespace {
 
 Expected<MigEngines> readEngines(const YamlField& f) {
   MigEngines e;
-  for (auto [key, out] : {std::pair{"ce", &e.ce}, {"dec", &e.dec}, {"enc", &e.enc}, {"jpeg", &e.jpeg},
+  for (auto [key, out] : {std::pair{"ce", &e.ce},
+                          {"dec", &e.dec},
+                          {"enc", &e.enc},
+                          {"jpeg", &e.jpeg},
                           {"ofa", &e.ofa}}) {
     TESSERA_TRY(v, f.intAt(key, 0, 64));
     *out = v;
@@ -42,9 +45,9 @@ Expected<MigEngines> readEngines(const YamlField& f) {
 }
 
 Expected<MigProfile> readProfile(const YamlField& f, int memorySlices) {
-  TESSERA_CHECK(f.onlyKeys({"name", "id", "max", "sm", "ce", "dec", "enc", "jpeg", "ofa",
-                            "memory_gib", "memory_slices", "compute_slices", "starts",
-                            "unconfirmed"}));
+  TESSERA_CHECK(
+      f.onlyKeys({"name", "id", "max", "sm", "ce", "dec", "enc", "jpeg", "ofa", "memory_gib",
+                  "memory_slices", "compute_slices", "starts", "unconfirmed"}));
   MigProfile p;
   TESSERA_TRY(name, f.stringAt("name"));
   p.name = name;
@@ -103,8 +106,8 @@ Expected<std::vector<ComputeInstanceRule>> readCiRules(const YamlField& f, int c
 }
 
 Expected<MigGeometry> readMig(const YamlField& f) {
-  TESSERA_CHECK(f.onlyKeys({"memory_slices", "compute_slices", "engines", "compute_instances",
-                            "profiles"}));
+  TESSERA_CHECK(
+      f.onlyKeys({"memory_slices", "compute_slices", "engines", "compute_instances", "profiles"}));
   MigGeometry g;
   TESSERA_TRY(memorySlices, f.intAt("memory_slices", 1, kMaxMemorySlices));
   g.memorySlices = memorySlices;
@@ -147,8 +150,8 @@ Expected<NvlinkSpec> readNvlink(const YamlField& f) {
 
 Expected<GpuModel> readModel(const YamlField& f) {
   TESSERA_CHECK(f.onlyKeys({"id", "product_name", "aliases", "architecture", "memory_mib",
-                            "sm_count", "nvlink", "nvswitch_baseboard", "pcie_generation", "pci_device_ids",
-                            "unconfirmed", "notes", "mig"}));
+                            "sm_count", "nvlink", "nvswitch_baseboard", "pcie_generation",
+                            "pci_device_ids", "unconfirmed", "notes", "mig"}));
   GpuModel m;
   TESSERA_TRY(id, f.stringAt("id"));
   if (id.empty()) return f.child("id").error("model id must not be empty");
@@ -265,11 +268,13 @@ Status GpuCatalog::merge(const GpuCatalog& other) {
   for (const auto& m : other.models_)
     for (const auto& n : namesOf(*m))
       if (auto it = owner.find(n); it != owner.end())
-        return Error{"model '" + m->id + "' uses the name '" + n + "', which already belongs to model '" +
-                         it->second + "' (give it another name, or reuse id '" + it->second + "' to replace it)",
+        return Error{"model '" + m->id + "' uses the name '" + n +
+                         "', which already belongs to model '" + it->second +
+                         "' (give it another name, or reuse id '" + it->second + "' to replace it)",
                      {}};
   for (const auto& m : other.models_) {
-    auto same = std::find_if(models_.begin(), models_.end(), [&](const auto& mine) { return mine->id == m->id; });
+    auto same = std::find_if(models_.begin(), models_.end(),
+                             [&](const auto& mine) { return mine->id == m->id; });
     if (same != models_.end())
       *same = m;
     else
@@ -286,7 +291,9 @@ std::shared_ptr<const GpuModel> GpuCatalog::findShared(std::string_view name) co
   return nullptr;
 }
 
-const GpuModel* GpuCatalog::find(std::string_view name) const { return findShared(name).get(); }
+const GpuModel* GpuCatalog::find(std::string_view name) const {
+  return findShared(name).get();
+}
 
 std::string GpuCatalog::knownIds() const {
   std::vector<std::string> ids;

@@ -1,6 +1,7 @@
 #pragma once
-// GPU models and their MIG profile tables, as loaded from the GPU catalog (resources/gpu-catalog.yaml).
-// Everything here is data: a new GPU model is a catalog entry, never a code branch.
+// GPU models and their MIG profile tables, as loaded from the GPU catalog
+// (resources/gpu-catalog.yaml). Everything here is data: a new GPU model is a catalog entry, never
+// a code branch.
 #include <array>
 #include <cstdint>
 #include <optional>
@@ -33,16 +34,16 @@ struct MigEngines {
 };
 
 struct MigProfile {
-  std::string name;         // "3g.40gb", "1g.10gb+me"
-  int id = -1;              // profile ID as `nvidia-smi mig -lgip` prints it (keyed by model!)
-  int maxCount = 0;         // most instances of this profile on one GPU
-  int sm = 0;               // SMs per instance
-  MigEngines engines;       // per instance
-  double memoryGiB = 0;     // as one driver printed it; informational only
-  int memorySlices = 0;     // placement size
+  std::string name;      // "3g.40gb", "1g.10gb+me"
+  int id = -1;           // profile ID as `nvidia-smi mig -lgip` prints it (keyed by model!)
+  int maxCount = 0;      // most instances of this profile on one GPU
+  int sm = 0;            // SMs per instance
+  MigEngines engines;    // per instance
+  double memoryGiB = 0;  // as one driver printed it; informational only
+  int memorySlices = 0;  // placement size
   int computeSlices = 0;
-  uint16_t startMask = 0;   // bit s set = may start at memory slice s
-  bool mediaExtensions = false;  // "+me"
+  uint16_t startMask = 0;                // bit s set = may start at memory slice s
+  bool mediaExtensions = false;          // "+me"
   std::vector<std::string> unconfirmed;  // facts about this row the reference marks unconfirmed
 
   [[nodiscard]] bool canStartAt(int slice) const { return (startMask >> slice) & 1u; }
@@ -76,9 +77,9 @@ struct MigGeometry {
 };
 
 struct NvlinkSpec {
-  int generation = 0;      // 0 = no NVLink
-  int links = 0;           // links per GPU (what `topo -m` prints as NV#)
-  int bandwidthGBps = 0;   // bidirectional per GPU
+  int generation = 0;     // 0 = no NVLink
+  int links = 0;          // links per GPU (what `topo -m` prints as NV#)
+  int bandwidthGBps = 0;  // bidirectional per GPU
 };
 
 struct GpuModel {
@@ -94,7 +95,7 @@ struct GpuModel {
   bool nvswitchBaseboard = false;
   int pcieGeneration = 0;
   std::vector<std::string> pciDeviceIds;  // "0x233010DE"
-  std::optional<MigGeometry> mig;    // absent = not MIG capable
+  std::optional<MigGeometry> mig;         // absent = not MIG capable
   std::vector<std::string> unconfirmed;
   std::string notes;
 

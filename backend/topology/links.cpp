@@ -6,13 +6,20 @@ namespace tessera {
 
 std::string GpuLink::str() const {
   switch (kind) {
-    case LinkKind::Self: return "X";
-    case LinkKind::NVLink: return "NV" + std::to_string(nvlinks);
-    case LinkKind::PIX: return "PIX";
-    case LinkKind::PXB: return "PXB";
-    case LinkKind::PHB: return "PHB";
-    case LinkKind::NODE: return "NODE";
-    case LinkKind::SYS: return "SYS";
+    case LinkKind::Self:
+      return "X";
+    case LinkKind::NVLink:
+      return "NV" + std::to_string(nvlinks);
+    case LinkKind::PIX:
+      return "PIX";
+    case LinkKind::PXB:
+      return "PXB";
+    case LinkKind::PHB:
+      return "PHB";
+    case LinkKind::NODE:
+      return "NODE";
+    case LinkKind::SYS:
+      return "SYS";
   }
   return "?";
 }
@@ -39,12 +46,18 @@ bool betterLink(const GpuLink& a, const GpuLink& b) {
 
 const char* topologyLevelName(TopologyLevel l) {
   switch (l) {
-    case TopologyLevel::Gpu: return "gpu";
-    case TopologyLevel::Node: return "node";
-    case TopologyLevel::NvlinkDomain: return "nvlink-domain";
-    case TopologyLevel::Leaf: return "leaf";
-    case TopologyLevel::Spine: return "spine";
-    case TopologyLevel::Cluster: return "cluster";
+    case TopologyLevel::Gpu:
+      return "gpu";
+    case TopologyLevel::Node:
+      return "node";
+    case TopologyLevel::NvlinkDomain:
+      return "nvlink-domain";
+    case TopologyLevel::Leaf:
+      return "leaf";
+    case TopologyLevel::Spine:
+      return "spine";
+    case TopologyLevel::Cluster:
+      return "cluster";
   }
   return "?";
 }

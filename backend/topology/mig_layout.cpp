@@ -13,7 +13,8 @@ bool MigLayout::add(const MigInstance& inst) {
 }
 
 void MigLayout::removeAt(int i) {
-  for (int k = i; k + 1 < count_; ++k) items_[static_cast<size_t>(k)] = items_[static_cast<size_t>(k + 1)];
+  for (int k = i; k + 1 < count_; ++k)
+    items_[static_cast<size_t>(k)] = items_[static_cast<size_t>(k + 1)];
   --count_;
 }
 
@@ -32,7 +33,9 @@ bool MigLayout::allPlaced() const {
 uint16_t MigLayout::occupiedMask(const MigGeometry& g) const {
   uint16_t mask = 0;
   for (const auto& i : *this)
-    if (i.placed()) mask = static_cast<uint16_t>(mask | g.profiles[static_cast<size_t>(i.profile)].maskAt(i.start));
+    if (i.placed())
+      mask =
+          static_cast<uint16_t>(mask | g.profiles[static_cast<size_t>(i.profile)].maskAt(i.start));
   return mask;
 }
 
@@ -94,9 +97,11 @@ Expected<MigLayout> parseMigLayout(const GpuModel& model, std::string_view text)
       rest.remove_suffix(1);
     }
     int repeat = 1;
-    if (auto x = rest.find('x'); x != std::string_view::npos && x > 0 && parseInt(rest.substr(0, x))) {
+    if (auto x = rest.find('x');
+        x != std::string_view::npos && x > 0 && parseInt(rest.substr(0, x))) {
       repeat = *parseInt(rest.substr(0, x));
-      if (repeat < 1 || repeat > kMaxMemorySlices) return syntaxError(token, "repeat count must be 1.." + std::to_string(kMaxMemorySlices));
+      if (repeat < 1 || repeat > kMaxMemorySlices)
+        return syntaxError(token, "repeat count must be 1.." + std::to_string(kMaxMemorySlices));
       rest = rest.substr(x + 1);
     }
     std::string_view cis;
@@ -110,14 +115,15 @@ Expected<MigLayout> parseMigLayout(const GpuModel& model, std::string_view text)
       name = rest.substr(0, at);
       auto start = parseInt(rest.substr(at + 1));
       if (!start || *start < 0 || *start >= g.memorySlices)
-        return syntaxError(token, "start must be a memory slice 0.." + std::to_string(g.memorySlices - 1));
+        return syntaxError(token,
+                           "start must be a memory slice 0.." + std::to_string(g.memorySlices - 1));
       if (repeat > 1) return syntaxError(token, "a repeated item cannot have a fixed start");
       inst.start = static_cast<int8_t>(*start);
     }
     const int idx = g.profileIndex(trim(name));
     if (idx < 0)
-      return syntaxError(token, "unknown profile '" + std::string(trim(name)) + "' for " + model.id +
-                                    " (profiles: " + profileNames(g) + ")");
+      return syntaxError(token, "unknown profile '" + std::string(trim(name)) + "' for " +
+                                    model.id + " (profiles: " + profileNames(g) + ")");
     inst.profile = static_cast<int8_t>(idx);
     if (cis.data() && cis.empty()) return syntaxError(token, "'()' lists no compute instances");
     if (!cis.empty()) {
@@ -127,7 +133,8 @@ Expected<MigLayout> parseMigLayout(const GpuModel& model, std::string_view text)
     }
     for (int r = 0; r < repeat; ++r)
       if (!layout.add(inst))
-        return Error{"MIG layout has more than " + std::to_string(kMaxMemorySlices) + " instances", {}};
+        return Error{"MIG layout has more than " + std::to_string(kMaxMemorySlices) + " instances",
+                     {}};
   }
   return layout;
 }
@@ -163,7 +170,8 @@ std::string describeSlices(const MigGeometry& g, const MigInstance& inst) {
   const auto& p = g.profiles[static_cast<size_t>(inst.profile)];
   if (!inst.placed()) return "unplaced";
   if (p.memorySlices == 1) return "slice " + std::to_string(inst.start);
-  return "slices " + std::to_string(inst.start) + "-" + std::to_string(inst.start + p.memorySlices - 1);
+  return "slices " + std::to_string(inst.start) + "-" +
+         std::to_string(inst.start + p.memorySlices - 1);
 }
 
 }  // namespace tessera

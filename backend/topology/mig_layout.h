@@ -31,7 +31,9 @@ class MigLayout {
   [[nodiscard]] int size() const { return count_; }
   [[nodiscard]] bool empty() const { return count_ == 0; }
   [[nodiscard]] bool full() const { return count_ == kMaxMemorySlices; }
-  [[nodiscard]] const MigInstance& operator[](int i) const { return items_[static_cast<size_t>(i)]; }
+  [[nodiscard]] const MigInstance& operator[](int i) const {
+    return items_[static_cast<size_t>(i)];
+  }
   MigInstance& operator[](int i) { return items_[static_cast<size_t>(i)]; }
   const MigInstance* begin() const { return items_.data(); }
   const MigInstance* end() const { return items_.data() + count_; }
@@ -63,7 +65,8 @@ class MigLayout {
 // `*` marks a busy instance; "N x" repeats an (unplaced) instance N times.
 Expected<MigLayout> parseMigLayout(const GpuModel& model, std::string_view text);
 std::string formatMigLayout(const GpuModel& model, const MigLayout& layout, bool withBusy = false);
-std::string formatMigInstance(const GpuModel& model, const MigInstance& inst, bool withBusy = false);
+std::string formatMigInstance(const GpuModel& model, const MigInstance& inst,
+                              bool withBusy = false);
 // Start slices of a mask as "0,2,4".
 std::string formatStarts(const MigGeometry& g, uint16_t starts);
 // "slices 4-7" style description of what an instance occupies.

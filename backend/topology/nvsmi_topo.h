@@ -11,13 +11,13 @@
 namespace tessera {
 
 struct TopoMatrix {
-  std::vector<std::string> gpus;          // "GPU0".. in column order
-  std::vector<std::string> nics;          // device names: legend names ("mlx5_0") when a legend exists
+  std::vector<std::string> gpus;  // "GPU0".. in column order
+  std::vector<std::string> nics;  // device names: legend names ("mlx5_0") when a legend exists
   std::vector<std::vector<GpuLink>> gpuGpu;  // [gpu][gpu]
   std::vector<std::vector<GpuLink>> gpuNic;  // [gpu][nic]
   std::vector<std::vector<GpuLink>> nicNic;  // [nic][nic]
-  std::vector<std::string> cpuAffinity;   // per GPU, cpulist text ("" when empty)
-  std::vector<int> numaAffinity;          // per GPU, -1 when absent/"N/A"
+  std::vector<std::string> cpuAffinity;      // per GPU, cpulist text ("" when empty)
+  std::vector<int> numaAffinity;             // per GPU, -1 when absent/"N/A"
 };
 
 // Parses the matrix. Tolerates ANSI underline codes, CRLF line ends, the older form without

@@ -51,8 +51,10 @@ Expected<int> YamlField::asInt(std::optional<int> min, std::optional<int> max) c
   if (!node_.IsScalar()) return error("expected a whole number");
   auto v = parseInt(node_.Scalar());
   if (!v) return error("expected a whole number, got '" + node_.Scalar() + "'");
-  if (min && *v < *min) return error("must be at least " + std::to_string(*min) + ", got " + std::to_string(*v));
-  if (max && *v > *max) return error("must be at most " + std::to_string(*max) + ", got " + std::to_string(*v));
+  if (min && *v < *min)
+    return error("must be at least " + std::to_string(*min) + ", got " + std::to_string(*v));
+  if (max && *v > *max)
+    return error("must be at most " + std::to_string(*max) + ", got " + std::to_string(*v));
   return *v;
 }
 
@@ -87,7 +89,8 @@ Expected<std::vector<std::string>> YamlField::asStringList() const {
   return out;
 }
 
-Expected<std::vector<int>> YamlField::asIntList(std::optional<int> min, std::optional<int> max) const {
+Expected<std::vector<int>> YamlField::asIntList(std::optional<int> min,
+                                                std::optional<int> max) const {
   if (!node_.IsSequence()) return error("expected a list of whole numbers");
   std::vector<int> out;
   for (size_t i = 0; i < node_.size(); ++i) {
@@ -103,7 +106,8 @@ Expected<YamlField> YamlField::require(const std::string& key) const {
   return child(key);
 }
 
-Expected<int> YamlField::intAt(const std::string& key, std::optional<int> min, std::optional<int> max) const {
+Expected<int> YamlField::intAt(const std::string& key, std::optional<int> min,
+                               std::optional<int> max) const {
   TESSERA_TRY(f, require(key));
   return f.asInt(min, max);
 }
@@ -152,8 +156,10 @@ Expected<YAML::Node> parseYaml(std::string_view text, const std::string& fileNam
   try {
     return YAML::Load(std::string(text));
   } catch (const YAML::Exception& e) {
-    SourceLocation loc{fileName, e.mark.line >= 0 ? e.mark.line + 1 : 0,
-                       e.mark.column >= 0 ? e.mark.column + 1 : 0, {}};
+    SourceLocation loc{fileName,
+                       e.mark.line >= 0 ? e.mark.line + 1 : 0,
+                       e.mark.column >= 0 ? e.mark.column + 1 : 0,
+                       {}};
     return Error{"YAML syntax error: " + e.msg, loc};
   }
 }

@@ -9,8 +9,8 @@
 #include <QTemporaryDir>
 #include <QtTest>
 
-#include <nlohmann/json.hpp>
 #include <yaml-cpp/yaml.h>
+#include <nlohmann/json.hpp>
 
 #include <algorithm>
 #include <bit>
@@ -74,7 +74,9 @@ bool isVerb(const std::vector<std::string>& args) {
   return cli::isVerbInvocation(static_cast<int>(argv.size()), argv.data());
 }
 
-bool contains(const std::string& hay, const std::string& needle) { return hay.find(needle) != std::string::npos; }
+bool contains(const std::string& hay, const std::string& needle) {
+  return hay.find(needle) != std::string::npos;
+}
 
 QString describe(const CliResult& r) {
   return QStringLiteral("exit %1\n--- stdout ---\n%2\n--- stderr ---\n%3")
@@ -201,8 +203,8 @@ std::string indent(const std::string& text, const std::string& prefix) {
 // A cluster spec with the import-topo output pasted under node_templates, one node of it.
 std::string specWithTemplate(const std::string& importOutput, const std::string& templateName) {
   return "version: 1\nname: imported\nnode_templates:\n" + indent(importOutput, "  ") +
-         "fabric:\n  leafs:\n    - {name: leaf-1}\nnodes:\n  - {name: n1, template: " + templateName +
-         ", leaf: leaf-1}\n";
+         "fabric:\n  leafs:\n    - {name: leaf-1}\nnodes:\n  - {name: n1, template: " +
+         templateName + ", leaf: leaf-1}\n";
 }
 
 // `nvidia-smi topo -m` text (older form: no NICs, no legend) of `gpus` GPUs on one NUMA zone.
@@ -220,17 +222,20 @@ std::string syntheticTopo(int gpus) {
 
 }  // namespace
 
-#define VERIFY_CODE(result, expected) QVERIFY2((result).code == (expected), qPrintable(describe(result)))
+#define VERIFY_CODE(result, expected) \
+  QVERIFY2((result).code == (expected), qPrintable(describe(result)))
 
-#define VERIFY_CONTAINS(text, needle)                                                                  \
-  QVERIFY2(contains((text), (needle)), qPrintable(QStringLiteral("expected to find \"%1\" in:\n%2")    \
-                                                      .arg(QString::fromStdString(std::string(needle)), \
-                                                           QString::fromStdString(text))))
+#define VERIFY_CONTAINS(text, needle)                                       \
+  QVERIFY2(contains((text), (needle)),                                      \
+           qPrintable(QStringLiteral("expected to find \"%1\" in:\n%2")     \
+                          .arg(QString::fromStdString(std::string(needle)), \
+                               QString::fromStdString(text))))
 
-#define VERIFY_NOT_CONTAINS(text, needle)                                                              \
-  QVERIFY2(!contains((text), (needle)), qPrintable(QStringLiteral("did not expect \"%1\" in:\n%2")    \
-                                                       .arg(QString::fromStdString(std::string(needle)), \
-                                                            QString::fromStdString(text))))
+#define VERIFY_NOT_CONTAINS(text, needle)                                   \
+  QVERIFY2(!contains((text), (needle)),                                     \
+           qPrintable(QStringLiteral("did not expect \"%1\" in:\n%2")       \
+                          .arg(QString::fromStdString(std::string(needle)), \
+                               QString::fromStdString(text))))
 
 class TstCli : public QObject {
   Q_OBJECT
@@ -243,49 +248,60 @@ class TstCli : public QObject {
     QTest::addColumn<QString>("usage");
     QTest::addColumn<QStringList>("mustContain");
     QTest::newRow("top") << QStringList{"--help"} << "Usage: tessera [OPTIONS] SUBCOMMAND"
-                         << QStringList{"gpus", "cluster", "mig", "--catalog", "--version", "console",
+                         << QStringList{"gpus",           "cluster",        "mig",
+                                        "--catalog",      "--version",      "console",
                                         "--cluster FILE", "--catalog FILE", "--screenshot FILE"};
     // A console option's value is not a verb: the help still shows (it once said "unknown verb").
-    QTest::newRow("--cluster f --help") << QStringList{"--cluster", "x.yaml", "--help"}
-                                        << "Usage: tessera [OPTIONS] SUBCOMMAND" << QStringList{"--cluster FILE"};
-    QTest::newRow("--screenshot f -h") << QStringList{"--screenshot", "shot.png", "-h"}
-                                       << "Usage: tessera [OPTIONS] SUBCOMMAND" << QStringList{"mig"};
+    QTest::newRow("--cluster f --help")
+        << QStringList{"--cluster", "x.yaml", "--help"} << "Usage: tessera [OPTIONS] SUBCOMMAND"
+        << QStringList{"--cluster FILE"};
+    QTest::newRow("--screenshot f -h")
+        << QStringList{"--screenshot", "shot.png", "-h"} << "Usage: tessera [OPTIONS] SUBCOMMAND"
+        << QStringList{"mig"};
     QTest::newRow("--catalog c --cluster f --help")
-        << QStringList{"--catalog", QString::fromStdString(kExtraCatalog), "--cluster", "x.yaml", "--help"}
+        << QStringList{"--catalog", QString::fromStdString(kExtraCatalog), "--cluster", "x.yaml",
+                       "--help"}
         << "Usage: tessera [OPTIONS] SUBCOMMAND" << QStringList{"mig"};
     QTest::newRow("top -h") << QStringList{"-h"} << "Usage: tessera [OPTIONS] SUBCOMMAND"
                             << QStringList{"gpus", "cluster", "mig"};
-    QTest::newRow("gpus") << QStringList{"gpus", "--help"} << "Usage: tessera gpus" << QStringList{"list", "show"};
-    QTest::newRow("gpus list") << QStringList{"gpus", "list", "--help"} << "Usage: tessera gpus list"
-                               << QStringList{"-o,--output", "json"};
-    QTest::newRow("gpus show") << QStringList{"gpus", "show", "--help"} << "Usage: tessera gpus show"
-                               << QStringList{"MODEL", "-o,--output"};
+    QTest::newRow("gpus") << QStringList{"gpus", "--help"} << "Usage: tessera gpus"
+                          << QStringList{"list", "show"};
+    QTest::newRow("gpus list") << QStringList{"gpus", "list", "--help"}
+                               << "Usage: tessera gpus list" << QStringList{"-o,--output", "json"};
+    QTest::newRow("gpus show") << QStringList{"gpus", "show", "--help"}
+                               << "Usage: tessera gpus show" << QStringList{"MODEL", "-o,--output"};
     QTest::newRow("cluster") << QStringList{"cluster", "--help"} << "Usage: tessera cluster"
                              << QStringList{"show", "validate", "node", "import-topo"};
-    QTest::newRow("cluster show") << QStringList{"cluster", "show", "--help"} << "Usage: tessera cluster show"
+    QTest::newRow("cluster show") << QStringList{"cluster", "show", "--help"}
+                                  << "Usage: tessera cluster show"
                                   << QStringList{"FILE", "-o,--output"};
     QTest::newRow("cluster validate") << QStringList{"cluster", "validate", "--help"}
                                       << "Usage: tessera cluster validate" << QStringList{"FILE"};
-    QTest::newRow("cluster node") << QStringList{"cluster", "node", "--help"} << "Usage: tessera cluster node"
-                                  << QStringList{"NAME", "--spec"};
-    QTest::newRow("cluster import-topo") << QStringList{"cluster", "import-topo", "--help"}
-                                         << "Usage: tessera cluster import-topo"
-                                         << QStringList{"FILE", "--model", "--name"};
+    QTest::newRow("cluster node") << QStringList{"cluster", "node", "--help"}
+                                  << "Usage: tessera cluster node" << QStringList{"NAME", "--spec"};
+    QTest::newRow("cluster import-topo")
+        << QStringList{"cluster", "import-topo", "--help"} << "Usage: tessera cluster import-topo"
+        << QStringList{"FILE", "--model", "--name"};
     QTest::newRow("mig") << QStringList{"mig", "--help"} << "Usage: tessera mig"
-                         << QStringList{"validate", "layouts", "fits", "plan", "fragmentation", "export"};
-    QTest::newRow("mig validate") << QStringList{"mig", "validate", "--help"} << "Usage: tessera mig validate"
+                         << QStringList{"validate", "layouts",       "fits",
+                                        "plan",     "fragmentation", "export"};
+    QTest::newRow("mig validate") << QStringList{"mig", "validate", "--help"}
+                                  << "Usage: tessera mig validate"
                                   << QStringList{"--gpu", "LAYOUT"};
-    QTest::newRow("mig layouts") << QStringList{"mig", "layouts", "--help"} << "Usage: tessera mig layouts"
+    QTest::newRow("mig layouts") << QStringList{"mig", "layouts", "--help"}
+                                 << "Usage: tessera mig layouts"
                                  << QStringList{"--gpu", "--maximal", "--count"};
     QTest::newRow("mig fits") << QStringList{"mig", "fits", "--help"} << "Usage: tessera mig fits"
                               << QStringList{"--gpu", "LAYOUT"};
     QTest::newRow("mig plan") << QStringList{"mig", "plan", "--help"} << "Usage: tessera mig plan"
                               << QStringList{"--gpu", "--current", "--target"};
-    QTest::newRow("mig fragmentation") << QStringList{"mig", "fragmentation", "--help"}
-                                       << "Usage: tessera mig fragmentation"
-                                       << QStringList{"--gpu", "LAYOUT", "--demand"};
-    QTest::newRow("mig export") << QStringList{"mig", "export", "--help"} << "Usage: tessera mig export"
-                                << QStringList{"--gpu", "--config", "--cluster", "--node", "-o,--output"};
+    QTest::newRow("mig fragmentation")
+        << QStringList{"mig", "fragmentation", "--help"} << "Usage: tessera mig fragmentation"
+        << QStringList{"--gpu", "LAYOUT", "--demand"};
+    QTest::newRow("mig export") << QStringList{"mig", "export", "--help"}
+                                << "Usage: tessera mig export"
+                                << QStringList{"--gpu", "--config", "--cluster", "--node",
+                                               "-o,--output"};
   }
 
   void help() {
@@ -314,17 +330,18 @@ class TstCli : public QObject {
     QTest::newRow("unknown sub-verb") << QStringList{"gpus", "frobnicate"} << "--help";
     QTest::newRow("unknown top option") << QStringList{"--bogus", "gpus", "list"} << "--bogus";
     QTest::newRow("unknown verb option") << QStringList{"gpus", "list", "--bogus"} << "--bogus";
-    QTest::newRow("unknown mig option") << QStringList{"mig", "validate", "--gpu", "H100", "--frob", "3g.40gb@0"}
-                                        << "--frob";
+    QTest::newRow("unknown mig option")
+        << QStringList{"mig", "validate", "--gpu", "H100", "--frob", "3g.40gb@0"} << "--frob";
     QTest::newRow("bad output format") << QStringList{"gpus", "list", "-o", "yaml"} << "yaml";
     QTest::newRow("missing --gpu") << QStringList{"mig", "validate", "3g.40gb@0"} << "--gpu";
     QTest::newRow("missing layout") << QStringList{"mig", "validate", "--gpu", "H100"} << "LAYOUT";
-    QTest::newRow("extra positional") << QStringList{"mig", "validate", "--gpu", "H100", "3g.40gb@4", "2g.20gb@0"}
-                                      << "2g.20gb@0";
-    QTest::newRow("missing --model") << QStringList{"cluster", "import-topo", QString::fromStdString(kTopoDgxH100)}
-                                     << "--model";
-    QTest::newRow("missing catalog file") << QStringList{"--catalog", "/nonexistent/catalog.yaml", "gpus", "list"}
-                                          << "/nonexistent/catalog.yaml";
+    QTest::newRow("extra positional")
+        << QStringList{"mig", "validate", "--gpu", "H100", "3g.40gb@4", "2g.20gb@0"} << "2g.20gb@0";
+    QTest::newRow("missing --model")
+        << QStringList{"cluster", "import-topo", QString::fromStdString(kTopoDgxH100)} << "--model";
+    QTest::newRow("missing catalog file")
+        << QStringList{"--catalog", "/nonexistent/catalog.yaml", "gpus", "list"}
+        << "/nonexistent/catalog.yaml";
   }
 
   void usageErrors() {
@@ -345,13 +362,15 @@ class TstCli : public QObject {
     QTest::newRow("--cluster f") << QStringList{"--cluster", "f"} << false;
     QTest::newRow("--cluster=f") << QStringList{"--cluster=f"} << false;
     QTest::newRow("--screenshot f") << QStringList{"--screenshot", "shot.png"} << false;
-    QTest::newRow("--cluster f --screenshot g") << QStringList{"--cluster", "f", "--screenshot", "g.png"} << false;
+    QTest::newRow("--cluster f --screenshot g")
+        << QStringList{"--cluster", "f", "--screenshot", "g.png"} << false;
     QTest::newRow("--catalog c") << QStringList{"--catalog", "c.yaml"} << false;
     QTest::newRow("mig") << QStringList{"mig", "validate", "--gpu", "H100", "3g.40gb@0"} << true;
     QTest::newRow("gpus") << QStringList{"gpus", "list"} << true;
     QTest::newRow("--catalog c gpus") << QStringList{"--catalog", "c.yaml", "gpus", "list"} << true;
     QTest::newRow("--cluster f --help") << QStringList{"--cluster", "x.yaml", "--help"} << true;
-    QTest::newRow("--catalog c --cluster f") << QStringList{"--catalog", "c.yaml", "--cluster", "f"} << false;
+    QTest::newRow("--catalog c --cluster f")
+        << QStringList{"--catalog", "c.yaml", "--cluster", "f"} << false;
     QTest::newRow("--help") << QStringList{"--help"} << true;
     QTest::newRow("-h") << QStringList{"-h"} << true;
     QTest::newRow("--version") << QStringList{"--version"} << true;
@@ -429,13 +448,17 @@ class TstCli : public QObject {
     VERIFY_CONTAINS(r.out, "0x233010DE");
     // Reference 1.3/1.4: profile, ID, max, placements.
     const std::vector<std::vector<std::string>> rows = {
-        {"1g.10gb", "19", "7", "{0,1,2,3,4,5,6}:1"}, {"1g.10gb+me", "20", "1", "{0,1,2,3,4,5,6}:1"},
-        {"1g.20gb", "15", "4", "{0,2,4,6}:2"},       {"2g.20gb", "14", "3", "{0,2,4}:2"},
-        {"3g.40gb", "9", "2", "{0,4}:4"},            {"4g.40gb", "5", "1", "{0}:4"},
+        {"1g.10gb", "19", "7", "{0,1,2,3,4,5,6}:1"},
+        {"1g.10gb+me", "20", "1", "{0,1,2,3,4,5,6}:1"},
+        {"1g.20gb", "15", "4", "{0,2,4,6}:2"},
+        {"2g.20gb", "14", "3", "{0,2,4}:2"},
+        {"3g.40gb", "9", "2", "{0,4}:4"},
+        {"4g.40gb", "5", "1", "{0}:4"},
         {"7g.80gb", "0", "1", "{0}:8"}};
     for (const auto& expected : rows) {
       const auto line = lineStartingWith(r.out, expected[0]);
-      QVERIFY2(line, qPrintable(QString::fromStdString("no MIG table row for " + expected[0] + " in\n" + r.out)));
+      QVERIFY2(line, qPrintable(QString::fromStdString("no MIG table row for " + expected[0] +
+                                                       " in\n" + r.out)));
       std::istringstream in(*line);
       std::vector<std::string> tokens;
       for (std::string t; in >> t;) tokens.push_back(t);
@@ -467,7 +490,8 @@ class TstCli : public QObject {
     QCOMPARE(j["id"].get<std::string>(), std::string("A30-24GB"));
     // Reference 1.4, A30 table.
     std::map<std::string, std::vector<int>> starts;
-    for (const auto& p : j["mig_profiles"]) starts[p["name"].get<std::string>()] = p["starts"].get<std::vector<int>>();
+    for (const auto& p : j["mig_profiles"])
+      starts[p["name"].get<std::string>()] = p["starts"].get<std::vector<int>>();
     QCOMPARE(starts.size(), size_t{5});
     QCOMPARE(starts["1g.6gb"], (std::vector<int>{0, 1, 2, 3}));
     QCOMPARE(starts["2g.12gb+me"], (std::vector<int>{0, 2}));
@@ -485,8 +509,8 @@ class TstCli : public QObject {
     QTest::newRow("gpus show") << QStringList{"gpus", "show", "Z9000"};
     QTest::newRow("mig validate") << QStringList{"mig", "validate", "--gpu", "Z9000", "1g.10gb@0"};
     QTest::newRow("mig layouts") << QStringList{"mig", "layouts", "--gpu", "Z9000", "--count"};
-    QTest::newRow("import-topo") << QStringList{"cluster", "import-topo", QString::fromStdString(kTopoDgxH100),
-                                                "--model", "Z9000"};
+    QTest::newRow("import-topo") << QStringList{
+        "cluster", "import-topo", QString::fromStdString(kTopoDgxH100), "--model", "Z9000"};
   }
 
   void unknownModel() {
@@ -506,30 +530,45 @@ class TstCli : public QObject {
     QTest::addColumn<int>("code");
     QTest::addColumn<QStringList>("outContains");
     // Reference 1.5 worked examples (8-slice GPUs), on H100.
-    QTest::newRow("3-2-1-1") << "H100" << "3g.40gb@4,2g.20gb@0,1g.10gb@2,1g.10gb@3" << 0
-                             << QStringList{"valid on H100-SXM5-80GB", "4 GPU instance(s)", "[########] 8/8",
-                                            "compute slices 7/7"};
-    QTest::newRow("4g+3g") << "H100" << "4g.40gb@0,3g.40gb@4" << 0
-                           << QStringList{"valid on H100-SXM5-80GB", "2 GPU instance(s)", "compute slices 7/7"};
-    QTest::newRow("2g x3 + 1g.20gb") << "H100" << "2g.20gb@0,2g.20gb@2,2g.20gb@4,1g.20gb@6" << 0
+    QTest::newRow("3-2-1-1") << "H100"
+                             << "3g.40gb@4,2g.20gb@0,1g.10gb@2,1g.10gb@3" << 0
+                             << QStringList{"valid on H100-SXM5-80GB", "4 GPU instance(s)",
+                                            "[########] 8/8", "compute slices 7/7"};
+    QTest::newRow("4g+3g") << "H100"
+                           << "4g.40gb@0,3g.40gb@4" << 0
+                           << QStringList{"valid on H100-SXM5-80GB", "2 GPU instance(s)",
+                                          "compute slices 7/7"};
+    QTest::newRow("2g x3 + 1g.20gb") << "H100"
+                                     << "2g.20gb@0,2g.20gb@2,2g.20gb@4,1g.20gb@6" << 0
                                      << QStringList{"valid on", "8/8", "compute slices 7/7"};
-    QTest::newRow("four 1g.20gb") << "H100" << "1g.20gb@0,1g.20gb@2,1g.20gb@4,1g.20gb@6" << 0
+    QTest::newRow("four 1g.20gb") << "H100"
+                                  << "1g.20gb@0,1g.20gb@2,1g.20gb@4,1g.20gb@6" << 0
                                   << QStringList{"valid on", "8/8", "compute slices 4/7"};
-    QTest::newRow("partial") << "H100" << "3g.40gb@0" << 0
+    QTest::newRow("partial") << "H100"
+                             << "3g.40gb@0" << 0
                              << QStringList{"valid on", "[####....] 4/8", "compute slices 3/7"};
-    QTest::newRow("A30 via alias") << "A30" << "2g.12gb@0,1g.6gb@2,1g.6gb+me@3" << 0
+    QTest::newRow("A30 via alias") << "A30"
+                                   << "2g.12gb@0,1g.6gb@2,1g.6gb+me@3" << 0
                                    << QStringList{"valid on A30-24GB", "4/4", "compute slices 4/4"};
-    QTest::newRow("3g+3g+1g: overlap") << "H100" << "3g.40gb@0,3g.40gb@4,1g.10gb@6" << 1
-                                       << QStringList{"invalid", "check 2", "1g.10gb@6", "3g.40gb@4"};
-    QTest::newRow("two 1g+me: count") << "H100" << "1g.10gb+me@0,1g.10gb+me@1" << 1
-                                      << QStringList{"invalid", "check 3", "1g.10gb+me"};
-    QTest::newRow("3g at 2: start") << "H100" << "3g.40gb@2" << 1
-                                    << QStringList{"invalid", "check 1", "{0,4}"};
-    QTest::newRow("A30 two +me: engines") << "A30" << "1g.6gb+me@0,2g.12gb+me@2" << 1
-                                          << QStringList{"invalid", "check 4"};
-    QTest::newRow("bad compute instances") << "H100" << "4g.40gb@0(3c)" << 1
-                                           << QStringList{"invalid", "compute instances"};
-    QTest::newRow("unplaced impossible") << "H100" << "3g.40gb,3g.40gb,1g.10gb" << 1 << QStringList{"invalid"};
+    QTest::newRow("3g+3g+1g: overlap")
+        << "H100"
+        << "3g.40gb@0,3g.40gb@4,1g.10gb@6" << 1
+        << QStringList{"invalid", "check 2", "1g.10gb@6", "3g.40gb@4"};
+    QTest::newRow("two 1g+me: count")
+        << "H100"
+        << "1g.10gb+me@0,1g.10gb+me@1" << 1 << QStringList{"invalid", "check 3", "1g.10gb+me"};
+    QTest::newRow("3g at 2: start")
+        << "H100"
+        << "3g.40gb@2" << 1 << QStringList{"invalid", "check 1", "{0,4}"};
+    QTest::newRow("A30 two +me: engines")
+        << "A30"
+        << "1g.6gb+me@0,2g.12gb+me@2" << 1 << QStringList{"invalid", "check 4"};
+    QTest::newRow("bad compute instances")
+        << "H100"
+        << "4g.40gb@0(3c)" << 1 << QStringList{"invalid", "compute instances"};
+    QTest::newRow("unplaced impossible")
+        << "H100"
+        << "3g.40gb,3g.40gb,1g.10gb" << 1 << QStringList{"invalid"};
   }
 
   void migValidate() {
@@ -537,7 +576,8 @@ class TstCli : public QObject {
     QFETCH(QString, layout);
     QFETCH(int, code);
     QFETCH(QStringList, outContains);
-    const CliResult r = runCli({"mig", "validate", "--gpu", gpu.toStdString(), layout.toStdString()});
+    const CliResult r =
+        runCli({"mig", "validate", "--gpu", gpu.toStdString(), layout.toStdString()});
     VERIFY_CODE(r, code);
     for (const auto& s : outContains) VERIFY_CONTAINS(r.out, s.toStdString());
     if (code == 0) VERIFY_NOT_CONTAINS(r.out, "invalid");
@@ -545,7 +585,8 @@ class TstCli : public QObject {
 
   void migValidateUnplaced() {
     // Like `nvidia-smi mig -cgi 9,14,19,19`: valid when some placement exists; says which.
-    const CliResult r = runCli({"mig", "validate", "--gpu", "H100", "3g.40gb,2g.20gb,1g.10gb,1g.10gb"});
+    const CliResult r =
+        runCli({"mig", "validate", "--gpu", "H100", "3g.40gb,2g.20gb,1g.10gb,1g.10gb"});
     VERIFY_CODE(r, cli::kExitOk);
     const auto line = lineStartingWith(r.out, "placeable");
     QVERIFY2(line, r.out.c_str());
@@ -569,22 +610,41 @@ class TstCli : public QObject {
     QTest::addColumn<QString>("gpu");
     QTest::addColumn<QString>("layout");
     QTest::addColumn<QString>("errMentions");
-    QTest::newRow("unknown profile") << "H100" << "9g.1gb@0" << "9g.1gb";
-    QTest::newRow("start out of range") << "H100" << "3g.40gb@9" << "3g.40gb@9";
-    QTest::newRow("start not a number") << "H100" << "3g.40gb@x" << "3g.40gb@x";
-    QTest::newRow("empty item") << "H100" << "3g.40gb@0,,1g.10gb@4" << "empty item";
-    QTest::newRow("CI too big") << "H100" << "3g.40gb@0(1c+5c)" << "5c";
-    QTest::newRow("CI not closed") << "H100" << "3g.40gb@0(1c" << "3g.40gb@0(1c";
-    QTest::newRow("repeat with start") << "H100" << "2x1g.10gb@0" << "2x1g.10gb@0";
-    QTest::newRow("A100 profile on H100") << "H100" << "1g.5gb@0" << "1g.5gb";
-    QTest::newRow("non-MIG model") << "L4" << "1g.10gb@0" << "not MIG capable";
+    QTest::newRow("unknown profile") << "H100"
+                                     << "9g.1gb@0"
+                                     << "9g.1gb";
+    QTest::newRow("start out of range") << "H100"
+                                        << "3g.40gb@9"
+                                        << "3g.40gb@9";
+    QTest::newRow("start not a number") << "H100"
+                                        << "3g.40gb@x"
+                                        << "3g.40gb@x";
+    QTest::newRow("empty item") << "H100"
+                                << "3g.40gb@0,,1g.10gb@4"
+                                << "empty item";
+    QTest::newRow("CI too big") << "H100"
+                                << "3g.40gb@0(1c+5c)"
+                                << "5c";
+    QTest::newRow("CI not closed") << "H100"
+                                   << "3g.40gb@0(1c"
+                                   << "3g.40gb@0(1c";
+    QTest::newRow("repeat with start") << "H100"
+                                       << "2x1g.10gb@0"
+                                       << "2x1g.10gb@0";
+    QTest::newRow("A100 profile on H100") << "H100"
+                                          << "1g.5gb@0"
+                                          << "1g.5gb";
+    QTest::newRow("non-MIG model") << "L4"
+                                   << "1g.10gb@0"
+                                   << "not MIG capable";
   }
 
   void migValidateSyntaxErrors() {
     QFETCH(QString, gpu);
     QFETCH(QString, layout);
     QFETCH(QString, errMentions);
-    const CliResult r = runCli({"mig", "validate", "--gpu", gpu.toStdString(), layout.toStdString()});
+    const CliResult r =
+        runCli({"mig", "validate", "--gpu", gpu.toStdString(), layout.toStdString()});
     VERIFY_CODE(r, cli::kExitUsage);
     VERIFY_CONTAINS(r.err, errMentions.toStdString());
     QVERIFY2(r.out.empty(), r.out.c_str());
@@ -595,9 +655,12 @@ class TstCli : public QObject {
   void migLayoutsCount_data() {
     QTest::addColumn<QString>("gpu");
     QTest::addColumn<QString>("id");
-    QTest::newRow("A30") << "A30" << "A30-24GB";
-    QTest::newRow("H100") << "H100" << "H100-SXM5-80GB";
-    QTest::newRow("A100-40GB") << "A100-40GB" << "A100-SXM4-40GB";
+    QTest::newRow("A30") << "A30"
+                         << "A30-24GB";
+    QTest::newRow("H100") << "H100"
+                          << "H100-SXM5-80GB";
+    QTest::newRow("A100-40GB") << "A100-40GB"
+                               << "A100-SXM4-40GB";
   }
 
   void migLayoutsCount() {
@@ -611,12 +674,14 @@ class TstCli : public QObject {
     const CliResult all = runCli({"mig", "layouts", "--gpu", gpu.toStdString(), "--count"});
     VERIFY_CODE(all, cli::kExitOk);
     QCOMPARE(linesOf(all.out).size(), size_t{1});
-    QCOMPARE(trimmed(all.out), std::to_string(counter.all) + " valid layouts of " + id.toStdString() +
-                                   " (including the empty one)");
+    QCOMPARE(trimmed(all.out), std::to_string(counter.all) + " valid layouts of " +
+                                   id.toStdString() + " (including the empty one)");
 
-    const CliResult maximal = runCli({"mig", "layouts", "--gpu", gpu.toStdString(), "--maximal", "--count"});
+    const CliResult maximal =
+        runCli({"mig", "layouts", "--gpu", gpu.toStdString(), "--maximal", "--count"});
     VERIFY_CODE(maximal, cli::kExitOk);
-    QCOMPARE(trimmed(maximal.out), std::to_string(counter.maximal) + " maximal layouts of " + id.toStdString());
+    QCOMPARE(trimmed(maximal.out),
+             std::to_string(counter.maximal) + " maximal layouts of " + id.toStdString());
   }
 
   void migLayoutsListed() {
@@ -634,7 +699,8 @@ class TstCli : public QObject {
       for (size_t p = 0; p < a30.mig->profiles.size(); ++p)
         for (int s = 0; s < a30.mig->memorySlices; ++s)
           if (a30.mig->profiles[p].canStartAt(s))
-            QVERIFY2(!validWith(*a30.mig, *layout, static_cast<int>(p), s), lines[i].c_str());  // maximal
+            QVERIFY2(!validWith(*a30.mig, *layout, static_cast<int>(p), s),
+                     lines[i].c_str());  // maximal
       seen.push_back(lines[i]);
     }
     std::sort(seen.begin(), seen.end());
@@ -700,15 +766,24 @@ class TstCli : public QObject {
     for (const QString& verb : {QStringLiteral("fits"), QStringLiteral("fragmentation")}) {
       const QByteArray v = verb.toUtf8();
       QTest::addRow("%s: overlapping", v.constData())
-          << verb << "H100" << "3g.40gb@0,3g.40gb@2" << cli::kExitInvalid << "invalid layout";
-      QTest::addRow("%s: bad start", v.constData()) << verb << "H100" << "3g.40gb@2" << cli::kExitInvalid << "check 1";
+          << verb << "H100"
+          << "3g.40gb@0,3g.40gb@2" << cli::kExitInvalid << "invalid layout";
+      QTest::addRow("%s: bad start", v.constData())
+          << verb << "H100"
+          << "3g.40gb@2" << cli::kExitInvalid << "check 1";
       QTest::addRow("%s: too many", v.constData())
-          << verb << "H100" << "3g.40gb@0,3g.40gb@4,1g.10gb@6" << cli::kExitInvalid << "check 2";
-      QTest::addRow("%s: syntax", v.constData()) << verb << "H100" << "3g.40gb@" << cli::kExitUsage << "3g.40gb@";
+          << verb << "H100"
+          << "3g.40gb@0,3g.40gb@4,1g.10gb@6" << cli::kExitInvalid << "check 2";
+      QTest::addRow("%s: syntax", v.constData()) << verb << "H100"
+                                                 << "3g.40gb@" << cli::kExitUsage << "3g.40gb@";
       QTest::addRow("%s: unknown profile", v.constData())
-          << verb << "H100" << "5g.50gb@0" << cli::kExitUsage << "5g.50gb";
-      QTest::addRow("%s: unplaced", v.constData()) << verb << "H100" << "3g.40gb" << cli::kExitUsage << "PROFILE@START";
-      QTest::addRow("%s: unknown model", v.constData()) << verb << "Z9" << "-" << cli::kExitUsage << "Z9";
+          << verb << "H100"
+          << "5g.50gb@0" << cli::kExitUsage << "5g.50gb";
+      QTest::addRow("%s: unplaced", v.constData())
+          << verb << "H100"
+          << "3g.40gb" << cli::kExitUsage << "PROFILE@START";
+      QTest::addRow("%s: unknown model", v.constData()) << verb << "Z9"
+                                                        << "-" << cli::kExitUsage << "Z9";
     }
   }
 
@@ -718,18 +793,21 @@ class TstCli : public QObject {
     QFETCH(QString, layout);
     QFETCH(int, code);
     QFETCH(QString, errMentions);
-    const CliResult r = runCli({"mig", verb.toStdString(), "--gpu", gpu.toStdString(), layout.toStdString()});
+    const CliResult r =
+        runCli({"mig", verb.toStdString(), "--gpu", gpu.toStdString(), layout.toStdString()});
     VERIFY_CODE(r, code);
     VERIFY_CONTAINS(r.err, errMentions.toStdString());
     QVERIFY2(r.out.empty(), r.out.c_str());
     // `mig validate` classifies the same layouts the same way.
-    const CliResult v = runCli({"mig", "validate", "--gpu", gpu.toStdString(), layout.toStdString()});
+    const CliResult v =
+        runCli({"mig", "validate", "--gpu", gpu.toStdString(), layout.toStdString()});
     if (code == cli::kExitInvalid) VERIFY_CODE(v, cli::kExitInvalid);
   }
 
   void migPlanKeepsBusy() {
-    const CliResult r = runCli({"mig", "plan", "--gpu", "H100", "--current", "3g.40gb@0*,1g.10gb@4,1g.10gb@5",
-                                "--target", "3g.40gb,2g.20gb,1g.20gb"});
+    const CliResult r =
+        runCli({"mig", "plan", "--gpu", "H100", "--current", "3g.40gb@0*,1g.10gb@4,1g.10gb@5",
+                "--target", "3g.40gb,2g.20gb,1g.20gb"});
     VERIFY_CODE(r, cli::kExitOk);
     const auto target = lineStartingWith(r.out, "target:");
     QVERIFY2(target, r.out.c_str());
@@ -750,8 +828,8 @@ class TstCli : public QObject {
   }
 
   void migPlanSimple() {
-    const CliResult r =
-        runCli({"mig", "plan", "--gpu", "H100", "--current", "3g.40gb@4*", "--target", "4g.40gb,3g.40gb"});
+    const CliResult r = runCli(
+        {"mig", "plan", "--gpu", "H100", "--current", "3g.40gb@4*", "--target", "4g.40gb,3g.40gb"});
     VERIFY_CODE(r, cli::kExitOk);
     VERIFY_CONTAINS(r.out, "target: 4g.40gb@0,3g.40gb@4*");
     VERIFY_CONTAINS(r.out, "create  4g.40gb@0");
@@ -763,16 +841,19 @@ class TstCli : public QObject {
     QTest::addColumn<QString>("target");
     // With 3g@0 busy, 2g + 1g + 1g must fit in slices 4-7, but no 1-slice profile reaches slice 7
     // (reference 1.4).
-    QTest::newRow("no room next to busy") << "3g.40gb@0*,3g.40gb@4" << "3g.40gb,2g.20gb,1g.10gb,1g.10gb";
-    QTest::newRow("busy not in target") << "3g.40gb@4*,1g.10gb@0*" << "4g.40gb,3g.40gb";
-    QTest::newRow("too many slices") << "-" << "7g.80gb,1g.10gb";
+    QTest::newRow("no room next to busy") << "3g.40gb@0*,3g.40gb@4"
+                                          << "3g.40gb,2g.20gb,1g.10gb,1g.10gb";
+    QTest::newRow("busy not in target") << "3g.40gb@4*,1g.10gb@0*"
+                                        << "4g.40gb,3g.40gb";
+    QTest::newRow("too many slices") << "-"
+                                     << "7g.80gb,1g.10gb";
   }
 
   void migPlanImpossible() {
     QFETCH(QString, current);
     QFETCH(QString, target);
-    const CliResult r = runCli(
-        {"mig", "plan", "--gpu", "H100", "--current", current.toStdString(), "--target", target.toStdString()});
+    const CliResult r = runCli({"mig", "plan", "--gpu", "H100", "--current", current.toStdString(),
+                                "--target", target.toStdString()});
     VERIFY_CODE(r, cli::kExitInvalid);
     VERIFY_CONTAINS(r.out, "no plan");
   }
@@ -791,11 +872,16 @@ class TstCli : public QObject {
   void migFragmentation_data() {
     QTest::addColumn<QString>("layout");
     QTest::addColumn<QString>("demand");
-    QTest::newRow("3g@0, default demand") << "3g.40gb@0" << "";
-    QTest::newRow("two 1g, weighted") << "1g.10gb@1,1g.10gb@5" << "3g.40gb=2,1g.10gb=1";
-    QTest::newRow("empty GPU") << "-" << "";
-    QTest::newRow("full GPU") << "3g.40gb@4,2g.20gb@0,1g.10gb@2,1g.10gb@3" << "2g.20gb=1";
-    QTest::newRow("fractional weights") << "1g.10gb@1,1g.10gb@5" << "3g.40gb=0.5,1g.10gb=2.25,2g.20gb=1e-3";
+    QTest::newRow("3g@0, default demand") << "3g.40gb@0"
+                                          << "";
+    QTest::newRow("two 1g, weighted") << "1g.10gb@1,1g.10gb@5"
+                                      << "3g.40gb=2,1g.10gb=1";
+    QTest::newRow("empty GPU") << "-"
+                               << "";
+    QTest::newRow("full GPU") << "3g.40gb@4,2g.20gb@0,1g.10gb@2,1g.10gb@3"
+                              << "2g.20gb=1";
+    QTest::newRow("fractional weights") << "1g.10gb@1,1g.10gb@5"
+                                        << "3g.40gb=0.5,1g.10gb=2.25,2g.20gb=1e-3";
   }
 
   void migFragmentation() {
@@ -850,26 +936,38 @@ class TstCli : public QObject {
   void migFragmentationBadDemand_data() {
     QTest::addColumn<QString>("demand");
     QTest::addColumn<QString>("errMentions");
-    QTest::newRow("unknown profile") << "zz=2" << "zz";
-    QTest::newRow("negative weight") << "3g.40gb=-1" << "3g.40gb=-1";
-    QTest::newRow("zero weight") << "3g.40gb=0" << "3g.40gb=0";
-    QTest::newRow("not a number") << "3g.40gb=abc" << "3g.40gb=abc";
+    QTest::newRow("unknown profile") << "zz=2"
+                                     << "zz";
+    QTest::newRow("negative weight") << "3g.40gb=-1"
+                                     << "3g.40gb=-1";
+    QTest::newRow("zero weight") << "3g.40gb=0"
+                                 << "3g.40gb=0";
+    QTest::newRow("not a number") << "3g.40gb=abc"
+                                  << "3g.40gb=abc";
     // The whole weight must be a finite number: no trailing text, no inf/nan, not empty.
-    QTest::newRow("trailing text") << "3g.40gb=1x" << "3g.40gb=1x";
-    QTest::newRow("trailing text after a valid item") << "1g.10gb=1,3g.40gb=2 5" << "3g.40gb=2 5";
-    QTest::newRow("inf") << "3g.40gb=inf" << "3g.40gb=inf";
-    QTest::newRow("-inf") << "3g.40gb=-inf" << "3g.40gb=-inf";
-    QTest::newRow("nan") << "3g.40gb=nan" << "3g.40gb=nan";
-    QTest::newRow("overflow") << "3g.40gb=1e999" << "3g.40gb=1e999";
-    QTest::newRow("empty") << "3g.40gb=" << "3g.40gb=";
-    QTest::newRow("hex") << "3g.40gb=0x10" << "3g.40gb=0x10";
+    QTest::newRow("trailing text") << "3g.40gb=1x"
+                                   << "3g.40gb=1x";
+    QTest::newRow("trailing text after a valid item") << "1g.10gb=1,3g.40gb=2 5"
+                                                      << "3g.40gb=2 5";
+    QTest::newRow("inf") << "3g.40gb=inf"
+                         << "3g.40gb=inf";
+    QTest::newRow("-inf") << "3g.40gb=-inf"
+                          << "3g.40gb=-inf";
+    QTest::newRow("nan") << "3g.40gb=nan"
+                         << "3g.40gb=nan";
+    QTest::newRow("overflow") << "3g.40gb=1e999"
+                              << "3g.40gb=1e999";
+    QTest::newRow("empty") << "3g.40gb="
+                           << "3g.40gb=";
+    QTest::newRow("hex") << "3g.40gb=0x10"
+                         << "3g.40gb=0x10";
   }
 
   void migFragmentationBadDemand() {
     QFETCH(QString, demand);
     QFETCH(QString, errMentions);
-    const CliResult r =
-        runCli({"mig", "fragmentation", "--gpu", "H100", "1g.10gb@1", "--demand", demand.toStdString()});
+    const CliResult r = runCli(
+        {"mig", "fragmentation", "--gpu", "H100", "1g.10gb@1", "--demand", demand.toStdString()});
     VERIFY_CODE(r, cli::kExitUsage);
     VERIFY_CONTAINS(r.err, errMentions.toStdString());
     QVERIFY2(r.out.empty(), r.out.c_str());
@@ -878,11 +976,12 @@ class TstCli : public QObject {
   // ---- mig export ----------------------------------------------------------------------------
 
   void migExportConfig() {
-    const CliResult r =
-        runCli({"mig", "export", "--gpu", "H100", "--config", "mixed:4,5=3g.40gb@4,2g.20gb@0,1g.10gb@2,1g.10gb@3"});
+    const CliResult r = runCli({"mig", "export", "--gpu", "H100", "--config",
+                                "mixed:4,5=3g.40gb@4,2g.20gb@0,1g.10gb@2,1g.10gb@3"});
     VERIFY_CODE(r, cli::kExitOk);
-    for (const char* s : {"version: v1", "mig-configs:", "mixed:", "devices: [4, 5]", "\"3g.40gb\": 1",
-                          "\"2g.20gb\": 1", "\"1g.10gb\": 2", "mig-enabled: true", "0x233010DE"})
+    for (const char* s :
+         {"version: v1", "mig-configs:", "mixed:", "devices: [4, 5]", "\"3g.40gb\": 1",
+          "\"2g.20gb\": 1", "\"1g.10gb\": 2", "mig-enabled: true", "0x233010DE"})
       VERIFY_CONTAINS(r.out, s);
 
     // Structure, per the mig-parted v1 schema (reference 2.1).
@@ -902,21 +1001,24 @@ class TstCli : public QObject {
     const YAML::Node e = entries[0];
     QCOMPARE(e["devices"].as<std::vector<int>>(), (std::vector<int>{4, 5}));
     QCOMPARE(e["mig-enabled"].as<bool>(), true);
-    QCOMPARE(e["device-filter"].as<std::vector<std::string>>(), (std::vector<std::string>{"0x233010DE"}));
+    QCOMPARE(e["device-filter"].as<std::vector<std::string>>(),
+             (std::vector<std::string>{"0x233010DE"}));
     QCOMPARE(e["mig-devices"].as<Counts>(),
              (Counts{{"3g.40gb", 1}, {"2g.20gb", 1}, {"1g.10gb", 2}}));
     // Only schema keys (mig-parted rejects others as "unexpected field").
     for (const auto& kv : e) {
       const auto key = kv.first.as<std::string>();
-      QVERIFY2(key == "devices" || key == "device-filter" || key == "mig-enabled" || key == "mig-devices",
+      QVERIFY2(key == "devices" || key == "device-filter" || key == "mig-enabled" ||
+                   key == "mig-devices",
                key.c_str());
     }
   }
 
   void migExportSeveralConfigs() {
-    const CliResult r = runCli({"mig", "export", "--gpu", "H100", "--config", "halves=3g.40gb@0,3g.40gb@4",
-                                "--config", "sliced:0,1=1g.20gb@0,1g.20gb@2,1g.20gb@4,1g.20gb@6", "--config",
-                                "sliced:2=7g.80gb@0", "--config", "none:3=-"});
+    const CliResult r =
+        runCli({"mig", "export", "--gpu", "H100", "--config", "halves=3g.40gb@0,3g.40gb@4",
+                "--config", "sliced:0,1=1g.20gb@0,1g.20gb@2,1g.20gb@4,1g.20gb@6", "--config",
+                "sliced:2=7g.80gb@0", "--config", "none:3=-"});
     VERIFY_CODE(r, cli::kExitOk);
     const YAML::Node root = YAML::Load(r.out);
     const YAML::Node configs = root["mig-configs"];
@@ -965,10 +1067,13 @@ class TstCli : public QObject {
     for (int i = 0; i < node->gpuCount(); ++i) {
       const Gpu& gpu = cluster->gpu(node->firstGpu + static_cast<GpuId>(i));
       const bool mig = gpu.sharing.mode == SharingMode::Mig;
-      auto same = std::find_if(groups.begin(), groups.end(),
-                               [&](const Group& x) { return x.mig == mig && (!mig || x.layout == gpu.sharing.mig); });
-      if (same != groups.end()) same->devices.push_back(i);
-      else groups.push_back({mig, gpu.sharing.mig, {i}});
+      auto same = std::find_if(groups.begin(), groups.end(), [&](const Group& x) {
+        return x.mig == mig && (!mig || x.layout == gpu.sharing.mig);
+      });
+      if (same != groups.end())
+        same->devices.push_back(i);
+      else
+        groups.push_back({mig, gpu.sharing.mig, {i}});
     }
     // The demo spec (resources/demo-cluster.yaml): 0-1, 2-3, 4-5 MIG; 6 whole; 7 MIG.
     QCOMPARE(groups.size(), size_t{5});
@@ -987,7 +1092,8 @@ class TstCli : public QObject {
         continue;
       }
       Counts counts;
-      for (const auto& inst : groups[k].layout) ++counts[model.mig->profiles[static_cast<size_t>(inst.profile)].name];
+      for (const auto& inst : groups[k].layout)
+        ++counts[model.mig->profiles[static_cast<size_t>(inst.profile)].name];
       QCOMPARE(e["mig-devices"].as<Counts>(), counts);
     }
     QCOMPARE(entries[0]["devices"].as<std::vector<int>>(), (std::vector<int>{0, 1}));
@@ -1011,10 +1117,11 @@ class TstCli : public QObject {
       const auto pos = lines[i].find("# intended placement");
       if (pos == std::string::npos) continue;
       ++comments;
-      QVERIFY2(trimmed(lines[i]).rfind('#', 0) == 0,
-               qPrintable(QStringLiteral("comment trails a YAML value on line %1: %2\n%3")
-                              .arg(i + 1)
-                              .arg(QString::fromStdString(lines[i]), QString::fromStdString(r.out))));
+      QVERIFY2(
+          trimmed(lines[i]).rfind('#', 0) == 0,
+          qPrintable(QStringLiteral("comment trails a YAML value on line %1: %2\n%3")
+                         .arg(i + 1)
+                         .arg(QString::fromStdString(lines[i]), QString::fromStdString(r.out))));
       QVERIFY2(i + 1 < lines.size() && trimmed(lines[i + 1]).rfind("- ", 0) == 0,
                qPrintable(QStringLiteral("comment on line %1 is not directly above an entry\n%2")
                               .arg(i + 1)
@@ -1027,7 +1134,8 @@ class TstCli : public QObject {
     QTemporaryDir dir;
     QVERIFY(dir.isValid());
     const std::string path = dir.filePath(QStringLiteral("mig.yaml")).toStdString();
-    const std::vector<std::string> base{"mig", "export", "--gpu", "H100", "--config", "a:0=3g.40gb@0,3g.40gb@4"};
+    const std::vector<std::string> base{"mig",  "export",   "--gpu",
+                                        "H100", "--config", "a:0=3g.40gb@0,3g.40gb@4"};
     const CliResult toStdout = runCli(base);
     VERIFY_CODE(toStdout, cli::kExitOk);
     auto withFile = base;
@@ -1051,39 +1159,49 @@ class TstCli : public QObject {
     QTest::addColumn<QStringList>("args");
     QTest::addColumn<QString>("errMentions");
     QTest::newRow("nothing") << QStringList{"mig", "export"} << "nothing to export";
-    QTest::newRow("config without --gpu") << QStringList{"mig", "export", "--config", "a=3g.40gb@0"} << "--gpu";
-    QTest::newRow("config without =") << QStringList{"mig", "export", "--gpu", "H100", "--config", "a"}
-                                      << "NAME[:DEVICES]=LAYOUT";
-    QTest::newRow("unplaced") << QStringList{"mig", "export", "--gpu", "H100", "--config", "a=3g.40gb"}
+    QTest::newRow("config without --gpu")
+        << QStringList{"mig", "export", "--config", "a=3g.40gb@0"} << "--gpu";
+    QTest::newRow("config without =")
+        << QStringList{"mig", "export", "--gpu", "H100", "--config", "a"}
+        << "NAME[:DEVICES]=LAYOUT";
+    QTest::newRow("unplaced") << QStringList{"mig",  "export",   "--gpu",
+                                             "H100", "--config", "a=3g.40gb"}
                               << "PROFILE@START";
-    QTest::newRow("invalid layout") << QStringList{"mig", "export", "--gpu", "H100", "--config",
-                                                   "a=3g.40gb@0,3g.40gb@4,1g.10gb@6"}
-                                    << "check 2";
-    QTest::newRow("bad device") << QStringList{"mig", "export", "--gpu", "H100", "--config", "a:x=3g.40gb@0"}
+    QTest::newRow("invalid layout")
+        << QStringList{"mig",  "export",   "--gpu",
+                       "H100", "--config", "a=3g.40gb@0,3g.40gb@4,1g.10gb@6"}
+        << "check 2";
+    QTest::newRow("bad device") << QStringList{"mig",  "export",   "--gpu",
+                                               "H100", "--config", "a:x=3g.40gb@0"}
                                 << "bad device index";
-    QTest::newRow("negative device") << QStringList{"mig", "export", "--gpu", "H100", "--config", "a:-1=3g.40gb@0"}
-                                     << "bad device index";
+    QTest::newRow("negative device")
+        << QStringList{"mig", "export", "--gpu", "H100", "--config", "a:-1=3g.40gb@0"}
+        << "bad device index";
     // A node has at most 64 GPUs in a cluster spec: indices 0..63.
-    QTest::newRow("device 64") << QStringList{"mig", "export", "--gpu", "H100", "--config", "a:0,64=3g.40gb@0"}
+    QTest::newRow("device 64") << QStringList{"mig",  "export",   "--gpu",
+                                              "H100", "--config", "a:0,64=3g.40gb@0"}
                                << "bad device index '64' (0..63";
-    QTest::newRow("huge device") << QStringList{"mig", "export", "--gpu", "H100", "--config", "a:99999=3g.40gb@0"}
+    QTest::newRow("huge device") << QStringList{"mig",  "export",   "--gpu",
+                                                "H100", "--config", "a:99999=3g.40gb@0"}
                                  << "bad device index '99999'";
-    QTest::newRow("cluster without node") << QStringList{"mig", "export", "--cluster",
-                                                         QString::fromStdString(kDemoSpec)}
-                                          << "--node";
-    QTest::newRow("unknown node") << QStringList{"mig", "export", "--cluster", QString::fromStdString(kDemoSpec),
-                                                 "--node", "nope-99"}
+    QTest::newRow("cluster without node")
+        << QStringList{"mig", "export", "--cluster", QString::fromStdString(kDemoSpec)} << "--node";
+    QTest::newRow("unknown node") << QStringList{"mig",       "export",
+                                                 "--cluster", QString::fromStdString(kDemoSpec),
+                                                 "--node",    "nope-99"}
                                   << "nope-99";
-    QTest::newRow("non-MIG model") << QStringList{"mig", "export", "--gpu", "L4", "--config", "a=1g.10gb@0"}
-                                   << "not MIG capable";
+    QTest::newRow("non-MIG model")
+        << QStringList{"mig", "export", "--gpu", "L4", "--config", "a=1g.10gb@0"}
+        << "not MIG capable";
     // A config needs a name (it becomes the key under mig-configs and the -c argument of
     // nvidia-mig-parted apply).
-    QTest::newRow("empty config name") << QStringList{"mig", "export", "--gpu", "H100", "--config", ":0=3g.40gb@0"}
-                                       << ":0=3g.40gb@0";
+    QTest::newRow("empty config name")
+        << QStringList{"mig", "export", "--gpu", "H100", "--config", ":0=3g.40gb@0"}
+        << ":0=3g.40gb@0";
     // A GPU index listed twice in one entry is a typo, not a config.
-    QTest::newRow("duplicate device") << QStringList{"mig", "export", "--gpu", "H100", "--config",
-                                                     "a:0,0=3g.40gb@0"}
-                                      << "a:0,0=3g.40gb@0";
+    QTest::newRow("duplicate device")
+        << QStringList{"mig", "export", "--gpu", "H100", "--config", "a:0,0=3g.40gb@0"}
+        << "a:0,0=3g.40gb@0";
   }
 
   void migExportHighestDevice() {
@@ -1187,8 +1305,9 @@ class TstCli : public QObject {
     QTemporaryDir dir;
     QVERIFY(dir.isValid());
     const QString path = dir.filePath(QStringLiteral("typo.yaml"));
-    QVERIFY(writeFile(path,
-                      "version: 1\nname: typo\nnode_templates:\n  box:\n    gpu_modle: H100\n    gpus: 8\n"));
+    QVERIFY(writeFile(
+        path,
+        "version: 1\nname: typo\nnode_templates:\n  box:\n    gpu_modle: H100\n    gpus: 8\n"));
     const CliResult r = runCli({"cluster", "validate", path.toStdString()});
     VERIFY_CODE(r, cli::kExitInvalid);
     VERIFY_CONTAINS(r.err, path.toStdString() + ":5:");
@@ -1207,7 +1326,8 @@ class TstCli : public QObject {
     for (int i = 0; i < node->gpuCount(); ++i) {
       const auto line = lineStartingWith(r.out, "GPU" + std::to_string(i) + ":");
       QVERIFY2(line, r.out.c_str());
-      VERIFY_CONTAINS(*line, "NUMA " + std::to_string(node->hw->gpuNuma[static_cast<size_t>(i)]) + ",");
+      VERIFY_CONTAINS(*line,
+                      "NUMA " + std::to_string(node->hw->gpuNuma[static_cast<size_t>(i)]) + ",");
       VERIFY_CONTAINS(*line, "exclusive");
     }
     // Link matrix rows: X on the diagonal, NV18 elsewhere (DGX H100, reference 3.1).
@@ -1222,15 +1342,18 @@ class TstCli : public QObject {
       // GPU0..7, then the 8 NIC columns: each GPU's own NIC shares its PCIe switch (PIX),
       // NICs on the same socket are NODE, the others SYS.
       QCOMPARE(cells.size(), size_t{17});
-      for (int b = 0; b < 8; ++b) QCOMPARE(cells[static_cast<size_t>(b + 1)], std::string(a == b ? "X" : "NV18"));
+      for (int b = 0; b < 8; ++b)
+        QCOMPARE(cells[static_cast<size_t>(b + 1)], std::string(a == b ? "X" : "NV18"));
       for (int k = 0; k < 8; ++k)
-        QCOMPARE(cells[static_cast<size_t>(9 + k)], std::string(k == a ? "PIX" : (k / 4 == a / 4 ? "NODE" : "SYS")));
+        QCOMPARE(cells[static_cast<size_t>(9 + k)],
+                 std::string(k == a ? "PIX" : (k / 4 == a / 4 ? "NODE" : "SYS")));
     }
     VERIFY_CONTAINS(r.out, "NIC0: mlx5_0, 400 Gb/s, NUMA 0");
   }
 
   void migExportWarnsAboutComputeInstances() {
-    const CliResult r = runCli({"mig", "export", "--gpu", "H100", "--config", "split=3g.40gb@0(1c+2c),3g.40gb@4"});
+    const CliResult r =
+        runCli({"mig", "export", "--gpu", "H100", "--config", "split=3g.40gb@0(1c+2c),3g.40gb@4"});
     VERIFY_CODE(r, cli::kExitOk);
     VERIFY_CONTAINS(r.err, "compute instances of 3g.40gb@0(1c+2c) are not exported");
     VERIFY_CONTAINS(r.out, "\"3g.40gb\": 2");
@@ -1269,10 +1392,18 @@ class TstCli : public QObject {
     QTest::addColumn<QString>("fixture");
     QTest::addColumn<QString>("model");
     QTest::addColumn<QString>("modelId");
-    QTest::newRow("dgx-h100") << "dgx-h100.txt" << "H100" << "H100-SXM5-80GB";
-    QTest::newRow("dgx-h100 ansi+crlf") << "dgx-h100-ansi-crlf.txt" << "H100" << "H100-SXM5-80GB";
-    QTest::newRow("dgx-a100 old format") << "dgx-a100-old.txt" << "A100-40GB" << "A100-SXM4-40GB";
-    QTest::newRow("pcie 8 gpu") << "pcie-8gpu.txt" << "L40S" << "L40S";
+    QTest::newRow("dgx-h100") << "dgx-h100.txt"
+                              << "H100"
+                              << "H100-SXM5-80GB";
+    QTest::newRow("dgx-h100 ansi+crlf") << "dgx-h100-ansi-crlf.txt"
+                                        << "H100"
+                                        << "H100-SXM5-80GB";
+    QTest::newRow("dgx-a100 old format") << "dgx-a100-old.txt"
+                                         << "A100-40GB"
+                                         << "A100-SXM4-40GB";
+    QTest::newRow("pcie 8 gpu") << "pcie-8gpu.txt"
+                                << "L40S"
+                                << "L40S";
   }
 
   void importTopoRoundTrip() {
@@ -1280,7 +1411,8 @@ class TstCli : public QObject {
     QFETCH(QString, model);
     QFETCH(QString, modelId);
     const std::string path = kData + "/topo/" + fixture.toStdString();
-    const CliResult r = runCli({"cluster", "import-topo", path, "--model", model.toStdString(), "--name", "imp"});
+    const CliResult r =
+        runCli({"cluster", "import-topo", path, "--model", model.toStdString(), "--name", "imp"});
     VERIFY_CODE(r, cli::kExitOk);
     VERIFY_CONTAINS(r.out, "node_templates");
 
@@ -1290,8 +1422,9 @@ class TstCli : public QObject {
 
     const std::string spec = specWithTemplate(r.out, "imp");
     auto cluster = loadClusterSpec(spec, "imported.yaml");
-    QVERIFY2(cluster.ok(), qPrintable(QString::fromStdString(
-                               (cluster.ok() ? std::string() : cluster.error().str()) + "\n" + spec)));
+    QVERIFY2(cluster.ok(),
+             qPrintable(QString::fromStdString(
+                 (cluster.ok() ? std::string() : cluster.error().str()) + "\n" + spec)));
     const Node* node = (*cluster)->findNode("n1");
     QVERIFY(node);
     QCOMPARE(node->hw->templateName, std::string("imp"));
@@ -1299,13 +1432,15 @@ class TstCli : public QObject {
     QCOMPARE(node->gpuCount(), n);
     for (int a = 0; a < n; ++a)
       for (int b = 0; b < n; ++b)
-        QVERIFY2(node->hw->link(a, b) == topo->gpuGpu[static_cast<size_t>(a)][static_cast<size_t>(b)],
-                 qPrintable(QStringLiteral("GPU%1-GPU%2: %3 after import, %4 in the topo")
-                                .arg(a)
-                                .arg(b)
-                                .arg(QString::fromStdString(node->hw->link(a, b).str()),
-                                     QString::fromStdString(
-                                         topo->gpuGpu[static_cast<size_t>(a)][static_cast<size_t>(b)].str()))));
+        QVERIFY2(
+            node->hw->link(a, b) == topo->gpuGpu[static_cast<size_t>(a)][static_cast<size_t>(b)],
+            qPrintable(
+                QStringLiteral("GPU%1-GPU%2: %3 after import, %4 in the topo")
+                    .arg(a)
+                    .arg(b)
+                    .arg(QString::fromStdString(node->hw->link(a, b).str()),
+                         QString::fromStdString(
+                             topo->gpuGpu[static_cast<size_t>(a)][static_cast<size_t>(b)].str()))));
     // NUMA zones from the affinity column survive the round trip.
     std::vector<int> numa;
     for (int v : topo->numaAffinity) numa.push_back(v < 0 ? 0 : v);
@@ -1328,12 +1463,14 @@ class TstCli : public QObject {
     QVERIFY(dir.isValid());
     const QString path = dir.filePath(QStringLiteral("indented-topo.txt"));
     QVERIFY(writeFile(path, " " + readFile(QString::fromStdString(kTopoDgxH100))));
-    const CliResult r = runCli({"cluster", "import-topo", path.toStdString(), "--model", "H100", "--name", "imp"});
+    const CliResult r =
+        runCli({"cluster", "import-topo", path.toStdString(), "--model", "H100", "--name", "imp"});
     VERIFY_CODE(r, cli::kExitOk);
     const std::string spec = specWithTemplate(r.out, "imp");
     auto cluster = loadClusterSpec(spec, "imported.yaml");
-    QVERIFY2(cluster.ok(), qPrintable(QString::fromStdString(
-                               (cluster.ok() ? std::string() : cluster.error().str()) + "\n" + spec)));
+    QVERIFY2(cluster.ok(),
+             qPrintable(QString::fromStdString(
+                 (cluster.ok() ? std::string() : cluster.error().str()) + "\n" + spec)));
     QCOMPARE((*cluster)->nodes().front().gpuCount(), 8);
   }
 
@@ -1344,7 +1481,8 @@ class TstCli : public QObject {
     QVERIFY(dir.isValid());
     const QString at = dir.filePath(QStringLiteral("topo-64.txt"));
     QVERIFY(writeFile(at, syntheticTopo(64)));
-    const CliResult ok = runCli({"cluster", "import-topo", at.toStdString(), "--model", "L40S", "--name", "imp"});
+    const CliResult ok =
+        runCli({"cluster", "import-topo", at.toStdString(), "--model", "L40S", "--name", "imp"});
     VERIFY_CODE(ok, cli::kExitOk);
     auto cluster = loadClusterSpec(specWithTemplate(ok.out, "imp"), "imported.yaml");
     QVERIFY2(cluster.ok(), cluster.ok() ? "" : cluster.error().str().c_str());
@@ -1361,7 +1499,8 @@ class TstCli : public QObject {
   }
 
   void importTopoErrors() {
-    const CliResult missing = runCli({"cluster", "import-topo", "/nonexistent/topo.txt", "--model", "H100"});
+    const CliResult missing =
+        runCli({"cluster", "import-topo", "/nonexistent/topo.txt", "--model", "H100"});
     VERIFY_CODE(missing, cli::kExitUsage);
     VERIFY_CONTAINS(missing.err, "/nonexistent/topo.txt");
 
@@ -1369,7 +1508,8 @@ class TstCli : public QObject {
     QVERIFY(dir.isValid());
     const QString path = dir.filePath(QStringLiteral("garbage.txt"));
     QVERIFY(writeFile(path, "this is not nvidia-smi output\n"));
-    const CliResult garbage = runCli({"cluster", "import-topo", path.toStdString(), "--model", "H100"});
+    const CliResult garbage =
+        runCli({"cluster", "import-topo", path.toStdString(), "--model", "H100"});
     VERIFY_CODE(garbage, cli::kExitInvalid);
     VERIFY_CONTAINS(garbage.err, path.toStdString());
     QVERIFY(garbage.out.empty());
@@ -1389,8 +1529,8 @@ class TstCli : public QObject {
     VERIFY_CONTAINS(*row, "{0,2}:2");
 
     // The option is accepted after the verb, too, and aliases of the new model work.
-    const CliResult after = runCli({"mig", "validate", "--gpu", "X1K", "2g.48gb@0,1g.24gb@2,1g.24gb@3", "--catalog",
-                                    kExtraCatalog});
+    const CliResult after = runCli({"mig", "validate", "--gpu", "X1K",
+                                    "2g.48gb@0,1g.24gb@2,1g.24gb@3", "--catalog", kExtraCatalog});
     VERIFY_CODE(after, cli::kExitOk);
     VERIFY_CONTAINS(after.out, "valid on X1000");
 
@@ -1413,7 +1553,8 @@ class TstCli : public QObject {
     text.replace(text.find(aliases), aliases.size(), "aliases: [X1K, H100]");
     const QString path = dir.filePath(QStringLiteral("clash.yaml"));
     QVERIFY(writeFile(path, text));
-    const CliResult r = runCli({"--catalog", path.toStdString(), "mig", "validate", "--gpu", "H100", "3g.40gb@0"});
+    const CliResult r =
+        runCli({"--catalog", path.toStdString(), "mig", "validate", "--gpu", "H100", "3g.40gb@0"});
     VERIFY_CODE(r, cli::kExitUsage);
     VERIFY_CONTAINS(r.err, "GPU catalog " + path.toStdString() + ": ");
     VERIFY_CONTAINS(r.err, "X1000");
@@ -1425,14 +1566,15 @@ class TstCli : public QObject {
     QTest::newRow("gpus list") << QStringList{"gpus", "list"};
     QTest::newRow("gpus show") << QStringList{"gpus", "show", "H100"};
     QTest::newRow("mig validate") << QStringList{"mig", "validate", "--gpu", "H100", "3g.40gb@0"};
-    QTest::newRow("mig export --config") << QStringList{"mig", "export", "--gpu", "H100", "--config", "a=3g.40gb@0"};
-    QTest::newRow("import-topo") << QStringList{"cluster", "import-topo", QString::fromStdString(kTopoDgxH100),
-                                                "--model", "H100"};
+    QTest::newRow("mig export --config")
+        << QStringList{"mig", "export", "--gpu", "H100", "--config", "a=3g.40gb@0"};
+    QTest::newRow("import-topo") << QStringList{
+        "cluster", "import-topo", QString::fromStdString(kTopoDgxH100), "--model", "H100"};
     // The catalog is the broken input here, not the cluster spec: same exit code as above.
     QTest::newRow("cluster show") << QStringList{"cluster", "show"};
     // Must not fall back to the built-in catalog and export anyway.
-    QTest::newRow("mig export --cluster") << QStringList{"mig", "export", "--cluster",
-                                                         QString::fromStdString(kDemoSpec), "--node", "inf-01"};
+    QTest::newRow("mig export --cluster") << QStringList{
+        "mig", "export", "--cluster", QString::fromStdString(kDemoSpec), "--node", "inf-01"};
   }
 
   void catalogBroken() {

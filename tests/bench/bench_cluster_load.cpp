@@ -29,15 +29,16 @@ std::string generatedSpec(int gpus) {
     const int count = std::min(128, left);
     left -= count;
     s << "  - name: pod" << pod << "\n    template: dgx\n    count: " << count
-      << "\n    leafs: {count: " << std::min(4, count) << ", spine: spine-" << (pod % 2 + 1) << "}\n    pool: p"
-      << pod % 3 << "\n";
-    if (pod % 4 == 3) s << "    gpus:\n      \"4-7\": {mig: \"3g.40gb@4,2g.20gb@0,1g.10gb@2,1g.10gb@3\"}\n";
+      << "\n    leafs: {count: " << std::min(4, count) << ", spine: spine-" << (pod % 2 + 1)
+      << "}\n    pool: p" << pod % 3 << "\n";
+    if (pod % 4 == 3)
+      s << "    gpus:\n      \"4-7\": {mig: \"3g.40gb@4,2g.20gb@0,1g.10gb@2,1g.10gb@3\"}\n";
   }
   if (nodes >= 100) s << "overrides:\n";
   // Pod 0 has 128 nodes, named pod0-001..pod0-128.
   for (int i = 0; i < nodes / 100; ++i)
-    s << "  - {nodes: pod0-" << std::setw(3) << std::setfill('0') << (i % 128 + 1) << std::setfill(' ')
-      << ", state: draining}\n";
+    s << "  - {nodes: pod0-" << std::setw(3) << std::setfill('0') << (i % 128 + 1)
+      << std::setfill(' ') << ", state: draining}\n";
   return s.str();
 }
 
@@ -52,21 +53,26 @@ std::string explicitSpec(int gpus) {
     << "      - {cpus: \"56-111,168-223\", gpus: [4, 5, 6, 7]}\n"
     << "fabric:\n  spines: [spine-1, spine-2]\n  leafs:\n";
   const int leafs = (nodes + 31) / 32;
-  for (int l = 0; l < leafs; ++l) s << "    - {name: leaf-" << l << ", spine: spine-" << (l % 2 + 1) << "}\n";
+  for (int l = 0; l < leafs; ++l)
+    s << "    - {name: leaf-" << l << ", spine: spine-" << (l % 2 + 1) << "}\n";
   s << "nodes:\n";
   for (int n = 0; n < nodes; ++n) {
-    s << "  - name: node-" << std::setw(5) << std::setfill('0') << n << std::setfill(' ') << "\n    template: dgx\n"
-      << "    leaf: leaf-" << n / 32 << "\n    pool: p" << n % 3 << "\n    labels: {rack: r" << n / 8
-      << ", row: \"" << n / 64 << "\"}\n    driver: \"550.90.07\"\n";
+    s << "  - name: node-" << std::setw(5) << std::setfill('0') << n << std::setfill(' ')
+      << "\n    template: dgx\n"
+      << "    leaf: leaf-" << n / 32 << "\n    pool: p" << n % 3 << "\n    labels: {rack: r"
+      << n / 8 << ", row: \"" << n / 64 << "\"}\n    driver: \"550.90.07\"\n";
     if (n % 4 == 3)
       s << "    gpus:\n      \"4-5\": {mig: \"3g.40gb@4,2g.20gb@0,1g.10gb@2,1g.10gb@3\"}\n"
-        << "      \"6\": {timeslice: 4}\n      \"7\": {mig: \"1g.20gb@0,1g.20gb@2,1g.20gb@4,1g.20gb@6\"}\n";
+        << "      \"6\": {timeslice: 4}\n      \"7\": {mig: "
+           "\"1g.20gb@0,1g.20gb@2,1g.20gb@4,1g.20gb@6\"}\n";
   }
   return s.str();
 }
 
 // Heap bytes in use: the delta across a load is what the loaded cluster itself occupies.
-size_t heapInUse() { return mallinfo2().uordblks; }
+size_t heapInUse() {
+  return mallinfo2().uordblks;
+}
 
 void BM_LoadClusterSpec(benchmark::State& state) {
   const int gpus = static_cast<int>(state.range(0));

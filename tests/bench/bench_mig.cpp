@@ -14,7 +14,9 @@ using namespace tessera;
 
 namespace {
 
-const GpuModel& h100() { return *GpuCatalog::builtin().find("H100-SXM5-80GB"); }
+const GpuModel& h100() {
+  return *GpuCatalog::builtin().find("H100-SXM5-80GB");
+}
 
 // Random layouts as an operator or a fuzzer would write them: 1-7 instances, any profile, any
 // start slice; about one in twelve is valid, the rest fail one of the checks at varying depth.
@@ -55,7 +57,8 @@ void BM_ValidateRandomLayouts(benchmark::State& state) {
   state.SetItemsProcessed(state.iterations() * static_cast<int64_t>(layouts.size()));
   state.counters["valid_share"] = static_cast<double>(valid) / static_cast<double>(layouts.size());
   state.counters["ns_per_validation"] = benchmark::Counter(
-      static_cast<double>(layouts.size()), benchmark::Counter::kIsIterationInvariantRate | benchmark::Counter::kInvert);
+      static_cast<double>(layouts.size()),
+      benchmark::Counter::kIsIterationInvariantRate | benchmark::Counter::kInvert);
 }
 BENCHMARK(BM_ValidateRandomLayouts)->Unit(benchmark::kMillisecond);
 
@@ -66,13 +69,15 @@ void BM_ValidateValidLayouts(benchmark::State& state) {
     for (const auto& l : layouts) benchmark::DoNotOptimize(validateMigLayout(g, l));
   state.SetItemsProcessed(state.iterations() * static_cast<int64_t>(layouts.size()));
   state.counters["ns_per_validation"] = benchmark::Counter(
-      static_cast<double>(layouts.size()), benchmark::Counter::kIsIterationInvariantRate | benchmark::Counter::kInvert);
+      static_cast<double>(layouts.size()),
+      benchmark::Counter::kIsIterationInvariantRate | benchmark::Counter::kInvert);
 }
 BENCHMARK(BM_ValidateValidLayouts)->Unit(benchmark::kMicrosecond);
 
 void BM_EnumerateAllLayouts(benchmark::State& state) {
   const MigGeometry& g = *h100().mig;
-  for (auto _ : state) benchmark::DoNotOptimize(forEachMigLayout(g, false, [](const MigLayout&) {}));
+  for (auto _ : state)
+    benchmark::DoNotOptimize(forEachMigLayout(g, false, [](const MigLayout&) {}));
 }
 BENCHMARK(BM_EnumerateAllLayouts)->Unit(benchmark::kMicrosecond);
 

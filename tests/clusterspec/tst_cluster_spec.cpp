@@ -26,13 +26,16 @@ Q_DECLARE_METATYPE(std::string)
 
 namespace {
 
-QString qs(const std::string& s) { return QString::fromStdString(s); }
+QString qs(const std::string& s) {
+  return QString::fromStdString(s);
+}
 
 // Fails the test (instead of crashing) when a spec that must load does not.
 #define LOAD_OK(var, text)                                                                      \
   auto var##_result = loadClusterSpec((text), "spec.yaml");                                     \
-  QVERIFY2(var##_result.ok(),                                                                   \
-           var##_result.ok() ? "" : qPrintable(QString::fromStdString(var##_result.error().str()))); \
+  QVERIFY2(                                                                                     \
+      var##_result.ok(),                                                                        \
+      var##_result.ok() ? "" : qPrintable(QString::fromStdString(var##_result.error().str()))); \
   const Cluster& var = **var##_result
 
 const Node& nodeNamed(const Cluster& c, const char* name) {
@@ -68,8 +71,10 @@ std::vector<std::string> numbered(const std::string& prefix, int from, int to, i
   std::vector<std::string> out;
   for (int i = from; i <= to; ++i) {
     std::string num = std::to_string(i);
-    out.push_back(prefix + std::string(static_cast<size_t>(std::max(0, width - static_cast<int>(num.size()))), '0') +
-                  num);
+    out.push_back(
+        prefix +
+        std::string(static_cast<size_t>(std::max(0, width - static_cast<int>(num.size()))), '0') +
+        num);
   }
   return out;
 }
@@ -81,7 +86,8 @@ QStringList toQ(const std::vector<std::string>& v) {
 }
 
 std::string layoutOf(const Cluster& c, const Gpu& g) {
-  if (g.sharing.mode != SharingMode::Mig) return std::string("<") + sharingModeName(g.sharing.mode) + ">";
+  if (g.sharing.mode != SharingMode::Mig)
+    return std::string("<") + sharingModeName(g.sharing.mode) + ">";
   return formatMigLayout(c.modelOf(g.id), g.sharing.mig);
 }
 
@@ -99,15 +105,16 @@ std::string fingerprint(const Cluster& c) {
     out << "\n";
   }
   for (const auto& n : c.nodes()) {
-    out << "node " << n.name << " template " << n.hw->templateName << " model " << n.gpuModel().id << " pool "
-        << n.pool << " state " << nodeStateName(n.state) << " driver " << n.driverVersion << " leaf "
-        << switchName(c, n.leaf) << " cpus " << n.hw->cpus << " mem " << n.hw->memoryMiB << " labels";
+    out << "node " << n.name << " template " << n.hw->templateName << " model " << n.gpuModel().id
+        << " pool " << n.pool << " state " << nodeStateName(n.state) << " driver "
+        << n.driverVersion << " leaf " << switchName(c, n.leaf) << " cpus " << n.hw->cpus << " mem "
+        << n.hw->memoryMiB << " labels";
     for (const auto& [k, v] : n.labels) out << " " << k << "=" << v;
     out << "\n";
     for (int i = 0; i < n.gpuCount(); ++i) {
       const Gpu& g = c.gpu(n.firstGpu + static_cast<GpuId>(i));
-      out << "  gpu " << i << " " << sharingModeName(g.sharing.mode) << " " << layoutOf(c, g) << " x"
-          << g.sharing.replicas << " domain "
+      out << "  gpu " << i << " " << sharingModeName(g.sharing.mode) << " " << layoutOf(c, g)
+          << " x" << g.sharing.replicas << " domain "
           << (g.nvlinkDomain == kNone ? std::string("-")
                                       : c.nvlinkDomains()[static_cast<size_t>(g.nvlinkDomain)].name)
           << " links";
@@ -116,7 +123,8 @@ std::string fingerprint(const Cluster& c) {
     }
   }
   for (const auto& d : c.nvlinkDomains()) {
-    out << "domain " << d.name << " " << nvlinkDomainKindName(d.kind) << " gpus " << d.gpus.size() << " nodes";
+    out << "domain " << d.name << " " << nvlinkDomainKindName(d.kind) << " gpus " << d.gpus.size()
+        << " nodes";
     for (NodeId n : d.nodes) out << " " << c.node(n).name;
     out << "\n";
   }
@@ -183,16 +191,18 @@ void TstClusterSpec::demoCounts() {
   QCOMPARE(c.gpus().size(), size_t{392});
 
   std::vector<std::string> expected;
-  for (const auto& v : {numbered("pod-a-", 1, 16, 2), numbered("pod-b-", 1, 12, 2), numbered("nvl72-", 1, 18, 2),
-                        numbered("inf-", 1, 6, 2), numbered("dev-l40s-", 1, 2, 2), numbered("dev-l4-", 1, 8, 2)})
+  for (const auto& v :
+       {numbered("pod-a-", 1, 16, 2), numbered("pod-b-", 1, 12, 2), numbered("nvl72-", 1, 18, 2),
+        numbered("inf-", 1, 6, 2), numbered("dev-l40s-", 1, 2, 2), numbered("dev-l4-", 1, 8, 2)})
     expected.insert(expected.end(), v.begin(), v.end());
   QCOMPARE(toQ(nodeNames(c)), toQ(expected));
 
   // GPUs per model.
   std::map<std::string, int> gpusPerModel;
   for (const auto& g : c.gpus()) ++gpusPerModel[c.modelOf(g.id).id];
-  const std::map<std::string, int> expectedModels{{"H100-SXM5-80GB", 128}, {"H200-SXM-141GB", 96}, {"GB200", 72},
-                                                  {"A100-SXM4-80GB", 48},  {"L40S", 16},          {"L4", 32}};
+  const std::map<std::string, int> expectedModels{
+      {"H100-SXM5-80GB", 128}, {"H200-SXM-141GB", 96}, {"GB200", 72},
+      {"A100-SXM4-80GB", 48},  {"L40S", 16},           {"L4", 32}};
   QCOMPARE(gpusPerModel.size(), expectedModels.size());
   for (const auto& [model, n] : expectedModels) QCOMPARE(gpusPerModel[model], n);
 
@@ -236,16 +246,19 @@ void TstClusterSpec::demoFabric() {
   int spines = 0;
   std::vector<std::string> leafs;
   for (const auto& sw : c.switches()) {
-    if (sw.tier == SwitchTier::Spine) ++spines;
-    else leafs.push_back(sw.name);
+    if (sw.tier == SwitchTier::Spine)
+      ++spines;
+    else
+      leafs.push_back(sw.name);
   }
   QCOMPARE(spines, 2);
   // Declared leafs first, then the ones the pods generate, in spec order.
-  QCOMPARE(toQ(leafs), (QStringList{"leaf-nvl", "leaf-inf", "leaf-dev", "pod-a-leaf-1", "pod-a-leaf-2",
-                                   "pod-b-leaf-1", "pod-b-leaf-2"}));
+  QCOMPARE(toQ(leafs), (QStringList{"leaf-nvl", "leaf-inf", "leaf-dev", "pod-a-leaf-1",
+                                    "pod-a-leaf-2", "pod-b-leaf-1", "pod-b-leaf-2"}));
   const std::map<std::string, std::pair<std::string, size_t>> expectedLeafs{
-      {"pod-a-leaf-1", {"spine-1", 8}}, {"pod-a-leaf-2", {"spine-1", 8}}, {"pod-b-leaf-1", {"spine-1", 6}},
-      {"pod-b-leaf-2", {"spine-1", 6}}, {"leaf-nvl", {"spine-2", 18}},    {"leaf-inf", {"spine-2", 6}},
+      {"pod-a-leaf-1", {"spine-1", 8}}, {"pod-a-leaf-2", {"spine-1", 8}},
+      {"pod-b-leaf-1", {"spine-1", 6}}, {"pod-b-leaf-2", {"spine-1", 6}},
+      {"leaf-nvl", {"spine-2", 18}},    {"leaf-inf", {"spine-2", 6}},
       {"leaf-dev", {"spine-2", 10}}};
   for (const auto& [name, info] : expectedLeafs) {
     const FabricSwitch* sw = c.findSwitch(name);
@@ -312,13 +325,18 @@ void TstClusterSpec::demoSharingAndMigLayouts() {
   const std::string quarters = "1g.20gb@0,1g.20gb@2,1g.20gb@4,1g.20gb@6";
   for (const char* node : {"inf-01", "inf-02", "inf-03", "inf-04", "inf-05", "inf-06"}) {
     const bool overridden = std::string(node) == "inf-05" || std::string(node) == "inf-06";
-    const std::vector<std::string> expected{pairMix, pairMix, seven, seven, halves, halves,
-                                            overridden ? quarters : "<exclusive>", withMe};
+    const std::vector<std::string> expected{
+        pairMix, pairMix, seven, seven, halves, halves, overridden ? quarters : "<exclusive>",
+        withMe};
     for (int i = 0; i < 8; ++i) {
       const Gpu& g = gpuOf(c, node, i);
       QVERIFY2(layoutOf(c, g) == expected[static_cast<size_t>(i)],
-               qPrintable(QStringLiteral("%1/%2: %3").arg(QString::fromLatin1(node)).arg(i).arg(qs(layoutOf(c, g)))));
-      if (g.sharing.mode == SharingMode::Mig) QVERIFY(validateMigLayout(*c.modelOf(g.id).mig, g.sharing.mig).ok());
+               qPrintable(QStringLiteral("%1/%2: %3")
+                              .arg(QString::fromLatin1(node))
+                              .arg(i)
+                              .arg(qs(layoutOf(c, g)))));
+      if (g.sharing.mode == SharingMode::Mig)
+        QVERIFY(validateMigLayout(*c.modelOf(g.id).mig, g.sharing.mig).ok());
     }
   }
   // Time slicing: L40S GPUs 4-7 with 4 replicas, 0-3 whole; all L4 GPUs with 2 replicas.
@@ -396,7 +414,8 @@ void TstClusterSpec::embeddedDemoEqualsFileAndRoundTrips() {
     QFile f(tempPath);
     QVERIFY(f.open(QIODevice::WriteOnly));
     const std::string_view text = demoClusterYaml();
-    QCOMPARE(f.write(text.data(), static_cast<qint64>(text.size())), static_cast<qint64>(text.size()));
+    QCOMPARE(f.write(text.data(), static_cast<qint64>(text.size())),
+             static_cast<qint64>(text.size()));
   }
   auto fromTemp = loadClusterSpecFile(tempPath.toStdString());
   QVERIFY2(fromTemp.ok(), fromTemp.ok() ? "" : qPrintable(qs(fromTemp.error().str())));
@@ -439,7 +458,8 @@ groups:
   - {name: one, template: l4, count: 1, leaf: leaf-1}
 )");
   std::vector<std::string> expected = numbered("nine-", 1, 9, 2);
-  for (const auto& v : {numbered("pod-a-", 1, 16, 2), numbered("big-", 1, 100, 3), numbered("one-", 1, 1, 2)})
+  for (const auto& v :
+       {numbered("pod-a-", 1, 16, 2), numbered("big-", 1, 100, 3), numbered("one-", 1, 1, 2)})
     expected.insert(expected.end(), v.begin(), v.end());
   QCOMPARE(toQ(nodeNames(c)), toQ(expected));
   QVERIFY(c.findNode("pod-a-01"));
@@ -462,8 +482,8 @@ groups:
   - {name: dgx, template: dgx, nodes: "dgx[001-004]", leaf: leaf-1}
   - {name: odd, template: dgx, nodes: "gpu[8-10,15],login-gpu", leaf: leaf-1}
 )");
-  QCOMPARE(toQ(nodeNames(c)), (QStringList{"dgx001", "dgx002", "dgx003", "dgx004", "gpu8", "gpu9", "gpu10",
-                                          "gpu15", "login-gpu"}));
+  QCOMPARE(toQ(nodeNames(c)), (QStringList{"dgx001", "dgx002", "dgx003", "dgx004", "gpu8", "gpu9",
+                                           "gpu10", "gpu15", "login-gpu"}));
   QCOMPARE(c.gpus().size(), size_t{9 * 8});
   // Hostlist nodes get their NVSwitch board like counted ones.
   QCOMPARE(c.nvlinkDomains().size(), size_t{9});
@@ -668,7 +688,9 @@ groups:
       {"m-01", 1, {"3g.40gb", "3g.40gb"}, "3g.40gb@0,3g.40gb@4"},
       {"m-01", 2, {"3g.40gb", "3g.40gb"}, "3g.40gb@0,3g.40gb@4"},
       {"m-01", 3, {"7g.80gb"}, "7g.80gb@0"},
-      {"m-01", 4, {"1g.10gb", "1g.10gb", "1g.10gb", "1g.10gb", "1g.10gb", "1g.10gb", "1g.10gb"},
+      {"m-01",
+       4,
+       {"1g.10gb", "1g.10gb", "1g.10gb", "1g.10gb", "1g.10gb", "1g.10gb", "1g.10gb"},
        "1g.10gb@0,1g.10gb@1,1g.10gb@2,1g.10gb@3,1g.10gb@4,1g.10gb@5,1g.10gb@6"},
       {"m-01", 5, {"1g.10gb", "4g.40gb", "2g.20gb"}, "4g.40gb@0,2g.20gb@4,1g.10gb@6"},
       {"s-01", 0, {"2g.12gb", "1g.6gb", "1g.6gb"}, nullptr},
@@ -677,14 +699,17 @@ groups:
   for (const auto& w : wants) {
     const Gpu& g = gpuOf(c, w.node, w.gpu);
     const GpuModel& model = c.modelOf(g.id);
-    const QString where =
-        QStringLiteral("%1/%2 %3").arg(QString::fromLatin1(w.node)).arg(w.gpu).arg(qs(layoutOf(c, g)));
+    const QString where = QStringLiteral("%1/%2 %3")
+                              .arg(QString::fromLatin1(w.node))
+                              .arg(w.gpu)
+                              .arg(qs(layoutOf(c, g)));
     QVERIFY2(g.sharing.mode == SharingMode::Mig, qPrintable(where));
     QVERIFY2(g.sharing.mig.allPlaced(), qPrintable(where));
     const MigVerdict v = validateMigLayout(*model.mig, g.sharing.mig);
     QVERIFY2(v.ok(), qPrintable(where + ": " + qs(explainMigVerdict(model, g.sharing.mig, v))));
     std::multiset<std::string> got;
-    for (const auto& inst : g.sharing.mig) got.insert(model.mig->profiles[static_cast<size_t>(inst.profile)].name);
+    for (const auto& inst : g.sharing.mig)
+      got.insert(model.mig->profiles[static_cast<size_t>(inst.profile)].name);
     QVERIFY2(got == w.profiles, qPrintable(where));
     if (w.exact) QCOMPARE(qs(layoutOf(c, g)), QString::fromLatin1(w.exact));
   }
@@ -706,7 +731,8 @@ nodes:
     template: a100
     leaf: leaf-1
     gpus:
-      "0": {mig: ")") + layout + "\"}\n";
+      "0": {mig: ")") + layout +
+                             "\"}\n";
     const auto r = loadClusterSpec(spec, "spec.yaml");
     QVERIFY2(!r.ok(), layout);
     QVERIFY2(qs(r.error().message).contains(QStringLiteral("'*' (busy) has no meaning")),
@@ -748,7 +774,8 @@ nodes:
 )",
                                  "spec.yaml");
   QVERIFY(!r.ok());
-  QVERIFY2(qs(r.error().message).startsWith(QStringLiteral("invalid MIG layout")), qPrintable(qs(r.error().message)));
+  QVERIFY2(qs(r.error().message).startsWith(QStringLiteral("invalid MIG layout")),
+           qPrintable(qs(r.error().message)));
   QCOMPARE(r.error().where.line, 12);
   QCOMPARE(r.error().where.column, 20);
   QCOMPARE(qs(r.error().where.field), QStringLiteral("nodes[0].gpus.0-1.mig"));
@@ -792,19 +819,22 @@ node_templates:
 name: t
 node_templates:
   l4: {gpu_model: L4, gpus: 4}
-)") << 1 << 10 << "version" << "unsupported cluster spec version 2";
+)") << 1 << 10 << "version"
+                                 << "unsupported cluster spec version 2";
 
   QTest::newRow("unknown top-level key (typo)") << std::string(R"(version: 1
 name: t
 node_template:   # line 3
   l4: {gpu_model: L4, gpus: 4}
-)") << 3 << 1 << "node_template" << "unknown field 'node_template'";
+)") << 3 << 1 << "node_template"
+                                                << "unknown field 'node_template'";
 
   QTest::newRow("wrong type: list for the name") << std::string(R"(version: 1
 name: [a, b]   # line 2
 node_templates:
   l4: {gpu_model: L4, gpus: 4}
-)") << 2 << 7 << "name" << "expected a text value";
+)") << 2 << 7 << "name"
+                                                 << "expected a text value";
 
   QTest::newRow("unknown GPU model") << std::string(R"(version: 1
 name: t
@@ -812,7 +842,8 @@ node_templates:
   box:
     gpu_model: H100-SXM5-80G   # line 5
     gpus: 8
-)") << 5 << 16 << "node_templates.box.gpu_model" << "unknown GPU model 'H100-SXM5-80G'";
+)") << 5 << 16 << "node_templates.box.gpu_model"
+                                     << "unknown GPU model 'H100-SXM5-80G'";
 
   QTest::newRow("unknown template") << std::string(R"(version: 1
 name: t
@@ -825,7 +856,8 @@ groups:
     template: l40   # line 9
     count: 2
     leaf: leaf-1
-)") << 9 << 15 << "groups[0].template" << "unknown node template 'l40' (known: l4)";
+)") << 9 << 15 << "groups[0].template"
+                                    << "unknown node template 'l40' (known: l4)";
 
   QTest::newRow("unknown field in a group (typo)") << std::string(R"(version: 1
 name: t
@@ -838,7 +870,8 @@ groups:
     tempalte: l4   # line 9
     count: 2
     leaf: leaf-1
-)") << 9 << 5 << "groups[0].tempalte" << "unknown field 'tempalte'";
+)") << 9 << 5 << "groups[0].tempalte"
+                                                   << "unknown field 'tempalte'";
 
   // Suspected defect: YAML forbids repeated keys, but the second `count:` is silently ignored.
   QTest::newRow("repeated key in a group") << std::string(R"(version: 1
@@ -853,7 +886,8 @@ groups:
     count: 2
     count: 5   # line 11
     leaf: leaf-1
-)") << 11 << 0 << "groups[0].count" << "duplicate";
+)") << 11 << 0 << "groups[0].count"
+                                           << "duplicate";
 
   QTest::newRow("unknown leaf") << std::string(R"(version: 1
 name: t
@@ -866,7 +900,8 @@ groups:
     template: l4
     count: 2
     leaf: leaf-9   # line 11
-)") << 11 << 11 << "groups[0].leaf" << "unknown leaf switch 'leaf-9'";
+)") << 11 << 11 << "groups[0].leaf"
+                                << "unknown leaf switch 'leaf-9'";
 
   QTest::newRow("a spine used as a leaf") << std::string(R"(version: 1
 name: t
@@ -876,7 +911,8 @@ fabric:
   spines: [spine-1]
 nodes:
   - {name: n1, template: l4, leaf: spine-1}   # line 8
-)") << 8 << 36 << "nodes[0].leaf" << "unknown leaf switch 'spine-1'";
+)") << 8 << 36 << "nodes[0].leaf"
+                                          << "unknown leaf switch 'spine-1'";
 
   QTest::newRow("unknown spine in fabric") << std::string(R"(version: 1
 name: t
@@ -886,7 +922,8 @@ fabric:
   spines: [spine-1]
   leafs:
     - {name: leaf-1, spine: spine-2}   # line 8
-)") << 8 << 29 << "fabric.leafs[0].spine" << "unknown spine switch 'spine-2'";
+)") << 8 << 29 << "fabric.leafs[0].spine"
+                                           << "unknown spine switch 'spine-2'";
 
   QTest::newRow("unknown spine in generated leafs") << std::string(R"(version: 1
 name: t
@@ -899,7 +936,8 @@ groups:
     template: l4
     count: 4
     leafs: {count: 2, spine: spine-x}   # line 11
-)") << 11 << 30 << "groups[0].leafs.spine" << "unknown spine switch 'spine-x'";
+)") << 11 << 30 << "groups[0].leafs.spine"
+                                                    << "unknown spine switch 'spine-x'";
 
   QTest::newRow("group without a leaf") << std::string(R"(version: 1
 name: t
@@ -909,9 +947,11 @@ groups:
   - name: a   # line 6
     template: l4
     count: 2
-)") << 6 << 5 << "groups[0]" << "every node must hang off a leaf switch";
+)") << 6 << 5 << "groups[0]"
+                                        << "every node must hang off a leaf switch";
 
-  QTest::newRow("duplicate node name, generated") << std::string(R"(version: 1
+  QTest::newRow("duplicate node name, generated")
+      << std::string(R"(version: 1
 name: t
 node_templates:
   l4: {gpu_model: L4, gpus: 4}
@@ -926,10 +966,12 @@ groups:
     template: l4
     nodes: "a-0[2-3]"
     leaf: leaf-1
-)") << 12 << 5 << "groups[1]"
+)") << 12
+      << 5 << "groups[1]"
       << "duplicate node name 'a-02' (first defined at spec.yaml:8:5: groups[0])";
 
-  QTest::newRow("duplicate node name, explicit") << std::string(R"(version: 1
+  QTest::newRow("duplicate node name, explicit")
+      << std::string(R"(version: 1
 name: t
 node_templates:
   l4: {gpu_model: L4, gpus: 4}
@@ -939,10 +981,12 @@ nodes:
   - {name: n1, template: l4, leaf: leaf-1}
   - {name: n2, template: l4, leaf: leaf-1}
   - {name: n1, template: l4, leaf: leaf-1}   # line 10
-)") << 10 << 12 << "nodes[2].name"
+)") << 10
+      << 12 << "nodes[2].name"
       << "duplicate node name 'n1' (first defined at spec.yaml:8:12: nodes[0].name)";
 
-  QTest::newRow("duplicate node name, explicit after generated") << std::string(R"(version: 1
+  QTest::newRow("duplicate node name, explicit after generated")
+      << std::string(R"(version: 1
 name: t
 node_templates:
   l4: {gpu_model: L4, gpus: 4}
@@ -952,7 +996,8 @@ groups:
   - {name: a, template: l4, count: 3, leaf: leaf-1}
 nodes:
   - {name: a-03, template: l4, leaf: leaf-1}   # line 10
-)") << 10 << 12 << "nodes[0].name"
+)") << 10
+      << 12 << "nodes[0].name"
       << "duplicate node name 'a-03' (first defined at spec.yaml:8:5: groups[0])";
 
   QTest::newRow("duplicate node name inside one hostlist") << std::string(R"(version: 1
@@ -963,9 +1008,11 @@ fabric:
   leafs: [{name: leaf-1}]
 groups:
   - {name: a, template: l4, nodes: "n[1-3],n2", leaf: leaf-1}   # line 8
-)") << 8 << 5 << "groups[0]" << "duplicate node name 'n2'";
+)") << 8 << 5 << "groups[0]"
+                                                           << "duplicate node name 'n2'";
 
-  QTest::newRow("GPU index out of range in gpus:") << std::string(R"(version: 1
+  QTest::newRow("GPU index out of range in gpus:")
+      << std::string(R"(version: 1
 name: t
 node_templates:
   l4: {gpu_model: L4, gpus: 4}
@@ -978,7 +1025,8 @@ groups:
     leaf: leaf-1
     gpus:
       "2-4": {timeslice: 2}   # line 13
-)") << 13 << 14 << "groups[0].gpus.2-4"
+)") << 13
+      << 14 << "groups[0].gpus.2-4"
       << "GPU index list '2-4': index 4 out of range (the node has 4 GPUs: 0-3)";
 
   QTest::newRow("bad GPU index list in gpus:") << std::string(R"(version: 1
@@ -994,7 +1042,8 @@ groups:
     leaf: leaf-1
     gpus:
       "3-1": {timeslice: 2}   # line 13
-)") << 13 << 0 << "groups[0].gpus.3-1" << "bad index range '3-1'";
+)") << 13 << 0 << "groups[0].gpus.3-1"
+                                               << "bad index range '3-1'";
 
   QTest::newRow("invalid MIG layout: overlap") << std::string(R"(version: 1
 name: t
@@ -1009,7 +1058,8 @@ groups:
     leaf: leaf-1
     gpus:
       "0": {mig: "3g.40gb@0,2g.20gb@2"}   # line 13
-)") << 13 << 18 << "groups[0].gpus.0.mig" << "invalid MIG layout: check 2";
+)") << 13 << 18 << "groups[0].gpus.0.mig"
+                                               << "invalid MIG layout: check 2";
 
   QTest::newRow("invalid MIG layout: start not allowed") << std::string(R"(version: 1
 name: t
@@ -1024,7 +1074,8 @@ groups:
     leaf: leaf-1
     gpus:
       "0": {mig: "3g.40gb@2"}   # line 13
-)") << 13 << 18 << "groups[0].gpus.0.mig" << "check 1";
+)") << 13 << 18 << "groups[0].gpus.0.mig"
+                                                         << "check 1";
 
   QTest::newRow("MIG layout with an unknown profile") << std::string(R"(version: 1
 name: t
@@ -1039,7 +1090,8 @@ groups:
     leaf: leaf-1
     gpus:
       "0": {mig: "3g.20gb@0"}   # line 13
-)") << 13 << 18 << "groups[0].gpus.0.mig" << "unknown profile '3g.20gb'";
+)") << 13 << 18 << "groups[0].gpus.0.mig"
+                                                      << "unknown profile '3g.20gb'";
 
   QTest::newRow("MIG on a non-MIG model") << std::string(R"(version: 1
 name: t
@@ -1054,7 +1106,8 @@ groups:
     leaf: leaf-1
     gpus:
       "0": {mig: "1g.10gb"}   # line 13
-)") << 13 << 18 << "groups[0].gpus.0.mig" << "GPU model L4 is not MIG capable";
+)") << 13 << 18 << "groups[0].gpus.0.mig"
+                                          << "GPU model L4 is not MIG capable";
 
   QTest::newRow("timeslice 0") << std::string(R"(version: 1
 name: t
@@ -1069,7 +1122,8 @@ groups:
     leaf: leaf-1
     gpus:
       "0-3": {timeslice: 0}   # line 13
-)") << 13 << 26 << "groups[0].gpus.0-3.timeslice" << "must be at least 1, got 0";
+)") << 13 << 26 << "groups[0].gpus.0-3.timeslice"
+                               << "must be at least 1, got 0";
 
   QTest::newRow("two sharing modes for one GPU") << std::string(R"(version: 1
 name: t
@@ -1084,7 +1138,8 @@ groups:
     leaf: leaf-1
     gpus:
       "0": {timeslice: 2, exclusive: true}   # line 13
-)") << 13 << 12 << "groups[0].gpus.0" << "give exactly one of";
+)") << 13 << 12 << "groups[0].gpus.0"
+                                                 << "give exactly one of";
 
   QTest::newRow("bad state value") << std::string(R"(version: 1
 name: t
@@ -1098,7 +1153,8 @@ groups:
     count: 2
     leaf: leaf-1
     state: broken   # line 12
-)") << 12 << 12 << "groups[0].state" << "state must be up, draining or down, got 'broken'";
+)") << 12 << 12 << "groups[0].state"
+                                   << "state must be up, draining or down, got 'broken'";
 
   QTest::newRow("count and nodes both given") << std::string(R"(version: 1
 name: t
@@ -1112,7 +1168,8 @@ groups:
     count: 2
     nodes: "x[1-2]"
     leaf: leaf-1
-)") << 8 << 5 << "groups[0]" << "give either count: N";
+)") << 8 << 5 << "groups[0]"
+                                              << "give either count: N";
 
   QTest::newRow("wrong type: text for count") << std::string(R"(version: 1
 name: t
@@ -1125,7 +1182,8 @@ groups:
     template: l4
     count: sixteen   # line 10
     leaf: leaf-1
-)") << 10 << 12 << "groups[0].count" << "expected a whole number, got 'sixteen'";
+)") << 10 << 12 << "groups[0].count"
+                                              << "expected a whole number, got 'sixteen'";
 
   QTest::newRow("empty node list") << std::string(R"(version: 1
 name: t
@@ -1138,7 +1196,8 @@ groups:
     template: l4
     nodes: ""   # line 10
     leaf: leaf-1
-)") << 10 << 12 << "groups[0].nodes" << "hostlist '': empty";
+)") << 10 << 12 << "groups[0].nodes"
+                                   << "hostlist '': empty";
 
   QTest::newRow("no nodes at all") << std::string(R"(version: 1   # line 1
 name: t
@@ -1159,7 +1218,8 @@ groups:
     count: 6
     leaf: leaf-1
     nvlink_rack: 4   # line 12
-)") << 12 << 18 << "groups[0].nvlink_rack" << "6 nodes do not split into racks of 4";
+)") << 12 << 18 << "groups[0].nvlink_rack"
+                                                         << "6 nodes do not split into racks of 4";
 
   QTest::newRow("nvlink_rack of one node") << std::string(R"(version: 1
 name: t
@@ -1173,7 +1233,8 @@ groups:
     count: 6
     leaf: leaf-1
     nvlink_rack: 1   # line 12
-)") << 12 << 18 << "groups[0].nvlink_rack" << "must be at least 2";
+)") << 12 << 18 << "groups[0].nvlink_rack"
+                                           << "must be at least 2";
 
   QTest::newRow("nvlink_rack on a model without NVLink") << std::string(R"(version: 1
 name: t
@@ -1187,7 +1248,8 @@ groups:
     count: 4
     leaf: leaf-1
     nvlink_rack: 2   # line 12
-)") << 12 << 18 << "groups[0].nvlink_rack" << "GPU model L4 has no NVLink";
+)") << 12 << 18 << "groups[0].nvlink_rack"
+                                                         << "GPU model L4 has no NVLink";
 
   QTest::newRow("NVLink bridges on a model without NVLink") << std::string(R"(version: 1
 name: t
@@ -1196,7 +1258,8 @@ node_templates:
     gpu_model: L40S
     gpus: 4
     nvlink: {bridges: [[0, 1], [2, 3]]}   # line 7
-)") << 7 << 13 << "node_templates.box.nvlink" << "GPU model L40S has no NVLink";
+)") << 7 << 13 << "node_templates.box.nvlink"
+                                                            << "GPU model L40S has no NVLink";
 
   QTest::newRow("NUMA zone GPU out of range") << std::string(R"(version: 1
 name: t
@@ -1207,7 +1270,8 @@ node_templates:
     numa:
       - {cpus: "0-15", gpus: [0, 1]}
       - {cpus: "16-31", gpus: [2, 3, 4]}   # line 9
-)") << 9 << 31 << "node_templates.box.numa[1].gpus" << "GPU index 4 out of range (template has 4 GPUs)";
+)") << 9 << 31 << "node_templates.box.numa[1].gpus"
+                                              << "GPU index 4 out of range (template has 4 GPUs)";
 
   QTest::newRow("GPU in two NUMA zones") << std::string(R"(version: 1
 name: t
@@ -1218,7 +1282,8 @@ node_templates:
     numa:
       - {cpus: "0-15", gpus: [0, 1]}
       - {cpus: "16-31", gpus: [1, 2, 3]}   # line 9
-)") << 9 << 31 << "node_templates.box.numa[1].gpus" << "GPU 1 is already in NUMA zone 0";
+)") << 9 << 31 << "node_templates.box.numa[1].gpus"
+                                         << "GPU 1 is already in NUMA zone 0";
 
   QTest::newRow("GPU in no NUMA zone") << std::string(R"(version: 1
 name: t
@@ -1229,7 +1294,8 @@ node_templates:
     numa:
       - {cpus: "0-15", gpus: [0, 1]}   # line 8: the list starts here
       - {cpus: "16-31", gpus: [2]}
-)") << 8 << 7 << "node_templates.box.numa" << "GPU 3 is in no NUMA zone";
+)") << 8 << 7 << "node_templates.box.numa"
+                                       << "GPU 3 is in no NUMA zone";
 
   QTest::newRow("bad cpulist") << std::string(R"(version: 1
 name: t
@@ -1239,7 +1305,8 @@ node_templates:
     gpus: 4
     numa:
       - {cpus: "0-15,x", gpus: [0, 1, 2, 3]}   # line 8
-)") << 8 << 16 << "node_templates.box.numa[0].cpus" << "bad CPU list '0-15,x'";
+)") << 8 << 16 << "node_templates.box.numa[0].cpus"
+                               << "bad CPU list '0-15,x'";
 
   QTest::newRow("PCIe switch names an undeclared NIC") << std::string(R"(version: 1
 name: t
@@ -1251,7 +1318,8 @@ node_templates:
       - {name: mlx5_0}
     pcie_switches:
       - {gpus: [0, 1], nics: [mlx5_1]}   # line 10
-)") << 10 << 30 << "node_templates.box.pcie_switches[0].nics" << "unknown NIC 'mlx5_1'";
+)") << 10 << 30 << "node_templates.box.pcie_switches[0].nics"
+                                                       << "unknown NIC 'mlx5_1'";
 
   QTest::newRow("topo_file that does not exist") << std::string(R"(version: 1
 name: t
@@ -1260,7 +1328,8 @@ node_templates:
     gpu_model: L40S
     gpus: 8
     topo_file: does-not-exist.txt   # line 7
-)") << 7 << 16 << "node_templates.box.topo_file" << "does-not-exist.txt";
+)") << 7 << 16 << "node_templates.box.topo_file"
+                                                 << "does-not-exist.txt";
 
   QTest::newRow("override names an unknown node") << std::string(R"(version: 1
 name: t
@@ -1273,7 +1342,8 @@ groups:
 overrides:
   - nodes: "a-0[2-3]"   # line 10
     state: down
-)") << 10 << 12 << "overrides[0].nodes" << "override names unknown node 'a-03'";
+)") << 10 << 12 << "overrides[0].nodes"
+                                                  << "override names unknown node 'a-03'";
 
   // Hostile inputs must fail fast with a located error, not allocate unbounded memory.
   QTest::newRow("huge cpu list") << std::string(R"(version: 1
@@ -1288,7 +1358,8 @@ fabric:
   leafs: [{name: leaf-1}]
 groups:
   - {name: a, template: box, count: 1, leaf: leaf-1}
-)") << 8 << 16 << "node_templates.box.numa[0].cpus" << "bad CPU list";
+)") << 8 << 16 << "node_templates.box.numa[0].cpus"
+                                 << "bad CPU list";
   QTest::newRow("too many nodes") << std::string(R"(version: 1
 name: t
 node_templates:
@@ -1298,7 +1369,8 @@ fabric:
 groups:
   - {name: a, template: l4, count: 100000, leaf: leaf-1}
   - {name: b, template: l4, count: 1, leaf: leaf-1}   # line 9
-)") << 9 << 5 << "groups[1]" << "more than 100000 nodes";
+)") << 9 << 5 << "groups[1]"
+                                  << "more than 100000 nodes";
   QTest::newRow("empty node name") << std::string(R"(version: 1
 name: t
 node_templates:
@@ -1307,8 +1379,10 @@ fabric:
   leafs: [{name: leaf-1}]
 nodes:
   - {name: "", template: l4, leaf: leaf-1}   # line 8
-)") << 8 << 12 << "nodes[0].name" << "must not be empty";
-  QTest::newRow("empty file") << std::string("") << 0 << 0 << "" << "the file is empty";
+)") << 8 << 12 << "nodes[0].name"
+                                   << "must not be empty";
+  QTest::newRow("empty file") << std::string("") << 0 << 0 << ""
+                              << "the file is empty";
   QTest::newRow("error inside inline topo") << std::string(R"(version: 1
 name: t
 node_templates:
@@ -1323,7 +1397,8 @@ fabric:
   leafs: [{name: leaf-1}]
 groups:
   - {name: a, template: box, count: 1, leaf: leaf-1}
-)") << 10 << 0 << "node_templates.box.topo" << "unknown link 'PIY'";
+)") << 10 << 0 << "node_templates.box.topo"
+                                            << "unknown link 'PIY'";
 }
 
 void TstClusterSpec::malformedSpecs() {
@@ -1354,12 +1429,14 @@ void TstClusterSpec::expandHostlistValid_data() {
   QTest::newRow("comma list") << "a,b,c" << QStringList{"a", "b", "c"};
   QTest::newRow("zero padded") << "dgx[001-004]"
                                << QStringList{"dgx001", "dgx002", "dgx003", "dgx004"};
-  QTest::newRow("padding kept across a decade") << "dgx[08-10]" << QStringList{"dgx08", "dgx09", "dgx10"};
+  QTest::newRow("padding kept across a decade")
+      << "dgx[08-10]" << QStringList{"dgx08", "dgx09", "dgx10"};
   QTest::newRow("no padding") << "n[8-10]" << QStringList{"n8", "n9", "n10"};
-  QTest::newRow("ranges and singles") << "node[1-3,7]" << QStringList{"node1", "node2", "node3", "node7"};
+  QTest::newRow("ranges and singles")
+      << "node[1-3,7]" << QStringList{"node1", "node2", "node3", "node7"};
   QTest::newRow("suffix after the range") << "r[1-2]-gpu" << QStringList{"r1-gpu", "r2-gpu"};
-  QTest::newRow("bracket lists mixed with names") << "a[1-2],b,c[09-10]"
-                                                  << QStringList{"a1", "a2", "b", "c09", "c10"};
+  QTest::newRow("bracket lists mixed with names")
+      << "a[1-2],b,c[09-10]" << QStringList{"a1", "a2", "b", "c09", "c10"};
   QTest::newRow("single value range") << "x[5]" << QStringList{"x5"};
   QTest::newRow("surrounding spaces") << "  a[1-2] , b " << QStringList{"a1", "a2", "b"};
 }
@@ -1388,7 +1465,8 @@ void TstClusterSpec::expandHostlistErrors_data() {
   QTest::newRow("not a number") << "n[a-c]" << 100 << "bad range 'a-c'";
   QTest::newRow("empty brackets") << "n[]" << 100 << "bad range ''";
   QTest::newRow("over the limit") << "n[1-10]" << 5 << "expands to more than 5 names";
-  QTest::newRow("over the limit across items") << "a[1-3],b[1-3]" << 5 << "expands to more than 5 names";
+  QTest::newRow("over the limit across items")
+      << "a[1-3],b[1-3]" << 5 << "expands to more than 5 names";
 }
 
 void TstClusterSpec::expandHostlistErrors() {
@@ -1436,7 +1514,8 @@ void TstClusterSpec::missingFileNamesThePath() {
   const auto r = loadClusterSpecFile(path);
   QVERIFY(!r.ok());
   QVERIFY2(qs(r.error().str()).contains(qs(path)), qPrintable(qs(r.error().str())));
-  QVERIFY2(qs(r.error().message).contains(QStringLiteral("cannot open")), qPrintable(qs(r.error().message)));
+  QVERIFY2(qs(r.error().message).contains(QStringLiteral("cannot open")),
+           qPrintable(qs(r.error().message)));
 }
 
 void TstClusterSpec::fileFixtureResolvesRelativePaths() {
@@ -1468,9 +1547,11 @@ void TstClusterSpec::fileFixtureResolvesRelativePaths() {
   QTemporaryDir dir;
   QVERIFY(dir.isValid());
   elsewhere.baseDir = dir.path().toStdString();
-  const auto moved = loadClusterSpec(readAll(QString::fromUtf8(path.c_str())), "moved.yaml", elsewhere);
+  const auto moved =
+      loadClusterSpec(readAll(QString::fromUtf8(path.c_str())), "moved.yaml", elsewhere);
   QVERIFY(!moved.ok());
-  QVERIFY2(qs(moved.error().str()).contains(QStringLiteral("extra-catalog.yaml")), qPrintable(qs(moved.error().str())));
+  QVERIFY2(qs(moved.error().str()).contains(QStringLiteral("extra-catalog.yaml")),
+           qPrintable(qs(moved.error().str())));
   QCOMPARE(moved.error().where.line, 4);
   QCOMPARE(qs(moved.error().where.field), QStringLiteral("gpu_catalog"));
 }
@@ -1483,7 +1564,8 @@ void TstClusterSpec::fileErrorsNameTheFile() {
   QCOMPARE(r.error().where.line, 12);
   QCOMPARE(r.error().where.column, 11);
   QCOMPARE(qs(r.error().where.field), QStringLiteral("groups[0].leaf"));
-  QVERIFY(qs(r.error().str()).startsWith(qs(path + ":12:11: groups[0].leaf: unknown leaf switch 'leaf-2'")));
+  QVERIFY(qs(r.error().str())
+              .startsWith(qs(path + ":12:11: groups[0].leaf: unknown leaf switch 'leaf-2'")));
 }
 
 QTEST_APPLESS_MAIN(TstClusterSpec)

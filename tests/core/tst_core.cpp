@@ -14,7 +14,8 @@ class TstCore : public QObject {
   void errorLocationText() {
     QCOMPARE(QString::fromStdString(Error{"bad", {"a.yaml", 3, 7, "nodes[0].name"}}.str()),
              QString("a.yaml:3:7: nodes[0].name: bad"));
-    QCOMPARE(QString::fromStdString(Error{"bad", {"a.yaml", 3, 0, ""}}.str()), QString("a.yaml:3: bad"));
+    QCOMPARE(QString::fromStdString(Error{"bad", {"a.yaml", 3, 0, ""}}.str()),
+             QString("a.yaml:3: bad"));
     QCOMPARE(QString::fromStdString(Error{"bad", {"", 0, 0, "gpus"}}.str()), QString("gpus: bad"));
     QCOMPARE(QString::fromStdString(Error{"bad", {}}.str()), QString("bad"));
   }

@@ -30,9 +30,9 @@ class TstMigEnumerate : public QObject {
     QTest::addColumn<QString>("gpu");
     QTest::addColumn<int>("all");
     QTest::addColumn<int>("maximal");
-    for (const char* gpu : {"A100-SXM4-40GB", "A100-PCIE-40GB", "A100-SXM4-80GB", "A100-PCIE-80GB", "H100-SXM5-80GB",
-                            "H100-PCIE-80GB", "H100-NVL-94GB", "H200-SXM-141GB", "H200-NVL-141GB", "GH200-96GB",
-                            "GH200-144GB"})
+    for (const char* gpu : {"A100-SXM4-40GB", "A100-PCIE-40GB", "A100-SXM4-80GB", "A100-PCIE-80GB",
+                            "H100-SXM5-80GB", "H100-PCIE-80GB", "H100-NVL-94GB", "H200-SXM-141GB",
+                            "H200-NVL-141GB", "GH200-96GB", "GH200-144GB"})
       QTest::newRow(gpu) << gpu << 2319 << 239;
     QTest::newRow("A30-24GB") << "A30-24GB" << 76 << 17;
   }
@@ -54,7 +54,8 @@ class TstMigEnumerate : public QObject {
       QVERIFY(seen.insert(formatMigLayout(m, l)).second);
     });
     QCOMPARE(seen.size(), size_t{2319});
-    forEachMigLayout(*m.mig, true, [&](const MigLayout& l) { QVERIFY(migWhatFits(*m.mig, l).empty()); });
+    forEachMigLayout(*m.mig, true,
+                     [&](const MigLayout& l) { QVERIFY(migWhatFits(*m.mig, l).empty()); });
   }
 
   void whatFitsOnPartialGpu() {
@@ -63,7 +64,8 @@ class TstMigEnumerate : public QObject {
     // no 3g (0/2); 1g.20gb only at 6, 2g nowhere (slots 4-5 broken by the 1g@4).
     const auto fits = migWhatFits(*m.mig, layout(m, "3g.40gb@0,1g.10gb@4"));
     std::map<std::string, uint16_t> byName;
-    for (const auto& f : fits) byName[m.mig->profiles[static_cast<size_t>(f.profile)].name] = f.starts;
+    for (const auto& f : fits)
+      byName[m.mig->profiles[static_cast<size_t>(f.profile)].name] = f.starts;
     QCOMPARE(byName["1g.10gb"], uint16_t((1u << 5) | (1u << 6)));
     QCOMPARE(byName["1g.10gb+me"], uint16_t((1u << 5) | (1u << 6)));
     QCOMPARE(byName["1g.20gb"], uint16_t(1u << 6));
@@ -76,7 +78,8 @@ class TstMigEnumerate : public QObject {
   void whatFitsRespectsMediaExtensionLimit() {
     const GpuModel& m = model("H100");
     const auto fits = migWhatFits(*m.mig, layout(m, "1g.10gb+me@0"));
-    for (const auto& f : fits) QVERIFY(!m.mig->profiles[static_cast<size_t>(f.profile)].mediaExtensions);
+    for (const auto& f : fits)
+      QVERIFY(!m.mig->profiles[static_cast<size_t>(f.profile)].mediaExtensions);
   }
 
   void maxAdditional() {
@@ -87,8 +90,10 @@ class TstMigEnumerate : public QObject {
     QCOMPARE(migMaxAdditional(g, empty, g.profileIndex("2g.20gb")), 3);
     QCOMPARE(migMaxAdditional(g, empty, g.profileIndex("1g.10gb+me")), 1);
     const MigUsage used = MigUsage::of(g, layout(m, "1g.10gb@1,1g.10gb@5"));
-    QCOMPARE(migMaxAdditional(g, used, g.profileIndex("2g.20gb")), 1);  // pairs {0,1},{4,5} broken, {2,3} free
-    QCOMPARE(migMaxAdditional(g, MigUsage::of(g, layout(m, "1g.10gb@1")), g.profileIndex("2g.20gb")), 2);
+    QCOMPARE(migMaxAdditional(g, used, g.profileIndex("2g.20gb")),
+             1);  // pairs {0,1},{4,5} broken, {2,3} free
+    QCOMPARE(
+        migMaxAdditional(g, MigUsage::of(g, layout(m, "1g.10gb@1")), g.profileIndex("2g.20gb")), 2);
     QCOMPARE(migMaxAdditional(g, used, g.profileIndex("1g.20gb")), 2);  // at 2 and 6
   }
 

@@ -4,8 +4,8 @@
 
 #include "mig/mig_plan.h"
 #include "mig/mig_validate.h"
-#include "topology/gpu_catalog.h"
 #include "mig_test_util.h"
+#include "topology/gpu_catalog.h"
 
 using namespace tessera;
 using tessera::test::layout;
@@ -19,9 +19,12 @@ class TstMigPlan : public QObject {
     const GpuModel& m = model(gpu);
     return planMigRepartition(m, layout(m, current), layout(m, target));
   }
-  static QString text(const MigLayout& l) { return QString::fromStdString(formatMigLayout(model("H100"), l)); }
+  static QString text(const MigLayout& l) {
+    return QString::fromStdString(formatMigLayout(model("H100"), l));
+  }
   static int count(const MigPlan& p, MigPlanStep::Kind kind) {
-    return static_cast<int>(std::count_if(p.steps.begin(), p.steps.end(), [&](const auto& s) { return s.kind == kind; }));
+    return static_cast<int>(std::count_if(p.steps.begin(), p.steps.end(),
+                                          [&](const auto& s) { return s.kind == kind; }));
   }
 
  private slots:
@@ -57,7 +60,8 @@ class TstMigPlan : public QObject {
     }
     auto p = plan("3g.40gb@0*", "3g.40gb@4");
     QVERIFY(!p.ok());
-    QVERIFY(QString::fromStdString(p.error().message).contains("busy instance 3g.40gb@0 is not in the target"));
+    QVERIFY(QString::fromStdString(p.error().message)
+                .contains("busy instance 3g.40gb@0 is not in the target"));
   }
 
   void disallowedFixedStartIsCheckOne() {
@@ -124,7 +128,8 @@ models:
   void busyInstanceMissingFromTarget() {
     auto p = plan("3g.40gb@4*,3g.40gb@0", "4g.40gb");
     QVERIFY(!p.ok());
-    QVERIFY2(QString::fromStdString(p.error().message).contains("busy instance 3g.40gb@4 is not in the target"),
+    QVERIFY2(QString::fromStdString(p.error().message)
+                 .contains("busy instance 3g.40gb@4 is not in the target"),
              p.error().message.c_str());
   }
 
@@ -132,22 +137,26 @@ models:
     auto p = plan("1g.10gb@3*", "1g.10gb,4g.40gb");
     QVERIFY(!p.ok());
     const QString why = QString::fromStdString(p.error().message);
-    QVERIFY2(why.contains("4g.40gb fits nowhere") && why.contains("@0 blocked by 1g.10gb@3 (busy)"), qPrintable(why));
+    QVERIFY2(why.contains("4g.40gb fits nowhere") && why.contains("@0 blocked by 1g.10gb@3 (busy)"),
+             qPrintable(why));
   }
 
   void impossibleSets() {
     auto p = plan("-", "3g.40gb,3g.40gb,1g.10gb");
     QVERIFY(!p.ok());
-    QVERIFY2(QString::fromStdString(p.error().message).contains("needs 9 memory slices"), p.error().message.c_str());
+    QVERIFY2(QString::fromStdString(p.error().message).contains("needs 9 memory slices"),
+             p.error().message.c_str());
     p = plan("-", "4g.40gb,4g.40gb");
     QVERIFY(!p.ok());
-    QVERIFY2(QString::fromStdString(p.error().message).contains("exceeds its maximum of 1"), p.error().message.c_str());
+    QVERIFY2(QString::fromStdString(p.error().message).contains("exceeds its maximum of 1"),
+             p.error().message.c_str());
     p = plan("-", "1g.10gb+me,1g.10gb+me");
     QVERIFY(!p.ok());
     // Adds up (7 memory and 7 compute slices) but cannot be placed: 1g@1 breaks the 2g pair {0,1}.
     p = plan("-", "1g.10gb@1,2g.20gb,2g.20gb,2g.20gb");
     QVERIFY(!p.ok());
-    QVERIFY2(QString::fromStdString(p.error().message).contains("fits nowhere"), p.error().message.c_str());
+    QVERIFY2(QString::fromStdString(p.error().message).contains("fits nowhere"),
+             p.error().message.c_str());
   }
 
   void invalidCurrentLayoutIsRejected() {
@@ -159,7 +168,8 @@ models:
   void a30Plan() {
     auto p = plan("2g.12gb@0*,1g.6gb@2,1g.6gb@3", "2g.12gb,2g.12gb", "A30");
     QVERIFY(p.ok());
-    QCOMPARE(QString::fromStdString(formatMigLayout(model("A30"), p->target)), QString("2g.12gb@0,2g.12gb@2"));
+    QCOMPARE(QString::fromStdString(formatMigLayout(model("A30"), p->target)),
+             QString("2g.12gb@0,2g.12gb@2"));
     QCOMPARE(count(*p, MigPlanStep::Kind::Destroy), 2);
   }
 

@@ -42,9 +42,10 @@ class TstGpuCatalog : public QObject {
 
  private slots:
   void builtinHasEveryRequiredModel() {
-    for (const char* id : {"A100-SXM4-40GB", "A100-SXM4-80GB", "H100-SXM5-80GB", "H100-PCIE-80GB", "H100-NVL-94GB",
-                           "H200-SXM-141GB", "GH200-96GB", "GH200-144GB", "A30-24GB", "L40S", "L4", "A10", "T4",
-                           "V100-SXM2-16GB", "V100-SXM2-32GB", "P100"}) {
+    for (const char* id :
+         {"A100-SXM4-40GB", "A100-SXM4-80GB", "H100-SXM5-80GB", "H100-PCIE-80GB", "H100-NVL-94GB",
+          "H200-SXM-141GB", "GH200-96GB", "GH200-144GB", "A30-24GB", "L40S", "L4", "A10", "T4",
+          "V100-SXM2-16GB", "V100-SXM2-32GB", "P100"}) {
       QVERIFY2(GpuCatalog::builtin().find(id) != nullptr, id);
     }
   }
@@ -118,7 +119,8 @@ class TstGpuCatalog : public QObject {
     const size_t before = merged.models().size();
     auto status = merged.merge(*extra);
     QVERIFY(!status.ok());
-    QVERIFY2(QString::fromStdString(status.error().message).contains("already belongs to model 'H100-SXM5-80GB'"),
+    QVERIFY2(QString::fromStdString(status.error().message)
+                 .contains("already belongs to model 'H100-SXM5-80GB'"),
              status.error().message.c_str());
     QCOMPARE(merged.models().size(), before);
     QCOMPARE(QString::fromStdString(merged.find("H100")->id), QString("H100-SXM5-80GB"));
@@ -134,22 +136,28 @@ class TstGpuCatalog : public QObject {
     QTest::addColumn<QString>("yaml");
     QTest::addColumn<QString>("expected");
     const QString base = QString::fromUtf8(kTiny);
-    QTest::newRow("version") << QString(base).replace("version: 1", "version: 2") << "user.yaml:1:10: version: unsupported catalog version 2";
+    QTest::newRow("version") << QString(base).replace("version: 1", "version: 2")
+                             << "user.yaml:1:10: version: unsupported catalog version 2";
     QTest::newRow("typo key") << QString(base).replace("memory_mib", "memory_mb")
                               << "user.yaml:6:5: models[0].memory_mb: unknown field 'memory_mb'";
-    QTest::newRow("start past end") << QString(base).replace("starts: [0, 1, 2, 3]", "starts: [0, 3, 4]")
-                                    << "models[0].mig.profiles[0].starts[2]: must be at most 3, got 4";
-    QTest::newRow("size past end") << QString(base).replace("memory_slices: 1,", "memory_slices: 2,")
-                                   << "start 3 + 2 memory slices runs past the GPU's 4";
-    QTest::newRow("not a number") << QString(base).replace("max: 4", "max: four")
-                                  << "user.yaml:12:38: models[0].mig.profiles[0].max: expected a whole number, got 'four'";
+    QTest::newRow("start past end")
+        << QString(base).replace("starts: [0, 1, 2, 3]", "starts: [0, 3, 4]")
+        << "models[0].mig.profiles[0].starts[2]: must be at most 3, got 4";
+    QTest::newRow("size past end")
+        << QString(base).replace("memory_slices: 1,", "memory_slices: 2,")
+        << "start 3 + 2 memory slices runs past the GPU's 4";
+    QTest::newRow("not a number")
+        << QString(base).replace("max: 4", "max: four")
+        << "user.yaml:12:38: models[0].mig.profiles[0].max: expected a whole number, got 'four'";
     QTest::newRow("missing id") << QString(base).replace("id: X1000\n    ", "")
                                 << "missing required field 'id'";
     QTest::newRow("yaml syntax") << QString(base).replace("memory_mib: 1000", "memory_mib: [1000")
                                  << "user.yaml:";
     QTest::newRow("empty file") << QString("") << "user.yaml: the file is empty";
-    QTest::newRow("duplicate name") << base + QString("  - {id: X2000, product_name: \"Example X1000\", architecture: unknown}\n")
-                                    << "already used by model 'X1000'";
+    QTest::newRow("duplicate name")
+        << base +
+               QString("  - {id: X2000, product_name: \"Example X1000\", architecture: unknown}\n")
+        << "already used by model 'X1000'";
   }
   void malformedCatalogs() {
     QFETCH(QString, yaml);

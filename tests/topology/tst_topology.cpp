@@ -10,16 +10,20 @@
 
 #include "clusterspec/cluster_spec.h"
 #include "clusterspec/node_template.h"
-#include "topology/nvsmi_topo.h"
 #include "topology/cluster.h"
 #include "topology/links.h"
+#include "topology/nvsmi_topo.h"
 
 using namespace tessera;
 
 namespace tessera {
 // Lets QCOMPARE print link cells ("NV18", "PXB") and levels when a comparison fails.
-char* toString(const GpuLink& l) { return qstrdup(l.str().c_str()); }
-char* toString(const TopologyLevel& l) { return qstrdup(topologyLevelName(l)); }
+char* toString(const GpuLink& l) {
+  return qstrdup(l.str().c_str());
+}
+char* toString(const TopologyLevel& l) {
+  return qstrdup(topologyLevelName(l));
+}
 }  // namespace tessera
 
 namespace {
@@ -86,10 +90,16 @@ std::shared_ptr<const Cluster> loadOrDie(std::string_view text) {
   return *r;
 }
 
-GpuLink nv(int links) { return GpuLink{LinkKind::NVLink, static_cast<uint8_t>(links)}; }
-GpuLink link(LinkKind kind) { return GpuLink{kind, 0}; }
+GpuLink nv(int links) {
+  return GpuLink{LinkKind::NVLink, static_cast<uint8_t>(links)};
+}
+GpuLink link(LinkKind kind) {
+  return GpuLink{kind, 0};
+}
 
-QString qs(const std::string& s) { return QString::fromStdString(s); }
+QString qs(const std::string& s) {
+  return QString::fromStdString(s);
+}
 
 // GPU id by "node/index"; fails loudly when the GPU does not exist.
 GpuId gid(const Cluster& c, const char* nodeAndIndex) {
@@ -185,7 +195,8 @@ void TstTopology::nvswitchLinksWithinNode() {
   for (int a = 0; a < 8; ++a)
     for (int b = 0; b < 8; ++b) {
       const std::string na = "dgx-01/" + std::to_string(a), nb = "dgx-01/" + std::to_string(b);
-      QCOMPARE(linkOf(c, na.c_str(), nb.c_str()), std::optional<GpuLink>(a == b ? link(LinkKind::Self) : nv(18)));
+      QCOMPARE(linkOf(c, na.c_str(), nb.c_str()),
+               std::optional<GpuLink>(a == b ? link(LinkKind::Self) : nv(18)));
     }
   QCOMPARE(linkOf(c, "dgx-02/3", "dgx-02/4")->str(), std::string("NV18"));
   // A GB200 tray: NVLink 5 with 18 links.
@@ -291,9 +302,10 @@ void TstTopology::gpuToNicLinks() {
 // All-NV# topo output is an NVSwitch board only on a baseboard model; a bridged PCIe pair (H100
 // NVL) stays a bridge, and a model without NVLink is refused.
 void TstTopology::topoNvlinkFollowsTheModel() {
-  const std::string pair = "\tGPU0\tGPU1\tCPU Affinity\tNUMA Affinity\n"
-                           "GPU0\t X \tNV12\t0-31\t0\n"
-                           "GPU1\tNV12\t X \t0-31\t0\n";
+  const std::string pair =
+      "\tGPU0\tGPU1\tCPU Affinity\tNUMA Affinity\n"
+      "GPU0\t X \tNV12\t0-31\t0\n"
+      "GPU1\tNV12\t X \t0-31\t0\n";
   auto topo = parseNvidiaSmiTopo(pair, "pair.txt");
   QVERIFY2(topo.ok(), topo.ok() ? "" : topo.error().str().c_str());
   auto nvl = hardwareFromTopo(*topo, GpuCatalog::builtin().findShared("H100-NVL"), "nvl2");
@@ -407,7 +419,8 @@ void TstTopology::leafAndSpineLookups() {
   QVERIFY(!c.findSwitch(""));
   QCOMPARE(qs(c.switches()[static_cast<size_t>(leaf1->id)].name), QStringLiteral("leaf-1"));
 
-  QCOMPARE(childNames(c, "spine-a"), (QStringList{"leaf-1", "leaf-2", "rack-leaf-1", "rack-leaf-2"}));
+  QCOMPARE(childNames(c, "spine-a"),
+           (QStringList{"leaf-1", "leaf-2", "rack-leaf-1", "rack-leaf-2"}));
   QCOMPARE(childNames(c, "spine-b"), QStringList{"leaf-3"});
   QCOMPARE(leafNodes(c, "leaf-1"), (QStringList{"dgx-01", "dgx-02"}));
   QCOMPARE(leafNodes(c, "rack-leaf-1"), (QStringList{"rack-01", "rack-02", "side-1"}));
@@ -416,7 +429,9 @@ void TstTopology::leafAndSpineLookups() {
   QCOMPARE(leafNodes(c, "lone-2"), QStringList{"far-2"});
 
   auto leafOf = [&](const char* node) { return qs(switchName(c, c.leafOf(c.findNode(node)->id))); };
-  auto spineOf = [&](const char* node) { return qs(switchName(c, c.spineOf(c.findNode(node)->id))); };
+  auto spineOf = [&](const char* node) {
+    return qs(switchName(c, c.spineOf(c.findNode(node)->id)));
+  };
   QCOMPARE(leafOf("dgx-02"), QStringLiteral("leaf-1"));
   QCOMPARE(spineOf("dgx-02"), QStringLiteral("spine-a"));
   QCOMPARE(leafOf("rack-02"), QStringLiteral("rack-leaf-1"));
@@ -441,7 +456,8 @@ void TstTopology::leafAndSpineLookups() {
 
 void TstTopology::demoFabricLookups() {
   const Cluster& c = *demo_;
-  QCOMPARE(childNames(c, "spine-1"), (QStringList{"pod-a-leaf-1", "pod-a-leaf-2", "pod-b-leaf-1", "pod-b-leaf-2"}));
+  QCOMPARE(childNames(c, "spine-1"),
+           (QStringList{"pod-a-leaf-1", "pod-a-leaf-2", "pod-b-leaf-1", "pod-b-leaf-2"}));
   QCOMPARE(childNames(c, "spine-2"), (QStringList{"leaf-nvl", "leaf-inf", "leaf-dev"}));
   QCOMPARE(qs(switchName(c, c.leafOf(c.findNode("pod-a-08")->id))), QStringLiteral("pod-a-leaf-1"));
   QCOMPARE(qs(switchName(c, c.leafOf(c.findNode("pod-a-09")->id))), QStringLiteral("pod-a-leaf-2"));
@@ -465,12 +481,12 @@ void TstTopology::commonLevelPairs() {
   const std::vector<Case> cases{
       {"dgx-01/3", "dgx-01/3", TopologyLevel::Gpu},
       {"dgx-01/0", "dgx-01/7", TopologyLevel::Node},
-      {"br-1/0", "br-1/3", TopologyLevel::Node},        // different bridges, same node
+      {"br-1/0", "br-1/3", TopologyLevel::Node},  // different bridges, same node
       {"far-1/0", "far-1/3", TopologyLevel::Node},
       {"rack-01/0", "rack-02/3", TopologyLevel::NvlinkDomain},
       {"rack-01/0", "rack-04/3", TopologyLevel::NvlinkDomain},  // rack crosses two leafs
-      {"dgx-01/0", "dgx-02/0", TopologyLevel::Leaf},    // separate NVSwitch boards
-      {"pcie-01/0", "pcie-02/0", TopologyLevel::Leaf},  // no NVLink at all
+      {"dgx-01/0", "dgx-02/0", TopologyLevel::Leaf},            // separate NVSwitch boards
+      {"pcie-01/0", "pcie-02/0", TopologyLevel::Leaf},          // no NVLink at all
       {"rack-02/1", "side-1/5", TopologyLevel::Leaf},
       {"dgx-01/0", "pcie-01/0", TopologyLevel::Spine},
       {"rack-03/0", "side-1/0", TopologyLevel::Spine},
@@ -481,9 +497,11 @@ void TstTopology::commonLevelPairs() {
   };
   for (const auto& k : cases) {
     const QByteArray what = QByteArray(k.a) + " ~ " + k.b;
-    QVERIFY2(c.commonLevel(gid(c, k.a), gid(c, k.b)) == k.level,
-             (what + ": got " + topologyLevelName(c.commonLevel(gid(c, k.a), gid(c, k.b)))).constData());
-    QVERIFY2(c.commonLevel(gid(c, k.b), gid(c, k.a)) == k.level, (what + " (reversed)").constData());
+    QVERIFY2(
+        c.commonLevel(gid(c, k.a), gid(c, k.b)) == k.level,
+        (what + ": got " + topologyLevelName(c.commonLevel(gid(c, k.a), gid(c, k.b)))).constData());
+    QVERIFY2(c.commonLevel(gid(c, k.b), gid(c, k.a)) == k.level,
+             (what + " (reversed)").constData());
     // A pair spans what the pair has in common.
     QVERIFY2(c.spanOf({gid(c, k.a), gid(c, k.b)}) == k.level, (what + " (spanOf)").constData());
   }
@@ -495,9 +513,12 @@ void TstTopology::spanOfSets() {
   QCOMPARE(c.spanOf(ids(c, {"dgx-02/5", "dgx-02/5"})), TopologyLevel::Gpu);
   QCOMPARE(c.spanOf(gpusOfNode(c, "dgx-01")), TopologyLevel::Node);
   QCOMPARE(c.spanOf(ids(c, {"dgx-01/0", "dgx-01/1", "dgx-01/1"})), TopologyLevel::Node);
-  QCOMPARE(c.spanOf(c.nvlinkDomains()[static_cast<size_t>(c.gpu(gid(c, "rack-01/0")).nvlinkDomain)].gpus),
+  QCOMPARE(
+      c.spanOf(
+          c.nvlinkDomains()[static_cast<size_t>(c.gpu(gid(c, "rack-01/0")).nvlinkDomain)].gpus),
+      TopologyLevel::NvlinkDomain);
+  QCOMPARE(c.spanOf(ids(c, {"rack-01/0", "rack-02/0", "rack-03/0", "rack-04/0"})),
            TopologyLevel::NvlinkDomain);
-  QCOMPARE(c.spanOf(ids(c, {"rack-01/0", "rack-02/0", "rack-03/0", "rack-04/0"})), TopologyLevel::NvlinkDomain);
   QCOMPARE(c.spanOf(ids(c, {"dgx-01/0", "dgx-01/1", "dgx-02/0"})), TopologyLevel::Leaf);
   QCOMPARE(c.spanOf(ids(c, {"rack-01/0", "rack-02/0", "side-1/0"})), TopologyLevel::Leaf);
   QCOMPARE(c.spanOf(ids(c, {"dgx-01/0", "pcie-01/0", "rack-04/2"})), TopologyLevel::Spine);
@@ -517,7 +538,8 @@ void TstTopology::spanOfChecksTheWholeSet() {
   QCOMPARE(c.spanOf(ids(c, {"rack-03/0", "rack-01/0", "side-1/0"})), TopologyLevel::Spine);
   QCOMPARE(c.spanOf(ids(c, {"rack-01/0", "side-1/0", "rack-03/0"})), TopologyLevel::Spine);
   // Adding a GPU from the other spine widens the set to the cluster.
-  QCOMPARE(c.spanOf(ids(c, {"rack-01/0", "rack-03/0", "side-1/0", "br-1/0"})), TopologyLevel::Cluster);
+  QCOMPARE(c.spanOf(ids(c, {"rack-01/0", "rack-03/0", "side-1/0", "br-1/0"})),
+           TopologyLevel::Cluster);
 }
 
 void TstTopology::demoLevels() {
@@ -550,8 +572,8 @@ void TstTopology::findGpuLookups() {
   QCOMPARE(c.findGpu("far-2/3")->id, static_cast<GpuId>(c.gpus().size() - 1));
   QCOMPARE(qs(demo_->node(demo_->findGpu("nvl72-18/3")->node).name), QStringLiteral("nvl72-18"));
 
-  for (const char* bad : {"dgx-02/8", "dgx-02/-1", "dgx-02/", "dgx-02", "/3", "", "nosuch/0", "dgx-02/x",
-                          "dgx-02/3/", "dgx-0/3", "br-1/4", "dgx-02/3x"})
+  for (const char* bad : {"dgx-02/8", "dgx-02/-1", "dgx-02/", "dgx-02", "/3", "", "nosuch/0",
+                          "dgx-02/x", "dgx-02/3/", "dgx-0/3", "br-1/4", "dgx-02/3x"})
     QVERIFY2(c.findGpu(bad) == nullptr, bad);
 }
 

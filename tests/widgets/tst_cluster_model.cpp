@@ -66,7 +66,9 @@ std::shared_ptr<const Cluster> load(const char* yaml, const char* name) {
   return *c;
 }
 
-QString qs(const std::string& s) { return QString::fromStdString(s); }
+QString qs(const std::string& s) {
+  return QString::fromStdString(s);
+}
 
 QString text(const QAbstractItemModel& m, const QModelIndex& parent, int row, int column) {
   return m.data(m.index(row, column, parent)).toString();
@@ -78,14 +80,16 @@ QString dump(const QAbstractItemModel& m, const QModelIndex& parent = {}, int de
   for (int r = 0; r < m.rowCount(parent); ++r) {
     QStringList cells;
     for (int c = 0; c < m.columnCount(parent); ++c) cells << text(m, parent, r, c);
-    out += QString(depth * 2, QLatin1Char(' ')) + cells.join(QStringLiteral(" | ")) + QLatin1Char('\n');
+    out += QString(depth * 2, QLatin1Char(' ')) + cells.join(QStringLiteral(" | ")) +
+           QLatin1Char('\n');
     out += dump(m, m.index(r, 0, parent), depth + 1);
   }
   return out;
 }
 
 // Index (column 0) of a node row, found by walking the tree from the top.
-QModelIndex findNodeIndex(const QAbstractItemModel& m, const QString& name, const QModelIndex& parent = {}) {
+QModelIndex findNodeIndex(const QAbstractItemModel& m, const QString& name,
+                          const QModelIndex& parent = {}) {
   for (int r = 0; r < m.rowCount(parent); ++r) {
     const QModelIndex i = m.index(r, 0, parent);
     if (m.data(i, ClusterTreeModel::KindRole).toInt() == static_cast<int>(Kind::Node)) {
@@ -159,8 +163,10 @@ class TstClusterModel : public QObject {
     model.setCluster(demo_);
     std::vector<const FabricSwitch*> spines;
     for (const auto& sw : demo_->switches()) {
-      if (sw.tier == SwitchTier::Spine) spines.push_back(&sw);
-      else QVERIFY2(sw.parent != kNone, sw.name.c_str());  // every demo leaf has a spine
+      if (sw.tier == SwitchTier::Spine)
+        spines.push_back(&sw);
+      else
+        QVERIFY2(sw.parent != kNone, sw.name.c_str());  // every demo leaf has a spine
     }
     QCOMPARE(spines.size(), size_t{2});
     QCOMPARE(model.rowCount(), 2);
@@ -177,7 +183,8 @@ class TstClusterModel : public QObject {
       // Children of a spine: its leafs, in order.
       QCOMPARE(model.rowCount(i), static_cast<int>(sw.children.size()));
       for (int k = 0; k < model.rowCount(i); ++k) {
-        const FabricSwitch& leaf = demo_->switches()[static_cast<size_t>(sw.children[static_cast<size_t>(k)])];
+        const FabricSwitch& leaf =
+            demo_->switches()[static_cast<size_t>(sw.children[static_cast<size_t>(k)])];
         const QModelIndex li = model.index(k, 0, i);
         QCOMPARE(li.data().toString(), qs(leaf.name));
         QCOMPARE(li.data(ClusterTreeModel::KindRole).toInt(), static_cast<int>(Kind::Leaf));
@@ -186,8 +193,10 @@ class TstClusterModel : public QObject {
       }
     }
     QCOMPARE(text(model, {}, 0, ClusterTreeModel::Name), QStringLiteral("spine-1"));
-    QCOMPARE(text(model, {}, 0, ClusterTreeModel::Gpus), QStringLiteral("224"));  // pod-a 128 + pod-b 96
-    QCOMPARE(text(model, {}, 1, ClusterTreeModel::Gpus), QStringLiteral("168"));  // nvl 72 + inf 48 + dev 48
+    QCOMPARE(text(model, {}, 0, ClusterTreeModel::Gpus),
+             QStringLiteral("224"));  // pod-a 128 + pod-b 96
+    QCOMPARE(text(model, {}, 1, ClusterTreeModel::Gpus),
+             QStringLiteral("168"));  // nvl 72 + inf 48 + dev 48
   }
 
   void demoEveryNodeAndGpuOnce() {
@@ -198,7 +207,8 @@ class TstClusterModel : public QObject {
       const QModelIndex spine = model.index(s, 0);
       for (int l = 0; l < model.rowCount(spine); ++l) {
         const QModelIndex leafIndex = model.index(l, 0, spine);
-        const FabricSwitch& leaf = demo_->switches()[leafIndex.data(ClusterTreeModel::IdRole).toUInt()];
+        const FabricSwitch& leaf =
+            demo_->switches()[leafIndex.data(ClusterTreeModel::IdRole).toUInt()];
         QCOMPARE(model.rowCount(leafIndex), static_cast<int>(leaf.nodes.size()));
         QCOMPARE(text(model, spine, l, ClusterTreeModel::Detail),
                  QStringLiteral("leaf, %1 nodes").arg(leaf.nodes.size()));
@@ -237,13 +247,26 @@ class TstClusterModel : public QObject {
     QTest::addColumn<QString>("pool");
     QTest::addColumn<QString>("detail");
     // resources/demo-cluster.yaml: groups and overrides.
-    QTest::newRow("pod-a-07 draining") << "pod-a-07" << "H100-SXM5-80GB" << 8 << "draining" << "training"
+    QTest::newRow("pod-a-07 draining") << "pod-a-07"
+                                       << "H100-SXM5-80GB" << 8 << "draining"
+                                       << "training"
                                        << "template dgx-h100";
-    QTest::newRow("pod-b-12 down") << "pod-b-12" << "H200-SXM-141GB" << 8 << "down" << "training"
+    QTest::newRow("pod-b-12 down") << "pod-b-12"
+                                   << "H200-SXM-141GB" << 8 << "down"
+                                   << "training"
                                    << "template hgx-h200";
-    QTest::newRow("nvl72-01") << "nvl72-01" << "GB200" << 4 << "up" << "training" << "template gb200-tray";
-    QTest::newRow("inf-01") << "inf-01" << "A100-SXM4-80GB" << 8 << "up" << "inference" << "template hgx-a100-80";
-    QTest::newRow("dev-l4-08") << "dev-l4-08" << "L4" << 4 << "up" << "dev" << "template l4-pcie-4";
+    QTest::newRow("nvl72-01") << "nvl72-01"
+                              << "GB200" << 4 << "up"
+                              << "training"
+                              << "template gb200-tray";
+    QTest::newRow("inf-01") << "inf-01"
+                            << "A100-SXM4-80GB" << 8 << "up"
+                            << "inference"
+                            << "template hgx-a100-80";
+    QTest::newRow("dev-l4-08") << "dev-l4-08"
+                               << "L4" << 4 << "up"
+                               << "dev"
+                               << "template l4-pcie-4";
   }
 
   void demoNodeTexts() {
@@ -291,7 +314,8 @@ class TstClusterModel : public QObject {
       const Gpu& gpu = demo_->gpu(n->firstGpu + static_cast<GpuId>(g));
       const QString detail = text(tree, inf, g, ClusterTreeModel::Detail);
       if (gpu.sharing.mode == SharingMode::Mig)
-        QCOMPARE(detail, QStringLiteral("MIG ") + qs(formatMigLayout(n->gpuModel(), gpu.sharing.mig)));
+        QCOMPARE(detail,
+                 QStringLiteral("MIG ") + qs(formatMigLayout(n->gpuModel(), gpu.sharing.mig)));
       else
         QCOMPARE(detail, QStringLiteral("exclusive"));
       QCOMPARE(text(tree, inf, g, ClusterTreeModel::Model), QStringLiteral("A100-SXM4-80GB"));
@@ -382,7 +406,8 @@ class TstClusterModel : public QObject {
     ClusterTreeModel model;
     model.setCluster(load(kOrphanLeafSpec, "orphan.yaml"));
     QCOMPARE(text(model, {}, 0, ClusterTreeModel::Detail), QStringLiteral("spine, 1 leaf"));
-    QCOMPARE(text(model, model.index(0, 0), 0, ClusterTreeModel::Detail), QStringLiteral("leaf, 1 node"));
+    QCOMPARE(text(model, model.index(0, 0), 0, ClusterTreeModel::Detail),
+             QStringLiteral("leaf, 1 node"));
     QCOMPARE(text(model, {}, 1, ClusterTreeModel::Detail), QStringLiteral("leaf, 2 nodes"));
   }
 
@@ -397,7 +422,8 @@ class TstClusterModel : public QObject {
     QCOMPARE(model.columnCount(), 8);
     for (int a = 0; a < 8; ++a)
       for (int b = 0; b < 8; ++b)
-        QCOMPARE(model.data(model.index(a, b)).toString(), a == b ? QStringLiteral("X") : QStringLiteral("NV18"));
+        QCOMPARE(model.data(model.index(a, b)).toString(),
+                 a == b ? QStringLiteral("X") : QStringLiteral("NV18"));
     QCOMPARE(model.headerData(3, Qt::Horizontal).toString(), QStringLiteral("GPU3"));
     QCOMPARE(model.headerData(3, Qt::Vertical).toString(), QStringLiteral("GPU3"));
     const QVariant bg = model.data(model.index(0, 1), Qt::BackgroundRole);
@@ -415,8 +441,8 @@ class TstClusterModel : public QObject {
     model.setNode(n->hw);
     QCOMPARE(model.rowCount(), 8);
     const std::map<std::pair<int, int>, QString> cells{
-        {{0, 0}, "X"}, {{0, 1}, "PIX"}, {{0, 2}, "NODE"}, {{0, 4}, "SYS"}, {{2, 3}, "PIX"},
-        {{4, 5}, "PIX"}, {{6, 4}, "NODE"}, {{7, 0}, "SYS"}, {{7, 6}, "PIX"}, {{7, 7}, "X"}};
+        {{0, 0}, "X"},   {{0, 1}, "PIX"},  {{0, 2}, "NODE"}, {{0, 4}, "SYS"}, {{2, 3}, "PIX"},
+        {{4, 5}, "PIX"}, {{6, 4}, "NODE"}, {{7, 0}, "SYS"},  {{7, 6}, "PIX"}, {{7, 7}, "X"}};
     for (const auto& [ab, expected] : cells)
       QCOMPARE(model.data(model.index(ab.first, ab.second)).toString(), expected);
     // Better paths are drawn differently from worse ones.
