@@ -1,0 +1,198 @@
+#include "scheduler/cluster_state.h"
+
+#include <algorithm>
+
+#include "mig/mig_capacity.h"
+#include "mig/mig_validate.h"
+
+namespace tessera {
+
+ClusterState::ClusterState(std::shared_ptr<const Cluster> cluster)
+    : cluster_(std::move(cluster)),
+      gpus_(cluster_->gpus().size()),
+      freeOnNode_(cluster_->nodes().size(), 0),
+      freeInDomain_(cluster_->nvlinkDomains().size(), 0),
+      freeUnderLeaf_(cluster_->switches().size(), 0) {
+  for (const auto& n : cluster_->nodes()) nodeStates_.push_back(n.state);
+  for (const auto& g : cluster_->gpus()) {
+    if (g.sharing.mode == SharingMode::Mig) gpus_[g.id].layout = g.sharing.mig;
+    if (wholeGpuFree(g.id)) countFree(g.id, +1);
+  }
+}
+
+bool ClusterState::wholeGpuFree(GpuId id) const {
+  const Gpu& g = cluster_->gpu(id);
+  return g.sharing.mode == SharingMode::Exclusive && gpus_[id].wholeOwner == kNoJob &&
+         nodeStates_[g.node] == NodeState::Up;
+}
+
+void ClusterState::countFree(GpuId id, int delta) {
+  const Gpu& g = cluster_->gpu(id);
+  freeOnNode_[g.node] += delta;
+  if (g.nvlinkDomain != kNone) freeInDomain_[static_cast<size_t>(g.nvlinkDomain)] += delta;
+  const SwitchId leaf = cluster_->leafOf(g.node);
+  if (leaf != kNone) freeUnderLeaf_[static_cast<size_t>(leaf)] += delta;
+  freeTotal_ += delta;
+}
+
+Status ClusterState::takeWholeGpu(GpuId id, JobId job) {
+  if (job == kNoJob) return Error{"job id 0 is reserved", {}};
+  if (!wholeGpuFree(id)) {
+    const Gpu& g = cluster_->gpu(id);
+    const std::string where = cluster_->node(g.node).name + "/" + std::to_string(g.index);
+    if (g.sharing.mode != SharingMode::Exclusive)
+      return Error{
+          "GPU " + where + " is in " + sharingModeName(g.sharing.mode) + " mode, not exclusive",
+          {}};
+    if (nodeStates_[g.node] != NodeState::Up)
+      return Error{"node of GPU " + where + " is " + nodeStateName(nodeStates_[g.node]), {}};
+    return Error{"GPU " + where + " is held by job " + std::to_string(gpus_[id].wholeOwner), {}};
+  }
+  gpus_[id].wholeOwner = job;
+  countFree(id, -1);
+  return okStatus();
+}
+
+void ClusterState::releaseWholeGpu(GpuId id) {
+  if (gpus_[id].wholeOwner == kNoJob) return;
+  gpus_[id].wholeOwner = kNoJob;
+  if (wholeGpuFree(id)) countFree(id, +1);
+}
+
+namespace {
+
+int idleInstance(const GpuOccupancy& o, int profile) {
+  int best = -1;
+  for (int i = 0; i < o.layout.size(); ++i)
+    if (o.layout[i].profile == profile && o.instanceOwner[static_cast<size_t>(i)] == kNoJob &&
+        (best < 0 || o.layout[i].start < o.layout[best].start))
+      best = i;
+  return best;
+}
+
+// The free start for a new instance of `profile` that leaves the least fragmentation (ties:
+// lowest).
+int bestNewStart(const MigGeometry& g, const MigLayout& layout, int profile) {
+  int best = -1;
+  double bestScore = 0;
+  const MigDemand demand = MigDemand::uniform(g);
+  for (const auto& fit : migWhatFits(g, layout)) {
+    if (fit.profile != profile) continue;
+    for (int s = 0; s < g.memorySlices; ++s) {
+      if (!((fit.starts >> s) & 1u)) continue;
+      MigLayout next = layout;
+      MigInstance inst;
+      inst.profile = static_cast<int8_t>(profile);
+      inst.start = static_cast<int8_t>(s);
+      next.add(inst);
+      const double score = migFragmentation(g, next, demand).score;
+      if (best < 0 || score < bestScore - 1e-12) {
+        best = s;
+        bestScore = score;
+      }
+    }
+  }
+  return best;
+}
+
+}  // namespace
+
+Expected<int> ClusterState::takeMigInstance(GpuId id, int profile, JobId job, bool mayCreate) {
+  if (job == kNoJob) return Error{"job id 0 is reserved", {}};
+  const Gpu& g = cluster_->gpu(id);
+  const GpuModel& model = cluster_->modelOf(id);
+  if (g.sharing.mode != SharingMode::Mig || !model.mig) return Error{"GPU is not in MIG mode", {}};
+  if (nodeStates_[g.node] != NodeState::Up) return Error{"node is not up", {}};
+  if (profile < 0 || profile >= static_cast<int>(model.mig->profiles.size()))
+    return Error{"no such MIG profile on " + model.id, {}};
+  GpuOccupancy& o = gpus_[id];
+  if (int idle = idleInstance(o, profile); idle >= 0) {
+    o.instanceOwner[static_cast<size_t>(idle)] = job;
+    return idle;
+  }
+  const std::string name = model.mig->profiles[static_cast<size_t>(profile)].name;
+  if (!mayCreate) return Error{"no idle " + name + " instance", {}};
+  const int start = bestNewStart(*model.mig, o.layout, profile);
+  if (start < 0) return Error{"no free slot for a " + name + " instance", {}};
+  MigInstance inst;
+  inst.profile = static_cast<int8_t>(profile);
+  inst.start = static_cast<int8_t>(start);
+  o.layout.add(inst);
+  const int index = o.layout.size() - 1;
+  o.instanceOwner[static_cast<size_t>(index)] = job;
+  return index;
+}
+
+void ClusterState::releaseMigInstance(GpuId id, int index, bool destroy) {
+  GpuOccupancy& o = gpus_[id];
+  if (index < 0 || index >= o.layout.size()) return;
+  o.instanceOwner[static_cast<size_t>(index)] = kNoJob;
+  if (!destroy) return;
+  o.layout.removeAt(index);
+  for (int i = index; i < kMaxMemorySlices - 1; ++i)
+    o.instanceOwner[static_cast<size_t>(i)] = o.instanceOwner[static_cast<size_t>(i + 1)];
+  o.instanceOwner[kMaxMemorySlices - 1] = kNoJob;
+}
+
+Status ClusterState::takeShare(GpuId id, JobId job, int milli, int64_t vramMiB) {
+  if (job == kNoJob) return Error{"job id 0 is reserved", {}};
+  const Gpu& g = cluster_->gpu(id);
+  if (g.sharing.mode != SharingMode::TimeSliced)
+    return Error{"GPU is not shared (time-sliced)", {}};
+  if (nodeStates_[g.node] != NodeState::Up) return Error{"node is not up", {}};
+  if (milli < 1 || milli > 1000) return Error{"a GPU share is 1..1000 milli-GPU", {}};
+  GpuOccupancy& o = gpus_[id];
+  if (static_cast<int>(o.shares.size()) >= g.sharing.replicas)
+    return Error{"all " + std::to_string(g.sharing.replicas) + " replicas are in use", {}};
+  if (o.milliUsed + milli > 1000)
+    return Error{"only " + std::to_string(1000 - o.milliUsed) + " milli-GPU left", {}};
+  const auto memory = cluster_->modelOf(id).memoryMiB;
+  if (memory && o.vramUsedMiB + vramMiB > *memory)
+    return Error{"only " + std::to_string(*memory - o.vramUsedMiB) + " MiB of GPU memory left", {}};
+  if (std::any_of(o.shares.begin(), o.shares.end(),
+                  [&](const GpuShare& s) { return s.job == job; }))
+    return Error{"job already holds a share of this GPU", {}};
+  o.shares.push_back({job, milli, vramMiB});
+  o.milliUsed += milli;
+  o.vramUsedMiB += vramMiB;
+  return okStatus();
+}
+
+void ClusterState::releaseShare(GpuId id, JobId job) {
+  GpuOccupancy& o = gpus_[id];
+  auto it = std::find_if(o.shares.begin(), o.shares.end(),
+                         [&](const GpuShare& s) { return s.job == job; });
+  if (it == o.shares.end()) return;
+  o.milliUsed -= it->milli;
+  o.vramUsedMiB -= it->vramMiB;
+  o.shares.erase(it);
+}
+
+void ClusterState::setNodeState(NodeId id, NodeState state) {
+  const Node& n = cluster_->node(id);
+  std::vector<bool> wasFree;
+  for (int i = 0; i < n.gpuCount(); ++i)
+    wasFree.push_back(wholeGpuFree(n.firstGpu + static_cast<GpuId>(i)));
+  nodeStates_[id] = state;
+  for (int i = 0; i < n.gpuCount(); ++i) {
+    const GpuId g = n.firstGpu + static_cast<GpuId>(i);
+    const bool isFree = wholeGpuFree(g);
+    if (isFree != wasFree[static_cast<size_t>(i)]) countFree(g, isFree ? +1 : -1);
+  }
+}
+
+ClusterState::Counters ClusterState::recountFree() const {
+  Counters c{std::vector<int>(freeOnNode_.size(), 0), std::vector<int>(freeInDomain_.size(), 0),
+             std::vector<int>(freeUnderLeaf_.size(), 0), 0};
+  for (const auto& g : cluster_->gpus()) {
+    if (!wholeGpuFree(g.id)) continue;
+    ++c.node[g.node];
+    if (g.nvlinkDomain != kNone) ++c.domain[static_cast<size_t>(g.nvlinkDomain)];
+    if (const SwitchId leaf = cluster_->leafOf(g.node); leaf != kNone)
+      ++c.leaf[static_cast<size_t>(leaf)];
+    ++c.total;
+  }
+  return c;
+}
+
+}  // namespace tessera

@@ -1,0 +1,101 @@
+#pragma once
+// Occupancy of a cluster: which job holds which whole GPU, MIG instance or GPU share, plus the
+// free-capacity counters placement reads (per node, NVLink domain, leaf, cluster). The Cluster
+// stays read-only; this is the mutable layer the engine copies per cycle and changes only through
+// a Transaction (transaction.h), so a gang or a preemption what-if can be undone as a whole.
+//
+// Part of the scheduler engine issue: this layer exists; the workload model, plugins, cycle,
+// preemption, backfill and explanations are still to come.
+#include <array>
+#include <cstdint>
+#include <memory>
+#include <vector>
+
+#include "core/expected.h"
+#include "topology/cluster.h"
+
+namespace tessera {
+
+using JobId = uint64_t;
+inline constexpr JobId kNoJob = 0;
+
+// A fractional user of a shared (time-sliced) GPU: thousandths of the GPU and VRAM.
+struct GpuShare {
+  JobId job = kNoJob;
+  int milli = 0;
+  int64_t vramMiB = 0;
+  friend bool operator==(const GpuShare&, const GpuShare&) = default;
+};
+
+struct GpuOccupancy {
+  JobId wholeOwner = kNoJob;                            // exclusive use of the whole GPU
+  MigLayout layout;                                     // current GPU instances (MIG mode)
+  std::array<JobId, kMaxMemorySlices> instanceOwner{};  // owner per layout index
+  std::vector<GpuShare> shares;                         // fractional users (time-sliced mode)
+  int milliUsed = 0;
+  int64_t vramUsedMiB = 0;
+
+  friend bool operator==(const GpuOccupancy&, const GpuOccupancy&) = default;
+};
+
+class ClusterState {
+ public:
+  explicit ClusterState(std::shared_ptr<const Cluster> cluster);
+
+  [[nodiscard]] const Cluster& cluster() const { return *cluster_; }
+  [[nodiscard]] const std::shared_ptr<const Cluster>& clusterPtr() const { return cluster_; }
+  [[nodiscard]] const GpuOccupancy& gpu(GpuId id) const { return gpus_[id]; }
+  [[nodiscard]] NodeState nodeState(NodeId id) const { return nodeStates_[id]; }
+
+  // Whole GPUs a new job could take: exclusive-mode GPUs nobody holds on nodes that are up.
+  [[nodiscard]] bool wholeGpuFree(GpuId id) const;
+  [[nodiscard]] int freeWholeGpusOnNode(NodeId id) const { return freeOnNode_[id]; }
+  [[nodiscard]] int freeWholeGpusInDomain(DomainId id) const {
+    return freeInDomain_[static_cast<size_t>(id)];
+  }
+  [[nodiscard]] int freeWholeGpusUnderLeaf(SwitchId id) const {
+    return freeUnderLeaf_[static_cast<size_t>(id)];
+  }
+  [[nodiscard]] int freeWholeGpus() const { return freeTotal_; }
+
+  // Mutations. Each checks its preconditions and changes nothing when it fails. Prefer the
+  // Transaction wrappers, which can undo them.
+  Status takeWholeGpu(GpuId id, JobId job);
+  void releaseWholeGpu(GpuId id);
+  // Gives `job` an instance of `profile`: an idle existing one (lowest start), or, when
+  // `mayCreate`, a new one at the free start that leaves the least MIG fragmentation.
+  // Returns the instance's index in the GPU's layout.
+  Expected<int> takeMigInstance(GpuId id, int profile, JobId job, bool mayCreate);
+  // Frees instance `index`; `destroy` also removes it from the layout (undoing a creation).
+  void releaseMigInstance(GpuId id, int index, bool destroy);
+  Status takeShare(GpuId id, JobId job, int milli, int64_t vramMiB);
+  void releaseShare(GpuId id, JobId job);
+  // Drain or return a node; its free whole GPUs leave or rejoin the counters.
+  void setNodeState(NodeId id, NodeState state);
+
+  // Direct access for loaders and invariant tests only: bypasses every check and counter.
+  GpuOccupancy& unsafeGpu(GpuId id) { return gpus_[id]; }
+  // Counters recomputed from scratch; used by the invariant checker.
+  struct Counters {
+    std::vector<int> node, domain, leaf;
+    int total = 0;
+    friend bool operator==(const Counters&, const Counters&) = default;
+  };
+  [[nodiscard]] Counters recountFree() const;
+  [[nodiscard]] Counters counters() const {
+    return {freeOnNode_, freeInDomain_, freeUnderLeaf_, freeTotal_};
+  }
+
+ private:
+  void countFree(GpuId id, int delta);
+
+  std::shared_ptr<const Cluster> cluster_;
+  std::vector<GpuOccupancy> gpus_;
+  std::vector<NodeState> nodeStates_;
+  std::vector<int> freeOnNode_;
+  std::vector<int> freeInDomain_;
+  std::vector<int> freeUnderLeaf_;
+  int freeTotal_ = 0;
+};
+
+}  // namespace tessera

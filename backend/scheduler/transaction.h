@@ -1,0 +1,59 @@
+#pragma once
+// Tentative changes to a ClusterState, committed or discarded as a whole (Volcano's Statement):
+// a gang is placed task by task and rolled back if one task does not fit; a preemption what-if
+// releases victims, tries the preemptor, and is discarded. Undo steps are typed records, not
+// closures, so a transaction costs a vector push per step.
+#include <vector>
+
+#include "scheduler/cluster_state.h"
+
+namespace tessera {
+
+class Transaction {
+ public:
+  explicit Transaction(ClusterState& state) : state_(state) {}
+  ~Transaction() { discard(); }
+  Transaction(const Transaction&) = delete;
+  Transaction& operator=(const Transaction&) = delete;
+
+  Status takeWholeGpu(GpuId id, JobId job);
+  Expected<int> takeMigInstance(GpuId id, int profile, JobId job, bool mayCreate);
+  Status takeShare(GpuId id, JobId job, int milli, int64_t vramMiB);
+  // Releases everything `job` holds (a preemption or completion inside the what-if).
+  void releaseJob(JobId job);
+
+  // Keeps the changes; the transaction is empty afterwards.
+  void commit() { undo_.clear(); }
+  // Reverts every change in reverse order; the state is exactly as before the first change.
+  void discard();
+  [[nodiscard]] size_t size() const { return undo_.size(); }
+
+ private:
+  enum class Kind : uint8_t {
+    TookWhole,
+    TookMig,
+    CreatedMig,
+    TookShare,
+    ReleasedWhole,
+    ReleasedMig,
+    ReleasedShare
+  };
+  struct Undo {
+    Kind kind;
+    GpuId gpu;
+    JobId job;
+    int index = -1;  // MIG instance index, or a released share's position
+    GpuShare share;
+  };
+
+  ClusterState& state_;
+  std::vector<Undo> undo_;
+};
+
+// Everything that must hold after any sequence of operations; an empty list means consistent.
+// Checks: MIG layouts valid, instance owners only on existing instances, no GPU both whole-owned
+// and MIG/shared, shares within replicas/milli/VRAM and their sums matching, free counters equal a
+// recount.
+std::vector<std::string> checkInvariants(const ClusterState& state);
+
+}  // namespace tessera
