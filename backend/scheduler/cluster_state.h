@@ -12,12 +12,10 @@
 #include <vector>
 
 #include "core/expected.h"
+#include "core/ids.h"
 #include "topology/cluster.h"
 
 namespace tessera {
-
-using JobId = uint64_t;
-inline constexpr JobId kNoJob = 0;
 
 // A fractional user of a shared (time-sliced) GPU: thousandths of the GPU and VRAM.
 struct GpuShare {

@@ -1,0 +1,61 @@
+#include "workload/job.h"
+
+namespace tessera {
+
+const char* workloadClassName(WorkloadClass c) {
+  switch (c) {
+    case WorkloadClass::Training:
+      return "training";
+    case WorkloadClass::Inference:
+      return "inference";
+    case WorkloadClass::Interactive:
+      return "interactive";
+    case WorkloadClass::Batch:
+      return "batch";
+  }
+  return "?";
+}
+
+const char* jobStateName(JobState s) {
+  switch (s) {
+    case JobState::Pending:
+      return "pending";
+    case JobState::Admitted:
+      return "admitted";
+    case JobState::Running:
+      return "running";
+    case JobState::Completed:
+      return "completed";
+    case JobState::Failed:
+      return "failed";
+    case JobState::Cancelled:
+      return "cancelled";
+    case JobState::Preempted:
+      return "preempted";
+  }
+  return "?";
+}
+
+double Job::gpuDemand() const {
+  switch (perTask.kind) {
+    case GpuRequest::Kind::Whole:
+      return double(tasks) * perTask.gpus;
+    case GpuRequest::Kind::Fraction:
+      return double(tasks) * perTask.milli / 1000.0;
+    // A MIG instance's share depends on the GPU it lands on; one slice of seven is the floor.
+    case GpuRequest::Kind::Mig:
+      return double(tasks) / 7.0;
+    case GpuRequest::Kind::None:
+      break;
+  }
+  return 0;
+}
+
+std::vector<PriorityClass> defaultPriorityClasses() {
+  return {{"serving", 1000, false},
+          {"production-training", 800, false},
+          {"experiment", 500, true},
+          {"spot", 100, true}};
+}
+
+}  // namespace tessera

@@ -1,0 +1,102 @@
+#pragma once
+// Work and tenants for the scheduler engine: jobs (gangs of tasks with one GPU request each),
+// priority classes, and the team tree with quotas. Plain values; the engine owns the state.
+//
+// Part of the scheduler engine issue (in progress): the model and its YAML reader exist; the
+// lifecycle transitions, admission and placement that use them are still to come.
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "core/ids.h"
+#include "topology/links.h"
+
+namespace tessera {
+
+enum class WorkloadClass : uint8_t { Training, Inference, Interactive, Batch };
+enum class JobState : uint8_t {
+  Pending,
+  Admitted,
+  Running,
+  Completed,
+  Failed,
+  Cancelled,
+  Preempted
+};
+const char* workloadClassName(WorkloadClass c);
+const char* jobStateName(JobState s);
+
+// What one task of a job asks for on the GPU side.
+struct GpuRequest {
+  enum class Kind : uint8_t { None, Whole, Mig, Fraction };
+  Kind kind = Kind::None;
+  int gpus = 0;            // Whole: GPUs per task
+  std::string migProfile;  // Mig: profile name, resolved against each candidate GPU's model
+  int milli = 0;           // Fraction: thousandths of one GPU
+  int64_t vramMiB = 0;     // Fraction (and any kind): GPU memory the task needs
+};
+
+// Which GPUs qualify: any of the listed models (catalog ids), and/or at least this much memory.
+struct ModelConstraint {
+  std::vector<std::string> models;
+  int64_t minMemoryMiB = 0;
+};
+
+// The tightest level a gang must (required) or should (preferred) stay within.
+struct TopologyConstraint {
+  TopologyLevel level =
+      TopologyLevel::Cluster;  // Node, NvlinkDomain, Leaf, Spine or Cluster (= any)
+  bool required = false;
+};
+
+struct Job {
+  JobId id = kNoJob;
+  std::string name;
+  std::string team;
+  std::string priorityClass;
+  int priority = 0;  // resolved from the class
+  bool preemptible = false;
+  WorkloadClass workloadClass = WorkloadClass::Batch;
+  int tasks = 1;  // gang size: all tasks start together or none does
+  GpuRequest perTask;
+  int cpusPerTask = 0;
+  int64_t memoryMiBPerTask = 0;
+  ModelConstraint model;
+  std::string pool;  // empty = any pool
+  TopologyConstraint topology;
+  Seconds submitTime = 0;
+  std::optional<Seconds> estimatedRuntime;
+  std::optional<Seconds> checkpointInterval;
+  std::optional<Seconds> lastCheckpoint;
+  bool held = false;
+  JobState state = JobState::Pending;
+
+  // GPUs the whole gang needs, in whole-GPU equivalents (MIG and fractions count as their share).
+  [[nodiscard]] double gpuDemand() const;
+};
+
+struct PriorityClass {
+  std::string name;
+  int value = 0;
+  bool preemptibleByDefault = false;
+};
+
+// Serving > production-training > experiment > spot, as operators expect by default.
+std::vector<PriorityClass> defaultPriorityClasses();
+
+struct Quota {
+  int guaranteed = 0;   // GPUs always available to the team
+  int borrowLimit = 0;  // GPUs it may borrow above its guarantee from idle quota of others
+  int lendLimit = -1;   // GPUs of its guarantee others may borrow while idle; -1 = all
+};
+
+struct Team {
+  std::string name;
+  std::string parent;  // empty for a department (top level)
+  double weight = 1.0;
+  std::map<std::string, Quota> quotas;  // key: GPU model id, or "pool:NAME", or "*" for any GPU
+};
+
+}  // namespace tessera

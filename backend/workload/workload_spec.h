@@ -1,0 +1,32 @@
+#pragma once
+// Workload files (YAML, format in docs/workload-spec.md): priority classes, the team tree with
+// quotas, and jobs. The scheduler scenarios and the simulator's job lists use this format.
+// Every error names file, line, column and field.
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "core/expected.h"
+#include "topology/gpu_catalog.h"
+#include "workload/job.h"
+
+namespace tessera {
+
+struct Workload {
+  std::vector<PriorityClass> priorityClasses;
+  std::vector<Team> teams;
+  std::vector<Job> jobs;
+
+  [[nodiscard]] const Team* team(std::string_view name) const;
+  [[nodiscard]] const PriorityClass* priorityClass(std::string_view name) const;
+};
+
+// `catalog` resolves GPU model names (nullptr = built-in catalog).
+Expected<Workload> loadWorkload(std::string_view text, const std::string& fileName,
+                                const GpuCatalog* catalog = nullptr);
+Expected<Workload> loadWorkloadFile(const std::string& path, const GpuCatalog* catalog = nullptr);
+
+// "90", "90s", "15m", "2h", "1h30m", "1d" -> seconds; nullopt if malformed.
+std::optional<Seconds> parseDuration(std::string_view text);
+
+}  // namespace tessera
