@@ -1,12 +1,14 @@
 // tessera cluster show | validate | node | import-topo
 #include <algorithm>
 #include <filesystem>
+#include <fstream>
 #include <iomanip>
 #include <sstream>
 
 #include "cli/cli.h"
 #include "cli/cli_context.h"
 #include "clusterspec/cluster_spec.h"
+#include "clusterspec/cluster_spec_writer.h"
 #include "clusterspec/cluster_summary.h"
 #include "clusterspec/node_template.h"
 #include "core/strings.h"
@@ -35,6 +37,22 @@ int showCluster(Context& ctx, const std::string& path) {
   if (!cluster) return ctx.fail(cluster.error().str(), specErrorCode(path));
   const ClusterSummary s = summarize(**cluster);
   ctx.out << (ctx.format == "json" ? summaryJson(s) : formatSummary(s));
+  return kExitOk;
+}
+
+int exportCluster(Context& ctx, const std::string& path, const std::string& output) {
+  if (!ctx.catalog()) return kExitUsage;
+  auto cluster = loadSpec(ctx, path);
+  if (!cluster) return ctx.fail(cluster.error().str(), specErrorCode(path));
+  const std::string yaml = writeClusterSpec(**cluster);
+  if (output.empty() || output == "-") {
+    ctx.out << yaml;
+    return kExitOk;
+  }
+  std::ofstream file(output);
+  if (!(file << yaml) || !file.flush())
+    return ctx.fail("cannot write '" + output + "'", kExitUsage);
+  ctx.out << "wrote " << output << "\n";
   return kExitOk;
 }
 
@@ -170,6 +188,16 @@ void addClusterVerbs(CLI::App& app, Context& ctx) {
   show->add_option("-o,--output", ctx.format, "Output format")
       ->check(CLI::IsMember({"text", "json"}));
   show->callback([&ctx, showPath] { ctx.exitCode = showCluster(ctx, *showPath); });
+
+  auto exportPath = std::make_shared<std::string>();
+  auto exportOut = std::make_shared<std::string>();
+  auto* exp = cluster->add_subcommand(
+      "export", "Write a spec in explicit form (every node listed; default: the demo cluster)");
+  exp->add_option("FILE", *exportPath, "Cluster spec (YAML)");
+  exp->add_option("-o,--output", *exportOut, "Output file (default: stdout)");
+  exp->callback([&ctx, exportPath, exportOut] {
+    ctx.exitCode = exportCluster(ctx, *exportPath, *exportOut);
+  });
 
   auto paths = std::make_shared<std::vector<std::string>>();
   auto* validate = cluster->add_subcommand(

@@ -1,5 +1,6 @@
 #include "clusterspec/cluster_spec.h"
 
+#include <algorithm>
 #include <filesystem>
 #include <map>
 
@@ -65,6 +66,7 @@ class SpecReader {
     if (root.has("groups"))
       TESSERA_CHECK(forEachItem(root.child("groups"), &SpecReader::readGroup));
     if (root.has("nodes")) TESSERA_CHECK(forEachItem(root.child("nodes"), &SpecReader::readNode));
+    TESSERA_CHECK(addNamedRacks());
     if (root.has("overrides"))
       TESSERA_CHECK(forEachItem(root.child("overrides"), &SpecReader::readOverride));
     if (cluster_->nodes().empty())
@@ -79,6 +81,12 @@ class SpecReader {
   std::shared_ptr<Cluster> cluster_;
   std::map<std::string, std::shared_ptr<const NodeHardware>> templates_;
   std::map<std::string, SourceLocation> nodeDefinedAt_;
+  struct NamedRack {
+    std::string name;
+    SourceLocation where;
+    std::vector<NodeId> nodes;
+  };
+  std::vector<NamedRack> namedRacks_;
 
   Status forEachItem(const YamlField& list, Status (SpecReader::*fn)(const YamlField&)) {
     TESSERA_CHECK(list.expectSequence());
@@ -420,8 +428,8 @@ class SpecReader {
   }
 
   Status readNode(const YamlField& f) {
-    TESSERA_CHECK(
-        f.onlyKeys({"name", "template", "leaf", "pool", "labels", "state", "driver", "gpus"}));
+    TESSERA_CHECK(f.onlyKeys(
+        {"name", "template", "leaf", "pool", "labels", "state", "driver", "gpus", "nvlink_rack"}));
     TESSERA_TRY(nameF, f.require("name"));
     TESSERA_TRY(name, nameF.asString());
     TESSERA_TRY(templateF, f.require("template"));
@@ -435,7 +443,39 @@ class SpecReader {
       gpus = std::move(g);
     }
     TESSERA_TRY(id, createNode(nameF, name, hw, leaf, attrs, gpus));
-    addLocalNvlinkDomains(id);
+    if (!f.has("nvlink_rack")) {
+      addLocalNvlinkDomains(id);
+      return okStatus();
+    }
+    const YamlField rackF = f.child("nvlink_rack");
+    TESSERA_TRY(rack, rackF.asString());
+    if (hw->gpuModel->nvlink.generation == 0)
+      return rackF.error("GPU model " + hw->gpuModel->id +
+                         " has no NVLink; it cannot join an NVLink rack");
+    auto it = std::find_if(namedRacks_.begin(), namedRacks_.end(),
+                           [&](const NamedRack& r) { return r.name == rack; });
+    if (it == namedRacks_.end()) {
+      namedRacks_.push_back({rack, rackF.location(), {}});
+      it = std::prev(namedRacks_.end());
+    }
+    it->nodes.push_back(id);
+    return okStatus();
+  }
+
+  // Racks named on individual nodes (`nvlink_rack: NAME`) become multi-node NVLink domains once
+  // every node is known.
+  Status addNamedRacks() {
+    for (const auto& rack : namedRacks_) {
+      for (const auto& d : cluster_->nvlinkDomains())
+        if (d.name == rack.name)
+          return Error{"NVLink domain name '" + rack.name + "' is already used", rack.where};
+      std::vector<GpuId> gpus;
+      for (NodeId id : rack.nodes) {
+        const Node& n = cluster_->node(id);
+        for (int i = 0; i < n.gpuCount(); ++i) gpus.push_back(n.firstGpu + static_cast<GpuId>(i));
+      }
+      cluster_->addNvlinkDomain(rack.name, NvlinkDomainKind::MultiNodeRack, gpus);
+    }
     return okStatus();
   }
 

@@ -237,6 +237,7 @@ Expected<std::shared_ptr<const NodeHardware>> readNodeTemplate(const YamlField& 
     TESSERA_TRY(built,
                 templateFromTopoText(where, text, source, f.has("topo"), modelRef, name, gpus));
     hw = built;
+    hw->topoText = text;
   } else {
     hw = std::make_shared<NodeHardware>();
     hw->templateName = name;

@@ -73,6 +73,7 @@ struct NodeHardware {
   std::vector<GpuLink> nicLinks;               // gpuCount x nics.size(), row-major
   std::vector<int> gpuNuma;                    // per local GPU
   std::vector<int> gpuPcieSwitch;              // per local GPU (kNone when unknown)
+  std::string topoText;  // the nvidia-smi topo -m text the template was built from, if any
 
   [[nodiscard]] const GpuLink& link(int a, int b) const {
     return links[static_cast<size_t>(a * gpuCount + b)];

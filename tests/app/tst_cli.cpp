@@ -1221,6 +1221,22 @@ class TstCli : public QObject {
 
   // ---- cluster -------------------------------------------------------------------------------
 
+  // export writes the explicit form; validating that file gives the demo's counts again.
+  void clusterExportRoundTrip() {
+    QTemporaryDir dir;
+    const std::string file = dir.filePath("explicit.yaml").toStdString();
+    const CliResult r = runCli({"cluster", "export", "-o", file});
+    VERIFY_CODE(r, cli::kExitOk);
+    VERIFY_CONTAINS(r.out, "wrote " + file);
+    const CliResult v = runCli({"cluster", "validate", file});
+    VERIFY_CODE(v, cli::kExitOk);
+    VERIFY_CONTAINS(v.out, "OK (62 nodes, 392 GPUs, 35 NVLink domains)");
+    const CliResult toStdout = runCli({"cluster", "export"});
+    VERIFY_CODE(toStdout, cli::kExitOk);
+    VERIFY_CONTAINS(toStdout.out, "nvlink_rack: \"nvl72-nvl-1\"");
+    VERIFY_CODE(runCli({"cluster", "export", "/nonexistent.yaml"}), cli::kExitUsage);
+  }
+
   void clusterShowDemo() {
     const auto demo = demoCluster();
     const CliResult r = runCli({"cluster", "show"});

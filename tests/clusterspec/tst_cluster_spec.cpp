@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "clusterspec/cluster_spec.h"
+#include "clusterspec/cluster_spec_writer.h"
 #include "clusterspec/cluster_summary.h"
 #include "clusterspec/hostlist.h"
 #include "mig/mig_validate.h"
@@ -163,6 +164,8 @@ class TstClusterSpec : public QObject {
   void migUnplaceableLayoutRejected();
   void malformedSpecs_data();
   void malformedSpecs();
+  void explicitFormRoundTrips();
+  void namedRacksOnNodes();
   void expandHostlistValid_data();
   void expandHostlistValid();
   void expandHostlistErrors_data();
@@ -1416,6 +1419,71 @@ void TstClusterSpec::malformedSpecs() {
   QCOMPARE(e.where.line, line);
   if (column > 0) QCOMPARE(e.where.column, column);
   QCOMPARE(qs(e.where.field), field);
+}
+
+// The demo cluster written in explicit form loads back as the same cluster: same fabric, nodes,
+// attributes, sharing, link matrices and NVLink domains (domain order may differ: explicit racks
+// are built after all nodes), plus the template hardware the fingerprint does not cover.
+void TstClusterSpec::explicitFormRoundTrips() {
+  const auto demo = demoCluster();
+  const std::string written = writeClusterSpec(*demo);
+  auto again = loadClusterSpec(written, "exported.yaml");
+  QVERIFY2(again.ok(), again.ok() ? "" : again.error().str().c_str());
+  auto sortedLines = [](const std::string& text) {
+    QStringList lines = qs(text).split('\n');
+    lines.sort();
+    return lines;
+  };
+  QCOMPARE(sortedLines(fingerprint(**again)), sortedLines(fingerprint(*demo)));
+  for (size_t i = 0; i < demo->nodes().size(); ++i) {
+    const NodeHardware& a = *demo->nodes()[i].hw;
+    const NodeHardware& b = *(*again)->nodes()[i].hw;
+    QCOMPARE(b.numa.size(), a.numa.size());
+    for (size_t z = 0; z < a.numa.size(); ++z) QCOMPARE(b.numa[z].cpus, a.numa[z].cpus);
+    QCOMPARE(b.nics.size(), a.nics.size());
+    QVERIFY(b.nicLinks == a.nicLinks);
+    QCOMPARE(b.gpuPcieSwitch, a.gpuPcieSwitch);
+  }
+  // Writing the reloaded cluster gives the same text: the explicit form is a fixed point.
+  QCOMPARE(qs(writeClusterSpec(**again)), qs(written));
+}
+
+void TstClusterSpec::namedRacksOnNodes() {
+  LOAD_OK(c, R"(version: 1
+name: t
+node_templates:
+  tray: {gpu_model: GB200, gpus: 4}
+  l4: {gpu_model: L4, gpus: 4}
+fabric:
+  leafs: [{name: leaf-1}, {name: leaf-2}]
+nodes:
+  - {name: a, template: tray, leaf: leaf-1, nvlink_rack: r1}
+  - {name: b, template: tray, leaf: leaf-2, nvlink_rack: r1}
+  - {name: c, template: tray, leaf: leaf-2}
+)");
+  QCOMPARE(c.nvlinkDomains().size(), size_t{2});
+  const NvlinkDomain* rack = nullptr;
+  for (const auto& d : c.nvlinkDomains())
+    if (d.name == "r1") rack = &d;
+  QVERIFY(rack);
+  QCOMPARE(int(rack->kind), int(NvlinkDomainKind::MultiNodeRack));
+  QCOMPARE(rack->gpus.size(), size_t{8});
+  QCOMPARE(int(c.commonLevel(c.findGpu("a/0")->id, c.findGpu("b/3")->id)),
+           int(TopologyLevel::NvlinkDomain));
+  auto bad = loadClusterSpec(R"(version: 1
+name: t
+node_templates:
+  l4: {gpu_model: L4, gpus: 4}
+fabric:
+  leafs: [{name: leaf-1}]
+nodes:
+  - {name: a, template: l4, leaf: leaf-1, nvlink_rack: r1}
+)",
+                             "spec.yaml");
+  QVERIFY(!bad.ok());
+  QVERIFY2(qs(bad.error().str())
+               .contains("spec.yaml:8:56: nodes[0].nvlink_rack: GPU model L4 has no NVLink"),
+           bad.error().str().c_str());
 }
 
 // ---------------------------------------------------------------------------------------------
