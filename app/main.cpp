@@ -7,6 +7,7 @@
 #include <QTranslator>
 
 #include <cstdio>
+#include <filesystem>
 #include <iostream>
 #include <optional>
 #include <string>
@@ -62,17 +63,22 @@ std::optional<int> parseConsoleOptions(const QStringList& args, ConsoleOptions& 
   return std::nullopt;
 }
 
-// --cluster (or the demo cluster) read with the built-in catalog plus --catalog; on error prints
-// it and returns nullptr.
-std::shared_ptr<const tessera::Cluster> loadCluster(const ConsoleOptions& options) {
-  auto catalog = tessera::cli::loadCatalog(options.catalog);
+// --cluster (or the demo cluster) read with the built-in catalog plus --catalog. On error prints
+// it and sets `failure`: 2 for a catalog problem or an unreadable spec, 1 for a spec that was read
+// and is invalid (the verbs' rule).
+std::shared_ptr<const tessera::Cluster> loadCluster(const ConsoleOptions& options, int& failure) {
+  auto catalog = tessera::loadCatalog(options.catalog);
   if (!catalog) {
     std::cerr << "tessera: " << catalog.error().str() << "\n";
+    failure = tessera::cli::kExitUsage;
     return nullptr;
   }
-  auto cluster = tessera::cli::loadClusterOrDemo(options.cluster, *catalog);
+  auto cluster = tessera::loadClusterOrDemo(options.cluster, *catalog);
   if (!cluster) {
     std::cerr << "tessera: " << cluster.error().str() << "\n";
+    const bool readable =
+        options.cluster.empty() || std::filesystem::is_regular_file(options.cluster);
+    failure = readable ? tessera::cli::kExitInvalid : tessera::cli::kExitUsage;
     return nullptr;
   }
   return *cluster;
@@ -83,8 +89,9 @@ int runWithoutDisplay(int argc, char** argv) {
   const QCoreApplication app(argc, argv);
   ConsoleOptions options;
   if (auto code = parseConsoleOptions(QCoreApplication::arguments(), options)) return *code;
-  const auto cluster = loadCluster(options);
-  if (!cluster) return tessera::cli::kExitUsage;
+  int failure = 0;
+  const auto cluster = loadCluster(options, failure);
+  if (!cluster) return failure;
   std::cout
       << tessera::formatSummary(tessera::summarize(*cluster))
       << "\ntessera: no display found (DISPLAY/WAYLAND_DISPLAY unset), so the console window was "
@@ -116,8 +123,9 @@ int runConsole(int argc, char** argv) {
     QApplication::installTranslator(&translator);
   ConsoleOptions options;
   if (auto code = parseConsoleOptions(QApplication::arguments(), options)) return *code;
-  const auto cluster = loadCluster(options);
-  if (!cluster) return tessera::cli::kExitUsage;
+  int failure = 0;
+  const auto cluster = loadCluster(options, failure);
+  if (!cluster) return failure;
   tessera::console::MainWindow window(cluster);
   window.show();
   if (!options.screenshot.isEmpty()) screenshotLater(window, options.screenshot);

@@ -3,10 +3,25 @@
 // the headless-backend issue, and until then the daemon refuses to pretend to serve.
 #include <CLI/CLI.hpp>
 
+#include <filesystem>
 #include <iostream>
 
 #include "clusterspec/cluster_spec.h"
 #include "clusterspec/cluster_summary.h"
+
+namespace {
+
+// Exit codes as for tessera: 0 ok, 1 configuration read and invalid, 2 usage or unreadable input,
+// 3 asked to serve (not available in this build).
+constexpr int kExitInvalid = 1;
+constexpr int kExitUsage = 2;
+constexpr int kExitCannotServe = 3;
+
+int readableOrUsage(const std::string& path) {
+  return !path.empty() && !std::filesystem::is_regular_file(path) ? kExitUsage : kExitInvalid;
+}
+
+}  // namespace
 
 int main(int argc, char** argv) {
   CLI::App app{
@@ -19,31 +34,25 @@ int main(int argc, char** argv) {
   bool check = false;
   app.add_option("--cluster", clusterPath,
                  "Cluster spec (YAML); default: the built-in demo cluster");
-  app.add_option("--catalog", catalogPath, "Extra GPU catalog (YAML)")->check(CLI::ExistingFile);
+  app.add_option("--catalog", catalogPath, "Extra GPU catalog (YAML)");
   app.add_flag("--check", check, "Load and validate the configuration, print a summary, and exit");
-  CLI11_PARSE(app, argc, argv);
-
-  tessera::GpuCatalog catalog = tessera::GpuCatalog::builtin();
-  if (!catalogPath.empty()) {
-    auto extra = tessera::GpuCatalog::fromFile(catalogPath);
-    if (!extra) {
-      std::cerr << "tesserad: GPU catalog " << extra.error().str() << "\n";
-      return 2;
-    }
-    if (auto merged = catalog.merge(*extra); !merged) {
-      std::cerr << "tesserad: GPU catalog " << catalogPath << ": " << merged.error().message
-                << "\n";
-      return 2;
-    }
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::Success& e) {
+    return app.exit(e);
+  } catch (const CLI::ParseError& e) {
+    std::cerr << "tesserad: " << e.what() << "\nRun 'tesserad --help' for usage.\n";
+    return kExitUsage;
   }
-  tessera::ClusterSpecOptions options;
-  options.catalog = &catalog;
-  auto cluster = clusterPath.empty() ? tessera::loadClusterSpec(tessera::demoClusterYaml(),
-                                                                "demo-cluster.yaml", options)
-                                     : tessera::loadClusterSpecFile(clusterPath, &catalog);
+  auto catalog = tessera::loadCatalog(catalogPath);
+  if (!catalog) {
+    std::cerr << "tesserad: " << catalog.error().str() << "\n";
+    return readableOrUsage(catalogPath);
+  }
+  auto cluster = tessera::loadClusterOrDemo(clusterPath, *catalog);
   if (!cluster) {
     std::cerr << "tesserad: " << cluster.error().str() << "\n";
-    return 2;
+    return readableOrUsage(clusterPath);
   }
   std::cout << tessera::formatSummary(tessera::summarize(**cluster));
   if (check) {
@@ -51,5 +60,5 @@ int main(int argc, char** argv) {
     return 0;
   }
   std::cerr << "tesserad: serving is not available in this build (no gRPC API yet); use --check\n";
-  return 3;
+  return kExitCannotServe;
 }

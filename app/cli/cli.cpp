@@ -11,25 +11,6 @@
 
 namespace tessera::cli {
 
-Expected<GpuCatalog> loadCatalog(const std::string& extraPath) {
-  GpuCatalog catalog = GpuCatalog::builtin();
-  if (extraPath.empty()) return catalog;
-  auto extra = GpuCatalog::fromFile(extraPath);
-  if (!extra) return Error{"GPU catalog " + extra.error().str(), {}};
-  // A merge error has no location of its own: name the file it came from.
-  if (auto merged = catalog.merge(*extra); !merged)
-    return Error{"GPU catalog " + extraPath + ": " + merged.error().str(), {}};
-  return catalog;
-}
-
-Expected<std::shared_ptr<const Cluster>> loadClusterOrDemo(const std::string& path,
-                                                           const GpuCatalog& catalog) {
-  if (!path.empty()) return loadClusterSpecFile(path, &catalog);
-  ClusterSpecOptions options;
-  options.catalog = &catalog;
-  return loadClusterSpec(demoClusterYaml(), "demo-cluster.yaml (built in)", options);
-}
-
 bool isConsoleValueOption(std::string_view arg) {
   return std::any_of(kConsoleOptions.begin(), kConsoleOptions.end(), [arg](const ConsoleOption& o) {
     return arg.starts_with("--") && arg.substr(2) == o.name;

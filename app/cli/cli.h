@@ -39,13 +39,4 @@ inline constexpr std::array<ConsoleOption, 3> kConsoleOptions{{
 // True for "--cluster", "--catalog", "--screenshot": the next argument is their value.
 bool isConsoleValueOption(std::string_view arg);
 
-// The built-in GPU catalog with the models of `extraPath` (YAML) merged over it; an empty path
-// gives the built-in catalog alone. The verbs and the console share it to read --catalog alike.
-Expected<GpuCatalog> loadCatalog(const std::string& extraPath);
-
-// The cluster spec at `path` read with `catalog`, or the built-in demo cluster when `path` is
-// empty.
-Expected<std::shared_ptr<const Cluster>> loadClusterOrDemo(const std::string& path,
-                                                           const GpuCatalog& catalog);
-
 }  // namespace tessera::cli

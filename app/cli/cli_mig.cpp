@@ -3,6 +3,7 @@
 #include <bit>
 #include <charconv>
 #include <cmath>
+#include <filesystem>
 #include <fstream>
 #include <iomanip>
 #include <optional>
@@ -81,9 +82,18 @@ int validateLayout(Context& ctx, const MigArgs& a) {
 int listLayouts(Context& ctx, const MigArgs& a) {
   const GpuModel* m = ctx.model(a.gpu, true);
   if (!m) return kExitUsage;
-  const size_t n = forEachMigLayout(*m->mig, a.maximal, [&](const MigLayout& l) {
-    if (!a.countOnly) ctx.out << formatMigLayout(*m, l) << "\n";
-  });
+  // Real GPUs enumerate in microseconds; the bound only stops a user catalog with huge geometry.
+  constexpr uint64_t kMaxSteps = 50'000'000;
+  bool complete = true;
+  const size_t n =
+      forEachMigLayoutBounded(*m->mig, a.maximal, kMaxSteps, complete, [&](const MigLayout& l) {
+        if (!a.countOnly) ctx.out << formatMigLayout(*m, l) << "\n";
+      });
+  if (!complete) {
+    ctx.err << "tessera: stopped after " << kMaxSteps << " search steps and " << n
+            << " layouts: " << m->id << " has too many layouts to enumerate\n";
+    return kExitInvalid;
+  }
   ctx.out << n << (a.maximal ? " maximal" : " valid") << " layouts of " << m->id
           << (a.maximal ? "" : " (including the empty one)") << "\n";
   return kExitOk;
@@ -251,16 +261,12 @@ std::optional<std::string> sharedDevice(const MigPartedConfig& config,
 }
 
 // One entry per distinct layout of the node's GPUs (MIG off for exclusive/time-sliced GPUs).
-Expected<MigPartedConfig> configFromNode(Context& ctx, const MigArgs& a) {
-  const GpuCatalog* catalog = ctx.catalog();
-  if (!catalog) return Error{"cannot load the GPU catalog", {}};
-  auto cluster = loadClusterSpecFile(a.clusterSpec, catalog);
-  if (!cluster) return cluster.error();
-  const Node* n = (*cluster)->findNode(a.node);
+Expected<MigPartedConfig> configFromNode(const Cluster& cluster, const MigArgs& a) {
+  const Node* n = cluster.findNode(a.node);
   if (!n) return Error{"no node named '" + a.node + "' in " + a.clusterSpec, {}};
   MigPartedConfig config{n->name, {}};
   for (int i = 0; i < n->gpuCount(); ++i) {
-    const Gpu& g = (*cluster)->gpu(n->firstGpu + static_cast<GpuId>(i));
+    const Gpu& g = cluster.gpu(n->firstGpu + static_cast<GpuId>(i));
     const bool mig = g.sharing.mode == SharingMode::Mig;
     auto same =
         std::find_if(config.entries.begin(), config.entries.end(), [&](const MigPartedEntry& e) {
@@ -298,7 +304,12 @@ int exportConfig(Context& ctx, const MigArgs& a) {
   if (!a.clusterSpec.empty() || !a.node.empty()) {
     if (a.clusterSpec.empty() || a.node.empty())
       return ctx.fail("--cluster and --node go together", kExitUsage);
-    auto c = configFromNode(ctx, a);
+    if (!ctx.catalog()) return kExitUsage;
+    auto cluster = loadClusterSpecFile(a.clusterSpec, ctx.catalog());
+    if (!cluster)
+      return ctx.fail(cluster.error().str(),
+                      std::filesystem::is_regular_file(a.clusterSpec) ? kExitInvalid : kExitUsage);
+    auto c = configFromNode(**cluster, a);
     if (!c) return ctx.fail(c.error().str(), kExitUsage);
     configs.push_back(*c);
   }

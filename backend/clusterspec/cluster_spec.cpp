@@ -1,8 +1,10 @@
 #include "clusterspec/cluster_spec.h"
 
 #include <algorithm>
+#include <cctype>
 #include <filesystem>
 #include <map>
+#include <optional>
 
 #include "clusterspec/hostlist.h"
 #include "clusterspec/node_template.h"
@@ -22,6 +24,18 @@ namespace {
 constexpr size_t kMaxNodes = 100'000;
 constexpr size_t kMaxGpus = 1'000'000;
 constexpr size_t kMaxLabels = 64;
+constexpr size_t kMaxOverrideWork = 1'000'000;  // node updates across all overrides
+
+// Node names appear in GPU names ("node/3"), hostlists and text output: hostname characters only.
+std::optional<std::string> nodeNameProblem(const std::string& name) {
+  if (name.empty()) return "a node name must not be empty";
+  if (name.size() > 253)
+    return "node name '" + name.substr(0, 40) + "...' is longer than 253 characters";
+  for (char c : name)
+    if (!(std::isalnum(static_cast<unsigned char>(c)) || c == '-' || c == '_' || c == '.'))
+      return "node name '" + name + "' may contain only letters, digits, '-', '_' and '.'";
+  return std::nullopt;
+}
 
 // Attributes a group, a node or an override may set.
 struct NodeAttributes {
@@ -87,6 +101,7 @@ class SpecReader {
     std::vector<NodeId> nodes;
   };
   std::vector<NamedRack> namedRacks_;
+  size_t overrideWork_ = 0;
 
   Status forEachItem(const YamlField& list, Status (SpecReader::*fn)(const YamlField&)) {
     TESSERA_CHECK(list.expectSequence());
@@ -183,6 +198,7 @@ class SpecReader {
       if (labels.size() > kMaxLabels)
         return labels.error("at most " + std::to_string(kMaxLabels) + " labels per node");
       for (auto& [k, v] : labels.entries()) {
+        if (k.empty()) return v.error("a label key must not be empty");
         TESSERA_TRY(text, v.asString());
         a.labels[k] = text;
       }
@@ -338,7 +354,7 @@ class SpecReader {
   Expected<NodeId> createNode(const YamlField& where, const std::string& name,
                               const std::shared_ptr<const NodeHardware>& hw, SwitchId leaf,
                               const NodeAttributes& attrs, const GpuSettings& gpus) {
-    if (name.empty()) return where.error("a node name must not be empty");
+    if (auto bad = nodeNameProblem(name)) return where.error(*bad);
     if (auto it = nodeDefinedAt_.find(name); it != nodeDefinedAt_.end())
       return where.error("duplicate node name '" + name + "' (first defined at " +
                          it->second.str() + ")");
@@ -483,18 +499,30 @@ class SpecReader {
     TESSERA_CHECK(f.onlyKeys({"nodes", "pool", "labels", "state", "driver", "gpus"}));
     TESSERA_TRY(nodesF, f.require("nodes"));
     TESSERA_TRY(expr, nodesF.asString());
-    auto names = expandHostlist(expr);
+    auto names = expandHostlist(expr, kMaxNodes);
     if (!names) return nodesF.error(names.error().message);
+    overrideWork_ += names->size();
+    if (overrideWork_ > kMaxOverrideWork)
+      return nodesF.error("overrides touch more than " + std::to_string(kMaxOverrideWork) +
+                          " nodes in all");
     TESSERA_TRY(attrs, readAttributes(f));
+    // GPU settings are parsed once per template, not once per node.
+    std::map<const NodeHardware*, GpuSettings> settingsByTemplate;
     for (const auto& name : *names) {
       const Node* found = cluster_->findNode(name);
       if (!found) return nodesF.error("override names unknown node '" + name + "'");
       Node& n = cluster_->mutableNode(found->id);
       applyAttributes(n, attrs);
-      if (attrs.gpus) {
+      if (n.labels.size() > kMaxLabels)
+        return f.child("labels").error("node '" + name + "' would have more than " +
+                                       std::to_string(kMaxLabels) + " labels");
+      if (!attrs.gpus) continue;
+      auto cached = settingsByTemplate.find(n.hw.get());
+      if (cached == settingsByTemplate.end()) {
         TESSERA_TRY(gpus, readGpuSettings(*attrs.gpus, *n.hw));
-        applyGpuSettings(n.id, gpus);
+        cached = settingsByTemplate.emplace(n.hw.get(), std::move(gpus)).first;
       }
+      applyGpuSettings(n.id, cached->second);
     }
     return okStatus();
   }
@@ -518,6 +546,25 @@ Expected<std::shared_ptr<const Cluster>> loadClusterSpecFile(const std::string& 
   const auto parent = std::filesystem::path(path).parent_path();
   options.baseDir = parent.empty() ? "." : parent.string();
   return loadClusterSpec(text, path, options);
+}
+
+Expected<GpuCatalog> loadCatalog(const std::string& extraPath) {
+  GpuCatalog catalog = GpuCatalog::builtin();
+  if (extraPath.empty()) return catalog;
+  auto extra = GpuCatalog::fromFile(extraPath);
+  if (!extra) return Error{"GPU catalog " + extra.error().str(), {}};
+  // A merge error has no location of its own: name the file it came from.
+  if (auto merged = catalog.merge(*extra); !merged)
+    return Error{"GPU catalog " + extraPath + ": " + merged.error().str(), {}};
+  return catalog;
+}
+
+Expected<std::shared_ptr<const Cluster>> loadClusterOrDemo(const std::string& path,
+                                                           const GpuCatalog& catalog) {
+  if (!path.empty()) return loadClusterSpecFile(path, &catalog);
+  ClusterSpecOptions options;
+  options.catalog = &catalog;
+  return loadClusterSpec(demoClusterYaml(), "demo-cluster.yaml (built in)", options);
 }
 
 std::string_view demoClusterYaml() {

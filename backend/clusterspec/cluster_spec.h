@@ -23,6 +23,15 @@ Expected<std::shared_ptr<const Cluster>> loadClusterSpec(std::string_view text,
 Expected<std::shared_ptr<const Cluster>> loadClusterSpecFile(const std::string& path,
                                                              const GpuCatalog* catalog = nullptr);
 
+// The built-in GPU catalog with the models of `extraPath` (YAML) merged over it; an empty path
+// gives the built-in catalog alone. The verbs, the console and tesserad read --catalog alike.
+Expected<GpuCatalog> loadCatalog(const std::string& extraPath);
+
+// The cluster spec at `path` read with `catalog`, or the built-in demo cluster when `path` is
+// empty.
+Expected<std::shared_ptr<const Cluster>> loadClusterOrDemo(const std::string& path,
+                                                           const GpuCatalog& catalog);
+
 // The demo cluster shipped in resources/demo-cluster.yaml (compiled in).
 std::string_view demoClusterYaml();
 std::shared_ptr<const Cluster> demoCluster();

@@ -35,6 +35,7 @@ Status checkGpuIndices(const YamlField& f, const std::vector<int>& gpus, int gpu
 Status readNuma(const YamlField& f, NodeHardware& hw) {
   TESSERA_CHECK(f.expectSequence());
   std::vector<int> owner(static_cast<size_t>(hw.gpuCount), kNone);
+  std::set<int> cpuOwner;
   for (size_t i = 0; i < f.size(); ++i) {
     const YamlField zone = f.item(i);
     TESSERA_CHECK(zone.onlyKeys({"cpus", "gpus"}));
@@ -45,6 +46,10 @@ Status readNuma(const YamlField& f, NodeHardware& hw) {
       auto cpus = parseCpuList(text);
       if (!cpus)
         return zone.child("cpus").error("bad CPU list '" + text + "' (expected e.g. 0-55,112-167)");
+      for (int cpu : *cpus)
+        if (!cpuOwner.insert(cpu).second)
+          return zone.child("cpus").error("CPU " + std::to_string(cpu) +
+                                          " is listed in two NUMA zones");
       z.cpus = *cpus;
     }
     if (zone.has("gpus")) {
@@ -81,6 +86,9 @@ Status readNics(const YamlField& f, NodeHardware& hw) {
     Nic n;
     TESSERA_TRY(nameF, nic.require("name"));
     TESSERA_TRY(name, nameF.asString());
+    if (name.empty()) return nameF.error("a NIC name must not be empty");
+    for (const auto& other : hw.nics)
+      if (other.name == name) return nameF.error("duplicate NIC name '" + name + "'");
     n.name = name;
     if (nic.has("speed_gbps")) {
       TESSERA_TRY(v, nic.child("speed_gbps").asInt(1, 100000));
@@ -147,9 +155,14 @@ Status readNvlink(const YamlField& f, NodeHardware& hw) {
       TESSERA_TRY(group, bridges.item(i).asIntList());
       TESSERA_CHECK(checkGpuIndices(bridges.item(i), group, hw.gpuCount));
       if (group.size() < 2) return bridges.item(i).error("an NVLink bridge joins at least 2 GPUs");
-      for (int g : group)
+      std::set<int> inThisBridge;
+      for (int g : group) {
+        if (!inThisBridge.insert(g).second)
+          return bridges.item(i).error("GPU " + std::to_string(g) +
+                                       " is listed twice in this bridge");
         if (!seen.insert(g).second)
           return bridges.item(i).error("GPU " + std::to_string(g) + " is in two NVLink bridges");
+      }
       hw.nvlinkGroups.push_back(group);
     }
     hw.nvlink = NvlinkMode::Bridged;
@@ -261,6 +274,11 @@ Expected<std::shared_ptr<const NodeHardware>> readNodeTemplate(const YamlField& 
   }
   if (f.has("cpus")) {
     TESSERA_TRY(v, f.child("cpus").asInt(1, 1 << 20));
+    int listed = 0;
+    for (const auto& zone : hw->numa) listed += static_cast<int>(zone.cpus.size());
+    if (v < listed)
+      return f.child("cpus").error("cpus: " + std::to_string(v) + " is fewer than the " +
+                                   std::to_string(listed) + " CPUs the NUMA zones list");
     hw->cpus = v;
   } else {
     for (const auto& zone : hw->numa) hw->cpus += static_cast<int>(zone.cpus.size());

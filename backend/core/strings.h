@@ -22,6 +22,8 @@ inline std::vector<std::string_view> split(const char* s, char sep) {
 std::string toLower(std::string_view s);
 std::optional<int> parseInt(std::string_view s);
 std::string join(const std::vector<std::string>& parts, std::string_view sep);
+// Well-formed UTF-8 (no overlong forms, surrogates or code points above U+10FFFF).
+bool isValidUtf8(std::string_view s);
 
 // Expands a cpulist such as "0-55,112-167" into CPU ids; nullopt if malformed or if it lists
 // more than `maxCpus` CPUs (ranges expand eagerly: "0-2000000000" must not allocate gigabytes).

@@ -1,6 +1,7 @@
 #include "mig/mig_capacity.h"
 
 #include <bit>
+#include <cstdint>
 
 namespace tessera {
 
@@ -66,8 +67,11 @@ struct Enumerator {
   MigUsage usage;
   MigLayout layout;
   size_t visited = 0;
+  uint64_t stepsLeft = UINT64_MAX;
 
   void run(int slice) {
+    if (stepsLeft == 0) return;
+    --stepsLeft;
     while (slice < g.memorySlices && (usage.usedMask() >> slice) & 1u) ++slice;
     if (slice >= g.memorySlices) {
       if (!maximalOnly || !anythingFits(g, usage)) {
@@ -114,8 +118,15 @@ int migMaxAdditional(const MigGeometry& g, const MigUsage& usage, int p) {
 
 size_t forEachMigLayout(const MigGeometry& g, bool maximalOnly,
                         const std::function<void(const MigLayout&)>& visit) {
-  Enumerator e{g, maximalOnly, visit, {}, {}, 0};
+  bool complete = true;
+  return forEachMigLayoutBounded(g, maximalOnly, UINT64_MAX, complete, visit);
+}
+
+size_t forEachMigLayoutBounded(const MigGeometry& g, bool maximalOnly, uint64_t maxSteps,
+                               bool& complete, const std::function<void(const MigLayout&)>& visit) {
+  Enumerator e{g, maximalOnly, visit, {}, {}, 0, maxSteps};
   e.run(0);
+  complete = e.stepsLeft > 0;
   return e.visited;
 }
 

@@ -47,6 +47,12 @@ int migMaxAdditional(const MigGeometry& g, const MigUsage& usage, int p);
 size_t forEachMigLayout(const MigGeometry& g, bool maximalOnly,
                         const std::function<void(const MigLayout&)>& visit);
 
+// The same with a bound on the search: stops after `maxSteps` placement attempts (real GPUs need
+// a few thousand; a user catalog with many slices could need billions). `complete` says whether
+// every layout was visited.
+size_t forEachMigLayoutBounded(const MigGeometry& g, bool maximalOnly, uint64_t maxSteps,
+                               bool& complete, const std::function<void(const MigLayout&)>& visit);
+
 // Demand used by the fragmentation measure: arriving MIG requests by profile, with weights.
 struct MigDemand {
   std::vector<std::pair<int, double>> weights;  // (profile index, weight > 0)

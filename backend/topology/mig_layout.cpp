@@ -130,6 +130,10 @@ Expected<MigLayout> parseMigLayout(const GpuModel& model, std::string_view text)
       auto withCis = parseCis(g, inst, cis, token);
       if (!withCis) return withCis.error();
       inst = *withCis;
+      // One CI spanning the whole GI is the default CI: "1g.10gb(1c)" is the same as "1g.10gb".
+      const auto& p = g.profiles[static_cast<size_t>(inst.profile)];
+      if (inst.ciCount == 1 && inst.ciSlices[0] == p.computeSlices)
+        inst.ciCount = 0, inst.ciSlices = {};
     }
     for (int r = 0; r < repeat; ++r)
       if (!layout.add(inst))

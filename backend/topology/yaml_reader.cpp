@@ -1,5 +1,6 @@
 #include "topology/yaml_reader.h"
 
+#include <filesystem>
 #include <fstream>
 #include <limits>
 #include <sstream>
@@ -44,6 +45,8 @@ std::vector<std::pair<std::string, YamlField>> YamlField::entries() const {
 
 Expected<std::string> YamlField::asString() const {
   if (!node_.IsScalar()) return error("expected a text value");
+  // Names end up in JSON output and logs; reject bytes that are not text at the source.
+  if (!isValidUtf8(node_.Scalar())) return error("text is not valid UTF-8");
   return node_.Scalar();
 }
 
@@ -165,6 +168,20 @@ Expected<YAML::Node> parseYaml(std::string_view text, const std::string& fileNam
 }
 
 Expected<std::string> readTextFile(const std::string& path) {
+  // Specs, catalogs and topo dumps are small; refusing devices and huge files keeps a wrong path
+  // (/dev/urandom, a disk image) from hanging or exhausting memory.
+  std::error_code ec;
+  if (!std::filesystem::exists(path, ec))
+    return Error{"cannot open file '" + path + "': no such file", {}};
+  if (!std::filesystem::is_regular_file(path, ec))
+    return Error{"'" + path + "' is not a regular file", {}};
+  const auto size = std::filesystem::file_size(path, ec);
+  if (ec) return Error{"cannot read '" + path + "': " + ec.message(), {}};
+  if (size > kMaxTextFileBytes)
+    return Error{"'" + path + "' is " + std::to_string(size / (1024 * 1024)) +
+                     " MiB; input files are limited to " +
+                     std::to_string(kMaxTextFileBytes / (1024 * 1024)) + " MiB",
+                 {}};
   std::ifstream in(path, std::ios::binary);
   if (!in) return Error{"cannot open file '" + path + "'", {}};
   std::ostringstream ss;

@@ -3,6 +3,7 @@
 // field path, so a broken spec or catalog says exactly where it is broken.
 #include <yaml-cpp/yaml.h>
 
+#include <cstdint>
 #include <optional>
 #include <set>
 #include <string>
@@ -62,6 +63,8 @@ class YamlField {
 
 // Parses YAML text; a syntax error becomes an Error with file:line:column.
 Expected<YAML::Node> parseYaml(std::string_view text, const std::string& fileName);
+// Reads a whole regular file of at most kMaxTextFileBytes.
+inline constexpr uintmax_t kMaxTextFileBytes = 64ull * 1024 * 1024;
 Expected<std::string> readTextFile(const std::string& path);
 
 }  // namespace tessera

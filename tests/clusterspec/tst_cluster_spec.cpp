@@ -165,6 +165,8 @@ class TstClusterSpec : public QObject {
   void malformedSpecs_data();
   void malformedSpecs();
   void explicitFormRoundTrips();
+  void overridesCannotExceedTheLabelLimit();
+  void devicesAndHugeFilesAreRefused();
   void namedRacksOnNodes();
   void expandHostlistValid_data();
   void expandHostlistValid();
@@ -1386,6 +1388,87 @@ nodes:
                                    << "must not be empty";
   QTest::newRow("empty file") << std::string("") << 0 << 0 << ""
                               << "the file is empty";
+  QTest::newRow("node name with a slash") << std::string(R"(version: 1
+name: t
+node_templates:
+  l4: {gpu_model: L4, gpus: 4}
+fabric:
+  leafs: [{name: leaf-1}]
+nodes:
+  - {name: "a/b", template: l4, leaf: leaf-1}   # line 8
+)") << 8 << 12 << "nodes[0].name"
+                                          << "may contain only letters, digits";
+  QTest::newRow("duplicate NIC name") << std::string(R"(version: 1
+name: t
+node_templates:
+  box:
+    gpu_model: L4
+    gpus: 2
+    nics:
+      - {name: m0}
+      - {name: m0}   # line 9
+fabric:
+  leafs: [{name: leaf-1}]
+nodes:
+  - {name: a, template: box, leaf: leaf-1}
+)") << 9 << 16 << "node_templates.box.nics[1].name"
+                                      << "duplicate NIC name 'm0'";
+  QTest::newRow("overlapping NUMA CPU lists") << std::string(R"(version: 1
+name: t
+node_templates:
+  box:
+    gpu_model: L4
+    gpus: 2
+    numa:
+      - {cpus: "0-10", gpus: [0]}
+      - {cpus: "5-15", gpus: [1]}   # line 9
+fabric:
+  leafs: [{name: leaf-1}]
+nodes:
+  - {name: a, template: box, leaf: leaf-1}
+)") << 9 << 16 << "node_templates.box.numa[1].cpus"
+                                              << "CPU 5 is listed in two NUMA zones";
+  QTest::newRow("cpus fewer than NUMA lists") << std::string(R"(version: 1
+name: t
+node_templates:
+  box:
+    gpu_model: L4
+    gpus: 1
+    cpus: 2   # line 7
+    numa:
+      - {cpus: "0-3", gpus: [0]}
+fabric:
+  leafs: [{name: leaf-1}]
+nodes:
+  - {name: a, template: box, leaf: leaf-1}
+)") << 7 << 11 << "node_templates.box.cpus"
+                                              << "fewer than the 4 CPUs";
+  QTest::newRow("bridge lists a GPU twice") << std::string(R"(version: 1
+name: t
+node_templates:
+  box:
+    gpu_model: A100-PCIE-80GB
+    gpus: 2
+    nvlink: {bridges: [[0, 0]]}   # line 7
+fabric:
+  leafs: [{name: leaf-1}]
+nodes:
+  - {name: a, template: box, leaf: leaf-1}
+)") << 7 << 24 << "node_templates.box.nvlink.bridges[0]"
+                                            << "GPU 0 is listed twice in this bridge";
+  QTest::newRow("empty label key") << std::string(R"(version: 1
+name: t
+node_templates:
+  l4: {gpu_model: L4, gpus: 4}
+fabric:
+  leafs: [{name: leaf-1}]
+nodes:
+  - {name: a, template: l4, leaf: leaf-1, labels: {"": x}}   # line 8
+)") << 8 << 56 << "nodes[0].labels."
+                                   << "a label key must not be empty";
+  QTest::newRow("invalid UTF-8") << std::string("version: 1\nname: \"t\xff\xfe\"\n") << 2 << 7
+                                 << "name"
+                                 << "text is not valid UTF-8";
   QTest::newRow("error inside inline topo") << std::string(R"(version: 1
 name: t
 node_templates:
@@ -1419,6 +1502,36 @@ void TstClusterSpec::malformedSpecs() {
   QCOMPARE(e.where.line, line);
   if (column > 0) QCOMPARE(e.where.column, column);
   QCOMPARE(qs(e.where.field), field);
+}
+
+void TstClusterSpec::overridesCannotExceedTheLabelLimit() {
+  std::string spec =
+      "version: 1\nname: t\nnode_templates:\n  l4: {gpu_model: L4, gpus: 4}\n"
+      "fabric:\n  leafs: [{name: leaf-1}]\nnodes:\n  - {name: a, template: l4, leaf: leaf-1}\n"
+      "overrides:\n";
+  for (int i = 0; i < 65; ++i) spec += "  - {nodes: a, labels: {k" + std::to_string(i) + ": v}}\n";
+  auto r = loadClusterSpec(spec, "spec.yaml");
+  QVERIFY(!r.ok());
+  QVERIFY2(qs(r.error().str()).contains("spec.yaml:74:") &&
+               qs(r.error().message).contains("node 'a' would have more than 64 labels"),
+           r.error().str().c_str());
+}
+
+void TstClusterSpec::devicesAndHugeFilesAreRefused() {
+  auto dev = loadClusterSpecFile("/dev/zero");
+  QVERIFY(!dev.ok());
+  QVERIFY(qs(dev.error().message).contains("'/dev/zero' is not a regular file"));
+  QTemporaryDir dir;
+  const QString big = dir.filePath("big.yaml");
+  {
+    QFile f(big);
+    QVERIFY(f.open(QIODevice::WriteOnly));
+    QVERIFY(f.resize(65LL * 1024 * 1024));  // sparse: no disk used
+  }
+  auto huge = loadClusterSpecFile(big.toStdString());
+  QVERIFY(!huge.ok());
+  QVERIFY2(qs(huge.error().message).contains("input files are limited to 64 MiB"),
+           huge.error().message.c_str());
 }
 
 // The demo cluster written in explicit form loads back as the same cluster: same fabric, nodes,

@@ -64,6 +64,13 @@ class TstMigPlan : public QObject {
                 .contains("busy instance 3g.40gb@0 is not in the target"));
   }
 
+  // "(1c)" on a 1g instance is its default compute instance: the busy instance matches the target.
+  void defaultComputeInstanceMatches() {
+    auto p = plan("1g.10gb@0(1c)*", "1g.10gb");
+    QVERIFY2(p.ok(), p.ok() ? "" : p.error().message.c_str());
+    QVERIFY(p->steps.empty());
+  }
+
   void disallowedFixedStartIsCheckOne() {
     auto p = plan("-", "2g.20gb@1,1g.10gb");
     QVERIFY(!p.ok());
@@ -84,18 +91,18 @@ models:
       compute_slices: 16
       engines: {ce: 16, dec: 0, enc: 0, jpeg: 0, ofa: 0}
       profiles:
-        - {name: 1g, id: 1, max: 16, ce: 1, dec: 0, enc: 0, jpeg: 0, ofa: 0, memory_gib: 1, memory_slices: 1, compute_slices: 1, starts: [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15]}
-        - {name: 2g, id: 2, max: 8, ce: 2, dec: 0, enc: 0, jpeg: 0, ofa: 0, memory_gib: 2, memory_slices: 2, compute_slices: 2, starts: [0, 2, 4, 6, 8, 10, 12, 14]}
+        - {name: 1g.1gb, id: 1, max: 16, ce: 1, dec: 0, enc: 0, jpeg: 0, ofa: 0, memory_gib: 1, memory_slices: 1, compute_slices: 1, starts: [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15]}
+        - {name: 2g.2gb, id: 2, max: 8, ce: 2, dec: 0, enc: 0, jpeg: 0, ofa: 0, memory_gib: 2, memory_slices: 2, compute_slices: 2, starts: [0, 2, 4, 6, 8, 10, 12, 14]}
 )";
     auto catalog = GpuCatalog::fromYaml(yaml, "x16.yaml");
     QVERIFY(catalog.ok());
     const GpuModel& m = *catalog->find("X16");
-    auto p = planMigRepartition(m, MigLayout{}, *parseMigLayout(m, "12x1g,2x2g"));
+    auto p = planMigRepartition(m, MigLayout{}, *parseMigLayout(m, "12x1g.1gb,2x2g.2gb"));
     QVERIFY2(p.ok(), p.ok() ? "" : p.error().message.c_str());
     QCOMPARE(p->target.size(), 14);
     QVERIFY(validateMigLayout(*m.mig, p->target).ok());
     // 13 x 1g + 2 x 2g needs 17 slices: refused at the set level, no search.
-    QVERIFY(!planMigRepartition(m, MigLayout{}, *parseMigLayout(m, "13x1g,2x2g")).ok());
+    QVERIFY(!planMigRepartition(m, MigLayout{}, *parseMigLayout(m, "13x1g.1gb,2x2g.2gb")).ok());
   }
 
   void sameLayoutNeedsNoSteps() {

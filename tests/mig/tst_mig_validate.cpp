@@ -209,6 +209,9 @@ class TstMigValidate : public QObject {
     QVERIFY(l[2].busy);
     QCOMPARE(int(l[1].ciCount), 2);
     QCOMPARE(QString::fromStdString(formatMigLayout(m, l, true)), QString(text));
+    // A single CI spanning its GI is the default CI, written without parentheses.
+    QCOMPARE(QString::fromStdString(formatMigLayout(m, layout(m, "1g.10gb@0(1c),3g.40gb@4(3c)"))),
+             QString("1g.10gb@0,3g.40gb@4"));
     const MigLayout repeated = layout(m, "3x1g.10gb,2g.20gb");
     QCOMPARE(repeated.size(), 4);
     QVERIFY(!repeated[0].placed());
