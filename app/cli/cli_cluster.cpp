@@ -145,6 +145,7 @@ int showNode(Context& ctx, const std::string& name, const std::string& path) {
 
 int importTopo(Context& ctx, const std::string& path, const std::string& modelName,
                const std::string& name) {
+  if (name.empty()) return ctx.fail("--name: a template name must not be empty", kExitUsage);
   const GpuModel* model = ctx.model(modelName, false);
   if (!model) return kExitUsage;
   auto text = readTextFile(path);

@@ -10,12 +10,7 @@ namespace tessera {
 namespace {
 
 std::string quoted(std::string_view s) {
-  std::string out = "\"";
-  for (char c : s) {
-    if (c == '"' || c == '\\') out += '\\';
-    out += c;
-  }
-  return out + "\"";
+  return doubleQuoted(s);
 }
 
 // 0,1,2,3,8 -> "0-3,8"

@@ -173,7 +173,7 @@ std::string withoutAnsiEscapes(std::string_view text) {
 std::string nodeTemplateYaml(const NodeHardware& hw, const std::string& topoText) {
   // A literal block with an explicit indentation indicator (|2): the topo text's first line may
   // begin with spaces or a TAB, which would otherwise confuse the block's indentation.
-  std::string out = hw.templateName + ":\n  gpu_model: " + hw.gpuModel->id +
+  std::string out = doubleQuoted(hw.templateName) + ":\n  gpu_model: " + hw.gpuModel->id +
                     "\n  gpus: " + std::to_string(hw.gpuCount) + "\n";
   int cpus = 0;
   for (const auto& z : hw.numa) cpus += static_cast<int>(z.cpus.size());

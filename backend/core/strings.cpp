@@ -52,6 +52,15 @@ std::string join(const std::vector<std::string>& parts, std::string_view sep) {
   return out;
 }
 
+std::string doubleQuoted(std::string_view s) {
+  std::string out = "\"";
+  for (char c : s) {
+    if (c == '"' || c == '\\') out += '\\';
+    out += c;
+  }
+  return out + "\"";
+}
+
 bool isValidUtf8(std::string_view s) {
   size_t i = 0;
   while (i < s.size()) {

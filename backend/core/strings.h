@@ -22,6 +22,8 @@ inline std::vector<std::string_view> split(const char* s, char sep) {
 std::string toLower(std::string_view s);
 std::optional<int> parseInt(std::string_view s);
 std::string join(const std::vector<std::string>& parts, std::string_view sep);
+// A YAML/JSON double-quoted scalar: "a \"b\"" (backslashes and quotes escaped).
+std::string doubleQuoted(std::string_view s);
 // Well-formed UTF-8 (no overlong forms, surrogates or code points above U+10FFFF).
 bool isValidUtf8(std::string_view s);
 

@@ -51,9 +51,7 @@ std::string yamlKey(const std::string& name) {
     return std::isalnum(static_cast<unsigned char>(c)) || c == '-' || c == '_' || c == '.';
   });
   if (plain) return name;
-  std::string quoted = "\"";
-  for (char c : name) quoted += (c == '"' || c == '\\') ? std::string("\\") + c : std::string(1, c);
-  return quoted + "\"";
+  return doubleQuoted(name);
 }
 
 }  // namespace

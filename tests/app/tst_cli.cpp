@@ -1222,6 +1222,17 @@ class TstCli : public QObject {
   // ---- cluster -------------------------------------------------------------------------------
 
   // export writes the explicit form; validating that file gives the demo's counts again.
+  // A template name that is not a plain word is quoted, so the printed YAML still loads.
+  void importTopoQuotesOddNames() {
+    const std::string topo = std::string(TESSERA_TEST_DATA) + "/topo/pcie-8gpu.txt";
+    const CliResult r =
+        runCli({"cluster", "import-topo", topo.c_str(), "--model", "L40S", "--name", "a: [b"});
+    VERIFY_CODE(r, cli::kExitOk);
+    VERIFY_CONTAINS(r.out, "\"a: [b\":");
+    VERIFY_CODE(runCli({"cluster", "import-topo", topo.c_str(), "--model", "L40S", "--name", ""}),
+                cli::kExitUsage);
+  }
+
   void clusterExportRoundTrip() {
     QTemporaryDir dir;
     const std::string file = dir.filePath("explicit.yaml").toStdString();
