@@ -1,0 +1,140 @@
+#include "scheduler/node_filter.h"
+
+#include <algorithm>
+
+#include "mig/mig_capacity.h"
+
+namespace tessera {
+
+const char* nodeRejectText(NodeReject r) {
+  switch (r) {
+    case NodeReject::NodeNotUp:
+      return "node not up";
+    case NodeReject::PoolMismatch:
+      return "pool mismatch";
+    case NodeReject::GpuModelMismatch:
+      return "GPU model not allowed";
+    case NodeReject::GpuMemoryTooSmall:
+      return "GPU memory too small";
+    case NodeReject::NotEnoughFreeGpus:
+      return "not enough free GPUs";
+    case NodeReject::NoMigSlot:
+      return "no free MIG slot for the profile";
+    case NodeReject::NoGpuShare:
+      return "no GPU share left";
+    case NodeReject::Count:
+      break;
+  }
+  return "?";
+}
+
+namespace {
+
+bool modelAllowed(const Job& job, const GpuModel& m) {
+  return job.model.models.empty() || std::find(job.model.models.begin(), job.model.models.end(),
+                                               m.id) != job.model.models.end();
+}
+
+bool memoryEnough(const Job& job, const GpuModel& m) {
+  const int64_t need = std::max(job.model.minMemoryMiB, job.perTask.vramMiB);
+  if (need == 0) return true;
+  return m.memoryMiB && *m.memoryMiB >= need;
+}
+
+// MIG instances of the profile this node could hand out now: idle ones plus ones that fit.
+int migTasks(const ClusterState& state, const Node& n, const std::string& profileName) {
+  const GpuModel& m = n.gpuModel();
+  if (!m.mig) return 0;
+  const int p = m.mig->profileIndex(profileName);
+  if (p < 0) return 0;
+  int tasks = 0;
+  for (int i = 0; i < n.gpuCount(); ++i) {
+    const GpuId g = n.firstGpu + static_cast<GpuId>(i);
+    if (state.cluster().gpu(g).sharing.mode != SharingMode::Mig) continue;
+    const GpuOccupancy& o = state.gpu(g);
+    for (int k = 0; k < o.layout.size(); ++k)
+      if (o.layout[k].profile == p && o.instanceOwner[static_cast<size_t>(k)] == kNoJob) ++tasks;
+    tasks += migMaxAdditional(*m.mig, MigUsage::of(*m.mig, o.layout), p);
+  }
+  return tasks;
+}
+
+int shareTasks(const ClusterState& state, const Node& n, const GpuRequest& r) {
+  int tasks = 0;
+  for (int i = 0; i < n.gpuCount(); ++i) {
+    const GpuId g = n.firstGpu + static_cast<GpuId>(i);
+    const Gpu& gpu = state.cluster().gpu(g);
+    if (gpu.sharing.mode != SharingMode::TimeSliced) continue;
+    const GpuOccupancy& o = state.gpu(g);
+    const auto memory = n.gpuModel().memoryMiB;
+    const bool replicaLeft = static_cast<int>(o.shares.size()) < gpu.sharing.replicas;
+    const bool milliLeft = 1000 - o.milliUsed >= r.milli;
+    const bool vramLeft = !memory || *memory - o.vramUsedMiB >= r.vramMiB;
+    // One task per GPU at most: a job holds a single share of a GPU (takeShare refuses a second).
+    if (replicaLeft && milliLeft && vramLeft) ++tasks;
+  }
+  return tasks;
+}
+
+}  // namespace
+
+int tasksThatFit(const ClusterState& state, const Job& job, NodeId id, NodeReject& reason) {
+  const Node& n = state.cluster().node(id);
+  auto reject = [&reason](NodeReject r) {
+    reason = r;
+    return 0;
+  };
+  if (state.nodeState(id) != NodeState::Up) return reject(NodeReject::NodeNotUp);
+  if (!job.pool.empty() && n.pool != job.pool) return reject(NodeReject::PoolMismatch);
+  if (job.perTask.kind == GpuRequest::Kind::None)
+    return job.tasks;  // CPU-only: GPUs do not limit it
+  if (!modelAllowed(job, n.gpuModel())) return reject(NodeReject::GpuModelMismatch);
+  if (!memoryEnough(job, n.gpuModel())) return reject(NodeReject::GpuMemoryTooSmall);
+  int tasks = 0;
+  switch (job.perTask.kind) {
+    case GpuRequest::Kind::Whole:
+      tasks = state.freeWholeGpusOnNode(id) / job.perTask.gpus;
+      if (tasks == 0) return reject(NodeReject::NotEnoughFreeGpus);
+      break;
+    case GpuRequest::Kind::Mig:
+      tasks = migTasks(state, n, job.perTask.migProfile);
+      if (tasks == 0) return reject(NodeReject::NoMigSlot);
+      break;
+    case GpuRequest::Kind::Fraction:
+      tasks = shareTasks(state, n, job.perTask);
+      if (tasks == 0) return reject(NodeReject::NoGpuShare);
+      break;
+    case GpuRequest::Kind::None:
+      break;
+  }
+  return std::min(tasks, job.tasks);
+}
+
+NodeFilterResult filterNodes(const ClusterState& state, const Job& job) {
+  NodeFilterResult r;
+  for (const auto& n : state.cluster().nodes()) {
+    ++r.nodesChecked;
+    NodeReject why = NodeReject::Count;
+    if (const int tasks = tasksThatFit(state, job, n.id, why); tasks > 0)
+      r.fits.emplace_back(n.id, tasks);
+    else
+      ++r.rejected[static_cast<size_t>(why)];
+  }
+  return r;
+}
+
+std::string NodeFilterResult::summary() const {
+  std::vector<std::pair<int, NodeReject>> causes;
+  for (size_t i = 0; i < rejected.size(); ++i)
+    if (rejected[i] > 0) causes.emplace_back(rejected[i], static_cast<NodeReject>(i));
+  std::stable_sort(causes.begin(), causes.end(),
+                   [](const auto& a, const auto& b) { return a.first > b.first; });
+  std::string out =
+      std::to_string(fittingNodes()) + "/" + std::to_string(nodesChecked) + " nodes fit";
+  for (size_t i = 0; i < causes.size(); ++i)
+    out += std::string(i == 0 ? "; " : ", ") + std::to_string(causes[i].first) + " " +
+           nodeRejectText(causes[i].second);
+  return out;
+}
+
+}  // namespace tessera

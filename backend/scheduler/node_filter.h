@@ -1,0 +1,47 @@
+#pragma once
+// Which nodes can host a task of a job, and why the others cannot: the per-node rejection counts
+// behind "0/1250 nodes: 800 not enough free GPUs, 300 no 3g.40gb slot, 150 pool mismatch".
+//
+// Part of the scheduler engine issue (in progress): GPU-side checks only; CPU and memory join
+// once ClusterState tracks them.
+#include <array>
+#include <string>
+#include <vector>
+
+#include "scheduler/cluster_state.h"
+#include "workload/job.h"
+
+namespace tessera {
+
+enum class NodeReject : uint8_t {
+  NodeNotUp,
+  PoolMismatch,
+  GpuModelMismatch,   // not in the job's model list
+  GpuMemoryTooSmall,  // below the job's minimum GPU memory
+  NotEnoughFreeGpus,  // whole GPUs: fewer free than one task needs
+  NoMigSlot,          // MIG: no idle instance and no room to create one of the profile
+  NoGpuShare,         // fraction: no time-sliced GPU with enough milli-GPU, VRAM and replicas left
+  Count
+};
+const char* nodeRejectText(NodeReject r);
+
+struct NodeFilterResult {
+  std::vector<std::pair<NodeId, int>> fits;  // node, and how many tasks of the job it can take now
+  std::array<int, static_cast<size_t>(NodeReject::Count)> rejected{};
+  int nodesChecked = 0;
+
+  [[nodiscard]] int fittingNodes() const { return static_cast<int>(fits.size()); }
+  // "2/62 nodes fit; 40 pool mismatch, 12 GPU model not allowed, 8 not enough free GPUs", largest
+  // cause first (the Kubernetes "0/N nodes are available" shape operators know).
+  [[nodiscard]] std::string summary() const;
+};
+
+// Runs every node of the cluster through the job's GPU-side constraints. The first failing
+// check names the node's reason, in the order of NodeReject.
+NodeFilterResult filterNodes(const ClusterState& state, const Job& job);
+
+// Tasks of `job` that node `n` could take right now (0 when it cannot host one), and the reason
+// when it is 0.
+int tasksThatFit(const ClusterState& state, const Job& job, NodeId n, NodeReject& reason);
+
+}  // namespace tessera
