@@ -172,9 +172,15 @@ std::string explainMigVerdict(const GpuModel& model, const MigLayout& layout, co
       return head + "adding " + what + " exceeds the GPU's " + std::to_string(g.computeSlices) +
              " compute slices";
     case MigCheck::ComputeInstanceInvalid:
+      if (g.computeInstances.empty())
+        return head + "the compute instances of " + what + " do not fit: the GPU catalog has no " +
+               "compute_instances table for " + model.id +
+               ", so a GPU instance holds one compute " + "instance spanning all its " +
+               std::to_string(p.computeSlices) + " compute slices";
       return head + "the compute instances of " + what + " do not fit a " +
              std::to_string(p.computeSlices) +
-             "-slice GPU instance (sizes and counts per reference 1.6)";
+             "-slice GPU instance (allowed CI sizes and counts: mig.compute_instances of " +
+             model.id + " in the GPU catalog)";
     case MigCheck::Ok:
       break;
   }

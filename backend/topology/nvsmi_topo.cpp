@@ -17,6 +17,9 @@ constexpr std::string_view kNicLegend = "NIC Legend:";
 constexpr std::string_view kUtf8Bom = "\xEF\xBB\xBF";
 // Error messages quote cells; garbage input must not turn one message into megabytes.
 constexpr size_t kMaxQuotedChars = 40;
+// Linux NUMA node IDs stay below MAX_NUMNODES (at most 1 << 10), so anything past this bound
+// is damaged text, not a node.
+constexpr int kMaxNumaNode = 4095;
 
 struct Line {
   int number = 0;    // 1-based, as an editor shows it
@@ -49,6 +52,14 @@ struct RowText {
   std::string_view label;
   std::vector<std::string_view> fields;  // trailing empty fields beyond the header dropped
   size_t rawFieldCount = 0;              // as written, for error messages
+};
+
+// What the NIC legend has said so far: each NIC and each device name appears at most once,
+// since two lines for one NIC (or one name for two NICs) cannot both be true of one machine.
+struct NicLegend {
+  std::vector<std::string> names;                     // by NIC ordinal
+  std::vector<int> entryLine;                         // by NIC ordinal, 0 = not in the legend
+  std::unordered_map<std::string, int> lineOfDevice;  // legend device name -> its line
 };
 
 struct Row {
@@ -126,8 +137,14 @@ bool isValidCpuList(std::string_view list) {
 std::optional<int> parseNumaAffinity(std::string_view cell) {
   if (cell.empty() || cell == "N/A") return -1;
   const auto node = parseInt(cell);
-  if (!node || *node < 0) return std::nullopt;
+  if (!node || *node < 0 || *node > kMaxNumaNode) return std::nullopt;
   return node;
+}
+
+// nvidia-smi names GPU columns by index, so the k-th GPU column is "GPU<k>". Comparing text
+// rather than parsing the number keeps "GPU99999999999999999999" from overflowing anything.
+std::string expectedGpuColumnName(size_t ordinal) {
+  return "GPU" + std::to_string(ordinal);
 }
 
 class TopoParser {
@@ -205,6 +222,11 @@ class TopoParser {
         return errorAt(line.number, column, std::string(name),
                        "header names " + std::string(name) + " twice");
       const bool gpu = isGpuColumnName(name);
+      if (gpu && name != expectedGpuColumnName(gpus))
+        return errorAt(line.number, column, std::string(name.substr(0, kMaxQuotedChars)),
+                       "header column " + quoted(name) + " should be " +
+                           expectedGpuColumnName(gpus) +
+                           ": GPU columns are numbered GPU0, GPU1, ... in order");
       header.devices.push_back(Device{std::string(name), gpu ? DeviceKind::Gpu : DeviceKind::Nic,
                                       gpu ? gpus++ : nics++});
     }
@@ -352,10 +374,10 @@ class TopoParser {
     const std::string label(text.label);
     const auto node = parseNumaAffinity(cell);
     if (!node)
-      return errorAt(
-          text.line.number, columnOf(field, text.line.text),
-          label + "." + std::string(kNumaAffinity),
-          label + ": bad NUMA affinity " + quoted(cell) + " (expected a node number or N/A)");
+      return errorAt(text.line.number, columnOf(field, text.line.text),
+                     label + "." + std::string(kNumaAffinity),
+                     label + ": bad NUMA affinity " + quoted(cell) + " (expected a node number 0-" +
+                         std::to_string(kMaxNumaNode) + " or N/A)");
     row.numaAffinity = *node;
     return okStatus();
   }
@@ -405,18 +427,19 @@ class TopoParser {
   }
 
   Expected<std::vector<std::string>> readNicNames(size_t from) const {
-    std::vector<std::string> names;
-    for (size_t d : devicesOfKind(DeviceKind::Nic)) names.push_back(header_.devices[d].name);
+    NicLegend legend;
+    for (size_t d : devicesOfKind(DeviceKind::Nic)) legend.names.push_back(header_.devices[d].name);
+    legend.entryLine.assign(legend.names.size(), 0);
     for (size_t i = from; i < lines_.size(); ++i)
       if (trim(lines_[i].text) == kNicLegend) {
-        TESSERA_CHECK(applyNicLegend(i + 1, names));
+        TESSERA_CHECK(applyNicLegend(i + 1, legend));
         break;
       }
-    return names;
+    return std::move(legend.names);
   }
 
   // Entries look like "  NIC0: mlx5_0"; the section ends at the first line of another shape.
-  Status applyNicLegend(size_t first, std::vector<std::string>& names) const {
+  Status applyNicLegend(size_t first, NicLegend& legend) const {
     bool anyEntry = false;
     for (size_t i = first; i < lines_.size(); ++i) {
       const auto text = trim(lines_[i].text);
@@ -426,14 +449,14 @@ class TopoParser {
       }
       const auto colon = text.find(':');
       if (colon == std::string_view::npos) break;
-      TESSERA_CHECK(applyNicLegendEntry(lines_[i], text, colon, names));
+      TESSERA_CHECK(applyNicLegendEntry(lines_[i], text, colon, legend));
       anyEntry = true;
     }
     return okStatus();
   }
 
   Status applyNicLegendEntry(const Line& line, std::string_view text, size_t colon,
-                             std::vector<std::string>& names) const {
+                             NicLegend& legend) const {
     const auto key = trim(text.substr(0, colon));
     const auto value = trim(text.substr(colon + 1));
     const auto device = deviceIndex(key);
@@ -445,8 +468,26 @@ class TopoParser {
     if (value.empty())
       return errorAt(line.number, column, "NIC Legend",
                      "NIC legend entry " + std::string(key) + " has no device name");
-    names[header_.devices[*device].ordinal] = std::string(value);
+    const size_t nic = header_.devices[*device].ordinal;
+    TESSERA_CHECK(checkNicLegendRepeat(line, column, key, value, nic, legend));
+    legend.names[nic] = std::string(value);
+    legend.entryLine[nic] = line.number;
+    legend.lineOfDevice.emplace(std::string(value), line.number);
     return okStatus();
+  }
+
+  Status checkNicLegendRepeat(const Line& line, int column, std::string_view key,
+                              std::string_view value, size_t nic, const NicLegend& legend) const {
+    if (legend.entryLine[nic] != 0)
+      return errorAt(line.number, column, "NIC Legend",
+                     "NIC legend names " + std::string(key) + " twice (first on line " +
+                         std::to_string(legend.entryLine[nic]) + ")");
+    const auto other = legend.lineOfDevice.find(std::string(value));
+    if (other == legend.lineOfDevice.end()) return okStatus();
+    return errorAt(line.number, column, "NIC Legend",
+                   "NIC legend gives " + std::string(key) + " the device name " + quoted(value) +
+                       ", which line " + std::to_string(other->second) +
+                       " already gives another NIC");
   }
 
   std::vector<std::vector<GpuLink>> linkBlock(const std::vector<size_t>& rowDevices,

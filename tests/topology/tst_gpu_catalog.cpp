@@ -2,6 +2,7 @@
 // merge, and malformed catalogs are rejected with file:line and field.
 #include <QtTest>
 
+#include <QRegularExpression>
 #include <fstream>
 
 #include "topology/gpu_catalog.h"
@@ -90,6 +91,25 @@ class TstGpuCatalog : public QObject {
     QVERIFY(!model("L40S").migCapable());
   }
 
+  // Independent of the loader's own checks: the shipped file keeps the documented vocabulary.
+  void builtinFollowsTheDocumentedRules() {
+    const QRegularExpression profileName(QStringLiteral("^[0-9]+g\\.[A-Za-z0-9._+-]+$"));
+    const QRegularExpression pciId(QStringLiteral("^0x[0-9A-Fa-f]{8}$"));
+    const QStringList architectures{"pascal",       "volta",  "turing",    "ampere",
+                                    "ada-lovelace", "hopper", "blackwell", "unknown"};
+    for (const auto& m : GpuCatalog::builtin().models()) {
+      QVERIFY2(architectures.contains(QString::fromStdString(m->architecture)), m->id.c_str());
+      for (const auto& id : m->pciDeviceIds)
+        QVERIFY2(pciId.match(QString::fromStdString(id)).hasMatch(), id.c_str());
+      if (!m->mig) continue;
+      for (const auto& p : m->mig->profiles) {
+        QVERIFY2(profileName.match(QString::fromStdString(p.name)).hasMatch(), p.name.c_str());
+        QVERIFY2(p.engines.within(m->mig->totals), p.name.c_str());
+        QVERIFY2(p.memoryGiB >= 0, p.name.c_str());
+      }
+    }
+  }
+
   void unconfirmedFactsAreRecordedAsData() {
     // The reference marks the H200 7g.141gb SM count unconfirmed; the catalog must say so.
     const MigGeometry& h200 = *model("H200").mig;
@@ -120,7 +140,8 @@ class TstGpuCatalog : public QObject {
     auto status = merged.merge(*extra);
     QVERIFY(!status.ok());
     QVERIFY2(QString::fromStdString(status.error().message)
-                 .contains("already belongs to model 'H100-SXM5-80GB'"),
+                 .contains("model 'X1000' uses the name 'H100', which already belongs to model "
+                           "'H100-SXM5-80GB'"),
              status.error().message.c_str());
     QCOMPARE(merged.models().size(), before);
     QCOMPARE(QString::fromStdString(merged.find("H100")->id), QString("H100-SXM5-80GB"));
@@ -159,6 +180,107 @@ class TstGpuCatalog : public QObject {
                QString("  - {id: X2000, product_name: \"Example X1000\", architecture: unknown}\n")
         << "already used by model 'X1000'";
   }
+  // Each rule of "Rules a catalog must follow" (docs/gpu-catalog.md), with its exact location.
+  void catalogRules_data() {
+    QTest::addColumn<QString>("yaml");
+    QTest::addColumn<QString>("expected");
+    const QString base = QString::fromUtf8(kTiny);
+    const auto withAliases = [&](const QString& list) {
+      return QString(base).replace("    architecture:",
+                                   "    aliases: " + list + "\n    architecture:");
+    };
+    const auto withPciIds = [&](const QString& list) {
+      return QString(base).replace("    memory_mib:",
+                                   "    pci_device_ids: " + list + "\n    memory_mib:");
+    };
+    const auto withName = [&](const QString& name) {
+      return QString(base).replace("name: 1g.1gb,", "name: " + name + ",");
+    };
+    const QString nameShape =
+        "' must look like <G>g.<memory>: digits, 'g.', then letters, digits or . _ + - (e.g. "
+        "1g.10gb, 1g.10gb+me, 7g.141gb)";
+
+    QTest::newRow("unknown architecture")
+        << QString(base).replace("architecture: unknown", "architecture: armv9")
+        << "user.yaml:5:19: models[0].architecture: unknown architecture 'armv9' (expected one of "
+           "pascal, volta, turing, ampere, ada-lovelace, hopper, blackwell, unknown)";
+    QTest::newRow("architecture is case-sensitive")
+        << QString(base).replace("architecture: unknown", "architecture: Hopper")
+        << "user.yaml:5:19: models[0].architecture: unknown architecture 'Hopper'";
+
+    QTest::newRow("alias repeats own id")
+        << withAliases("[X1K, x1000]")
+        << "user.yaml:5:20: models[0].aliases[1]: alias 'x1000' repeats the model's own id "
+           "'X1000' (names compare case-insensitively)";
+    QTest::newRow("alias repeats own product name")
+        << withAliases("[\"EXAMPLE x1000\"]")
+        << "user.yaml:5:15: models[0].aliases[0]: alias 'EXAMPLE x1000' repeats the model's own "
+           "product_name 'Example X1000'";
+    QTest::newRow("alias listed twice")
+        << withAliases("[X1K, x1k]")
+        << "user.yaml:5:20: models[0].aliases[1]: alias 'x1k' repeats alias 'X1K' of the same "
+           "model";
+    QTest::newRow("model id with a space")
+        << QString(base).replace("id: X1000", "id: \"X 1000\"")
+        << "user.yaml:3:9: models[0].id: model id 'X 1000' may only contain letters, digits, "
+           "'.', '_' and '-'";
+    QTest::newRow("duplicate model id")
+        << base + "  - {id: x1000, product_name: \"Other\", architecture: unknown}\n"
+        << "user.yaml:13:10: models[1].id: duplicate model id 'x1000'";
+
+    QTest::newRow("PCI ID too short")
+        << withPciIds("[\"0x2330\"]")
+        << "user.yaml:6:22: models[0].pci_device_ids[0]: PCI device ID '0x2330' must be 0x "
+           "followed by 8 hex digits, device then vendor (e.g. 0x233010DE)";
+    QTest::newRow("PCI ID not hex")
+        << withPciIds("[\"0x233010DE\", \"0x233010DG\"]")
+        << "user.yaml:6:36: models[0].pci_device_ids[1]: PCI device ID '0x233010DG' must be 0x";
+    QTest::newRow("PCI ID with 0X") << withPciIds("[\"0X233010DE\"]")
+                                    << "user.yaml:6:22: models[0].pci_device_ids[0]: PCI device ID";
+
+    QTest::newRow("start listed twice")
+        << QString(base).replace("starts: [0, 1, 2, 3]", "starts: [0, 1, 1, 3]")
+        << "user.yaml:12:151: models[0].mig.profiles[0].starts[2]: start 1 is listed twice";
+    QTest::newRow("negative memory_gib")
+        << QString(base).replace("memory_gib: 0.25", "memory_gib: -1")
+        << "user.yaml:12:93: models[0].mig.profiles[0].memory_gib: must be a number >= 0 (0 = "
+           "unknown), got '-1'";
+    QTest::newRow("infinite memory_gib")
+        << QString(base).replace("memory_gib: 0.25", "memory_gib: inf")
+        << "user.yaml:12:93: models[0].mig.profiles[0].memory_gib: must be a number >= 0";
+
+    for (const char* name : {"-", "empty", "3x1g", "\"a,b@c(1c)*\"", "1g", "1g.", "g.10gb",
+                             "1g.10gb(1c)", "1g.10gb@0"})
+      QTest::newRow(qPrintable(QString("profile name ") + name))
+          << withName(name)
+          << "user.yaml:12:18: models[0].mig.profiles[0].name: profile name '" +
+                 QString(name).remove('"') + nameShape;
+
+    QTest::newRow("profile engines above the GPU's")
+        << QString(base).replace("max: 4, ce: 1,", "max: 4, ce: 5,")
+        << "user.yaml:12:45: models[0].mig.profiles[0].ce: profile '1g.1gb' needs 5 ce engines, "
+           "more than the GPU's total of 4 (mig.engines.ce)";
+    QTest::newRow("no CI rule for a profile's GI size")
+        << QString(base).replace("      profiles:",
+                                 "      compute_instances: {2: {1: 2, 2: 1}}\n      profiles:")
+        << "user.yaml:13:133: models[0].mig.profiles[0].compute_slices: profile '1g.1gb' has "
+           "compute_slices 1, but mig.compute_instances has no key 1 (add a rule '1: {...}' for "
+           "GPU instances of that size)";
+  }
+  void catalogRules() {
+    QFETCH(QString, yaml);
+    QFETCH(QString, expected);
+    const QString got = QString::fromStdString(errorOf(yaml.toStdString()));
+    QVERIFY2(got.startsWith(expected), qPrintable(got));
+  }
+
+  // Without a compute_instances table the model still loads: CI splits are then refused.
+  void catalogWithoutCiTableLoads() {
+    auto c = GpuCatalog::fromYaml(kTiny, "user.yaml");
+    QVERIFY2(c.ok(), c.ok() ? "" : c.error().str().c_str());
+    QVERIFY(c->find("X1000")->mig->computeInstances.empty());
+  }
+
   void malformedCatalogs() {
     QFETCH(QString, yaml);
     QFETCH(QString, expected);

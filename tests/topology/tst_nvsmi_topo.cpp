@@ -132,6 +132,9 @@ class TstNvsmiTopo : public QObject {
   void malformedInputReportsLineAndCause_data();
   void malformedInputReportsLineAndCause();
   void unknownLinkNamesColumnAndFile();
+  void impossibleInputReportsExactLocation_data();
+  void impossibleInputReportsExactLocation();
+  void numaAndLegendBoundsStillParse();
   void everyPrefixReturnsWithoutCrash();
   void mutatedInputKeepsConsistentShapes();
 };
@@ -357,6 +360,72 @@ void TstNvsmiTopo::unknownLinkNamesColumnAndFile() {
   QCOMPARE(r.error().where.field, std::string("GPU1.GPU4"));
   QCOMPARE(r.error().str(), "dgx.topo:3:" + std::to_string(column) +
                                 ": GPU1.GPU4: GPU1 column GPU4: unknown link 'NVX'");
+}
+
+// Input no nvidia-smi can print: full "file:line:column: field: message" of each error.
+void TstNvsmiTopo::impossibleInputReportsExactLocation_data() {
+  QTest::addColumn<std::string>("text");
+  QTest::addColumn<QString>("error");
+  const auto a = readFixture("dgx-h100.txt");
+  const size_t gpu6 = kGpuLine0 + 6;
+  const size_t lastLegendLine = linesOf(a).size() - 1;  // NIC11's entry; NIC0's is line 35
+  const std::string fourGpus =
+      "\tGPU0\tGPU1\tGPU2\tGPU9\tCPU Affinity\tNUMA Affinity\n"
+      "GPU0\t X \tNV4\tNV4\tNV4\t0-7\t0\n"
+      "GPU1\tNV4\t X \tNV4\tNV4\t0-7\t0\n"
+      "GPU2\tNV4\tNV4\t X \tNV4\t0-7\t0\n"
+      "GPU9\tNV4\tNV4\tNV4\t X \t0-7\t0\n";
+
+  QTest::newRow("GPU columns skip a number")
+      << fourGpus
+      << "node7.topo:1:17: GPU9: header column 'GPU9' should be GPU3: GPU columns are numbered "
+         "GPU0, GPU1, ... in order";
+  QTest::newRow("GPU columns out of order")
+      << withCell(withCell(a, 1, 1, "GPU1"), 1, 2, "GPU0")
+      << "node7.topo:1:2: GPU1: header column 'GPU1' should be GPU0: GPU columns are numbered";
+  QTest::newRow("GPU number beyond any integer")
+      << withCell(a, 1, 8, "GPU99999999999999999999")
+      << "node7.topo:1:37: GPU99999999999999999999: header column 'GPU99999999999999999999' "
+         "should be GPU7";
+  QTest::newRow("GPU number with a leading zero")
+      << withCell(a, 1, 2, "GPU01")
+      << "node7.topo:1:7: GPU01: header column 'GPU01' should be GPU1";
+  QTest::newRow("NUMA node above 4095")
+      << withCell(a, gpu6, 22, "70000")
+      << "node7.topo:8:" + QString::number(lineAt(a, gpu6).find("\t1\t") + 2) +
+             ": GPU6.NUMA Affinity: GPU6: bad NUMA affinity '70000' (expected a node number "
+             "0-4095 or N/A)";
+  QTest::newRow("NUMA node 4096") << withCell(a, gpu6, 22, "4096")
+                                  << "node7.topo:8:" +
+                                         QString::number(lineAt(a, gpu6).find("\t1\t") + 2) +
+                                         ": GPU6.NUMA Affinity: GPU6: bad NUMA affinity '4096'";
+  QTest::newRow("NIC legend names a NIC twice")
+      << withLine(a, lastLegendLine, "  NIC0: mlx5_0")
+      << "node7.topo:46:3: NIC Legend: NIC legend names NIC0 twice (first on line 35)";
+  QTest::newRow("NIC legend gives two NICs one name")
+      << withLine(a, lastLegendLine, "  NIC11: mlx5_0")
+      << "node7.topo:46:3: NIC Legend: NIC legend gives NIC11 the device name 'mlx5_0', which "
+         "line 35 already gives another NIC";
+}
+
+void TstNvsmiTopo::impossibleInputReportsExactLocation() {
+  QFETCH(std::string, text);
+  QFETCH(QString, error);
+  const auto r = parseNvidiaSmiTopo(text, "node7.topo");
+  QVERIFY2(!r.ok(), "impossible input was accepted");
+  const QString got = QString::fromStdString(r.error().str());
+  QVERIFY2(got.startsWith(error), qPrintable("error was: " + got));
+}
+
+// The bounds themselves still parse: GPU NUMA node 4095 and a legend in any order.
+void TstNvsmiTopo::numaAndLegendBoundsStillParse() {
+  auto text = withCell(readFixture("dgx-h100.txt"), kGpuLine0 + 6, 22, "4095");
+  const size_t nic0 = linesOf(text).size() - 12;
+  text = withLine(withLine(text, nic0, "  NIC11: mlx5_11"), nic0 + 11, "  NIC0: mlx5_0");
+  PARSE_OK(m, text);
+  QCOMPARE(m.numaAffinity[6], 4095);
+  QCOMPARE(m.nics[0], std::string("mlx5_0"));
+  QCOMPARE(m.nics[11], std::string("mlx5_11"));
 }
 
 void TstNvsmiTopo::everyPrefixReturnsWithoutCrash() {
