@@ -51,8 +51,9 @@ void Transaction::releaseJob(JobId job) {
   }
 }
 
-void Transaction::discard() {
-  for (auto it = undo_.rbegin(); it != undo_.rend(); ++it) {
+void Transaction::rollbackTo(size_t mark) {
+  if (mark > undo_.size()) return;
+  for (auto it = undo_.rbegin(); it != undo_.rend() - static_cast<std::ptrdiff_t>(mark); ++it) {
     switch (it->kind) {
       case Kind::TookWhole:
         state_.releaseWholeGpu(it->gpu);
@@ -83,7 +84,7 @@ void Transaction::discard() {
       }
     }
   }
-  undo_.clear();
+  undo_.resize(mark);
 }
 
 namespace {

@@ -25,7 +25,10 @@ class Transaction {
   // Keeps the changes; the transaction is empty afterwards.
   void commit() { undo_.clear(); }
   // Reverts every change in reverse order; the state is exactly as before the first change.
-  void discard();
+  void discard() { rollbackTo(0); }
+  // Reverts the changes made after the first `mark` ones (mark = an earlier size()): a gang that
+  // fails half-way leaves the caller's earlier changes in the transaction.
+  void rollbackTo(size_t mark);
   [[nodiscard]] size_t size() const { return undo_.size(); }
 
  private:

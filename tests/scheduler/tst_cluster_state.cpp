@@ -213,6 +213,20 @@ class TstClusterState : public QObject {
     QVERIFY2(checkInvariants(s).empty(), qPrintable(invariantText(s)));
   }
 
+  void rollbackToAMarkKeepsEarlierChanges() {
+    ClusterState s(testCluster());
+    Transaction tx(s);
+    QVERIFY(tx.takeWholeGpu(gpuAt(s.cluster(), "dgx-01/0"), 61).ok());
+    const size_t mark = tx.size();
+    const Snapshot atMark = snapshot(s);
+    QVERIFY(tx.takeWholeGpu(gpuAt(s.cluster(), "dgx-01/1"), 62).ok());
+    QVERIFY(tx.takeShare(gpuAt(s.cluster(), "share-01/0"), 62, 100, 100).ok());
+    tx.rollbackTo(mark);
+    QCOMPARE(tx.size(), mark);
+    QVERIFY(snapshot(s) == atMark);
+    QCOMPARE(s.gpu(gpuAt(s.cluster(), "dgx-01/0")).wholeOwner, JobId{61});
+  }
+
   void invariantCheckerCatchesCorruption() {
     ClusterState s(testCluster());
     const GpuId share = gpuAt(s.cluster(), "share-01/0");
