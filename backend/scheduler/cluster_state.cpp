@@ -14,6 +14,7 @@ ClusterState::ClusterState(std::shared_ptr<const Cluster> cluster)
       freeInDomain_(cluster_->nvlinkDomains().size(), 0),
       freeUnderLeaf_(cluster_->switches().size(), 0) {
   for (const auto& n : cluster_->nodes()) nodeStates_.push_back(n.state);
+  nodeUsage_.resize(cluster_->nodes().size());
   for (const auto& g : cluster_->gpus()) {
     if (g.sharing.mode == SharingMode::Mig) gpus_[g.id].layout = g.sharing.mig;
     if (wholeGpuFree(g.id)) countFree(g.id, +1);
@@ -179,6 +180,63 @@ void ClusterState::setNodeState(NodeId id, NodeState state) {
     const bool isFree = wholeGpuFree(g);
     if (isFree != wasFree[static_cast<size_t>(i)]) countFree(g, isFree ? +1 : -1);
   }
+}
+
+int ClusterState::freeCpus(NodeId id) const {
+  const int total = cluster_->node(id).hw->cpus;
+  return total > 0 ? total - nodeUsage_[id].cpus : -1;
+}
+
+int64_t ClusterState::freeMemoryMiB(NodeId id) const {
+  const int64_t total = cluster_->node(id).hw->memoryMiB;
+  return total > 0 ? total - nodeUsage_[id].memoryMiB : -1;
+}
+
+Status ClusterState::takeNodeResources(NodeId id, JobId job, int cpus, int64_t memoryMiB) {
+  if (job == kNoJob) return Error{"job id 0 is reserved", {}};
+  if (cpus < 0 || memoryMiB < 0) return Error{"negative CPU or memory request", {}};
+  const std::string& node = cluster_->node(id).name;
+  if (const int free = freeCpus(id); free >= 0 && cpus > free)
+    return Error{"node " + node + " has " + std::to_string(free) + " free CPUs, " +
+                     std::to_string(cpus) + " needed",
+                 {}};
+  if (const int64_t free = freeMemoryMiB(id); free >= 0 && memoryMiB > free)
+    return Error{"node " + node + " has " + std::to_string(free) + " MiB free memory, " +
+                     std::to_string(memoryMiB) + " needed",
+                 {}};
+  if (cpus == 0 && memoryMiB == 0) return okStatus();  // nothing to hold
+  NodeUsage& u = nodeUsage_[id];
+  auto it = std::find_if(u.holdings.begin(), u.holdings.end(),
+                         [&](const NodeHolding& h) { return h.job == job; });
+  if (it == u.holdings.end()) it = u.holdings.insert(u.holdings.end(), NodeHolding{job, 0, 0});
+  it->cpus += cpus;
+  it->memoryMiB += memoryMiB;
+  u.cpus += cpus;
+  u.memoryMiB += memoryMiB;
+  return okStatus();
+}
+
+void ClusterState::returnNodeResources(NodeId id, JobId job, int cpus, int64_t memoryMiB) {
+  NodeUsage& u = nodeUsage_[id];
+  auto it = std::find_if(u.holdings.begin(), u.holdings.end(),
+                         [&](const NodeHolding& h) { return h.job == job; });
+  if (it == u.holdings.end()) return;
+  cpus = std::min(cpus, it->cpus);
+  memoryMiB = std::min(memoryMiB, it->memoryMiB);
+  it->cpus -= cpus;
+  it->memoryMiB -= memoryMiB;
+  u.cpus -= cpus;
+  u.memoryMiB -= memoryMiB;
+  if (it->cpus == 0 && it->memoryMiB == 0) u.holdings.erase(it);
+}
+
+void ClusterState::restoreNodeHolding(NodeId id, size_t position, const NodeHolding& holding) {
+  NodeUsage& u = nodeUsage_[id];
+  u.holdings.insert(
+      u.holdings.begin() + static_cast<std::ptrdiff_t>(std::min(position, u.holdings.size())),
+      holding);
+  u.cpus += holding.cpus;
+  u.memoryMiB += holding.memoryMiB;
 }
 
 ClusterState::Counters ClusterState::recountFree() const {

@@ -36,6 +36,21 @@ struct GpuOccupancy {
   friend bool operator==(const GpuOccupancy&, const GpuOccupancy&) = default;
 };
 
+// CPUs and host memory a job holds on a node (all its tasks there together).
+struct NodeHolding {
+  JobId job = kNoJob;
+  int cpus = 0;
+  int64_t memoryMiB = 0;
+  friend bool operator==(const NodeHolding&, const NodeHolding&) = default;
+};
+
+struct NodeUsage {
+  int cpus = 0;
+  int64_t memoryMiB = 0;
+  std::vector<NodeHolding> holdings;
+  friend bool operator==(const NodeUsage&, const NodeUsage&) = default;
+};
+
 class ClusterState {
  public:
   explicit ClusterState(std::shared_ptr<const Cluster> cluster);
@@ -71,6 +86,16 @@ class ClusterState {
   // Drain or return a node; its free whole GPUs leave or rejoin the counters.
   void setNodeState(NodeId id, NodeState state);
 
+  // CPUs and memory. A template without `cpus`/`memory_gib` does not limit them (-1 = unlimited).
+  [[nodiscard]] const NodeUsage& nodeUsage(NodeId id) const { return nodeUsage_[id]; }
+  [[nodiscard]] int freeCpus(NodeId id) const;
+  [[nodiscard]] int64_t freeMemoryMiB(NodeId id) const;
+  Status takeNodeResources(NodeId id, JobId job, int cpus, int64_t memoryMiB);
+  // Gives back part (or all) of what `job` holds on the node.
+  void returnNodeResources(NodeId id, JobId job, int cpus, int64_t memoryMiB);
+  // Puts a released holding back at its old position (Transaction undo: order is state too).
+  void restoreNodeHolding(NodeId id, size_t position, const NodeHolding& holding);
+
   // Direct access for loaders and invariant tests only: bypasses every check and counter.
   GpuOccupancy& unsafeGpu(GpuId id) { return gpus_[id]; }
   // Counters recomputed from scratch; used by the invariant checker.
@@ -90,6 +115,7 @@ class ClusterState {
   std::shared_ptr<const Cluster> cluster_;
   std::vector<GpuOccupancy> gpus_;
   std::vector<NodeState> nodeStates_;
+  std::vector<NodeUsage> nodeUsage_;
   std::vector<int> freeOnNode_;
   std::vector<int> freeInDomain_;
   std::vector<int> freeUnderLeaf_;

@@ -141,6 +141,8 @@ std::optional<GangPlacement> takeIn(Transaction& tx, const ClusterState& state, 
       if (static_cast<int>(task.gpus.size()) != job.perTask.gpus) return std::nullopt;
       for (GpuId g : task.gpus)
         if (!tx.takeWholeGpu(g, job.id).ok()) return std::nullopt;
+      if (!tx.takeNodeResources(node, job.id, job.cpusPerTask, job.memoryMiBPerTask).ok())
+        return std::nullopt;
       all.insert(all.end(), task.gpus.begin(), task.gpus.end());
       placement.tasks.push_back(std::move(task));
     }

@@ -22,6 +22,10 @@ const char* nodeRejectText(NodeReject r) {
       return "no free MIG slot for the profile";
     case NodeReject::NoGpuShare:
       return "no GPU share left";
+    case NodeReject::NotEnoughCpu:
+      return "not enough free CPUs";
+    case NodeReject::NotEnoughMemory:
+      return "not enough free memory";
     case NodeReject::Count:
       break;
   }
@@ -76,6 +80,27 @@ int shareTasks(const ClusterState& state, const Node& n, const GpuRequest& r) {
   return tasks;
 }
 
+// Caps `tasks` by the node's free CPUs and memory (templates without them do not limit).
+int hostTasks(const ClusterState& state, const Job& job, NodeId id, int tasks, NodeReject& reason) {
+  const int cpus = state.freeCpus(id);
+  if (job.cpusPerTask > 0 && cpus >= 0) {
+    tasks = std::min(tasks, cpus / job.cpusPerTask);
+    if (tasks == 0) {
+      reason = NodeReject::NotEnoughCpu;
+      return 0;
+    }
+  }
+  const int64_t memory = state.freeMemoryMiB(id);
+  if (job.memoryMiBPerTask > 0 && memory >= 0) {
+    tasks = static_cast<int>(std::min<int64_t>(tasks, memory / job.memoryMiBPerTask));
+    if (tasks == 0) {
+      reason = NodeReject::NotEnoughMemory;
+      return 0;
+    }
+  }
+  return tasks;
+}
+
 }  // namespace
 
 int tasksThatFit(const ClusterState& state, const Job& job, NodeId id, NodeReject& reason) {
@@ -86,8 +111,9 @@ int tasksThatFit(const ClusterState& state, const Job& job, NodeId id, NodeRejec
   };
   if (state.nodeState(id) != NodeState::Up) return reject(NodeReject::NodeNotUp);
   if (!job.pool.empty() && n.pool != job.pool) return reject(NodeReject::PoolMismatch);
+  // CPU-only jobs: GPUs do not limit them.
   if (job.perTask.kind == GpuRequest::Kind::None)
-    return job.tasks;  // CPU-only: GPUs do not limit it
+    return hostTasks(state, job, id, job.tasks, reason);
   if (!modelAllowed(job, n.gpuModel())) return reject(NodeReject::GpuModelMismatch);
   if (!memoryEnough(job, n.gpuModel())) return reject(NodeReject::GpuMemoryTooSmall);
   int tasks = 0;
@@ -107,7 +133,7 @@ int tasksThatFit(const ClusterState& state, const Job& job, NodeId id, NodeRejec
     case GpuRequest::Kind::None:
       break;
   }
-  return std::min(tasks, job.tasks);
+  return hostTasks(state, job, id, std::min(tasks, job.tasks), reason);
 }
 
 NodeFilterResult filterNodes(const ClusterState& state, const Job& job) {

@@ -2,8 +2,7 @@
 // Which nodes can host a task of a job, and why the others cannot: the per-node rejection counts
 // behind "0/1250 nodes: 800 not enough free GPUs, 300 no 3g.40gb slot, 150 pool mismatch".
 //
-// Part of the scheduler engine issue (in progress): GPU-side checks only; CPU and memory join
-// once ClusterState tracks them.
+// Part of the scheduler engine issue (in progress).
 #include <array>
 #include <string>
 #include <vector>
@@ -21,6 +20,8 @@ enum class NodeReject : uint8_t {
   NotEnoughFreeGpus,  // whole GPUs: fewer free than one task needs
   NoMigSlot,          // MIG: no idle instance and no room to create one of the profile
   NoGpuShare,         // fraction: no time-sliced GPU with enough milli-GPU, VRAM and replicas left
+  NotEnoughCpu,       // the node's free CPUs are fewer than one task needs
+  NotEnoughMemory,    // the node's free host memory is less than one task needs
   Count
 };
 const char* nodeRejectText(NodeReject r);

@@ -9,7 +9,7 @@ namespace tessera {
 
 Status Transaction::takeWholeGpu(GpuId id, JobId job) {
   TESSERA_CHECK(state_.takeWholeGpu(id, job));
-  undo_.push_back({Kind::TookWhole, id, job, -1, {}});
+  undo_.push_back({Kind::TookWhole, id, job, -1, {}, {}});
   return okStatus();
 }
 
@@ -17,28 +17,44 @@ Expected<int> Transaction::takeMigInstance(GpuId id, int profile, JobId job, boo
   const int before = state_.gpu(id).layout.size();
   TESSERA_TRY(index, state_.takeMigInstance(id, profile, job, mayCreate));
   const bool created = state_.gpu(id).layout.size() > before;
-  undo_.push_back({created ? Kind::CreatedMig : Kind::TookMig, id, job, index, {}});
+  undo_.push_back({created ? Kind::CreatedMig : Kind::TookMig, id, job, index, {}, {}});
   return index;
 }
 
 Status Transaction::takeShare(GpuId id, JobId job, int milli, int64_t vramMiB) {
   TESSERA_CHECK(state_.takeShare(id, job, milli, vramMiB));
-  undo_.push_back({Kind::TookShare, id, job, -1, {}});
+  undo_.push_back({Kind::TookShare, id, job, -1, {}, {}});
+  return okStatus();
+}
+
+Status Transaction::takeNodeResources(NodeId id, JobId job, int cpus, int64_t memoryMiB) {
+  TESSERA_CHECK(state_.takeNodeResources(id, job, cpus, memoryMiB));
+  undo_.push_back({Kind::TookNode, id, job, -1, {}, {job, cpus, memoryMiB}});
   return okStatus();
 }
 
 void Transaction::releaseJob(JobId job) {
   const Cluster& c = state_.cluster();
+  for (const auto& n : c.nodes()) {
+    const auto& holdings = state_.nodeUsage(n.id).holdings;
+    for (size_t k = 0; k < holdings.size(); ++k) {
+      if (holdings[k].job != job) continue;
+      const NodeHolding copy = holdings[k];
+      state_.returnNodeResources(n.id, job, copy.cpus, copy.memoryMiB);
+      undo_.push_back({Kind::ReleasedNode, n.id, job, static_cast<int>(k), {}, copy});
+      break;
+    }
+  }
   for (const auto& g : c.gpus()) {
     const GpuOccupancy& o = state_.gpu(g.id);
     if (o.wholeOwner == job) {
       state_.releaseWholeGpu(g.id);
-      undo_.push_back({Kind::ReleasedWhole, g.id, job, -1, {}});
+      undo_.push_back({Kind::ReleasedWhole, g.id, job, -1, {}, {}});
     }
     for (int i = 0; i < o.layout.size(); ++i)
       if (o.instanceOwner[static_cast<size_t>(i)] == job) {
         state_.releaseMigInstance(g.id, i, false);
-        undo_.push_back({Kind::ReleasedMig, g.id, job, i, {}});
+        undo_.push_back({Kind::ReleasedMig, g.id, job, i, {}, {}});
       }
     auto share = std::find_if(o.shares.begin(), o.shares.end(),
                               [&](const GpuShare& s) { return s.job == job; });
@@ -46,7 +62,7 @@ void Transaction::releaseJob(JobId job) {
       const GpuShare copy = *share;
       const auto position = static_cast<int>(share - o.shares.begin());
       state_.releaseShare(g.id, job);
-      undo_.push_back({Kind::ReleasedShare, g.id, job, position, copy});
+      undo_.push_back({Kind::ReleasedShare, g.id, job, position, copy, {}});
     }
   }
 }
@@ -73,6 +89,12 @@ void Transaction::rollbackTo(size_t mark) {
         break;
       case Kind::ReleasedMig:
         state_.unsafeGpu(it->gpu).instanceOwner[static_cast<size_t>(it->index)] = it->job;
+        break;
+      case Kind::TookNode:
+        state_.returnNodeResources(it->gpu, it->job, it->holding.cpus, it->holding.memoryMiB);
+        break;
+      case Kind::ReleasedNode:
+        state_.restoreNodeHolding(it->gpu, static_cast<size_t>(it->index), it->holding);
         break;
       case Kind::ReleasedShare: {
         GpuOccupancy& o = state_.unsafeGpu(it->gpu);
@@ -127,10 +149,27 @@ void checkGpu(const ClusterState& state, const Gpu& g, std::vector<std::string>&
     out.push_back(name + ": shares exceed GPU memory");
 }
 
+void checkNode(const ClusterState& state, const Node& n, std::vector<std::string>& out) {
+  const NodeUsage& u = state.nodeUsage(n.id);
+  int cpus = 0;
+  int64_t memory = 0;
+  for (const auto& h : u.holdings) {
+    cpus += h.cpus;
+    memory += h.memoryMiB;
+  }
+  if (cpus != u.cpus || memory != u.memoryMiB)
+    out.push_back(n.name + ": CPU/memory holdings disagree with totals");
+  if (n.hw->cpus > 0 && u.cpus > n.hw->cpus)
+    out.push_back(n.name + ": more CPUs held than the node has");
+  if (n.hw->memoryMiB > 0 && u.memoryMiB > n.hw->memoryMiB)
+    out.push_back(n.name + ": more memory held than the node has");
+}
+
 }  // namespace
 
 std::vector<std::string> checkInvariants(const ClusterState& state) {
   std::vector<std::string> out;
+  for (const auto& n : state.cluster().nodes()) checkNode(state, n, out);
   for (const auto& g : state.cluster().gpus()) checkGpu(state, g, out);
   if (!(state.counters() == state.recountFree()))
     out.push_back("free whole-GPU counters disagree with a recount");

@@ -19,6 +19,7 @@ class Transaction {
   Status takeWholeGpu(GpuId id, JobId job);
   Expected<int> takeMigInstance(GpuId id, int profile, JobId job, bool mayCreate);
   Status takeShare(GpuId id, JobId job, int milli, int64_t vramMiB);
+  Status takeNodeResources(NodeId id, JobId job, int cpus, int64_t memoryMiB);
   // Releases everything `job` holds (a preemption or completion inside the what-if).
   void releaseJob(JobId job);
 
@@ -39,14 +40,17 @@ class Transaction {
     TookShare,
     ReleasedWhole,
     ReleasedMig,
-    ReleasedShare
+    ReleasedShare,
+    TookNode,
+    ReleasedNode
   };
   struct Undo {
     Kind kind;
     GpuId gpu;
     JobId job;
-    int index = -1;  // MIG instance index, or a released share's position
+    int index = -1;  // MIG instance index, or a released share's or holding's position
     GpuShare share;
+    NodeHolding holding;  // CPUs and memory taken or released on node `gpu` (a NodeId here)
   };
 
   ClusterState& state_;
@@ -55,8 +59,8 @@ class Transaction {
 
 // Everything that must hold after any sequence of operations; an empty list means consistent.
 // Checks: MIG layouts valid, instance owners only on existing instances, no GPU both whole-owned
-// and MIG/shared, shares within replicas/milli/VRAM and their sums matching, free counters equal a
-// recount.
+// and MIG/shared, shares within replicas/milli/VRAM and their sums matching, node CPU/memory
+// holdings summing to the node's use and within its capacity, free counters equal a recount.
 std::vector<std::string> checkInvariants(const ClusterState& state);
 
 }  // namespace tessera

@@ -16,7 +16,7 @@ namespace {
 const char* kSpec = R"(version: 1
 name: state-test
 node_templates:
-  dgx: {gpu_model: H100-SXM5-80GB, gpus: 8}
+  dgx: {gpu_model: H100-SXM5-80GB, gpus: 8, cpus: 224, memory_gib: 2048}
   a100: {gpu_model: A100-SXM4-80GB, gpus: 8}
   l4: {gpu_model: L4, gpus: 4}
 fabric:
@@ -55,12 +55,14 @@ GpuId gpuAt(const Cluster& c, const char* nodeSlashIndex) {
 // Everything observable about a state, for before/after comparisons.
 struct Snapshot {
   std::vector<GpuOccupancy> gpus;
+  std::vector<NodeUsage> nodes;
   ClusterState::Counters counters;
   friend bool operator==(const Snapshot&, const Snapshot&) = default;
 };
 Snapshot snapshot(const ClusterState& s) {
   Snapshot out;
   for (const auto& g : s.cluster().gpus()) out.gpus.push_back(s.gpu(g.id));
+  for (const auto& n : s.cluster().nodes()) out.nodes.push_back(s.nodeUsage(n.id));
   out.counters = s.counters();
   return out;
 }
@@ -227,6 +229,35 @@ class TstClusterState : public QObject {
     QCOMPARE(s.gpu(gpuAt(s.cluster(), "dgx-01/0")).wholeOwner, JobId{61});
   }
 
+  void cpusAndMemory() {
+    ClusterState s(testCluster());
+    const NodeId dgx = s.cluster().findNode("dgx-01")->id;
+    const NodeId mig = s.cluster().findNode("mig-01")->id;
+    QCOMPARE(s.freeCpus(dgx), 224);
+    QCOMPARE(s.freeCpus(mig), -1);  // the a100 template declares no CPUs: not limited
+    QVERIFY(s.takeNodeResources(dgx, 71, 200, 1024).ok());
+    auto tooMany = s.takeNodeResources(dgx, 72, 30, 0);
+    QVERIFY(!tooMany.ok());
+    QVERIFY(
+        QString::fromStdString(tooMany.error().message).contains("has 24 free CPUs, 30 needed"));
+    auto noMemory = s.takeNodeResources(dgx, 72, 1, 2048LL * 1024);
+    QVERIFY(!noMemory.ok());
+    QVERIFY(QString::fromStdString(noMemory.error().message).contains("MiB free memory"));
+    QVERIFY(s.takeNodeResources(dgx, 71, 24, 0).ok());  // the same job's second task adds up
+    QCOMPARE(s.nodeUsage(dgx).holdings.size(), size_t{1});
+    QCOMPARE(s.freeCpus(dgx), 0);
+    {
+      Transaction tx(s);
+      tx.releaseJob(71);
+      QCOMPARE(s.freeCpus(dgx), 224);
+    }
+    QCOMPARE(s.freeCpus(dgx), 0);  // discarded: job 71 holds them again
+    QVERIFY2(checkInvariants(s).empty(), qPrintable(invariantText(s)));
+    s.returnNodeResources(dgx, 71, 224, 1024);
+    QCOMPARE(s.freeCpus(dgx), 224);
+    QVERIFY(s.nodeUsage(dgx).holdings.empty());
+  }
+
   void invariantCheckerCatchesCorruption() {
     ClusterState s(testCluster());
     const GpuId share = gpuAt(s.cluster(), "share-01/0");
@@ -250,7 +281,7 @@ class TstClusterState : public QObject {
       std::mt19937 rng(seed);
       const auto& gpus = s.cluster().gpus();
       std::uniform_int_distribution<size_t> anyGpu(0, gpus.size() - 1);
-      std::uniform_int_distribution<int> anyJob(1, 12), op(0, 3), steps(1, 8);
+      std::uniform_int_distribution<int> anyJob(1, 12), op(0, 4), steps(1, 8);
       for (int round = 0; round < 200; ++round) {
         const Snapshot before = snapshot(s);
         Transaction tx(s);
@@ -271,6 +302,10 @@ class TstClusterState : public QObject {
             case 2:
               (void)tx.takeShare(g, job, static_cast<int>(rng() % 700) + 1,
                                  static_cast<int64_t>(rng() % 9000));
+              break;
+            case 3:
+              (void)tx.takeNodeResources(s.cluster().gpu(g).node, job, static_cast<int>(rng() % 64),
+                                         static_cast<int64_t>(rng() % 300000));
               break;
             default:
               tx.releaseJob(job);

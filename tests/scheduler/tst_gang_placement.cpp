@@ -142,6 +142,20 @@ class TstGangPlacement : public QObject {
              QString("pod-a-05"));
   }
 
+  void gangTakesCpusAndMemoryPerTask() {
+    ClusterState s(demoCluster());
+    Job j = gang(12, 2, 4, "H100-SXM5-80GB", TopologyLevel::Node, true);
+    j.cpusPerTask = 100;
+    j.memoryMiBPerTask = 512 * 1024;
+    Transaction tx(s);
+    const auto r = placeWholeGpuGang(tx, s, j);
+    QVERIFY2(r.placement, r.reason.c_str());
+    const NodeId n = r.placement->tasks[0].node;
+    QCOMPARE(s.freeCpus(n), 224 - 200);
+    QCOMPARE(s.freeMemoryMiB(n), 2048LL * 1024 - 1024LL * 1024);
+    QVERIFY(checkInvariants(s).empty());
+  }
+
   void discardReleasesTheWholeGang() {
     ClusterState s(demoCluster());
     const int before = s.freeWholeGpus();

@@ -107,6 +107,25 @@ class TstNodeFilter : public QObject {
     QCOMPARE(r.rejected[size_t(NodeReject::GpuMemoryTooSmall)], 8);
   }
 
+  // DGX H100 nodes have 224 CPUs and 2 TiB: a 2-GPU task asking for 120 CPUs fits once per node
+  // (GPUs would allow 4), and one asking for 300 CPUs fits nowhere.
+  void cpusAndMemoryLimitTasks() {
+    ClusterState s(demoCluster());
+    Job j = wholeGpuJob(4, 2);
+    j.model.models = {"H100-SXM5-80GB"};
+    j.cpusPerTask = 120;
+    NodeFilterResult r = filterNodes(s, j);
+    QCOMPARE(tasksOn(r, s.cluster(), "pod-a-01"), 1);
+    j.cpusPerTask = 300;
+    r = filterNodes(s, j);
+    QCOMPARE(r.rejected[size_t(NodeReject::NotEnoughCpu)], 15);
+    j.cpusPerTask = 8;
+    j.memoryMiBPerTask = 3000LL * 1024;
+    r = filterNodes(s, j);
+    QCOMPARE(r.rejected[size_t(NodeReject::NotEnoughMemory)], 15);
+    QVERIFY(QString::fromStdString(r.summary()).contains("15 not enough free memory"));
+  }
+
   void minimumGpuMemory() {
     ClusterState s(demoCluster());
     Job j = wholeGpuJob(1, 1);
