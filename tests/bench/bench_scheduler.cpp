@@ -1,0 +1,87 @@
+// Scheduler engine benchmarks (issue: scheduler engine, in progress). The shapes mirror
+// kube-scheduler's scheduler_perf: 5,000 nodes x 8 GPUs, placing single-GPU jobs one after the
+// other (target >= 20,000 placements/s), and gangs of 4 x 8 GPUs with topology preference.
+// Run: build/release/tests/bench/bench_scheduler
+#include <benchmark/benchmark.h>
+
+#include <sstream>
+
+#include "clusterspec/cluster_spec.h"
+#include "scheduler/gang_placement.h"
+
+using namespace tessera;
+
+namespace {
+
+// 5,000 DGX H100 nodes in pods of 100 under 2 leafs each, 25 pods per spine.
+std::shared_ptr<const Cluster> bigCluster() {
+  static const std::shared_ptr<const Cluster> cluster = [] {
+    std::ostringstream s;
+    s << "version: 1\nname: bench-5000\nnode_templates:\n"
+      << "  dgx: {gpu_model: H100-SXM5-80GB, gpus: 8, cpus: 224, memory_gib: 2048}\n"
+      << "fabric:\n  spines: [spine-1, spine-2]\ngroups:\n";
+    for (int pod = 0; pod < 50; ++pod)
+      s << "  - {name: pod" << pod << ", template: dgx, count: 100, leafs: {count: 2, spine: spine-"
+        << (pod / 25 + 1) << "}}\n";
+    auto c = loadClusterSpec(s.str(), "bench.yaml");
+    if (!c) throw std::runtime_error(c.error().str());
+    return *c;
+  }();
+  return cluster;
+}
+
+Job job(JobId id, int tasks, int gpus, TopologyLevel level) {
+  Job j;
+  j.id = id;
+  j.tasks = tasks;
+  j.perTask.kind = GpuRequest::Kind::Whole;
+  j.perTask.gpus = gpus;
+  j.cpusPerTask = 8;
+  j.memoryMiBPerTask = 64 * 1024;
+  j.topology = {level, false};
+  return j;
+}
+
+void BM_PlaceSingleGpuJobs(benchmark::State& state) {
+  const auto jobs = static_cast<int>(state.range(0));
+  int placed = 0;
+  for (auto _ : state) {
+    state.PauseTiming();
+    ClusterState s(bigCluster());
+    state.ResumeTiming();
+    placed = 0;
+    for (int i = 1; i <= jobs; ++i) {
+      Transaction tx(s);
+      if (placeWholeGpuGang(tx, s, job(static_cast<JobId>(i), 1, 1, TopologyLevel::Cluster))
+              .placement) {
+        tx.commit();
+        ++placed;
+      }
+    }
+  }
+  state.counters["placed"] = placed;
+  state.counters["placements_per_s"] =
+      benchmark::Counter(static_cast<double>(jobs), benchmark::Counter::kIsIterationInvariantRate);
+}
+BENCHMARK(BM_PlaceSingleGpuJobs)->Arg(10000)->Unit(benchmark::kMillisecond)->Iterations(1);
+
+void BM_PlaceGangs(benchmark::State& state) {
+  const auto gangs = static_cast<int>(state.range(0));
+  for (auto _ : state) {
+    state.PauseTiming();
+    ClusterState s(bigCluster());
+    state.ResumeTiming();
+    for (int i = 1; i <= gangs; ++i) {
+      Transaction tx(s);
+      if (placeWholeGpuGang(tx, s, job(static_cast<JobId>(i), 4, 8, TopologyLevel::Leaf)).placement)
+        tx.commit();
+    }
+  }
+  state.counters["tasks_per_s"] = benchmark::Counter(static_cast<double>(gangs) * 4,
+                                                     benchmark::Counter::kIsIterationInvariantRate);
+}
+BENCHMARK(BM_PlaceGangs)->Arg(750)->Unit(benchmark::kMillisecond)->Iterations(1);
+
+}  // namespace
+
+BENCHMARK_MAIN();
