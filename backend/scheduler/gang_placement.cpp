@@ -1,7 +1,11 @@
 #include "scheduler/gang_placement.h"
 
 #include <algorithm>
+#include <bit>
 #include <map>
+#include <tuple>
+
+#include "mig/mig_capacity.h"
 
 namespace tessera {
 
@@ -127,6 +131,104 @@ std::string levelWords(TopologyLevel l) {
 }
 
 // Takes the unit's GPUs for every task: fullest nodes first (packing), best-linked GPUs per task.
+// MIG: a GPU with an idle instance of the profile first (no reconfiguration), else the GPU where a
+// new instance leaves the least fragmentation; among equals the fuller GPU (packing).
+std::optional<GpuId> migGpu(const ClusterState& state, const Job& job, NodeId n) {
+  const Node& node = state.cluster().node(n);
+  const GpuModel& m = node.gpuModel();
+  if (!m.mig) return std::nullopt;
+  const int p = m.mig->profileIndex(job.perTask.migProfile);
+  if (p < 0) return std::nullopt;
+  std::optional<GpuId> best;
+  std::tuple<int, double, int> bestKey{2, 0.0,
+                                       0};  // (needs creation, fragmentation after, free slices)
+  for (int i = 0; i < node.gpuCount(); ++i) {
+    const GpuId g = node.firstGpu + static_cast<GpuId>(i);
+    if (state.cluster().gpu(g).sharing.mode != SharingMode::Mig) continue;
+    const GpuOccupancy& o = state.gpu(g);
+    const int freeSlices =
+        m.mig->memorySlices - std::popcount(static_cast<unsigned>(o.layout.occupiedMask(*m.mig)));
+    bool idle = false;
+    for (int k = 0; k < o.layout.size(); ++k)
+      idle =
+          idle || (o.layout[k].profile == p && o.instanceOwner[static_cast<size_t>(k)] == kNoJob);
+    std::tuple<int, double, int> key;
+    if (idle) {
+      key = {0, 0.0, freeSlices};
+    } else {
+      const MigUsage usage = MigUsage::of(*m.mig, o.layout);
+      if (migMaxAdditional(*m.mig, usage, p) == 0) continue;
+      MigLayout next = o.layout;
+      for (const auto& fit : migWhatFits(*m.mig, o.layout))
+        if (fit.profile == p) {
+          MigInstance inst;
+          inst.profile = static_cast<int8_t>(p);
+          inst.start = static_cast<int8_t>(std::countr_zero(static_cast<unsigned>(fit.starts)));
+          next.add(inst);
+        }
+      key = {1, migFragmentation(*m.mig, next, MigDemand::uniform(*m.mig)).score, freeSlices};
+    }
+    if (!best || key < bestKey) best = g, bestKey = key;
+  }
+  return best;
+}
+
+// Fraction: the most used time-sliced GPU that still has a replica, milli-GPU and VRAM (packing).
+std::optional<GpuId> shareGpu(const ClusterState& state, const Job& job, NodeId n) {
+  const Node& node = state.cluster().node(n);
+  std::optional<GpuId> best;
+  for (int i = 0; i < node.gpuCount(); ++i) {
+    const GpuId g = node.firstGpu + static_cast<GpuId>(i);
+    const Gpu& gpu = state.cluster().gpu(g);
+    if (gpu.sharing.mode != SharingMode::TimeSliced) continue;
+    const GpuOccupancy& o = state.gpu(g);
+    const auto memory = node.gpuModel().memoryMiB;
+    const bool fits = static_cast<int>(o.shares.size()) < gpu.sharing.replicas &&
+                      1000 - o.milliUsed >= job.perTask.milli &&
+                      (!memory || *memory - o.vramUsedMiB >= job.perTask.vramMiB) &&
+                      std::none_of(o.shares.begin(), o.shares.end(),
+                                   [&](const GpuShare& sh) { return sh.job == job.id; });
+    if (fits && (!best || o.milliUsed > state.gpu(*best).milliUsed)) best = g;
+  }
+  return best;
+}
+
+// One task of `job` on `node`, inside `tx`; nullopt (with partial takes left for the caller's
+// rollback) when it does not fit after all.
+std::optional<TaskAssignment> takeTask(Transaction& tx, const ClusterState& state, const Job& job,
+                                       NodeId node) {
+  TaskAssignment task{node, {}};
+  switch (job.perTask.kind) {
+    case GpuRequest::Kind::Whole:
+      task.gpus = bestGpus(state, node, job.perTask.gpus);
+      if (static_cast<int>(task.gpus.size()) != job.perTask.gpus) return std::nullopt;
+      for (GpuId g : task.gpus)
+        if (!tx.takeWholeGpu(g, job.id).ok()) return std::nullopt;
+      break;
+    case GpuRequest::Kind::Mig: {
+      const auto g = migGpu(state, job, node);
+      if (!g) return std::nullopt;
+      const int p = state.cluster().modelOf(*g).mig->profileIndex(job.perTask.migProfile);
+      if (!tx.takeMigInstance(*g, p, job.id, true).ok()) return std::nullopt;
+      task.gpus = {*g};
+      break;
+    }
+    case GpuRequest::Kind::Fraction: {
+      const auto g = shareGpu(state, job, node);
+      if (!g || !tx.takeShare(*g, job.id, job.perTask.milli, job.perTask.vramMiB).ok())
+        return std::nullopt;
+      task.gpus = {*g};
+      break;
+    }
+    case GpuRequest::Kind::None:
+      break;
+  }
+  if (!tx.takeNodeResources(node, job.id, job.cpusPerTask, job.memoryMiBPerTask).ok())
+    return std::nullopt;
+  return task;
+}
+
+// Takes every task in the unit: fullest nodes first (packing).
 std::optional<GangPlacement> takeIn(Transaction& tx, const ClusterState& state, const Job& job,
                                     const PlacementUnit& unit) {
   std::vector<std::pair<NodeId, int>> nodes = unit.nodes;
@@ -137,27 +239,38 @@ std::optional<GangPlacement> takeIn(Transaction& tx, const ClusterState& state, 
   std::vector<GpuId> all;
   for (auto [node, tasks] : nodes) {
     for (int t = 0; t < tasks && static_cast<int>(placement.tasks.size()) < job.tasks; ++t) {
-      TaskAssignment task{node, bestGpus(state, node, job.perTask.gpus)};
-      if (static_cast<int>(task.gpus.size()) != job.perTask.gpus) return std::nullopt;
-      for (GpuId g : task.gpus)
-        if (!tx.takeWholeGpu(g, job.id).ok()) return std::nullopt;
-      if (!tx.takeNodeResources(node, job.id, job.cpusPerTask, job.memoryMiBPerTask).ok())
-        return std::nullopt;
-      all.insert(all.end(), task.gpus.begin(), task.gpus.end());
-      placement.tasks.push_back(std::move(task));
+      auto task = takeTask(tx, state, job, node);
+      if (!task) return std::nullopt;
+      all.insert(all.end(), task->gpus.begin(), task->gpus.end());
+      placement.tasks.push_back(std::move(*task));
     }
   }
   if (static_cast<int>(placement.tasks.size()) != job.tasks) return std::nullopt;
-  placement.span = state.cluster().spanOf(all);
+  placement.span = all.empty() ? TopologyLevel::Cluster : state.cluster().spanOf(all);
   return placement;
+}
+
+std::string taskWords(const Job& job) {
+  switch (job.perTask.kind) {
+    case GpuRequest::Kind::Whole:
+      return "tasks of " + std::to_string(job.perTask.gpus) + " GPUs";
+    case GpuRequest::Kind::Mig:
+      return "tasks of one " + job.perTask.migProfile + " instance";
+    case GpuRequest::Kind::Fraction:
+      return "tasks of " + std::to_string(job.perTask.milli) + " milli-GPU";
+    case GpuRequest::Kind::None:
+      break;
+  }
+  return "tasks";
 }
 
 }  // namespace
 
-GangResult placeWholeGpuGang(Transaction& tx, const ClusterState& state, const Job& job) {
+GangResult placeGang(Transaction& tx, const ClusterState& state, const Job& job) {
   GangResult result;
-  if (job.perTask.kind != GpuRequest::Kind::Whole || job.perTask.gpus < 1) {
-    result.reason = "only whole-GPU gangs are placed here";
+  if (job.perTask.kind == GpuRequest::Kind::None ||
+      (job.perTask.kind == GpuRequest::Kind::Whole && job.perTask.gpus < 1)) {
+    result.reason = "the job requests no GPU";
     return result;
   }
   result.filter = filterNodes(state, job);
@@ -168,9 +281,9 @@ GangResult placeWholeGpuGang(Transaction& tx, const ClusterState& state, const J
   int total = 0;
   for (auto [node, tasks] : result.filter.fits) total += tasks;
   if (total < job.tasks) {
-    result.reason = "the gang needs " + std::to_string(job.tasks) + " tasks of " +
-                    std::to_string(job.perTask.gpus) + " GPUs; the cluster has room for " +
-                    std::to_string(total) + " (" + result.filter.summary() + ")";
+    result.reason = "the gang needs " + std::to_string(job.tasks) + " " + taskWords(job) +
+                    "; the cluster has room for " + std::to_string(total) + " (" +
+                    result.filter.summary() + ")";
     return result;
   }
   const TopologyLevel loosest = job.topology.required ? job.topology.level : TopologyLevel::Cluster;
@@ -192,10 +305,9 @@ GangResult placeWholeGpuGang(Transaction& tx, const ClusterState& state, const J
     }
     roomiestAtLimit = roomiest;
   }
-  result.reason = "the gang needs " + std::to_string(job.tasks) + " tasks of " +
-                  std::to_string(job.perTask.gpus) + " GPUs within one " + levelWords(loosest) +
-                  " (required); the roomiest " + levelWords(loosest) + " has room for " +
-                  std::to_string(roomiestAtLimit);
+  result.reason = "the gang needs " + std::to_string(job.tasks) + " " + taskWords(job) +
+                  " within one " + levelWords(loosest) + " (required); the roomiest " +
+                  levelWords(loosest) + " has room for " + std::to_string(roomiestAtLimit);
   return result;
 }
 

@@ -1,13 +1,13 @@
 #pragma once
-// All-or-nothing placement of a gang of whole-GPU tasks, inside a Transaction, at the tightest
+// All-or-nothing placement of a gang of tasks, inside a Transaction, at the tightest
 // topology level it fits: one node, one NVLink domain, one leaf switch, one spine, the cluster.
 // A required constraint never degrades; a preferred one (or none) degrades level by level. When
 // nothing fits, the result says why in an operator's words, including fragmentation ("the gang
 // needs 4 tasks within one leaf; the roomiest leaf has room for 3").
 //
-// Part of the scheduler engine issue (in progress): whole-GPU gangs with bin-packing across units
-// and link-aware GPU choice inside a node; MIG and fractional placement, scores from a policy and
-// CPU/memory come with the plugin framework.
+// Part of the scheduler engine issue (in progress): bin-packing across units, link-aware GPU
+// choice, MIG and fractional tasks, CPUs and memory per task; scores from a policy come with the
+// plugin framework.
 #include <optional>
 #include <string>
 #include <vector>
@@ -33,7 +33,9 @@ struct GangResult {
   std::string reason;  // why it did not fit (empty when placed)
 };
 
-// Places `job` (GpuRequest::Kind::Whole) in `tx`. On failure nothing is taken.
-GangResult placeWholeGpuGang(Transaction& tx, const ClusterState& state, const Job& job);
+// Places every task of `job` in `tx`: whole GPUs (best-linked set on a node), one MIG instance
+// (an idle one first, else created where fragmentation grows least), or one share of a
+// time-sliced GPU (the fullest that fits). On failure nothing is taken.
+GangResult placeGang(Transaction& tx, const ClusterState& state, const Job& job);
 
 }  // namespace tessera

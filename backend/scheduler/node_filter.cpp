@@ -18,6 +18,8 @@ const char* nodeRejectText(NodeReject r) {
       return "GPU memory too small";
     case NodeReject::NotEnoughFreeGpus:
       return "not enough free GPUs";
+    case NodeReject::NoMigGpu:
+      return "no MIG GPU with the profile";
     case NodeReject::NoMigSlot:
       return "no free MIG slot for the profile";
     case NodeReject::NoGpuShare:
@@ -43,6 +45,14 @@ bool memoryEnough(const Job& job, const GpuModel& m) {
   const int64_t need = std::max(job.model.minMemoryMiB, job.perTask.vramMiB);
   if (need == 0) return true;
   return m.memoryMiB && *m.memoryMiB >= need;
+}
+
+bool offersMigProfile(const ClusterState& state, const Node& n, const std::string& profileName) {
+  if (!n.gpuModel().mig || n.gpuModel().mig->profileIndex(profileName) < 0) return false;
+  for (int i = 0; i < n.gpuCount(); ++i)
+    if (state.cluster().gpu(n.firstGpu + static_cast<GpuId>(i)).sharing.mode == SharingMode::Mig)
+      return true;
+  return false;
 }
 
 // MIG instances of the profile this node could hand out now: idle ones plus ones that fit.
@@ -124,7 +134,9 @@ int tasksThatFit(const ClusterState& state, const Job& job, NodeId id, NodeRejec
       break;
     case GpuRequest::Kind::Mig:
       tasks = migTasks(state, n, job.perTask.migProfile);
-      if (tasks == 0) return reject(NodeReject::NoMigSlot);
+      if (tasks == 0)
+        return reject(offersMigProfile(state, n, job.perTask.migProfile) ? NodeReject::NoMigSlot
+                                                                         : NodeReject::NoMigGpu);
       break;
     case GpuRequest::Kind::Fraction:
       tasks = shareTasks(state, n, job.perTask);

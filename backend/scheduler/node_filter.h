@@ -18,6 +18,7 @@ enum class NodeReject : uint8_t {
   GpuModelMismatch,   // not in the job's model list
   GpuMemoryTooSmall,  // below the job's minimum GPU memory
   NotEnoughFreeGpus,  // whole GPUs: fewer free than one task needs
+  NoMigGpu,           // MIG: no GPU in MIG mode whose model has the profile
   NoMigSlot,          // MIG: no idle instance and no room to create one of the profile
   NoGpuShare,         // fraction: no time-sliced GPU with enough milli-GPU, VRAM and replicas left
   NotEnoughCpu,       // the node's free CPUs are fewer than one task needs

@@ -52,8 +52,7 @@ void BM_PlaceSingleGpuJobs(benchmark::State& state) {
     placed = 0;
     for (int i = 1; i <= jobs; ++i) {
       Transaction tx(s);
-      if (placeWholeGpuGang(tx, s, job(static_cast<JobId>(i), 1, 1, TopologyLevel::Cluster))
-              .placement) {
+      if (placeGang(tx, s, job(static_cast<JobId>(i), 1, 1, TopologyLevel::Cluster)).placement) {
         tx.commit();
         ++placed;
       }
@@ -73,7 +72,7 @@ void BM_PlaceGangs(benchmark::State& state) {
     state.ResumeTiming();
     for (int i = 1; i <= gangs; ++i) {
       Transaction tx(s);
-      if (placeWholeGpuGang(tx, s, job(static_cast<JobId>(i), 4, 8, TopologyLevel::Leaf)).placement)
+      if (placeGang(tx, s, job(static_cast<JobId>(i), 4, 8, TopologyLevel::Leaf)).placement)
         tx.commit();
     }
   }

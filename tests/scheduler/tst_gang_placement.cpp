@@ -42,8 +42,7 @@ class TstGangPlacement : public QObject {
   void singleTaskStaysOnOneNode() {
     ClusterState s(demoCluster());
     Transaction tx(s);
-    const auto r =
-        placeWholeGpuGang(tx, s, gang(1, 1, 8, "H100-SXM5-80GB", TopologyLevel::Cluster, false));
+    const auto r = placeGang(tx, s, gang(1, 1, 8, "H100-SXM5-80GB", TopologyLevel::Cluster, false));
     QVERIFY2(r.placement, r.reason.c_str());
     QCOMPARE(int(r.placement->span), int(TopologyLevel::Node));
     QCOMPARE(r.placement->tasks[0].gpus.size(), size_t{8});
@@ -55,8 +54,8 @@ class TstGangPlacement : public QObject {
   void preferredConstraintDegradesToALeaf() {
     ClusterState s(demoCluster());
     Transaction tx(s);
-    const auto r = placeWholeGpuGang(
-        tx, s, gang(2, 4, 8, "H100-SXM5-80GB", TopologyLevel::NvlinkDomain, false));
+    const auto r =
+        placeGang(tx, s, gang(2, 4, 8, "H100-SXM5-80GB", TopologyLevel::NvlinkDomain, false));
     QVERIFY2(r.placement, r.reason.c_str());
     QCOMPARE(int(r.placement->span), int(TopologyLevel::Leaf));
     for (const auto& name : nodesOf(s.cluster(), *r.placement)) {
@@ -72,19 +71,19 @@ class TstGangPlacement : public QObject {
     ClusterState s(demoCluster());
     Transaction tx(s);
     // 2 x 8 GPUs within one node: no DGX has 16 GPUs.
-    auto r = placeWholeGpuGang(tx, s, gang(3, 2, 8, "H100-SXM5-80GB", TopologyLevel::Node, true));
+    auto r = placeGang(tx, s, gang(3, 2, 8, "H100-SXM5-80GB", TopologyLevel::Node, true));
     QVERIFY(!r.placement);
     QVERIFY2(QString::fromStdString(r.reason).contains(
                  "within one node (required); the roomiest node has room for 1"),
              r.reason.c_str());
     // 10 x 8 GPUs within one leaf: the leafs have room for 7 and 8 tasks.
-    r = placeWholeGpuGang(tx, s, gang(4, 10, 8, "H100-SXM5-80GB", TopologyLevel::Leaf, true));
+    r = placeGang(tx, s, gang(4, 10, 8, "H100-SXM5-80GB", TopologyLevel::Leaf, true));
     QVERIFY(!r.placement);
     QVERIFY2(QString::fromStdString(r.reason).contains("the roomiest leaf switch has room for 8"),
              r.reason.c_str());
     QCOMPARE(tx.size(), size_t{0});  // nothing taken
     // Preferred, the same gang spans the spine.
-    r = placeWholeGpuGang(tx, s, gang(5, 10, 8, "H100-SXM5-80GB", TopologyLevel::Leaf, false));
+    r = placeGang(tx, s, gang(5, 10, 8, "H100-SXM5-80GB", TopologyLevel::Leaf, false));
     QVERIFY2(r.placement, r.reason.c_str());
     QCOMPARE(int(r.placement->span), int(TopologyLevel::Spine));
   }
@@ -93,8 +92,7 @@ class TstGangPlacement : public QObject {
   void multiNodeNvlinkDomain() {
     ClusterState s(demoCluster());
     Transaction tx(s);
-    const auto r =
-        placeWholeGpuGang(tx, s, gang(6, 16, 4, "GB200", TopologyLevel::NvlinkDomain, true));
+    const auto r = placeGang(tx, s, gang(6, 16, 4, "GB200", TopologyLevel::NvlinkDomain, true));
     QVERIFY2(r.placement, r.reason.c_str());
     QCOMPARE(int(r.placement->span), int(TopologyLevel::NvlinkDomain));
     QCOMPARE(r.placement->tasks.size(), size_t{16});
@@ -104,7 +102,7 @@ class TstGangPlacement : public QObject {
     ClusterState s(demoCluster());
     Transaction tx(s);
     const auto r =
-        placeWholeGpuGang(tx, s, gang(7, 16, 8, "H100-SXM5-80GB", TopologyLevel::Cluster, false));
+        placeGang(tx, s, gang(7, 16, 8, "H100-SXM5-80GB", TopologyLevel::Cluster, false));
     QVERIFY(!r.placement);
     QVERIFY2(QString::fromStdString(r.reason).contains("the cluster has room for 15"),
              r.reason.c_str());
@@ -116,12 +114,12 @@ class TstGangPlacement : public QObject {
     Job j = gang(8, 1, 2, "L40S", TopologyLevel::Node, true);
     j.pool = "dev";
     Transaction tx(s);
-    auto first = placeWholeGpuGang(tx, s, j);
+    auto first = placeGang(tx, s, j);
     QVERIFY2(first.placement, first.reason.c_str());
     const auto& gpus = first.placement->tasks[0].gpus;
     QCOMPARE(s.cluster().linkBetween(gpus[0], gpus[1])->kind, LinkKind::PIX);
     j.id = 9;
-    auto second = placeWholeGpuGang(tx, s, j);
+    auto second = placeGang(tx, s, j);
     QVERIFY(second.placement);
     const auto& more = second.placement->tasks[0].gpus;
     QCOMPARE(s.cluster().linkBetween(more[0], more[1])->kind, LinkKind::PIX);
@@ -136,7 +134,7 @@ class TstGangPlacement : public QObject {
       QVERIFY(s.takeWholeGpu(n.firstGpu + static_cast<GpuId>(i), 99).ok());
     Transaction tx(s);
     const auto r =
-        placeWholeGpuGang(tx, s, gang(10, 1, 2, "H100-SXM5-80GB", TopologyLevel::Cluster, false));
+        placeGang(tx, s, gang(10, 1, 2, "H100-SXM5-80GB", TopologyLevel::Cluster, false));
     QVERIFY(r.placement);
     QCOMPARE(QString::fromStdString(s.cluster().node(r.placement->tasks[0].node).name),
              QString("pod-a-05"));
@@ -148,11 +146,86 @@ class TstGangPlacement : public QObject {
     j.cpusPerTask = 100;
     j.memoryMiBPerTask = 512 * 1024;
     Transaction tx(s);
-    const auto r = placeWholeGpuGang(tx, s, j);
+    const auto r = placeGang(tx, s, j);
     QVERIFY2(r.placement, r.reason.c_str());
     const NodeId n = r.placement->tasks[0].node;
     QCOMPARE(s.freeCpus(n), 224 - 200);
     QCOMPARE(s.freeMemoryMiB(n), 2048LL * 1024 - 1024LL * 1024);
+    QVERIFY(checkInvariants(s).empty());
+  }
+
+  // MIG tasks use an idle instance before creating one, and create where fragmentation grows least.
+  void migTasksReuseThenCreate() {
+    auto cluster = loadClusterSpec(R"(version: 1
+name: mig
+node_templates:
+  a100: {gpu_model: A100-SXM4-80GB, gpus: 2}
+fabric:
+  leafs: [{name: leaf-1}]
+nodes:
+  - name: m1
+    template: a100
+    leaf: leaf-1
+    gpus:
+      "0": {mig: "3g.40gb@0"}
+      "1": {mig: "-"}
+)",
+                                   "mig.yaml");
+    QVERIFY(cluster.ok());
+    ClusterState s(*cluster);
+    Job j;
+    j.id = 21;
+    j.tasks = 3;
+    j.perTask.kind = GpuRequest::Kind::Mig;
+    j.perTask.migProfile = "3g.40gb";
+    Transaction tx(s);
+    const auto r = placeGang(tx, s, j);
+    QVERIFY2(r.placement, r.reason.c_str());
+    const GpuId g0 = (*cluster)->findGpu("m1/0")->id;
+    const GpuId g1 = (*cluster)->findGpu("m1/1")->id;
+    // Task 1: the idle 3g@0 on GPU 0; task 2: a new 3g@4 on GPU 0 (fills it, no fragmentation);
+    // task 3: GPU 1.
+    QCOMPARE(r.placement->tasks[0].gpus, std::vector<GpuId>{g0});
+    QCOMPARE(r.placement->tasks[1].gpus, std::vector<GpuId>{g0});
+    QCOMPARE(r.placement->tasks[2].gpus, std::vector<GpuId>{g1});
+    QCOMPARE(s.gpu(g0).layout.size(), 2);
+    QVERIFY(checkInvariants(s).empty());
+    tx.discard();
+    QCOMPARE(s.gpu(g0).layout.size(), 1);  // the created instance is gone again
+    QCOMPARE(s.gpu(g1).layout.size(), 0);
+  }
+
+  void migTaskWithNoRoomExplainsWhy() {
+    ClusterState s(demoCluster());
+    Job j;
+    j.id = 22;
+    j.perTask.kind = GpuRequest::Kind::Mig;
+    j.perTask.migProfile = "7g.80gb";
+    Transaction tx(s);
+    const auto r = placeGang(tx, s, j);
+    QVERIFY(!r.placement);
+    QVERIFY2(QString::fromStdString(r.reason).contains(
+                 "54 no MIG GPU with the profile, 6 no free MIG slot for the profile"),
+             r.reason.c_str());
+  }
+
+  // Shares pack: a second job's share lands on the GPU the first one already uses.
+  void sharesPackOntoUsedGpus() {
+    ClusterState s(demoCluster());
+    Job a;
+    a.id = 31;
+    a.perTask.kind = GpuRequest::Kind::Fraction;
+    a.perTask.milli = 300;
+    a.perTask.vramMiB = 4000;
+    a.pool = "dev";
+    Job b = a;
+    b.id = 32;
+    Transaction tx(s);
+    const auto ra = placeGang(tx, s, a);
+    const auto rb = placeGang(tx, s, b);
+    QVERIFY(ra.placement && rb.placement);
+    QCOMPARE(rb.placement->tasks[0].gpus, ra.placement->tasks[0].gpus);
+    QCOMPARE(s.gpu(ra.placement->tasks[0].gpus[0]).milliUsed, 600);
     QVERIFY(checkInvariants(s).empty());
   }
 
@@ -161,8 +234,7 @@ class TstGangPlacement : public QObject {
     const int before = s.freeWholeGpus();
     {
       Transaction tx(s);
-      const auto r =
-          placeWholeGpuGang(tx, s, gang(11, 4, 8, "H100-SXM5-80GB", TopologyLevel::Leaf, true));
+      const auto r = placeGang(tx, s, gang(11, 4, 8, "H100-SXM5-80GB", TopologyLevel::Leaf, true));
       QVERIFY(r.placement);
       QCOMPARE(s.freeWholeGpus(), before - 32);
     }

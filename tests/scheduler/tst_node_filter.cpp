@@ -86,6 +86,8 @@ class TstNodeFilter : public QObject {
     const NodeFilterResult none = filterNodes(s, j);
     QCOMPARE(none.fittingNodes(), 0);
     QCOMPARE(none.rejected[size_t(NodeReject::NoMigSlot)], 6);
+    j.pool.clear();  // the other nodes have no MIG GPU at all, which is a different reason
+    QCOMPARE(filterNodes(s, j).rejected[size_t(NodeReject::NoMigGpu)], 54);
   }
 
   void fractionsNeedATimeSlicedGpuWithRoom() {
