@@ -72,6 +72,21 @@ const PlacementUnit* tightestFit(const std::map<int64_t, PlacementUnit>& units, 
   return best;
 }
 
+// At node level every fitting node is its own unit: pick the tightest directly instead of building
+// a map of single-node units (the common case for small jobs, and the hot path).
+std::optional<PlacementUnit> tightestNode(const ClusterState& state, const NodeFilterResult& filter,
+                                          int tasks, int& roomiest) {
+  std::optional<PlacementUnit> best;
+  roomiest = 0;
+  for (auto [node, fit] : filter.fits) {
+    roomiest = std::max(roomiest, fit);
+    if (fit < tasks) continue;
+    const int free = state.freeWholeGpusOnNode(node);
+    if (!best || free < best->freeGpus) best = PlacementUnit{{{node, fit}}, fit, free};
+  }
+  return best;
+}
+
 int linkRank(const GpuLink& l) {
   return l.kind == LinkKind::NVLink ? 0 : static_cast<int>(l.kind);
 }
@@ -291,8 +306,15 @@ GangResult placeGang(Transaction& tx, const ClusterState& state, const Job& job)
   for (TopologyLevel level : kLevels) {
     if (level > loosest) break;
     int roomiest = 0;
-    const auto units = unitsAt(state, result.filter, level);
-    if (const PlacementUnit* unit = tightestFit(units, job.tasks, roomiest)) {
+    const auto units = level == TopologyLevel::Node ? std::map<int64_t, PlacementUnit>{}
+                                                    : unitsAt(state, result.filter, level);
+    const std::optional<PlacementUnit> single =
+        level == TopologyLevel::Node ? tightestNode(state, result.filter, job.tasks, roomiest)
+                                     : std::nullopt;
+    const PlacementUnit* unit = level == TopologyLevel::Node
+                                    ? (single ? &*single : nullptr)
+                                    : tightestFit(units, job.tasks, roomiest);
+    if (unit) {
       const size_t mark = tx.size();
       if (auto placed = takeIn(tx, state, job, *unit)) {
         result.placement = std::move(placed);
