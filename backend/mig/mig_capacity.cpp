@@ -154,4 +154,22 @@ MigFragmentation migFragmentation(const MigGeometry& g, const MigLayout& layout,
   return f;
 }
 
+std::optional<MigNewInstance> migBestNewInstance(const MigGeometry& g, const MigLayout& layout,
+                                                 int p) {
+  const MigUsage usage = MigUsage::of(g, layout);
+  const MigDemand demand = MigDemand::uniform(g);
+  std::optional<MigNewInstance> best;
+  for (int s = 0; s < g.memorySlices; ++s) {
+    if (!usage.canAdd(g, p, s)) continue;
+    MigLayout next = layout;
+    MigInstance inst;
+    inst.profile = static_cast<int8_t>(p);
+    inst.start = static_cast<int8_t>(s);
+    next.add(inst);
+    const double score = migFragmentation(g, next, demand).score;
+    if (!best || score < best->fragmentation - 1e-12) best = MigNewInstance{s, score};
+  }
+  return best;
+}
+
 }  // namespace tessera

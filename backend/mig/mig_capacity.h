@@ -4,6 +4,7 @@
 #include <array>
 #include <cstdint>
 #include <functional>
+#include <optional>
 #include <vector>
 
 #include "topology/mig_layout.h"
@@ -53,12 +54,22 @@ size_t forEachMigLayout(const MigGeometry& g, bool maximalOnly,
 size_t forEachMigLayoutBounded(const MigGeometry& g, bool maximalOnly, uint64_t maxSteps,
                                bool& complete, const std::function<void(const MigLayout&)>& visit);
 
+struct MigNewInstance {
+  int start = -1;
+  double fragmentation = 0;  // the GPU's fragmentation score once the instance exists
+};
 // Demand used by the fragmentation measure: arriving MIG requests by profile, with weights.
 struct MigDemand {
   std::vector<std::pair<int, double>> weights;  // (profile index, weight > 0)
   // Equal weight on every profile without media extensions: the default when none is known.
   static MigDemand uniform(const MigGeometry& g);
 };
+
+// MIG fit: where a new instance of profile `p` should go next to `layout`: the free start that
+// leaves the least fragmentation under the uniform demand (ties: lowest start); nullopt when it
+// fits nowhere. The scheduler uses the score to choose between GPUs as well.
+std::optional<MigNewInstance> migBestNewInstance(const MigGeometry& g, const MigLayout& layout,
+                                                 int p);
 
 // MIG fragmentation of one GPU (docs/mig-layout-syntax.md, "Fragmentation"):
 // for each demanded profile p, the free memory slices that cannot host any further instance of p

@@ -71,31 +71,6 @@ int idleInstance(const GpuOccupancy& o, int profile) {
   return best;
 }
 
-// The free start for a new instance of `profile` that leaves the least fragmentation (ties:
-// lowest).
-int bestNewStart(const MigGeometry& g, const MigLayout& layout, int profile) {
-  int best = -1;
-  double bestScore = 0;
-  const MigDemand demand = MigDemand::uniform(g);
-  for (const auto& fit : migWhatFits(g, layout)) {
-    if (fit.profile != profile) continue;
-    for (int s = 0; s < g.memorySlices; ++s) {
-      if (!((fit.starts >> s) & 1u)) continue;
-      MigLayout next = layout;
-      MigInstance inst;
-      inst.profile = static_cast<int8_t>(profile);
-      inst.start = static_cast<int8_t>(s);
-      next.add(inst);
-      const double score = migFragmentation(g, next, demand).score;
-      if (best < 0 || score < bestScore - 1e-12) {
-        best = s;
-        bestScore = score;
-      }
-    }
-  }
-  return best;
-}
-
 }  // namespace
 
 Expected<int> ClusterState::takeMigInstance(GpuId id, int profile, JobId job, bool mayCreate) {
@@ -113,8 +88,9 @@ Expected<int> ClusterState::takeMigInstance(GpuId id, int profile, JobId job, bo
   }
   const std::string name = model.mig->profiles[static_cast<size_t>(profile)].name;
   if (!mayCreate) return Error{"no idle " + name + " instance", {}};
-  const int start = bestNewStart(*model.mig, o.layout, profile);
-  if (start < 0) return Error{"no free slot for a " + name + " instance", {}};
+  const auto fit = migBestNewInstance(*model.mig, o.layout, profile);
+  if (!fit) return Error{"no free slot for a " + name + " instance", {}};
+  const int start = fit->start;
   MigInstance inst;
   inst.profile = static_cast<int8_t>(profile);
   inst.start = static_cast<int8_t>(start);
@@ -135,24 +111,38 @@ void ClusterState::releaseMigInstance(GpuId id, int index, bool destroy) {
   o.instanceOwner[kMaxMemorySlices - 1] = kNoJob;
 }
 
-Status ClusterState::takeShare(GpuId id, JobId job, int milli, int64_t vramMiB) {
-  if (job == kNoJob) return Error{"job id 0 is reserved", {}};
+std::optional<std::string> ClusterState::shareProblem(GpuId id, JobId job, int milli,
+                                                      int64_t vramMiB) const {
+  if (job == kNoJob) return "job id 0 is reserved";
   const Gpu& g = cluster_->gpu(id);
-  if (g.sharing.mode != SharingMode::TimeSliced)
-    return Error{"GPU is not shared (time-sliced)", {}};
-  if (nodeStates_[g.node] != NodeState::Up) return Error{"node is not up", {}};
-  if (milli < 1 || milli > 1000) return Error{"a GPU share is 1..1000 milli-GPU", {}};
-  GpuOccupancy& o = gpus_[id];
+  if (g.sharing.mode != SharingMode::TimeSliced) return "GPU is not shared (time-sliced)";
+  if (nodeStates_[g.node] != NodeState::Up) return "node is not up";
+  if (milli < 1 || milli > 1000) return "a GPU share is 1..1000 milli-GPU";
+  const GpuOccupancy& o = gpus_[id];
   if (static_cast<int>(o.shares.size()) >= g.sharing.replicas)
-    return Error{"all " + std::to_string(g.sharing.replicas) + " replicas are in use", {}};
+    return "all " + std::to_string(g.sharing.replicas) + " replicas are in use";
   if (o.milliUsed + milli > 1000)
-    return Error{"only " + std::to_string(1000 - o.milliUsed) + " milli-GPU left", {}};
+    return "only " + std::to_string(1000 - o.milliUsed) + " milli-GPU left";
   const auto memory = cluster_->modelOf(id).memoryMiB;
   if (memory && o.vramUsedMiB + vramMiB > *memory)
-    return Error{"only " + std::to_string(*memory - o.vramUsedMiB) + " MiB of GPU memory left", {}};
+    return "only " + std::to_string(*memory - o.vramUsedMiB) + " MiB of GPU memory left";
   if (std::any_of(o.shares.begin(), o.shares.end(),
                   [&](const GpuShare& s) { return s.job == job; }))
-    return Error{"job already holds a share of this GPU", {}};
+    return "job already holds a share of this GPU";
+  return std::nullopt;
+}
+
+int ClusterState::idleMigInstances(GpuId id, int profile) const {
+  const GpuOccupancy& o = gpus_[id];
+  int idle = 0;
+  for (int k = 0; k < o.layout.size(); ++k)
+    if (o.layout[k].profile == profile && o.instanceOwner[static_cast<size_t>(k)] == kNoJob) ++idle;
+  return idle;
+}
+
+Status ClusterState::takeShare(GpuId id, JobId job, int milli, int64_t vramMiB) {
+  if (auto problem = shareProblem(id, job, milli, vramMiB)) return Error{*problem, {}};
+  GpuOccupancy& o = gpus_[id];
   o.shares.push_back({job, milli, vramMiB});
   o.milliUsed += milli;
   o.vramUsedMiB += vramMiB;

@@ -9,6 +9,8 @@
 #include <array>
 #include <cstdint>
 #include <memory>
+#include <optional>
+#include <string>
 #include <vector>
 
 #include "core/expected.h"
@@ -82,6 +84,11 @@ class ClusterState {
   // Frees instance `index`; `destroy` also removes it from the layout (undoing a creation).
   void releaseMigInstance(GpuId id, int index, bool destroy);
   Status takeShare(GpuId id, JobId job, int milli, int64_t vramMiB);
+  // Why takeShare would refuse (nullopt = it would succeed); the filter and placement ask this.
+  [[nodiscard]] std::optional<std::string> shareProblem(GpuId id, JobId job, int milli,
+                                                        int64_t vramMiB) const;
+  // Instances of `profile` on the GPU that nobody holds.
+  [[nodiscard]] int idleMigInstances(GpuId id, int profile) const;
   void releaseShare(GpuId id, JobId job);
   // Drain or return a node; its free whole GPUs leave or rejoin the counters.
   void setNodeState(NodeId id, NodeState state);

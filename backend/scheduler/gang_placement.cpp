@@ -163,25 +163,13 @@ std::optional<GpuId> migGpu(const ClusterState& state, const Job& job, NodeId n)
     const GpuOccupancy& o = state.gpu(g);
     const int freeSlices =
         m.mig->memorySlices - std::popcount(static_cast<unsigned>(o.layout.occupiedMask(*m.mig)));
-    bool idle = false;
-    for (int k = 0; k < o.layout.size(); ++k)
-      idle =
-          idle || (o.layout[k].profile == p && o.instanceOwner[static_cast<size_t>(k)] == kNoJob);
     std::tuple<int, double, int> key;
-    if (idle) {
+    if (state.idleMigInstances(g, p) > 0) {
       key = {0, 0.0, freeSlices};
     } else {
-      const MigUsage usage = MigUsage::of(*m.mig, o.layout);
-      if (migMaxAdditional(*m.mig, usage, p) == 0) continue;
-      MigLayout next = o.layout;
-      for (const auto& fit : migWhatFits(*m.mig, o.layout))
-        if (fit.profile == p) {
-          MigInstance inst;
-          inst.profile = static_cast<int8_t>(p);
-          inst.start = static_cast<int8_t>(std::countr_zero(static_cast<unsigned>(fit.starts)));
-          next.add(inst);
-        }
-      key = {1, migFragmentation(*m.mig, next, MigDemand::uniform(*m.mig)).score, freeSlices};
+      const auto fit = migBestNewInstance(*m.mig, o.layout, p);
+      if (!fit) continue;
+      key = {1, fit->fragmentation, freeSlices};
     }
     if (!best || key < bestKey) best = g, bestKey = key;
   }
@@ -194,16 +182,8 @@ std::optional<GpuId> shareGpu(const ClusterState& state, const Job& job, NodeId 
   std::optional<GpuId> best;
   for (int i = 0; i < node.gpuCount(); ++i) {
     const GpuId g = node.firstGpu + static_cast<GpuId>(i);
-    const Gpu& gpu = state.cluster().gpu(g);
-    if (gpu.sharing.mode != SharingMode::TimeSliced) continue;
-    const GpuOccupancy& o = state.gpu(g);
-    const auto memory = node.gpuModel().memoryMiB;
-    const bool fits = static_cast<int>(o.shares.size()) < gpu.sharing.replicas &&
-                      1000 - o.milliUsed >= job.perTask.milli &&
-                      (!memory || *memory - o.vramUsedMiB >= job.perTask.vramMiB) &&
-                      std::none_of(o.shares.begin(), o.shares.end(),
-                                   [&](const GpuShare& sh) { return sh.job == job.id; });
-    if (fits && (!best || o.milliUsed > state.gpu(*best).milliUsed)) best = g;
+    if (state.shareProblem(g, job.id, job.perTask.milli, job.perTask.vramMiB)) continue;
+    if (!best || state.gpu(g).milliUsed > state.gpu(*best).milliUsed) best = g;
   }
   return best;
 }

@@ -65,28 +65,17 @@ int migTasks(const ClusterState& state, const Node& n, const std::string& profil
   for (int i = 0; i < n.gpuCount(); ++i) {
     const GpuId g = n.firstGpu + static_cast<GpuId>(i);
     if (state.cluster().gpu(g).sharing.mode != SharingMode::Mig) continue;
-    const GpuOccupancy& o = state.gpu(g);
-    for (int k = 0; k < o.layout.size(); ++k)
-      if (o.layout[k].profile == p && o.instanceOwner[static_cast<size_t>(k)] == kNoJob) ++tasks;
-    tasks += migMaxAdditional(*m.mig, MigUsage::of(*m.mig, o.layout), p);
+    tasks += state.idleMigInstances(g, p);
+    tasks += migMaxAdditional(*m.mig, MigUsage::of(*m.mig, state.gpu(g).layout), p);
   }
   return tasks;
 }
 
-int shareTasks(const ClusterState& state, const Node& n, const GpuRequest& r) {
+// One task per GPU at most: a job holds a single share of a GPU.
+int shareTasks(const ClusterState& state, const Node& n, JobId job, const GpuRequest& r) {
   int tasks = 0;
-  for (int i = 0; i < n.gpuCount(); ++i) {
-    const GpuId g = n.firstGpu + static_cast<GpuId>(i);
-    const Gpu& gpu = state.cluster().gpu(g);
-    if (gpu.sharing.mode != SharingMode::TimeSliced) continue;
-    const GpuOccupancy& o = state.gpu(g);
-    const auto memory = n.gpuModel().memoryMiB;
-    const bool replicaLeft = static_cast<int>(o.shares.size()) < gpu.sharing.replicas;
-    const bool milliLeft = 1000 - o.milliUsed >= r.milli;
-    const bool vramLeft = !memory || *memory - o.vramUsedMiB >= r.vramMiB;
-    // One task per GPU at most: a job holds a single share of a GPU (takeShare refuses a second).
-    if (replicaLeft && milliLeft && vramLeft) ++tasks;
-  }
+  for (int i = 0; i < n.gpuCount(); ++i)
+    if (!state.shareProblem(n.firstGpu + static_cast<GpuId>(i), job, r.milli, r.vramMiB)) ++tasks;
   return tasks;
 }
 
@@ -139,7 +128,7 @@ int tasksThatFit(const ClusterState& state, const Job& job, NodeId id, NodeRejec
                                                                          : NodeReject::NoMigGpu);
       break;
     case GpuRequest::Kind::Fraction:
-      tasks = shareTasks(state, n, job.perTask);
+      tasks = shareTasks(state, n, job.id, job.perTask);
       if (tasks == 0) return reject(NodeReject::NoGpuShare);
       break;
     case GpuRequest::Kind::None:
