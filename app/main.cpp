@@ -7,7 +7,6 @@
 #include <QTranslator>
 
 #include <cstdio>
-#include <filesystem>
 #include <iostream>
 #include <optional>
 #include <string>
@@ -76,9 +75,7 @@ std::shared_ptr<const tessera::Cluster> loadCluster(const ConsoleOptions& option
   auto cluster = tessera::loadClusterOrDemo(options.cluster, *catalog);
   if (!cluster) {
     std::cerr << "tessera: " << cluster.error().str() << "\n";
-    const bool readable =
-        options.cluster.empty() || std::filesystem::is_regular_file(options.cluster);
-    failure = readable ? tessera::cli::kExitInvalid : tessera::cli::kExitUsage;
+    failure = tessera::cli::loadErrorCode(options.cluster);
     return nullptr;
   }
   return *cluster;

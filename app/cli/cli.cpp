@@ -1,6 +1,7 @@
 #include "cli/cli.h"
 
 #include <algorithm>
+#include <filesystem>
 #include <iomanip>
 #include <optional>
 #include <sstream>
@@ -115,6 +116,10 @@ int run(int argc, const char* const* argv, std::ostream& out, std::ostream& err)
     return kExitUsage;
   }
   return ctx.exitCode;
+}
+
+int loadErrorCode(const std::string& path) {
+  return !path.empty() && !std::filesystem::is_regular_file(path) ? kExitUsage : kExitInvalid;
 }
 
 bool isVerbInvocation(int argc, const char* const* argv) {

@@ -18,6 +18,10 @@ inline constexpr int kExitOk = 0;
 inline constexpr int kExitInvalid = 1;
 inline constexpr int kExitUsage = 2;
 
+// Exit code for an input that failed to load: 2 when the named file cannot be read (usage or input
+// error), 1 when it was read and is invalid; an empty path means the built-in demo (1).
+int loadErrorCode(const std::string& path);
+
 int run(int argc, const char* const* argv, std::ostream& out, std::ostream& err);
 
 // True when argv names a verb (or asks for --help/--version), i.e. the console must not open.

@@ -1,6 +1,5 @@
 // tessera cluster show | validate | node | import-topo
 #include <algorithm>
-#include <filesystem>
 #include <fstream>
 #include <iomanip>
 #include <sstream>
@@ -26,15 +25,10 @@ Expected<std::shared_ptr<const Cluster>> loadSpec(Context& ctx, const std::strin
   return loadClusterOrDemo(path, *catalog);
 }
 
-// A spec that cannot be read is a usage error (2); one that is read and wrong is invalid (1).
-int specErrorCode(const std::string& path) {
-  return !path.empty() && !std::filesystem::is_regular_file(path) ? kExitUsage : kExitInvalid;
-}
-
 int showCluster(Context& ctx, const std::string& path) {
   if (!ctx.catalog()) return kExitUsage;
   auto cluster = loadSpec(ctx, path);
-  if (!cluster) return ctx.fail(cluster.error().str(), specErrorCode(path));
+  if (!cluster) return ctx.fail(cluster.error().str(), loadErrorCode(path));
   const ClusterSummary s = summarize(**cluster);
   ctx.out << (ctx.format == "json" ? summaryJson(s) : formatSummary(s));
   return kExitOk;
@@ -43,7 +37,7 @@ int showCluster(Context& ctx, const std::string& path) {
 int exportCluster(Context& ctx, const std::string& path, const std::string& output) {
   if (!ctx.catalog()) return kExitUsage;
   auto cluster = loadSpec(ctx, path);
-  if (!cluster) return ctx.fail(cluster.error().str(), specErrorCode(path));
+  if (!cluster) return ctx.fail(cluster.error().str(), loadErrorCode(path));
   const std::string yaml = writeClusterSpec(**cluster);
   if (output.empty() || output == "-") {
     ctx.out << yaml;
@@ -63,7 +57,7 @@ int validateClusters(Context& ctx, const std::vector<std::string>& paths) {
     auto cluster = loadSpec(ctx, path);
     if (!cluster) {
       ctx.err << cluster.error().str() << "\n";
-      code = std::max(code, specErrorCode(path));
+      code = std::max(code, loadErrorCode(path));
       continue;
     }
     ctx.out << path << ": OK (" << (*cluster)->nodes().size() << " nodes, "
@@ -111,7 +105,7 @@ void printLinkMatrix(Context& ctx, const Node& n) {
 int showNode(Context& ctx, const std::string& name, const std::string& path) {
   if (!ctx.catalog()) return kExitUsage;
   auto cluster = loadSpec(ctx, path);
-  if (!cluster) return ctx.fail(cluster.error().str(), specErrorCode(path));
+  if (!cluster) return ctx.fail(cluster.error().str(), loadErrorCode(path));
   const Cluster& c = **cluster;
   const Node* n = c.findNode(name);
   if (!n) return ctx.fail("no node named '" + name + "' in cluster " + c.name, kExitUsage);

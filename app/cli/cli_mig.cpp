@@ -3,7 +3,6 @@
 #include <bit>
 #include <charconv>
 #include <cmath>
-#include <filesystem>
 #include <fstream>
 #include <iomanip>
 #include <optional>
@@ -306,9 +305,7 @@ int exportConfig(Context& ctx, const MigArgs& a) {
       return ctx.fail("--cluster and --node go together", kExitUsage);
     if (!ctx.catalog()) return kExitUsage;
     auto cluster = loadClusterSpecFile(a.clusterSpec, ctx.catalog());
-    if (!cluster)
-      return ctx.fail(cluster.error().str(),
-                      std::filesystem::is_regular_file(a.clusterSpec) ? kExitInvalid : kExitUsage);
+    if (!cluster) return ctx.fail(cluster.error().str(), loadErrorCode(a.clusterSpec));
     auto c = configFromNode(**cluster, a);
     if (!c) return ctx.fail(c.error().str(), kExitUsage);
     configs.push_back(*c);
