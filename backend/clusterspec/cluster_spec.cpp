@@ -59,7 +59,11 @@ class SpecReader {
 
   Expected<std::shared_ptr<const Cluster>> read(std::string_view text) {
     TESSERA_TRY(doc, parseYaml(text, file_));
-    const YamlField root(doc, "", &file_);
+    return read(doc, "");
+  }
+
+  Expected<std::shared_ptr<const Cluster>> read(const YAML::Node& doc, const std::string& path) {
+    const YamlField root(doc, path, &file_);
     if (doc.IsNull())
       return root.error("the file is empty (a cluster spec starts with 'version: 1')");
     TESSERA_CHECK(root.expectMap());
@@ -536,6 +540,15 @@ Expected<std::shared_ptr<const Cluster>> loadClusterSpec(std::string_view text,
   const GpuCatalog& catalog = options.catalog ? *options.catalog : GpuCatalog::builtin();
   SpecReader reader(fileName, catalog, options.baseDir);
   return reader.read(text);
+}
+
+Expected<std::shared_ptr<const Cluster>> loadClusterSpecNode(const YAML::Node& doc,
+                                                             const std::string& fileName,
+                                                             const std::string& fieldPath,
+                                                             const ClusterSpecOptions& options) {
+  const GpuCatalog& catalog = options.catalog ? *options.catalog : GpuCatalog::builtin();
+  SpecReader reader(fileName, catalog, options.baseDir);
+  return reader.read(doc, fieldPath);
 }
 
 Expected<std::shared_ptr<const Cluster>> loadClusterSpecFile(const std::string& path,

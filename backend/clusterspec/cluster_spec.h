@@ -6,6 +6,8 @@
 #include <string>
 #include <string_view>
 
+#include <yaml-cpp/yaml.h>
+
 #include "core/expected.h"
 #include "topology/cluster.h"
 #include "topology/gpu_catalog.h"
@@ -20,6 +22,11 @@ struct ClusterSpecOptions {
 Expected<std::shared_ptr<const Cluster>> loadClusterSpec(std::string_view text,
                                                          const std::string& fileName,
                                                          const ClusterSpecOptions& options = {});
+// The same from an already parsed YAML node inside a larger document (a scenario file's
+// `cluster:`); errors name `fileName`, the node's own lines and fields under `fieldPath`.
+Expected<std::shared_ptr<const Cluster>> loadClusterSpecNode(
+    const YAML::Node& doc, const std::string& fileName, const std::string& fieldPath,
+    const ClusterSpecOptions& options = {});
 Expected<std::shared_ptr<const Cluster>> loadClusterSpecFile(const std::string& path,
                                                              const GpuCatalog* catalog = nullptr);
 

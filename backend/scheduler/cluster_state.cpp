@@ -100,6 +100,32 @@ Expected<int> ClusterState::takeMigInstance(GpuId id, int profile, JobId job, bo
   return index;
 }
 
+Status ClusterState::setMigLayout(GpuId id, const MigLayout& layout) {
+  const Gpu& g = cluster_->gpu(id);
+  const GpuModel& model = cluster_->modelOf(id);
+  if (g.sharing.mode != SharingMode::Mig || !model.mig) return Error{"GPU is not in MIG mode", {}};
+  for (int i = 0; i < layout.size(); ++i)
+    if (!layout[i].placed()) return Error{"every instance of the new layout needs a start", {}};
+  if (const auto v = validateMigLayout(*model.mig, layout); !v.ok())
+    return Error{explainMigVerdict(model, layout, v), {}};
+  GpuOccupancy& o = gpus_[id];
+  std::array<JobId, kMaxMemorySlices> owners{};
+  for (int i = 0; i < o.layout.size(); ++i) {
+    const JobId owner = o.instanceOwner[static_cast<size_t>(i)];
+    if (owner == kNoJob) continue;
+    int found = -1;
+    for (int k = 0; k < layout.size() && found < 0; ++k)
+      if (layout[k].profile == o.layout[i].profile && layout[k].start == o.layout[i].start)
+        found = k;
+    if (found < 0)
+      return Error{"the instance at slice " + std::to_string(o.layout[i].start) + " is busy", {}};
+    owners[static_cast<size_t>(found)] = owner;
+  }
+  o.layout = layout;
+  o.instanceOwner = owners;
+  return okStatus();
+}
+
 void ClusterState::releaseMigInstance(GpuId id, int index, bool destroy) {
   GpuOccupancy& o = gpus_[id];
   if (index < 0 || index >= o.layout.size()) return;

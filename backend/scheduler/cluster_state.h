@@ -4,8 +4,6 @@
 // stays read-only; this is the mutable layer the engine copies per cycle and changes only through
 // a Transaction (transaction.h), so a gang or a preemption what-if can be undone as a whole.
 //
-// Part of the scheduler engine issue: this layer exists; the workload model, plugins, cycle,
-// preemption, backfill and explanations are still to come.
 #include <array>
 #include <cstdint>
 #include <memory>
@@ -90,6 +88,9 @@ class ClusterState {
   // Instances of `profile` on the GPU that nobody holds.
   [[nodiscard]] int idleMigInstances(GpuId id, int profile) const;
   void releaseShare(GpuId id, JobId job);
+  // Replaces a MIG GPU's layout (a repartition). Instances someone holds must stay at the same
+  // profile and start and keep their owner; the new layout must pass MIG validation.
+  Status setMigLayout(GpuId id, const MigLayout& layout);
   // Drain or return a node; its free whole GPUs leave or rejoin the counters.
   void setNodeState(NodeId id, NodeState state);
 

@@ -61,30 +61,33 @@ std::map<int64_t, PlacementUnit> unitsAt(const ClusterState& state, const NodeFi
 
 // Bin-packing across units: the unit that fits the gang with the fewest free GPUs (least room
 // left over), so large free blocks stay whole for the next large gang.
-const PlacementUnit* tightestFit(const std::map<int64_t, PlacementUnit>& units, int tasks,
-                                 int& roomiest) {
-  const PlacementUnit* best = nullptr;
-  roomiest = 0;
-  for (const auto& [key, u] : units) {
-    roomiest = std::max(roomiest, u.capacity);
-    if (u.capacity >= tasks && (!best || u.freeGpus < best->freeGpus)) best = &u;
-  }
+size_t fewestFree(std::span<const UnitView> units) {
+  size_t best = 0;
+  for (size_t i = 1; i < units.size(); ++i)
+    if (units[i].freeGpus < units[best].freeGpus) best = i;
   return best;
 }
 
-// At node level every fitting node is its own unit: pick the tightest directly instead of building
-// a map of single-node units (the common case for small jobs, and the hot path).
-std::optional<PlacementUnit> tightestNode(const ClusterState& state, const NodeFilterResult& filter,
-                                          int tasks, int& roomiest) {
-  std::optional<PlacementUnit> best;
+// The units at `level` with room for the whole gang; `roomiest` is the largest capacity seen.
+std::vector<UnitView> fittingUnits(const ClusterState& state, const NodeFilterResult& filter,
+                                   const std::map<int64_t, PlacementUnit>& units,
+                                   TopologyLevel level, int tasks, int& roomiest) {
+  std::vector<UnitView> out;
   roomiest = 0;
-  for (auto [node, fit] : filter.fits) {
-    roomiest = std::max(roomiest, fit);
-    if (fit < tasks) continue;
-    const int free = state.freeWholeGpusOnNode(node);
-    if (!best || free < best->freeGpus) best = PlacementUnit{{{node, fit}}, fit, free};
+  if (level == TopologyLevel::Node) {
+    // Every fitting node is its own unit: no map (the hot path for small jobs).
+    for (const auto& fit : filter.fits) {
+      roomiest = std::max(roomiest, fit.second);
+      if (fit.second >= tasks)
+        out.push_back({{&fit, 1}, fit.second, state.freeWholeGpusOnNode(fit.first), level});
+    }
+    return out;
   }
-  return best;
+  for (const auto& [key, u] : units) {
+    roomiest = std::max(roomiest, u.capacity);
+    if (u.capacity >= tasks) out.push_back({u.nodes, u.capacity, u.freeGpus, level});
+  }
+  return out;
 }
 
 int linkRank(const GpuLink& l) {
@@ -94,22 +97,37 @@ int linkRank(const GpuLink& l) {
 // The k free GPUs of a node with the best links among them: the smallest worst pairwise link,
 // then the smallest sum (all subsets; a node has at most 64 GPUs, and k-subsets of the free ones
 // are few on real boards).
-std::vector<GpuId> bestGpus(const ClusterState& state, NodeId n, int k) {
+// The best NIC link rank of a GPU (0 = none known): a multi-node gang's traffic leaves through it.
+int nicRank(const NodeHardware& hw, int gpu) {
+  int best = 0;
+  for (size_t nic = 0; nic < hw.nics.size(); ++nic) {
+    const int r = linkRank(hw.nicLink(gpu, static_cast<int>(nic)));
+    best = best == 0 ? r : std::min(best, r);
+  }
+  return best;
+}
+
+std::vector<GpuId> bestGpus(const ClusterState& state, NodeId n, int k, const GpuGate* gate) {
   const Node& node = state.cluster().node(n);
   std::vector<int> free;
-  for (int i = 0; i < node.gpuCount(); ++i)
-    if (state.wholeGpuFree(node.firstGpu + static_cast<GpuId>(i))) free.push_back(i);
+  for (int i = 0; i < node.gpuCount(); ++i) {
+    const GpuId g = node.firstGpu + static_cast<GpuId>(i);
+    if (state.wholeGpuFree(g) && gateAllows(gate, g)) free.push_back(i);
+  }
   std::vector<int> pick, best;
   int bestWorst = 1 << 20, bestSum = 1 << 20;
   long budget = 100'000;  // subsets examined; beyond it the first found sets stand
+  // The pairwise links first; among equals, GPUs close to a NIC (NUMA/PCIe alignment).
   auto score = [&](const std::vector<int>& set) {
     int worst = 0, sum = 0;
-    for (size_t a = 0; a < set.size(); ++a)
+    for (size_t a = 0; a < set.size(); ++a) {
+      sum += nicRank(*node.hw, set[a]);
       for (size_t b = a + 1; b < set.size(); ++b) {
         const int r = linkRank(node.hw->link(set[a], set[b]));
         worst = std::max(worst, r);
-        sum += r;
+        sum += 16 * r;
       }
+    }
     if (worst < bestWorst || (worst == bestWorst && sum < bestSum))
       bestWorst = worst, bestSum = sum, best = set;
   };
@@ -148,7 +166,8 @@ std::string levelWords(TopologyLevel l) {
 // Takes the unit's GPUs for every task: fullest nodes first (packing), best-linked GPUs per task.
 // MIG: a GPU with an idle instance of the profile first (no reconfiguration), else the GPU where a
 // new instance leaves the least fragmentation; among equals the fuller GPU (packing).
-std::optional<GpuId> migGpu(const ClusterState& state, const Job& job, NodeId n) {
+std::optional<GpuId> migGpu(const ClusterState& state, const Job& job, NodeId n,
+                            const GpuGate* gate) {
   const Node& node = state.cluster().node(n);
   const GpuModel& m = node.gpuModel();
   if (!m.mig) return std::nullopt;
@@ -159,7 +178,7 @@ std::optional<GpuId> migGpu(const ClusterState& state, const Job& job, NodeId n)
                                        0};  // (needs creation, fragmentation after, free slices)
   for (int i = 0; i < node.gpuCount(); ++i) {
     const GpuId g = node.firstGpu + static_cast<GpuId>(i);
-    if (state.cluster().gpu(g).sharing.mode != SharingMode::Mig) continue;
+    if (state.cluster().gpu(g).sharing.mode != SharingMode::Mig || !gateAllows(gate, g)) continue;
     const GpuOccupancy& o = state.gpu(g);
     const int freeSlices =
         m.mig->memorySlices - std::popcount(static_cast<unsigned>(o.layout.occupiedMask(*m.mig)));
@@ -177,12 +196,15 @@ std::optional<GpuId> migGpu(const ClusterState& state, const Job& job, NodeId n)
 }
 
 // Fraction: the most used time-sliced GPU that still has a replica, milli-GPU and VRAM (packing).
-std::optional<GpuId> shareGpu(const ClusterState& state, const Job& job, NodeId n) {
+std::optional<GpuId> shareGpu(const ClusterState& state, const Job& job, NodeId n,
+                              const GpuGate* gate) {
   const Node& node = state.cluster().node(n);
   std::optional<GpuId> best;
   for (int i = 0; i < node.gpuCount(); ++i) {
     const GpuId g = node.firstGpu + static_cast<GpuId>(i);
-    if (state.shareProblem(g, job.id, job.perTask.milli, job.perTask.vramMiB)) continue;
+    if (!gateAllows(gate, g) ||
+        state.shareProblem(g, job.id, job.perTask.milli, job.perTask.vramMiB))
+      continue;
     if (!best || state.gpu(g).milliUsed > state.gpu(*best).milliUsed) best = g;
   }
   return best;
@@ -191,17 +213,17 @@ std::optional<GpuId> shareGpu(const ClusterState& state, const Job& job, NodeId 
 // One task of `job` on `node`, inside `tx`; nullopt (with partial takes left for the caller's
 // rollback) when it does not fit after all.
 std::optional<TaskAssignment> takeTask(Transaction& tx, const ClusterState& state, const Job& job,
-                                       NodeId node) {
+                                       NodeId node, const GpuGate* gate) {
   TaskAssignment task{node, {}};
   switch (job.perTask.kind) {
     case GpuRequest::Kind::Whole:
-      task.gpus = bestGpus(state, node, job.perTask.gpus);
+      task.gpus = bestGpus(state, node, job.perTask.gpus, gate);
       if (static_cast<int>(task.gpus.size()) != job.perTask.gpus) return std::nullopt;
       for (GpuId g : task.gpus)
         if (!tx.takeWholeGpu(g, job.id).ok()) return std::nullopt;
       break;
     case GpuRequest::Kind::Mig: {
-      const auto g = migGpu(state, job, node);
+      const auto g = migGpu(state, job, node, gate);
       if (!g) return std::nullopt;
       const int p = state.cluster().modelOf(*g).mig->profileIndex(job.perTask.migProfile);
       if (!tx.takeMigInstance(*g, p, job.id, true).ok()) return std::nullopt;
@@ -209,7 +231,7 @@ std::optional<TaskAssignment> takeTask(Transaction& tx, const ClusterState& stat
       break;
     }
     case GpuRequest::Kind::Fraction: {
-      const auto g = shareGpu(state, job, node);
+      const auto g = shareGpu(state, job, node, gate);
       if (!g || !tx.takeShare(*g, job.id, job.perTask.milli, job.perTask.vramMiB).ok())
         return std::nullopt;
       task.gpus = {*g};
@@ -225,16 +247,12 @@ std::optional<TaskAssignment> takeTask(Transaction& tx, const ClusterState& stat
 
 // Takes every task in the unit: fullest nodes first (packing).
 std::optional<GangPlacement> takeIn(Transaction& tx, const ClusterState& state, const Job& job,
-                                    const PlacementUnit& unit) {
-  std::vector<std::pair<NodeId, int>> nodes = unit.nodes;
-  std::stable_sort(nodes.begin(), nodes.end(), [&](const auto& a, const auto& b) {
-    return state.freeWholeGpusOnNode(a.first) < state.freeWholeGpusOnNode(b.first);
-  });
+                                    const UnitView& unit, const GpuGate* gate) {
   GangPlacement placement;
   std::vector<GpuId> all;
-  for (auto [node, tasks] : nodes) {
-    for (int t = 0; t < tasks && static_cast<int>(placement.tasks.size()) < job.tasks; ++t) {
-      auto task = takeTask(tx, state, job, node);
+  for (auto [node, tasks] : unitTaskNodes(state, unit, job.tasks)) {
+    for (int t = 0; t < tasks; ++t) {
+      auto task = takeTask(tx, state, job, node, gate);
       if (!task) return std::nullopt;
       all.insert(all.end(), task->gpus.begin(), task->gpus.end());
       placement.tasks.push_back(std::move(*task));
@@ -261,14 +279,31 @@ std::string taskWords(const Job& job) {
 
 }  // namespace
 
-GangResult placeGang(Transaction& tx, const ClusterState& state, const Job& job) {
+std::vector<std::pair<NodeId, int>> unitTaskNodes(const ClusterState& state, const UnitView& unit,
+                                                  int tasks) {
+  std::vector<std::pair<NodeId, int>> nodes(unit.nodes.begin(), unit.nodes.end());
+  std::stable_sort(nodes.begin(), nodes.end(), [&](const auto& a, const auto& b) {
+    return state.freeWholeGpusOnNode(a.first) < state.freeWholeGpusOnNode(b.first);
+  });
+  std::vector<std::pair<NodeId, int>> out;
+  for (auto [node, room] : nodes) {
+    if (tasks <= 0) break;
+    const int take = std::min(room, tasks);
+    out.emplace_back(node, take);
+    tasks -= take;
+  }
+  return out;
+}
+
+GangResult placeGang(Transaction& tx, const ClusterState& state, const Job& job,
+                     const PlacementOptions& options) {
   GangResult result;
   if (job.perTask.kind == GpuRequest::Kind::None ||
       (job.perTask.kind == GpuRequest::Kind::Whole && job.perTask.gpus < 1)) {
     result.reason = "the job requests no GPU";
     return result;
   }
-  result.filter = filterNodes(state, job);
+  result.filter = filterNodes(state, job, options.gate);
   if (result.filter.fits.empty()) {
     result.reason = "no node can host a task: " + result.filter.summary();
     return result;
@@ -281,22 +316,20 @@ GangResult placeGang(Transaction& tx, const ClusterState& state, const Job& job)
                     result.filter.summary() + ")";
     return result;
   }
-  const TopologyLevel loosest = job.topology.required ? job.topology.level : TopologyLevel::Cluster;
+  const TopologyConstraint topology = options.topology.value_or(job.topology);
+  const TopologyLevel loosest = topology.required ? topology.level : TopologyLevel::Cluster;
   int roomiestAtLimit = 0;
   for (TopologyLevel level : kLevels) {
     if (level > loosest) break;
     int roomiest = 0;
     const auto units = level == TopologyLevel::Node ? std::map<int64_t, PlacementUnit>{}
                                                     : unitsAt(state, result.filter, level);
-    const std::optional<PlacementUnit> single =
-        level == TopologyLevel::Node ? tightestNode(state, result.filter, job.tasks, roomiest)
-                                     : std::nullopt;
-    const PlacementUnit* unit = level == TopologyLevel::Node
-                                    ? (single ? &*single : nullptr)
-                                    : tightestFit(units, job.tasks, roomiest);
-    if (unit) {
+    const auto fitting = fittingUnits(state, result.filter, units, level, job.tasks, roomiest);
+    if (!fitting.empty()) {
+      const size_t pick =
+          options.scorer ? options.scorer->best(state, job, fitting) : fewestFree(fitting);
       const size_t mark = tx.size();
-      if (auto placed = takeIn(tx, state, job, *unit)) {
+      if (auto placed = takeIn(tx, state, job, fitting[pick], options.gate)) {
         result.placement = std::move(placed);
         return result;
       }

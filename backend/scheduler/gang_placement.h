@@ -5,10 +5,8 @@
 // nothing fits, the result says why in an operator's words, including fragmentation ("the gang
 // needs 4 tasks within one leaf; the roomiest leaf has room for 3").
 //
-// Part of the scheduler engine issue (in progress): bin-packing across units, link-aware GPU
-// choice, MIG and fractional tasks, CPUs and memory per task; scores from a policy come with the
-// plugin framework.
 #include <optional>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -33,9 +31,41 @@ struct GangResult {
   std::string reason;  // why it did not fit (empty when placed)
 };
 
-// Places every task of `job` in `tx`: whole GPUs (best-linked set on a node), one MIG instance
-// (an idle one first, else created where fragmentation grows least), or one share of a
-// time-sliced GPU (the fullest that fits). On failure nothing is taken.
-GangResult placeGang(Transaction& tx, const ClusterState& state, const Job& job);
+// A candidate for the whole gang at one topology level: the nodes of one node, NVLink domain,
+// leaf or spine that can host tasks, and how many each can take.
+struct UnitView {
+  std::span<const std::pair<NodeId, int>> nodes;
+  int capacity = 0;  // tasks of the job the unit can take
+  int freeGpus = 0;  // free whole GPUs on those nodes
+  TopologyLevel level = TopologyLevel::Node;
+};
+
+// Ranks the units that fit (the score extension point); the engine's scorer combines the policy's
+// weighted score plugins. Without one, placement bin-packs: the unit with the fewest free GPUs.
+class UnitScorer {
+ public:
+  virtual ~UnitScorer() = default;
+  // Index of the best unit in `units` (never empty).
+  [[nodiscard]] virtual size_t best(const ClusterState& state, const Job& job,
+                                    std::span<const UnitView> units) const = 0;
+};
+
+struct PlacementOptions {
+  const GpuGate* gate = nullptr;               // GPUs the job may not take
+  const UnitScorer* scorer = nullptr;          // nullptr = bin-pack by free GPUs
+  std::optional<TopologyConstraint> topology;  // overrides the job's (counterfactuals)
+};
+
+// Places every task of `job` in `tx`: whole GPUs (best-linked set on a node, NUMA- and
+// NIC-aligned among equals), one MIG instance (an idle one first, else created where
+// fragmentation grows least), or one share of a time-sliced GPU (the fullest that fits). On
+// failure nothing is taken.
+GangResult placeGang(Transaction& tx, const ClusterState& state, const Job& job,
+                     const PlacementOptions& options = {});
+
+// The nodes a unit's tasks would land on, fullest first, with the tasks each takes (the order
+// placement uses; scorers look at the same nodes).
+std::vector<std::pair<NodeId, int>> unitTaskNodes(const ClusterState& state, const UnitView& unit,
+                                                  int tasks);
 
 }  // namespace tessera

@@ -28,6 +28,10 @@ const char* nodeRejectText(NodeReject r) {
       return "not enough free CPUs";
     case NodeReject::NotEnoughMemory:
       return "not enough free memory";
+    case NodeReject::Reserved:
+      return "GPUs reserved";
+    case NodeReject::NotPinned:
+      return "not among the pinned GPUs";
     case NodeReject::Count:
       break;
   }
@@ -56,7 +60,8 @@ bool offersMigProfile(const ClusterState& state, const Node& n, const std::strin
 }
 
 // MIG instances of the profile this node could hand out now: idle ones plus ones that fit.
-int migTasks(const ClusterState& state, const Node& n, const std::string& profileName) {
+int migTasks(const ClusterState& state, const Node& n, const std::string& profileName,
+             const GpuGate* gate) {
   const GpuModel& m = n.gpuModel();
   if (!m.mig) return 0;
   const int p = m.mig->profileIndex(profileName);
@@ -64,7 +69,7 @@ int migTasks(const ClusterState& state, const Node& n, const std::string& profil
   int tasks = 0;
   for (int i = 0; i < n.gpuCount(); ++i) {
     const GpuId g = n.firstGpu + static_cast<GpuId>(i);
-    if (state.cluster().gpu(g).sharing.mode != SharingMode::Mig) continue;
+    if (state.cluster().gpu(g).sharing.mode != SharingMode::Mig || !gateAllows(gate, g)) continue;
     tasks += state.idleMigInstances(g, p);
     tasks += migMaxAdditional(*m.mig, MigUsage::of(*m.mig, state.gpu(g).layout), p);
   }
@@ -72,11 +77,53 @@ int migTasks(const ClusterState& state, const Node& n, const std::string& profil
 }
 
 // One task per GPU at most: a job holds a single share of a GPU.
-int shareTasks(const ClusterState& state, const Node& n, JobId job, const GpuRequest& r) {
+int shareTasks(const ClusterState& state, const Node& n, JobId job, const GpuRequest& r,
+               const GpuGate* gate) {
   int tasks = 0;
-  for (int i = 0; i < n.gpuCount(); ++i)
-    if (!state.shareProblem(n.firstGpu + static_cast<GpuId>(i), job, r.milli, r.vramMiB)) ++tasks;
+  for (int i = 0; i < n.gpuCount(); ++i) {
+    const GpuId g = n.firstGpu + static_cast<GpuId>(i);
+    if (gateAllows(gate, g) && !state.shareProblem(g, job, r.milli, r.vramMiB)) ++tasks;
+  }
   return tasks;
+}
+
+int freeUsableGpus(const ClusterState& state, const Node& n, const GpuGate* gate) {
+  if (!gate) return state.freeWholeGpusOnNode(n.id);
+  int free = 0;
+  for (int i = 0; i < n.gpuCount(); ++i) {
+    const GpuId g = n.firstGpu + static_cast<GpuId>(i);
+    if (state.wholeGpuFree(g) && gate->usable(g)) ++free;
+  }
+  return free;
+}
+
+// GPU tasks the node could take, with `gate` applied (nullptr = none).
+int gpuTasks(const ClusterState& state, const Job& job, const Node& n, const GpuGate* gate) {
+  switch (job.perTask.kind) {
+    case GpuRequest::Kind::Whole:
+      return freeUsableGpus(state, n, gate) / job.perTask.gpus;
+    case GpuRequest::Kind::Mig:
+      return migTasks(state, n, job.perTask.migProfile, gate);
+    case GpuRequest::Kind::Fraction:
+      return shareTasks(state, n, job.id, job.perTask, gate);
+    case GpuRequest::Kind::None:
+      break;
+  }
+  return 0;
+}
+
+NodeReject noRoomReason(const ClusterState& state, const Job& job, const Node& n) {
+  switch (job.perTask.kind) {
+    case GpuRequest::Kind::Whole:
+      return NodeReject::NotEnoughFreeGpus;
+    case GpuRequest::Kind::Mig:
+      return offersMigProfile(state, n, job.perTask.migProfile) ? NodeReject::NoMigSlot
+                                                                : NodeReject::NoMigGpu;
+    case GpuRequest::Kind::Fraction:
+    case GpuRequest::Kind::None:
+      break;
+  }
+  return NodeReject::NoGpuShare;
 }
 
 // Caps `tasks` by the node's free CPUs and memory (templates without them do not limit).
@@ -102,7 +149,8 @@ int hostTasks(const ClusterState& state, const Job& job, NodeId id, int tasks, N
 
 }  // namespace
 
-int tasksThatFit(const ClusterState& state, const Job& job, NodeId id, NodeReject& reason) {
+int tasksThatFit(const ClusterState& state, const Job& job, NodeId id, NodeReject& reason,
+                 const GpuGate* gate) {
   const Node& n = state.cluster().node(id);
   auto reject = [&reason](NodeReject r) {
     reason = r;
@@ -115,34 +163,22 @@ int tasksThatFit(const ClusterState& state, const Job& job, NodeId id, NodeRejec
     return hostTasks(state, job, id, job.tasks, reason);
   if (!modelAllowed(job, n.gpuModel())) return reject(NodeReject::GpuModelMismatch);
   if (!memoryEnough(job, n.gpuModel())) return reject(NodeReject::GpuMemoryTooSmall);
-  int tasks = 0;
-  switch (job.perTask.kind) {
-    case GpuRequest::Kind::Whole:
-      tasks = state.freeWholeGpusOnNode(id) / job.perTask.gpus;
-      if (tasks == 0) return reject(NodeReject::NotEnoughFreeGpus);
-      break;
-    case GpuRequest::Kind::Mig:
-      tasks = migTasks(state, n, job.perTask.migProfile);
-      if (tasks == 0)
-        return reject(offersMigProfile(state, n, job.perTask.migProfile) ? NodeReject::NoMigSlot
-                                                                         : NodeReject::NoMigGpu);
-      break;
-    case GpuRequest::Kind::Fraction:
-      tasks = shareTasks(state, n, job.id, job.perTask);
-      if (tasks == 0) return reject(NodeReject::NoGpuShare);
-      break;
-    case GpuRequest::Kind::None:
-      break;
+  const bool gated = gate && gate->touches(id);
+  const int tasks = gpuTasks(state, job, n, gated ? gate : nullptr);
+  if (tasks == 0) {
+    // Name the gate only when it is what stands in the way.
+    if (gated && gpuTasks(state, job, n, nullptr) > 0) return reject(gate->reason(id));
+    return reject(noRoomReason(state, job, n));
   }
   return hostTasks(state, job, id, std::min(tasks, job.tasks), reason);
 }
 
-NodeFilterResult filterNodes(const ClusterState& state, const Job& job) {
+NodeFilterResult filterNodes(const ClusterState& state, const Job& job, const GpuGate* gate) {
   NodeFilterResult r;
   for (const auto& n : state.cluster().nodes()) {
     ++r.nodesChecked;
     NodeReject why = NodeReject::Count;
-    if (const int tasks = tasksThatFit(state, job, n.id, why); tasks > 0)
+    if (const int tasks = tasksThatFit(state, job, n.id, why, gate); tasks > 0)
       r.fits.emplace_back(n.id, tasks);
     else
       ++r.rejected[static_cast<size_t>(why)];

@@ -23,6 +23,8 @@ enum class NodeReject : uint8_t {
   NoGpuShare,         // fraction: no time-sliced GPU with enough milli-GPU, VRAM and replicas left
   NotEnoughCpu,       // the node's free CPUs are fewer than one task needs
   NotEnoughMemory,    // the node's free host memory is less than one task needs
+  Reserved,           // the GPUs that would fit are reserved (maintenance, a team, a blocked job)
+  NotPinned,          // an operator pinned the job elsewhere
   Count
 };
 const char* nodeRejectText(NodeReject r);
@@ -38,12 +40,30 @@ struct NodeFilterResult {
   [[nodiscard]] std::string summary() const;
 };
 
+// GPUs one job may not take now, on top of occupancy: reservations, operator pins (the filter
+// extension point). Nodes it does not touch are checked at full speed.
+class GpuGate {
+ public:
+  virtual ~GpuGate() = default;
+  [[nodiscard]] virtual bool touches(NodeId n) const = 0;
+  [[nodiscard]] virtual bool usable(GpuId g) const = 0;
+  // The reason a touched node with no usable GPU is rejected.
+  [[nodiscard]] virtual NodeReject reason(NodeId n) const = 0;
+};
+
 // Runs every node of the cluster through the job's GPU-side constraints. The first failing
 // check names the node's reason, in the order of NodeReject.
-NodeFilterResult filterNodes(const ClusterState& state, const Job& job);
+NodeFilterResult filterNodes(const ClusterState& state, const Job& job,
+                             const GpuGate* gate = nullptr);
 
 // Tasks of `job` that node `n` could take right now (0 when it cannot host one), and the reason
 // when it is 0.
-int tasksThatFit(const ClusterState& state, const Job& job, NodeId n, NodeReject& reason);
+int tasksThatFit(const ClusterState& state, const Job& job, NodeId n, NodeReject& reason,
+                 const GpuGate* gate = nullptr);
+
+// Whether `g` is one the job may take (no gate = all).
+inline bool gateAllows(const GpuGate* gate, GpuId g) {
+  return !gate || gate->usable(g);
+}
 
 }  // namespace tessera

@@ -2,8 +2,6 @@
 // Work and tenants for the scheduler engine: jobs (gangs of tasks with one GPU request each),
 // priority classes, and the team tree with quotas. Plain values; the engine owns the state.
 //
-// Part of the scheduler engine issue (in progress): the model and its YAML reader exist; the
-// lifecycle transitions, admission and placement that use them are still to come.
 #include <cstdint>
 #include <map>
 #include <optional>
@@ -71,6 +69,7 @@ struct Job {
   std::optional<Seconds> checkpointInterval;
   std::optional<Seconds> lastCheckpoint;
   bool held = false;
+  int64_t queueRank = 0;  // operator's move in the queue: lower goes first among equal priority
   JobState state = JobState::Pending;
 
   // GPUs the whole gang needs, in whole-GPU equivalents (MIG and fractions count as their share).

@@ -64,7 +64,11 @@ class WorkloadReader {
 
   Expected<Workload> read(std::string_view text) {
     TESSERA_TRY(doc, parseYaml(text, file_));
-    const YamlField root(doc, "", &file_);
+    return read(doc, "");
+  }
+
+  Expected<Workload> read(const YAML::Node& doc, const std::string& path) {
+    const YamlField root(doc, path, &file_);
     if (doc.IsNull()) return root.error("the file is empty (a workload starts with 'version: 1')");
     TESSERA_CHECK(root.onlyKeys({"version", "priority_classes", "teams", "jobs"}));
     TESSERA_TRY(version, root.intAt("version"));
@@ -365,6 +369,12 @@ Expected<Workload> loadWorkload(std::string_view text, const std::string& fileNa
                                 const GpuCatalog* catalog) {
   WorkloadReader reader(fileName, catalog ? *catalog : GpuCatalog::builtin());
   return reader.read(text);
+}
+
+Expected<Workload> loadWorkloadNode(const YAML::Node& doc, const std::string& fileName,
+                                    const std::string& fieldPath, const GpuCatalog* catalog) {
+  WorkloadReader reader(fileName, catalog ? *catalog : GpuCatalog::builtin());
+  return reader.read(doc, fieldPath);
 }
 
 Expected<Workload> loadWorkloadFile(const std::string& path, const GpuCatalog* catalog) {

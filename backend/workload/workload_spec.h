@@ -6,6 +6,8 @@
 #include <string_view>
 #include <vector>
 
+#include <yaml-cpp/yaml.h>
+
 #include "core/expected.h"
 #include "topology/gpu_catalog.h"
 #include "workload/job.h"
@@ -24,6 +26,10 @@ struct Workload {
 // `catalog` resolves GPU model names (nullptr = built-in catalog).
 Expected<Workload> loadWorkload(std::string_view text, const std::string& fileName,
                                 const GpuCatalog* catalog = nullptr);
+// The same from a parsed node inside a larger document (a scenario's `workload:`).
+Expected<Workload> loadWorkloadNode(const YAML::Node& doc, const std::string& fileName,
+                                    const std::string& fieldPath,
+                                    const GpuCatalog* catalog = nullptr);
 Expected<Workload> loadWorkloadFile(const std::string& path, const GpuCatalog* catalog = nullptr);
 
 // "90", "90s", "15m", "2h", "1h30m", "1d" -> seconds; nullopt if malformed.

@@ -1,0 +1,107 @@
+#pragma once
+// One vocabulary of operator actions: every change an operator can make is a Command value. The
+// console's gestures, the CLI, scenario files and the gRPC API all build the same value and send
+// it through execute(), which either applies it (and records an audit event: who, when, what,
+// result) or, as a dry run, applies it to a fork of the engine, runs one cycle there and reports
+// the predicted impact without changing anything.
+#include <string>
+#include <variant>
+#include <vector>
+
+#include "scheduler/engine.h"
+
+namespace tessera {
+
+namespace cmd {
+struct Submit {
+  Job job;
+};
+struct Cancel {
+  JobId job = kNoJob;
+};
+struct Hold {
+  JobId job = kNoJob;
+};
+struct Release {
+  JobId job = kNoJob;
+};
+struct SetPriority {
+  JobId job = kNoJob;
+  std::string priorityClass;
+};
+// Within jobs of the same priority: to the top, to the bottom, or just ahead of another job.
+struct Move {
+  JobId job = kNoJob;
+  enum class To : uint8_t { Top, Bottom, Before } to = To::Top;
+  JobId before = kNoJob;
+};
+// Restricts a pending job to GPUs ("node/index") and/or whole nodes; empty lists unpin.
+struct Pin {
+  JobId job = kNoJob;
+  std::vector<std::string> gpus;
+  std::vector<std::string> nodes;
+};
+struct Preempt {
+  JobId job = kNoJob;
+};
+// New MIG layout for a GPU, in the layout syntax; busy instances must stay unless `force`
+// (which preempts the jobs on instances that go away).
+struct Repartition {
+  std::string gpu;  // "node/index"
+  std::string layout;
+  bool force = false;
+};
+struct Drain {
+  std::string node;
+  std::string reason;
+};
+struct Undrain {
+  std::string node;
+};
+struct SetQuota {
+  std::string team;
+  std::string key;  // GPU model, "pool:NAME" or "*"
+  Quota quota;
+};
+struct CreateReservation {
+  std::string id;
+  std::vector<std::string> nodes;
+  Seconds from = 0;
+  Seconds until = 0;
+  std::string team;  // empty = maintenance window (nobody runs), else capacity held for the team
+};
+struct DeleteReservation {
+  std::string id;
+};
+}  // namespace cmd
+
+using Command =
+    std::variant<cmd::Submit, cmd::Cancel, cmd::Hold, cmd::Release, cmd::SetPriority, cmd::Move,
+                 cmd::Pin, cmd::Preempt, cmd::Repartition, cmd::Drain, cmd::Undrain, cmd::SetQuota,
+                 cmd::CreateReservation, cmd::DeleteReservation>;
+
+// "hold job 12", "repartition node3/0 to 3g.40gb+4x1g.10gb" (audit text).
+std::string describe(const Command& c);
+
+// The predicted (dry run) or observed (apply) effect of a command followed by one cycle.
+struct Impact {
+  std::vector<JobId> started;                 // pending -> running
+  std::vector<JobId> preempted;               // running -> pending
+  std::vector<JobId> stopped;                 // running -> cancelled/other
+  std::vector<std::string> placementChanges;  // "job 7: node3 GPUs 0,1"
+  double gpuHoursLost = 0;
+  [[nodiscard]] std::string summary() const;
+};
+
+struct CommandResult {
+  bool applied = false;  // false for dry runs
+  Impact impact;
+  std::string message;  // what happened, in the operator's words
+};
+
+// Validates and runs `c` as `actor`. Invalid commands return an Error naming the field; nothing
+// changes then. A dry run never changes `engine`.
+Expected<CommandResult> execute(Engine& engine, const Command& c, const std::string& actor,
+                                bool dryRun);
+
+}  // namespace tessera

@@ -1,0 +1,854 @@
+#include "scheduler/engine.h"
+
+#include <algorithm>
+#include <set>
+#include <sstream>
+#include <unordered_map>
+
+namespace tessera {
+
+namespace {
+
+double msSince(std::chrono::steady_clock::time_point t0) {
+  return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+}
+
+std::string gpuList(const Cluster& c, const GangPlacement& p) {
+  std::map<NodeId, std::vector<int>> byNode;
+  for (const auto& t : p.tasks)
+    for (GpuId g : t.gpus) byNode[t.node].push_back(static_cast<int>(g - c.node(t.node).firstGpu));
+  std::string out;
+  for (auto& [node, gpus] : byNode) {
+    std::sort(gpus.begin(), gpus.end());
+    out += (out.empty() ? "" : "; ") + c.node(node).name + " GPU ";
+    for (size_t i = 0; i < gpus.size(); ++i) out += (i ? "," : "") + std::to_string(gpus[i]);
+  }
+  return out;
+}
+
+// Rejections that waiting cannot cure: the job asks for something the cluster does not have.
+bool onlyStaticRejections(const NodeFilterResult& f) {
+  if (!f.fits.empty()) return false;
+  for (size_t i = 0; i < f.rejected.size(); ++i) {
+    const auto r = static_cast<NodeReject>(i);
+    const bool isStatic = r == NodeReject::PoolMismatch || r == NodeReject::GpuModelMismatch ||
+                          r == NodeReject::GpuMemoryTooSmall || r == NodeReject::NoMigGpu;
+    if (f.rejected[i] > 0 && !isStatic) return false;
+  }
+  return true;
+}
+
+// The gate one job sees: every filter plugin's verdict per GPU.
+class PluginGate final : public GpuGate {
+ public:
+  PluginGate(const PluginSet& plugins, const CycleContext& ctx, const JobRecord& job, Seconds start)
+      : plugins_(plugins), ctx_(ctx), job_(job), start_(start) {}
+
+  bool touches(NodeId n) const override {
+    for (const auto& f : plugins_.filter)
+      if (f->touches(ctx_, job_, start_, n)) return true;
+    return false;
+  }
+  bool usable(GpuId g) const override {
+    for (const auto& f : plugins_.filter)
+      if (!f->usable(ctx_, job_, start_, g)) return false;
+    return true;
+  }
+  NodeReject reason(NodeId n) const override {
+    for (const auto& f : plugins_.filter)
+      if (f->touches(ctx_, job_, start_, n)) return f->rejectReason();
+    return NodeReject::Reserved;
+  }
+  [[nodiscard]] bool active() const { return !plugins_.filter.empty(); }
+
+ private:
+  const PluginSet& plugins_;
+  const CycleContext& ctx_;
+  const JobRecord& job_;
+  Seconds start_;
+};
+
+// The policy's weighted score plugins: raw scores normalized to 0..100 per plugin across the
+// candidates (kube-scheduler's NormalizeScore), summed with weights; ties keep bin-packing order.
+class PolicyScorer final : public UnitScorer {
+ public:
+  PolicyScorer(const PluginSet& plugins, const CycleContext& ctx) : plugins_(plugins), ctx_(ctx) {}
+
+  size_t best(const ClusterState&, const Job& job, std::span<const UnitView> units) const override {
+    std::vector<double> total(units.size(), 0.0), raw(units.size());
+    for (const auto& [plugin, weight] : plugins_.score) {
+      double lo = 0, hi = 0;
+      for (size_t i = 0; i < units.size(); ++i) {
+        raw[i] = plugin->score(ctx_, job, units[i]);
+        lo = i == 0 ? raw[i] : std::min(lo, raw[i]);
+        hi = i == 0 ? raw[i] : std::max(hi, raw[i]);
+      }
+      if (hi - lo < 1e-12) continue;
+      for (size_t i = 0; i < units.size(); ++i)
+        total[i] += weight * 100.0 * (raw[i] - lo) / (hi - lo);
+    }
+    size_t best = 0;
+    for (size_t i = 1; i < units.size(); ++i)
+      if (total[i] > total[best] + 1e-9 ||
+          (total[i] > total[best] - 1e-9 && units[i].freeGpus < units[best].freeGpus))
+        best = i;
+    return best;
+  }
+
+ private:
+  const PluginSet& plugins_;
+  const CycleContext& ctx_;
+};
+
+// Jobs that ask for the same thing fail the same way in one cycle (Slurm and kube-scheduler
+// skip such equivalents); the key also covers what reservations make of the job's run.
+std::string shapeKey(const JobRecord& j, const ReservationBook& book, Seconds now) {
+  if (!j.pinned.empty()) return {};
+  const Job& job = j.job;
+  std::ostringstream k;
+  k << int(job.perTask.kind) << '|' << job.perTask.gpus << '|' << job.perTask.migProfile << '|'
+    << job.perTask.milli << '|' << job.perTask.vramMiB << '|' << job.tasks << '|' << job.cpusPerTask
+    << '|' << job.memoryMiBPerTask << '|' << job.model.minMemoryMiB << '|' << job.pool << '|'
+    << int(job.topology.level) << job.topology.required;
+  for (const auto& m : job.model.models) k << ',' << m;
+  if (!book.empty()) {
+    const Seconds end = j.endIfStartedAt(now);
+    int overlapping = 0;
+    bool teamHold = false;
+    for (const auto& r : book.all()) {
+      if (r.from < end && now < r.until) ++overlapping;
+      teamHold = teamHold || r.kind == Reservation::Kind::Team;
+    }
+    k << "|r" << book.version() << ':' << overlapping;
+    if (teamHold) k << '|' << job.team;
+  }
+  return k.str();
+}
+
+}  // namespace
+
+// ---------------------------------------------------------------- JobRecord
+
+std::optional<Seconds> JobRecord::remaining() const {
+  if (!job.estimatedRuntime) return std::nullopt;
+  return std::max<Seconds>(0, *job.estimatedRuntime - workKept);
+}
+
+Seconds JobRecord::endIfStartedAt(Seconds t) const {
+  const auto r = remaining();
+  return r ? t + *r : kForever;
+}
+
+Seconds JobRecord::expectedEnd() const {
+  return endIfStartedAt(startTime);
+}
+
+Seconds JobRecord::lastCheckpointAt(Seconds now) const {
+  Seconds last = startTime;
+  if (job.checkpointInterval && *job.checkpointInterval > 0)
+    last = startTime + (now - startTime) / *job.checkpointInterval * *job.checkpointInterval;
+  if (job.lastCheckpoint && *job.lastCheckpoint <= now) last = std::max(last, *job.lastCheckpoint);
+  return std::min(last, now);
+}
+
+double JobRecord::gpusHeld(const ClusterState& occupancy) const {
+  if (!placement) return 0;
+  double total = 0;
+  std::vector<std::vector<GpuId>> gpus;
+  for (const auto& t : placement->tasks) gpus.push_back(t.gpus);
+  for (auto [g, amount] : QuotaCharge::of(occupancy, job, gpus).gpus) total += amount;
+  return total;
+}
+
+// ---------------------------------------------------------------- construction
+
+Engine::Engine(ClusterState state, Policy policy, PluginSet plugins)
+    : state_(std::move(state)), policy_(std::move(policy)), plugins_(std::move(plugins)) {}
+
+Expected<Engine> Engine::create(std::shared_ptr<const Cluster> cluster, const Workload& tenants,
+                                Policy policy) {
+  TESSERA_TRY(plugins, PluginRegistry::builtin().instantiate(policy));
+  Engine e(ClusterState(cluster), std::move(policy), std::move(plugins));
+  e.quotas_ = QuotaBook(tenants.teams);
+  e.fairShare_ = FairShare(e.quotas_);
+  e.reservations_ = ReservationBook(*cluster);
+  e.classes_ = tenants.priorityClasses.empty() ? defaultPriorityClasses() : tenants.priorityClasses;
+  e.teamUse_.assign(tenants.teams.size(), {});
+  for (const auto& n : cluster->nodes()) {
+    e.capacity_.gpus += n.gpuCount();
+    e.capacity_.cpus += std::max(0, n.hw->cpus);
+    e.capacity_.memoryMiB += double(std::max<int64_t>(0, n.hw->memoryMiB));
+  }
+  std::vector<Job> jobs = tenants.jobs;
+  std::stable_sort(jobs.begin(), jobs.end(),
+                   [](const Job& a, const Job& b) { return a.submitTime < b.submitTime; });
+  for (auto& j : jobs) {
+    if (j.submitTime > e.now_) {
+      e.future_.push_back(std::move(j));
+      continue;
+    }
+    TESSERA_CHECK(e.submit(std::move(j)));
+  }
+  return e;
+}
+
+// ---------------------------------------------------------------- accessors
+
+const JobRecord* Engine::job(JobId id) const {
+  const auto it = index_.find(id);
+  return it == index_.end() ? nullptr : &jobs_[it->second];
+}
+
+JobRecord* Engine::mutableJob(JobId id) {
+  const auto it = index_.find(id);
+  return it == index_.end() ? nullptr : &jobs_[it->second];
+}
+
+std::vector<const JobRecord*> Engine::jobs() const {
+  std::vector<const JobRecord*> out;
+  out.reserve(jobs_.size());
+  for (const auto& j : jobs_) out.push_back(&j);
+  return out;
+}
+
+std::vector<const JobRecord*> Engine::running() const {
+  std::vector<const JobRecord*> out;
+  for (const auto& j : jobs_)
+    if (j.state == JobState::Running) out.push_back(&j);
+  return out;
+}
+
+std::optional<int> Engine::priorityOf(const std::string& cls) const {
+  for (const auto& c : classes_)
+    if (c.name == cls) return c.value;
+  return std::nullopt;
+}
+
+CycleContext Engine::context() const {
+  CycleContext ctx;
+  ctx.state = &state_;
+  ctx.quotas = &quotas_;
+  ctx.fairShare = &fairShare_;
+  ctx.reservations = &reservations_;
+  ctx.policy = &policy_;
+  ctx.now = now_;
+  ctx.fairShareFactor = fairShare_.factors();
+  ctx.dominantShare = dominantShares(capacity_, teamUse_, quotas_);
+  // The request mix for FGD: every active job's task shape, weighted by its task count.
+  const bool fgd = std::any_of(policy_.score.begin(), policy_.score.end(),
+                               [](const auto& s) { return s.name == "fgd" && s.weight > 0; });
+  if (fgd) {
+    std::map<std::tuple<int, int, std::string, int>, double> mix;
+    double total = 0;
+    for (const auto& j : jobs_) {
+      if (!j.active()) continue;
+      const auto& r = j.job.perTask;
+      mix[{int(r.kind), r.gpus, r.migProfile, r.milli}] += j.job.tasks;
+      total += j.job.tasks;
+    }
+    for (const auto& [k, w] : mix) {
+      DemandShape d;
+      d.request.kind = static_cast<GpuRequest::Kind>(std::get<0>(k));
+      d.request.gpus = std::get<1>(k);
+      d.request.migProfile = std::get<2>(k);
+      d.request.milli = std::get<3>(k);
+      d.weight = w / total;
+      ctx.demand.push_back(d);
+    }
+  }
+  return ctx;
+}
+
+std::vector<size_t> Engine::orderedPending(const CycleContext& ctx) const {
+  std::vector<size_t> order;
+  for (size_t i = 0; i < jobs_.size(); ++i)
+    if (jobs_[i].state == JobState::Pending) order.push_back(i);
+  std::stable_sort(order.begin(), order.end(), [&](size_t a, size_t b) {
+    for (const auto& p : plugins_.queueOrder)
+      if (const int c = p->compare(ctx, jobs_[a], jobs_[b])) return c < 0;
+    return jobs_[a].job.id < jobs_[b].job.id;
+  });
+  return order;
+}
+
+std::vector<const JobRecord*> Engine::queue() const {
+  const CycleContext ctx = context();
+  std::vector<const JobRecord*> out;
+  for (size_t i : orderedPending(ctx)) out.push_back(&jobs_[i]);
+  return out;
+}
+
+// ---------------------------------------------------------------- events and lifecycle
+
+void Engine::addEvent(EventKind kind, JobRecord& job, JobState to, std::string reason,
+                      const std::string& actor, JobId by) {
+  Event e;
+  e.seq = events_.size() + 1;
+  e.time = now_;
+  e.kind = kind;
+  e.job = job.job.id;
+  e.from = job.state;
+  e.to = to;
+  e.reason = std::move(reason);
+  e.actor = actor;
+  e.by = by;
+  job.state = to;
+  job.job.state = to;
+  events_.push_back(std::move(e));
+}
+
+void Engine::recordCommand(const std::string& actor, const std::string& what,
+                           const std::string& result) {
+  Event e;
+  e.seq = events_.size() + 1;
+  e.time = now_;
+  e.kind = EventKind::Command;
+  e.reason = what + ": " + result;
+  e.actor = actor;
+  events_.push_back(std::move(e));
+}
+
+QuotaCharge Engine::chargeOf(const JobRecord& job, const GangPlacement& p) const {
+  std::vector<std::vector<GpuId>> gpus;
+  for (const auto& t : p.tasks) gpus.push_back(t.gpus);
+  return QuotaCharge::of(state_, job.job, gpus);
+}
+
+void Engine::start(JobRecord& job, GangPlacement placement, const std::string& why) {
+  const auto charge = chargeOf(job, placement);
+  quotas_.charge(state_, job.job.team, charge, +1);
+  if (job.team >= 0) {
+    ResourceUse& u = teamUse_[static_cast<size_t>(job.team)];
+    for (auto [g, amount] : charge.gpus) u.gpus += amount;
+    u.cpus += double(job.job.cpusPerTask) * job.job.tasks;
+    u.memoryMiB += double(job.job.memoryMiBPerTask) * job.job.tasks;
+  }
+  const std::string where = gpuList(state_.cluster(), placement) + " (spans one " +
+                            topologyLevelName(placement.span) + ")";
+  job.placement = std::move(placement);
+  job.startTime = now_;
+  job.eta.reset();
+  job.waitingFor.clear();
+  addEvent(EventKind::Admitted, job, JobState::Admitted, "admitted: " + why);
+  addEvent(EventKind::Started, job, JobState::Running, "started on " + where);
+  job.reason.clear();
+  ++stats_.started;
+}
+
+void Engine::stop(JobRecord& job) {
+  if (!job.placement) return;
+  const auto charge = chargeOf(job, *job.placement);
+  quotas_.charge(state_, job.job.team, charge, -1);
+  if (job.team >= 0) {
+    ResourceUse& u = teamUse_[static_cast<size_t>(job.team)];
+    for (auto [g, amount] : charge.gpus) u.gpus -= amount;
+    u.cpus -= double(job.job.cpusPerTask) * job.job.tasks;
+    u.memoryMiB -= double(job.job.memoryMiBPerTask) * job.job.tasks;
+  }
+  Transaction tx(state_);
+  tx.releaseJob(job.job.id);
+  tx.commit();
+}
+
+void Engine::evict(JobRecord& victim, const JobRecord& by, const Victim& cost,
+                   const std::string& why) {
+  const Seconds kept = victim.lastCheckpointAt(now_) - victim.startTime;
+  std::ostringstream text;
+  text << "preempted by job " << by.job.id << " (" << by.job.priorityClass << ", team "
+       << by.job.team << "): " << why << "; work lost " << cost.workLost / 60 << " min since its "
+       << (kept > 0 ? "last checkpoint" : "start") << " ("
+       << std::round(cost.gpuHoursLost * 100) / 100 << " GPU-hours)";
+  stop(victim);
+  victim.workKept += kept;
+  victim.gpuHoursLost += cost.gpuHoursLost;
+  ++victim.preemptions;
+  ++stats_.preempted;
+  addEvent(EventKind::Preempted, victim, JobState::Preempted, text.str(), "scheduler", by.job.id);
+  victim.placement.reset();
+  addEvent(EventKind::Requeued, victim, JobState::Pending,
+           "requeued with " + std::to_string(victim.workKept / 60) + " min of work kept");
+  victim.reason = "requeued after preemption by job " + std::to_string(by.job.id);
+}
+
+Expected<JobId> Engine::submit(Job job, const std::string& actor) {
+  if (job.id == kNoJob) {
+    JobId next = 1;
+    for (const auto& j : jobs_) next = std::max(next, j.job.id + 1);
+    for (const auto& j : future_) next = std::max(next, j.id + 1);
+    job.id = next;
+  }
+  if (index_.count(job.id)) return Error{"job " + std::to_string(job.id) + " already exists", {}};
+  if (job.tasks < 1) return Error{"a job needs at least one task", {}};
+  if (job.perTask.kind == GpuRequest::Kind::None ||
+      (job.perTask.kind == GpuRequest::Kind::Whole && job.perTask.gpus < 1))
+    return Error{"job " + std::to_string(job.id) + " requests no GPU (give gpus, mig or fraction)",
+                 {}};
+  const int team = quotas_.teamIndex(job.team);
+  if (!quotas_.teams().empty() && team < 0)
+    return Error{"job " + std::to_string(job.id) + ": unknown team '" + job.team + "'", {}};
+  if (!job.priorityClass.empty()) {
+    const auto value = priorityOf(job.priorityClass);
+    if (!value)
+      return Error{
+          "job " + std::to_string(job.id) + ": unknown priority class '" + job.priorityClass + "'",
+          {}};
+    job.priority = *value;
+  }
+  if (job.submitTime > now_) {
+    future_.push_back(std::move(job));
+    return future_.back().id;
+  }
+  JobRecord rec;
+  rec.team = team;
+  rec.job = std::move(job);
+  rec.job.state = JobState::Pending;
+  rec.reason = "waiting for the next scheduling cycle";
+  index_[rec.job.id] = jobs_.size();
+  jobs_.push_back(std::move(rec));
+  JobRecord& r = jobs_.back();
+  r.state = JobState::Pending;
+  addEvent(EventKind::Submitted, r, JobState::Pending,
+           std::string("submitted") + (r.job.held ? " on hold" : ""), actor);
+  return r.job.id;
+}
+
+Status Engine::complete(JobId id, const std::string& reason) {
+  JobRecord* j = mutableJob(id);
+  if (!j) return Error{"no job " + std::to_string(id), {}};
+  if (j->state != JobState::Running)
+    return Error{"job " + std::to_string(id) + " is " + jobStateName(j->state) + ", not running",
+                 {}};
+  stop(*j);
+  j->endTime = now_;
+  addEvent(EventKind::Completed, *j, JobState::Completed, reason);
+  return okStatus();
+}
+
+Status Engine::fail(JobId id, const std::string& reason) {
+  JobRecord* j = mutableJob(id);
+  if (!j) return Error{"no job " + std::to_string(id), {}};
+  if (j->state != JobState::Running)
+    return Error{"job " + std::to_string(id) + " is " + jobStateName(j->state) + ", not running",
+                 {}};
+  stop(*j);
+  j->endTime = now_;
+  addEvent(EventKind::Failed, *j, JobState::Failed, reason);
+  return okStatus();
+}
+
+Status Engine::checkpoint(JobId id) {
+  JobRecord* j = mutableJob(id);
+  if (!j || j->state != JobState::Running)
+    return Error{"job " + std::to_string(id) + " is not running", {}};
+  j->job.lastCheckpoint = now_;
+  return okStatus();
+}
+
+void Engine::accrueUsage(Seconds dt) {
+  if (dt <= 0) return;
+  for (const auto& j : jobs_)
+    if (j.state == JobState::Running && j.team >= 0)
+      fairShare_.addUsage(j.team, j.gpusHeld(state_) * double(dt));
+}
+
+Status Engine::advanceTo(Seconds now) {
+  if (now < now_)
+    return Error{"the clock cannot go back (now " + std::to_string(now_) + ", asked " +
+                     std::to_string(now) + ")",
+                 {}};
+  fairShare_.decayTo(now_, policy_.fairShare.halfLife);
+  accrueUsage(now - now_);
+  now_ = now;
+  fairShare_.decayTo(now_, policy_.fairShare.halfLife);
+  reservations_.expire(now_);
+  // Arrivals, in submit order.
+  std::stable_sort(future_.begin(), future_.end(),
+                   [](const Job& a, const Job& b) { return a.submitTime < b.submitTime; });
+  size_t arrived = 0;
+  while (arrived < future_.size() && future_[arrived].submitTime <= now_) ++arrived;
+  std::vector<Job> due(future_.begin(), future_.begin() + static_cast<std::ptrdiff_t>(arrived));
+  future_.erase(future_.begin(), future_.begin() + static_cast<std::ptrdiff_t>(arrived));
+  for (auto& j : due) TESSERA_CHECK(submit(std::move(j)));
+  return okStatus();
+}
+
+// ---------------------------------------------------------------- the cycle
+
+PluginStatus Engine::admit(const CycleContext& ctx, const JobRecord& job) const {
+  for (const auto& [name, p] : plugins_.admission) {
+    auto s = p->admit(ctx, job);
+    if (!s.ok()) {
+      s.plugin = name;
+      return s;
+    }
+  }
+  return PluginStatus::success();
+}
+
+PluginStatus Engine::permit(const CycleContext& ctx, const JobRecord& job,
+                            const GangPlacement& placement) const {
+  for (const auto& [name, p] : plugins_.permit) {
+    auto s = p->permit(ctx, job, placement);
+    if (!s.ok()) {
+      s.plugin = name;
+      return s;
+    }
+  }
+  return PluginStatus::success();
+}
+
+GangResult Engine::tryPlace(Transaction& tx, const JobRecord& job, const CycleContext& ctx,
+                            Seconds start, const PlacementOptions& extra) const {
+  PluginGate gate(plugins_, ctx, job, start);
+  PolicyScorer scorer(plugins_, ctx);
+  PlacementOptions options = extra;
+  if (!options.gate && gate.active()) options.gate = &gate;
+  // Bin-packing alone is the placement's own default: skip the scoring machinery.
+  const bool plainBinpack = policy_.score.size() == 1 && policy_.score[0].name == "binpack";
+  if (!options.scorer && !plugins_.score.empty() && !plainBinpack) options.scorer = &scorer;
+  return placeGang(tx, state_, job.job, options);
+}
+
+bool Engine::tryPreempt(CycleContext& ctx, JobRecord& job, CycleStats& stats) {
+  auto plan = plugins_.preemption->plan(*this, ctx, job);
+  if (!plan) return false;
+  std::string victims;
+  for (const auto& v : plan->victims)
+    victims += (victims.empty() ? "" : ", ") + std::to_string(v.job);
+  const std::string why = job.reason;
+  for (const auto& v : plan->victims) {
+    JobRecord* victim = mutableJob(v.job);
+    evict(*victim, job, v,
+          v.reclaimed ? "its team is borrowing GPUs that team " + job.job.team + " is guaranteed"
+                      : "higher priority (" + std::to_string(job.job.priority) + " > " +
+                            std::to_string(victim->job.priority) + ")");
+    ++stats.preempted;
+  }
+  Transaction tx(state_);
+  GangResult r = tryPlace(tx, job, ctx, now_);
+  if (!r.placement || !permit(ctx, job, *r.placement).ok()) {
+    // The plan was simulated on this state; this is a defect, not an operator's problem.
+    job.reason = "internal: the preemption plan did not hold (" + r.reason + ")";
+    return false;
+  }
+  tx.commit();
+  start(job, std::move(*r.placement),
+        "after preempting job(s) " + victims + "; was blocked: " + why);
+  return true;
+}
+
+bool Engine::tryReserve(const CycleContext& ctx, JobRecord& job, CycleStats& stats,
+                        std::chrono::steady_clock::time_point budgetStart) {
+  if (!plugins_.backfill || stats.reservations >= policy_.backfill.depth) return false;
+  if (msSince(budgetStart) > policy_.backfill.timeBudgetMs) {
+    stats.backfillBudgetHit = true;
+    return false;
+  }
+  const auto t0 = std::chrono::steady_clock::now();
+  auto r = plugins_.backfill->reserve(*this, ctx, job);
+  stats.backfillMs += msSince(t0);
+  if (!r) return false;
+  job.eta = r->start;
+  job.waitingFor = r->waitingFor;
+  Reservation hold;
+  hold.kind = Reservation::Kind::Backfill;
+  hold.id = "bf-" + std::to_string(job.job.id);
+  hold.gpus = std::move(r->gpus);
+  hold.from = r->start;
+  hold.until = r->end;
+  hold.job = job.job.id;
+  reservations_.add(std::move(hold));
+  ++stats.reservations;
+  return true;
+}
+
+CycleStats Engine::runCycle() {
+  const auto t0 = std::chrono::steady_clock::now();
+  CycleStats st;
+  st.cycle = stats_.cycles + 1;
+  st.now = now_;
+  reservations_.clearBackfill();
+  CycleContext ctx = context();
+  const auto order = orderedPending(ctx);
+  st.pending = static_cast<int>(order.size());
+  std::unordered_map<std::string, std::pair<std::string, PluginCode>> failed;
+  bool blockedAhead = false;
+  int preemptAttempts = 0;
+  for (size_t idx : order) {
+    JobRecord& j = jobs_[idx];
+    ++st.considered;
+    j.eta.reset();
+    j.waitingFor.clear();
+    PluginStatus s = admit(ctx, j);
+    for (const auto& f : plugins_.filter)
+      if (s.ok()) s = f->check(ctx, j);
+    if (!s.ok()) {
+      j.reason = s.reason;
+      j.pendingCode = s.code;
+      continue;
+    }
+    const std::string key = shapeKey(j, reservations_, now_);
+    if (!key.empty()) {
+      if (const auto it = failed.find(key); it != failed.end()) {
+        j.reason = it->second.first;
+        j.pendingCode = it->second.second;
+        ++st.shapeCacheHits;
+        continue;
+      }
+    }
+    Transaction tx(state_);
+    GangResult r = tryPlace(tx, j, ctx, now_);
+    if (r.placement) {
+      PluginStatus p = permit(ctx, j, *r.placement);
+      if (p.ok()) {
+        tx.commit();
+        std::string why = "placed";
+        if (blockedAhead) {
+          ++st.backfilled;
+          ++stats_.backfilled;
+          why = "backfilled: ends before the reservations of higher jobs or avoids their GPUs";
+        }
+        start(j, std::move(*r.placement), why);
+        ++st.started;
+        continue;
+      }
+      tx.discard();
+      j.reason = p.reason;
+      j.pendingCode = p.code;
+      continue;
+    }
+    tx.discard();
+    j.reason = r.reason;
+    j.pendingCode =
+        onlyStaticRejections(r.filter) ? PluginCode::Unresolvable : PluginCode::Unschedulable;
+    if (j.pendingCode == PluginCode::Unresolvable) {
+      if (!key.empty()) failed[key] = {j.reason, j.pendingCode};
+      continue;
+    }
+    if (plugins_.preemption && preemptAttempts < policy_.preemption.maxAttemptsPerCycle) {
+      ++preemptAttempts;
+      if (tryPreempt(ctx, j, st)) {
+        ++st.started;
+        failed.clear();  // evictions freed capacity: earlier verdicts no longer hold
+        ctx = context();
+        continue;
+      }
+    }
+    if (tryReserve(ctx, j, st, t0)) {
+      blockedAhead = true;
+      continue;
+    }
+    if (!key.empty()) failed[key] = {j.reason, j.pendingCode};
+  }
+  if (policy_.checkInvariants) st.invariantViolations = invariantViolations();
+  st.cycleMs = msSince(t0);
+  ++stats_.cycles;
+  stats_.lastCycleMs = st.cycleMs;
+  stats_.maxCycleMs = std::max(stats_.maxCycleMs, st.cycleMs);
+  stats_.totalCycleMs += st.cycleMs;
+  stats_.last = st;
+  return st;
+}
+
+// ---------------------------------------------------------------- operator mutations
+
+Status Engine::cancel(JobId id, const std::string& actor, const std::string& reason) {
+  JobRecord* j = mutableJob(id);
+  if (!j) return Error{"no job " + std::to_string(id), {}};
+  if (!j->active())
+    return Error{"job " + std::to_string(id) + " is already " + jobStateName(j->state), {}};
+  stop(*j);
+  j->endTime = now_;
+  addEvent(EventKind::Cancelled, *j, JobState::Cancelled, reason, actor);
+  return okStatus();
+}
+
+Status Engine::hold(JobId id, bool held, const std::string& actor) {
+  JobRecord* j = mutableJob(id);
+  if (!j) return Error{"no job " + std::to_string(id), {}};
+  if (j->state != JobState::Pending)
+    return Error{"job " + std::to_string(id) + " is " + jobStateName(j->state) +
+                     "; only pending jobs can be held or released",
+                 {}};
+  if (j->job.held == held)
+    return Error{"job " + std::to_string(id) + (held ? " is already held" : " is not held"), {}};
+  j->job.held = held;
+  addEvent(held ? EventKind::Held : EventKind::Released, *j, JobState::Pending,
+           held ? "held by " + actor : "released by " + actor, actor);
+  return okStatus();
+}
+
+Status Engine::setPriority(JobId id, const std::string& priorityClass, const std::string& actor) {
+  JobRecord* j = mutableJob(id);
+  if (!j) return Error{"no job " + std::to_string(id), {}};
+  if (!j->active()) return Error{"job " + std::to_string(id) + " has ended", {}};
+  const auto value = priorityOf(priorityClass);
+  if (!value) {
+    std::string known;
+    for (const auto& c : classes_) known += (known.empty() ? "" : ", ") + c.name;
+    return Error{"unknown priority class '" + priorityClass + "' (known: " + known + ")", {}};
+  }
+  (void)actor;
+  j->job.priorityClass = priorityClass;
+  j->job.priority = *value;
+  return okStatus();
+}
+
+Status Engine::moveInQueue(JobId id, int64_t rank) {
+  JobRecord* j = mutableJob(id);
+  if (!j) return Error{"no job " + std::to_string(id), {}};
+  if (j->state != JobState::Pending)
+    return Error{"job " + std::to_string(id) + " is not pending", {}};
+  j->job.queueRank = rank;
+  return okStatus();
+}
+
+Status Engine::pin(JobId id, std::vector<GpuId> gpus) {
+  JobRecord* j = mutableJob(id);
+  if (!j) return Error{"no job " + std::to_string(id), {}};
+  if (j->state != JobState::Pending)
+    return Error{"job " + std::to_string(id) + " is " + jobStateName(j->state) +
+                     "; only pending jobs can be pinned",
+                 {}};
+  std::sort(gpus.begin(), gpus.end());
+  gpus.erase(std::unique(gpus.begin(), gpus.end()), gpus.end());
+  j->pinned = std::move(gpus);
+  return okStatus();
+}
+
+Status Engine::preempt(JobId victim, JobId by, const std::string& actor,
+                       const std::string& reason) {
+  JobRecord* v = mutableJob(victim);
+  if (!v) return Error{"no job " + std::to_string(victim), {}};
+  if (v->state != JobState::Running)
+    return Error{
+        "job " + std::to_string(victim) + " is " + jobStateName(v->state) + ", not running", {}};
+  Victim cost;
+  cost.job = victim;
+  cost.workLost = now_ - v->lastCheckpointAt(now_);
+  cost.gpuHoursLost = double(cost.workLost) * v->gpusHeld(state_) / 3600.0;
+  JobRecord self = *v;  // "by" the operator: the event names the operator as actor
+  self.job.id = by;
+  self.job.priorityClass = "operator";
+  self.job.team = actor;
+  evict(*v, self, cost, reason);
+  events_[events_.size() - 2].actor = actor;
+  return okStatus();
+}
+
+Status Engine::drain(NodeId n, bool drained) {
+  state_.setNodeState(n, drained ? NodeState::Draining : NodeState::Up);
+  return okStatus();
+}
+
+Status Engine::repartition(GpuId g, const MigLayout& layout, bool force, const std::string& actor) {
+  const GpuOccupancy& o = state_.gpu(g);
+  // Jobs on instances that the new layout does not keep at the same start and profile.
+  std::set<JobId> displaced;
+  for (int i = 0; i < o.layout.size(); ++i) {
+    const JobId owner = o.instanceOwner[static_cast<size_t>(i)];
+    if (owner == kNoJob) continue;
+    bool kept = false;
+    for (int k = 0; k < layout.size(); ++k)
+      kept = kept ||
+             (layout[k].profile == o.layout[i].profile && layout[k].start == o.layout[i].start);
+    if (!kept) displaced.insert(owner);
+  }
+  if (!displaced.empty() && !force) {
+    std::string jobs;
+    for (JobId j : displaced) jobs += (jobs.empty() ? "" : ", ") + std::to_string(j);
+    return Error{"the new layout removes busy instances of job(s) " + jobs +
+                     " (keep them at the same start, or force to preempt them)",
+                 {}};
+  }
+  for (JobId j : displaced)
+    TESSERA_CHECK(preempt(j, kNoJob, actor, "its MIG instance was repartitioned away"));
+  return state_.setMigLayout(g, layout);
+}
+
+Status Engine::setQuota(const std::string& team, const std::string& key, const Quota& q) {
+  const int t = quotas_.teamIndex(team);
+  if (t >= 0 && quotas_.usage(t, key) > q.guaranteed + q.borrowLimit + 1e-9)
+    return Error{"team " + team + " uses " + std::to_string(quotas_.usage(t, key)) + " " + key +
+                     " GPUs now; guaranteed + borrow cannot go below that (preempt or wait first)",
+                 {}};
+  TESSERA_CHECK(quotas_.setQuota(team, key, q));
+  // A new key changes how running work is accounted: recharge it all.
+  QuotaBook fresh(quotas_.teams());
+  for (const auto& j : jobs_)
+    if (j.state == JobState::Running && j.placement)
+      fresh.charge(state_, j.job.team, chargeOf(j, *j.placement), +1);
+  quotas_ = std::move(fresh);
+  return okStatus();
+}
+
+Status Engine::addReservation(Reservation r) {
+  if (r.id.empty()) return Error{"a reservation needs an id", {}};
+  if (reservations_.find(r.id)) return Error{"reservation '" + r.id + "' already exists", {}};
+  if (r.until <= r.from) return Error{"a reservation must end after it starts", {}};
+  if (r.kind == Reservation::Kind::Team && quotas_.teamIndex(r.team) < 0)
+    return Error{"unknown team '" + r.team + "'", {}};
+  reservations_.add(std::move(r));
+  return okStatus();
+}
+
+Status Engine::removeReservation(const std::string& id) {
+  const Reservation* r = reservations_.find(id);
+  if (!r || r->kind == Reservation::Kind::Backfill) return Error{"no reservation '" + id + "'", {}};
+  reservations_.remove(id);
+  return okStatus();
+}
+
+// ---------------------------------------------------------------- invariants
+
+std::vector<std::string> Engine::invariantViolations() const {
+  std::vector<std::string> out = checkInvariants(state_);
+  // Gangs are whole: a running job holds exactly its tasks; nobody else holds anything.
+  std::unordered_map<JobId, int> gpusHeld;
+  for (GpuId g = 0; g < state_.cluster().gpus().size(); ++g) {
+    const auto& o = state_.gpu(g);
+    if (o.wholeOwner != kNoJob) ++gpusHeld[o.wholeOwner];
+    for (int i = 0; i < o.layout.size(); ++i)
+      if (o.instanceOwner[static_cast<size_t>(i)] != kNoJob)
+        ++gpusHeld[o.instanceOwner[static_cast<size_t>(i)]];
+    for (const auto& s : o.shares) ++gpusHeld[s.job];
+  }
+  QuotaBook recount(quotas_.teams());
+  for (const auto& j : jobs_) {
+    const auto it = gpusHeld.find(j.job.id);
+    const int held = it == gpusHeld.end() ? 0 : it->second;
+    if (j.state != JobState::Running) {
+      if (held)
+        out.push_back("job " + std::to_string(j.job.id) + " is " + jobStateName(j.state) +
+                      " but holds " + std::to_string(held) + " GPU(s)");
+      continue;
+    }
+    if (!j.placement || static_cast<int>(j.placement->tasks.size()) != j.job.tasks) {
+      out.push_back("running job " + std::to_string(j.job.id) + " is not placed whole");
+      continue;
+    }
+    int expected = 0;
+    for (const auto& t : j.placement->tasks) expected += static_cast<int>(t.gpus.size());
+    if (held != expected)
+      out.push_back("job " + std::to_string(j.job.id) + " holds " + std::to_string(held) +
+                    " GPU(s), its placement names " + std::to_string(expected));
+    recount.charge(state_, j.job.team, chargeOf(j, *j.placement), +1);
+  }
+  for (size_t t = 0; t < quotas_.teams().size(); ++t)
+    for (const auto& [key, q] : quotas_.teams()[t].quotas) {
+      const double a = quotas_.usage(static_cast<int>(t), key);
+      const double b = recount.usage(static_cast<int>(t), key);
+      if (std::abs(a - b) > 1e-6)
+        out.push_back("team " + quotas_.teams()[t].name + " quota usage on " + key + " is " +
+                      std::to_string(a) + ", recount " + std::to_string(b));
+      if (a > q.guaranteed + q.borrowLimit + 1e-6)
+        out.push_back("team " + quotas_.teams()[t].name + " uses " + std::to_string(a) + " " + key +
+                      " GPUs, above guaranteed + borrow");
+    }
+  for (const auto& id : gpusHeld)
+    if (!index_.count(id.first))
+      out.push_back("GPU held by unknown job " + std::to_string(id.first));
+  return out;
+}
+
+}  // namespace tessera

@@ -1,0 +1,185 @@
+#pragma once
+// The scheduler engine: jobs and their lifecycle, the team tree with quotas and fair share, the
+// policy's plugins, and the cycle that orders, admits, places (with topology, MIG and fractional
+// GPUs), preempts and backfills. One Engine is a value: copying it forks the whole scheduler
+// (dry runs of operator commands, the simulator's what-ifs).
+//
+// A cycle decides on the engine's state through one transaction per job; placement is tentative
+// until the job's permit plugins agree and is then committed as a whole. Each cycle leaves:
+// running jobs started, preempted jobs requeued, a reason, queue position and (when backfill
+// planned one) an estimated start for every pending job, and statistics like Slurm's sdiag.
+#include <chrono>
+#include <memory>
+#include <optional>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+#include "scheduler/events.h"
+#include "scheduler/fair_share.h"
+#include "scheduler/plugin.h"
+#include "scheduler/policy.h"
+#include "workload/workload_spec.h"
+
+namespace tessera {
+
+struct JobRecord {
+  Job job;
+  int team = -1;  // index in the engine's QuotaBook (-1 = a team the tenants do not list)
+  JobState state = JobState::Pending;
+  std::optional<GangPlacement> placement;
+  Seconds startTime = 0;  // of the current (or last) run
+  Seconds endTime = 0;    // when it completed, failed or was cancelled
+  Seconds workKept = 0;   // seconds of work saved by checkpoints in earlier runs
+  int preemptions = 0;
+  double gpuHoursLost = 0;  // to preemptions
+  std::string reason;       // why it is pending, or why it last changed state
+  PluginCode pendingCode = PluginCode::Unschedulable;
+  std::optional<Seconds> eta;     // estimated start from the last cycle's backfill plan
+  std::vector<JobId> waitingFor;  // running jobs whose end that estimate needs
+  std::vector<GpuId> pinned;      // operator pin, resolved
+
+  [[nodiscard]] bool active() const {
+    return state == JobState::Pending || state == JobState::Admitted || state == JobState::Running;
+  }
+  // Seconds of work still to do (nullopt without a runtime estimate).
+  [[nodiscard]] std::optional<Seconds> remaining() const;
+  // When a running job is expected to end; kForever without an estimate.
+  [[nodiscard]] Seconds expectedEnd() const;
+  // When a job started now would end.
+  [[nodiscard]] Seconds endIfStartedAt(Seconds t) const;
+  // The time of its last checkpoint in the current run (startTime when none yet).
+  [[nodiscard]] Seconds lastCheckpointAt(Seconds now) const;
+  // GPUs it holds (whole-GPU equivalents), from its placement.
+  [[nodiscard]] double gpusHeld(const ClusterState& occupancy) const;
+};
+
+// Per-cycle statistics (Slurm sdiag's main and backfill sections).
+struct CycleStats {
+  uint64_t cycle = 0;
+  Seconds now = 0;
+  double cycleMs = 0;
+  int pending = 0;     // at the start of the cycle
+  int considered = 0;  // pending jobs looked at
+  int started = 0;
+  int backfilled = 0;     // started behind a blocked higher job with a reservation
+  int preempted = 0;      // victims evicted
+  int reservations = 0;   // backfill reservations made (depth reached)
+  double backfillMs = 0;  // time spent planning reservations
+  bool backfillBudgetHit = false;
+  int shapeCacheHits = 0;  // pending jobs skipped as identical to one that did not fit
+  std::vector<std::string> invariantViolations;
+};
+
+struct EngineStats {
+  uint64_t cycles = 0;
+  double lastCycleMs = 0;
+  double maxCycleMs = 0;
+  double totalCycleMs = 0;
+  uint64_t started = 0;
+  uint64_t backfilled = 0;
+  uint64_t preempted = 0;
+  CycleStats last;
+};
+
+class Engine {
+ public:
+  // `tenants` gives the priority classes and teams; its jobs are submitted at their submit time
+  // order. Fails when the policy names unknown plugins.
+  static Expected<Engine> create(std::shared_ptr<const Cluster> cluster, const Workload& tenants,
+                                 Policy policy = {});
+
+  // --- state
+  [[nodiscard]] const ClusterState& state() const { return state_; }
+  [[nodiscard]] const Cluster& cluster() const { return state_.cluster(); }
+  [[nodiscard]] Seconds now() const { return now_; }
+  [[nodiscard]] const Policy& policy() const { return policy_; }
+  [[nodiscard]] const QuotaBook& quotas() const { return quotas_; }
+  [[nodiscard]] const FairShare& fairShare() const { return fairShare_; }
+  [[nodiscard]] const ReservationBook& reservations() const { return reservations_; }
+  [[nodiscard]] const std::vector<PriorityClass>& priorityClasses() const { return classes_; }
+  [[nodiscard]] const std::vector<Event>& events() const { return events_; }
+  [[nodiscard]] const EngineStats& stats() const { return stats_; }
+  [[nodiscard]] const JobRecord* job(JobId id) const;
+  [[nodiscard]] std::vector<const JobRecord*> jobs() const;  // in submission order
+  // Pending jobs in the order the next cycle considers them.
+  [[nodiscard]] std::vector<const JobRecord*> queue() const;
+  [[nodiscard]] CycleContext context() const;
+  [[nodiscard]] const PluginSet& plugins() const { return plugins_; }
+  [[nodiscard]] std::vector<ResourceUse> teamUse() const { return teamUse_; }
+
+  // --- driving
+  // Moves the clock forward (never back); fair-share usage accrues and decays.
+  Status advanceTo(Seconds now);
+  CycleStats runCycle();
+  Expected<JobId> submit(Job job, const std::string& actor = "scheduler");
+  Status complete(JobId id, const std::string& reason = "finished");
+  Status fail(JobId id, const std::string& reason);
+  // Records a checkpoint of a running job now (the simulator's checkpoint events).
+  Status checkpoint(JobId id);
+
+  // --- used by plugins, commands and explanations
+  // The state for tentative what-ifs: change it only through a Transaction and discard it.
+  [[nodiscard]] ClusterState& scratch() const { return state_; }
+  // Where the job would go now, in a transaction the caller owns (the cycle's gate and scorer).
+  GangResult tryPlace(Transaction& tx, const JobRecord& job, const CycleContext& ctx, Seconds start,
+                      const PlacementOptions& extra = {}) const;
+  [[nodiscard]] PluginStatus admit(const CycleContext& ctx, const JobRecord& job) const;
+  [[nodiscard]] PluginStatus permit(const CycleContext& ctx, const JobRecord& job,
+                                    const GangPlacement& placement) const;
+  [[nodiscard]] QuotaCharge chargeOf(const JobRecord& job, const GangPlacement& p) const;
+  [[nodiscard]] std::vector<const JobRecord*> running() const;
+
+  // --- mutations used by operator commands (command.cpp); each records its event.
+  Status cancel(JobId id, const std::string& actor, const std::string& reason);
+  Status hold(JobId id, bool held, const std::string& actor);
+  Status setPriority(JobId id, const std::string& priorityClass, const std::string& actor);
+  Status moveInQueue(JobId id, int64_t rank);
+  Status pin(JobId id, std::vector<GpuId> gpus);
+  Status preempt(JobId victim, JobId by, const std::string& actor, const std::string& reason);
+  Status drain(NodeId n, bool drained);
+  Status repartition(GpuId g, const MigLayout& layout, bool force, const std::string& actor);
+  Status setQuota(const std::string& team, const std::string& key, const Quota& q);
+  Status addReservation(Reservation r);
+  Status removeReservation(const std::string& id);
+  void recordCommand(const std::string& actor, const std::string& what, const std::string& result);
+
+  [[nodiscard]] std::optional<int> priorityOf(const std::string& cls) const;
+  [[nodiscard]] std::vector<std::string> invariantViolations() const;
+
+ private:
+  Engine(ClusterState state, Policy policy, PluginSet plugins);
+
+  JobRecord* mutableJob(JobId id);
+  void addEvent(EventKind kind, JobRecord& job, JobState to, std::string reason,
+                const std::string& actor = "scheduler", JobId by = kNoJob);
+  void start(JobRecord& job, GangPlacement placement, const std::string& why);
+  void stop(JobRecord& job);  // releases GPUs, quota and fair-share accounting
+  void evict(JobRecord& victim, const JobRecord& by, const Victim& cost, const std::string& why);
+  void accrueUsage(Seconds dt);
+  bool tryPreempt(CycleContext& ctx, JobRecord& job, CycleStats& stats);
+  bool tryReserve(const CycleContext& ctx, JobRecord& job, CycleStats& stats,
+                  std::chrono::steady_clock::time_point budgetStart);
+  [[nodiscard]] std::vector<size_t> orderedPending(const CycleContext& ctx) const;
+
+  // Mutable: what-ifs on a const Engine (explanations, plugins) change it only inside a
+  // Transaction they always discard. Not for concurrent use; fork the Engine for another thread.
+  mutable ClusterState state_;
+  Policy policy_;
+  PluginSet plugins_;
+  QuotaBook quotas_;
+  FairShare fairShare_;
+  ReservationBook reservations_;
+  std::vector<PriorityClass> classes_;
+  std::vector<JobRecord> jobs_;
+  std::unordered_map<JobId, size_t> index_;
+  std::vector<ResourceUse> teamUse_;
+  std::vector<Event> events_;
+  std::vector<Job> future_;  // submitted with a submit time still ahead of the clock
+  ResourceUse capacity_;
+  EngineStats stats_;
+  Seconds now_ = 0;
+  int64_t nextRank_ = 0;
+};
+
+}  // namespace tessera

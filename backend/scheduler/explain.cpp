@@ -1,0 +1,354 @@
+#include "scheduler/explain.h"
+
+#include <algorithm>
+#include <bit>
+#include <map>
+#include <set>
+#include <sstream>
+
+#include "mig/mig_capacity.h"
+#include "mig/mig_plan.h"
+
+namespace tessera {
+
+const char* counterfactualKindName(Counterfactual::Kind k) {
+  switch (k) {
+    case Counterfactual::Kind::Quota:
+      return "quota";
+    case Counterfactual::Kind::Repartition:
+      return "repartition";
+    case Counterfactual::Kind::JobsEnd:
+      return "jobs-end";
+    case Counterfactual::Kind::RelaxTopology:
+      return "relax-topology";
+    case Counterfactual::Kind::Preemption:
+      return "preemption";
+    case Counterfactual::Kind::Release:
+      return "release";
+  }
+  return "?";
+}
+
+namespace {
+
+std::string durationText(Seconds s) {
+  if (s < 120) return std::to_string(s) + " s";
+  if (s < 2 * 3600) return std::to_string((s + 30) / 60) + " min";
+  std::ostringstream o;
+  o << (s / 3600) << " h " << (s % 3600) / 60 << " min";
+  return o.str();
+}
+
+std::string jobsText(const std::vector<JobId>& ids) {
+  std::string out;
+  for (size_t i = 0; i < ids.size(); ++i)
+    out += (i == 0 ? "" : (i + 1 == ids.size() ? " and " : ", ")) + std::to_string(ids[i]);
+  return out;
+}
+
+const char* levelPhrase(TopologyLevel l) {
+  switch (l) {
+    case TopologyLevel::Gpu:
+    case TopologyLevel::Node:
+      return "on one node";
+    case TopologyLevel::NvlinkDomain:
+      return "NVLink-connected";
+    case TopologyLevel::Leaf:
+      return "under one leaf switch";
+    case TopologyLevel::Spine:
+      return "under one spine";
+    case TopologyLevel::Cluster:
+      break;
+  }
+  return "in the cluster";
+}
+
+const char* levelName(TopologyLevel l) {
+  switch (l) {
+    case TopologyLevel::Gpu:
+    case TopologyLevel::Node:
+      return "node";
+    case TopologyLevel::NvlinkDomain:
+      return "nvlink-domain";
+    case TopologyLevel::Leaf:
+      return "leaf";
+    case TopologyLevel::Spine:
+      return "spine";
+    case TopologyLevel::Cluster:
+      break;
+  }
+  return "any";
+}
+
+// 1 + pending jobs the queue order puts ahead: no full sort needed for one job.
+int queuePosition(const Engine& e, const CycleContext& ctx, const JobRecord& j, int& length) {
+  int ahead = 0;
+  length = 0;
+  for (const JobRecord* o : e.jobs()) {
+    if (o->state != JobState::Pending) continue;
+    ++length;
+    if (o == &j) continue;
+    int c = 0;
+    for (const auto& p : e.plugins().queueOrder)
+      if ((c = p->compare(ctx, *o, j)) != 0) break;
+    if (c < 0 || (c == 0 && o->job.id < j.job.id)) ++ahead;
+  }
+  return ahead + 1;
+}
+
+// Whole-GPU gangs: free GPUs the job could use against the largest free block at the level it
+// must stay within ("8 GPUs free, but the largest NVLink-connected free block is 4").
+std::string wholeGpuFragmentation(const Engine& e, const JobRecord& j) {
+  const Job& job = j.job;
+  if (job.perTask.kind != GpuRequest::Kind::Whole) return {};
+  const ClusterState& s = e.state();
+  const Cluster& c = s.cluster();
+  const TopologyLevel level = job.topology.required
+                                  ? job.topology.level
+                                  : (job.tasks == 1 ? TopologyLevel::Node : TopologyLevel::Cluster);
+  int freeTotal = 0;
+  std::map<int64_t, int> blocks;
+  for (const auto& n : c.nodes()) {
+    if (s.nodeState(n.id) != NodeState::Up) continue;
+    if (!job.pool.empty() && n.pool != job.pool) continue;
+    if (!job.model.models.empty() && std::find(job.model.models.begin(), job.model.models.end(),
+                                               n.gpuModel().id) == job.model.models.end())
+      continue;
+    const int free = s.freeWholeGpusOnNode(n.id);
+    freeTotal += free;
+    int64_t key = 0;
+    switch (level) {
+      case TopologyLevel::Gpu:
+      case TopologyLevel::Node:
+        key = n.id;
+        break;
+      case TopologyLevel::NvlinkDomain:
+        key = n.gpuCount() ? c.gpu(n.firstGpu).nvlinkDomain : -1;
+        if (key == kNone) key = -2 - int64_t{n.id};
+        break;
+      case TopologyLevel::Leaf:
+        key = c.leafOf(n.id);
+        break;
+      case TopologyLevel::Spine:
+        key = c.spineOf(n.id);
+        break;
+      case TopologyLevel::Cluster:
+        key = 0;
+        break;
+    }
+    blocks[key] += free / job.perTask.gpus * job.perTask.gpus;
+  }
+  int largest = 0;
+  for (const auto& [k, b] : blocks) largest = std::max(largest, b);
+  const int need = job.tasks * job.perTask.gpus;
+  if (freeTotal < need || largest >= need) return {};
+  return std::to_string(freeTotal) + " GPUs free, but the largest " + levelPhrase(level) +
+         " free block is " + std::to_string(largest) + " (the job needs " + std::to_string(need) +
+         ")";
+}
+
+std::optional<Counterfactual> relaxTopology(const Engine& e, const CycleContext& ctx,
+                                            const JobRecord& j) {
+  if (!j.job.topology.required || j.job.topology.level == TopologyLevel::Cluster) return {};
+  for (TopologyLevel l : {TopologyLevel::NvlinkDomain, TopologyLevel::Leaf, TopologyLevel::Spine,
+                          TopologyLevel::Cluster}) {
+    if (l <= j.job.topology.level) continue;
+    Transaction tx(e.scratch());
+    PlacementOptions o;
+    o.topology = TopologyConstraint{l, true};
+    if (e.tryPlace(tx, j, ctx, ctx.now, o).placement)
+      return Counterfactual{Counterfactual::Kind::RelaxTopology,
+                            std::string("would start now if the topology constraint were relaxed "
+                                        "to ") +
+                                levelName(l)};
+  }
+  return {};
+}
+
+// The MIG GPU that can host the profile with the fewest changes, keeping busy instances.
+std::optional<Counterfactual> repartition(const Engine& e, const JobRecord& j) {
+  const Job& job = j.job;
+  if (job.perTask.kind != GpuRequest::Kind::Mig || job.tasks != 1) return {};
+  const ClusterState& s = e.state();
+  const Cluster& c = s.cluster();
+  std::optional<std::pair<int, std::string>> best;  // (steps, text)
+  int examined = 0;
+  for (const auto& n : c.nodes()) {
+    if (s.nodeState(n.id) != NodeState::Up || (!job.pool.empty() && n.pool != job.pool)) continue;
+    const GpuModel& m = n.gpuModel();
+    if (!m.mig || m.mig->profileIndex(job.perTask.migProfile) < 0) continue;
+    for (int i = 0; i < n.gpuCount() && examined < 512; ++i) {
+      const GpuId g = n.firstGpu + static_cast<GpuId>(i);
+      if (c.gpu(g).sharing.mode != SharingMode::Mig) continue;
+      ++examined;
+      const GpuOccupancy& o = s.gpu(g);
+      MigLayout current = o.layout;
+      MigLayout desired;
+      for (int k = 0; k < current.size(); ++k) {
+        current[k].busy = o.instanceOwner[static_cast<size_t>(k)] != kNoJob;
+        if (current[k].busy) {
+          MigInstance keep = current[k];
+          desired.add(keep);
+        }
+      }
+      MigInstance want;
+      want.profile = static_cast<int8_t>(m.mig->profileIndex(job.perTask.migProfile));
+      desired.add(want);
+      const auto plan = planMigRepartition(m, current, desired);
+      if (!plan) continue;
+      const int steps = static_cast<int>(plan->steps.size());
+      if (best && best->first <= steps) continue;
+      best = {steps, "would start now if GPU " + n.name + "/" + std::to_string(i) +
+                         " were repartitioned from " +
+                         (current.size() ? formatMigLayout(m, current) : std::string("empty")) +
+                         " to " + formatMigLayout(m, plan->target) + " (" + std::to_string(steps) +
+                         " MIG changes, busy instances kept)"};
+    }
+  }
+  if (!best) return {};
+  return Counterfactual{Counterfactual::Kind::Repartition, best->second};
+}
+
+// Teams above their guarantee on the keys the job's team is refused on.
+std::vector<std::string> borrowingTeams(const Engine& e) {
+  std::vector<std::string> out;
+  const QuotaBook& q = e.quotas();
+  for (size_t t = 0; t < q.teams().size(); ++t)
+    for (const auto& [key, quota] : q.teams()[t].quotas)
+      if (q.usage(static_cast<int>(t), key) > quota.guaranteed + 1e-9) {
+        out.push_back(q.teams()[t].name);
+        break;
+      }
+  return out;
+}
+
+void explainPending(const Engine& e, const JobRecord& j, Explanation& ex) {
+  const CycleContext ctx = e.context();
+  ex.queuePosition = queuePosition(e, ctx, j, ex.queueLength);
+  if (const PluginStatus a = e.admit(ctx, j); !a.ok()) {
+    ex.dominantReason = a.reason;
+    if (j.job.held)
+      ex.counterfactuals.push_back(
+          {Counterfactual::Kind::Release, "would be considered in the next cycle once released"});
+    return;
+  }
+  Transaction tx(e.scratch());
+  GangResult r = e.tryPlace(tx, j, ctx, ctx.now);
+  ex.filter = r.filter;
+  ex.nodeSummary = r.filter.summary();
+  if (r.placement) {
+    const PluginStatus p = e.permit(ctx, j, *r.placement);
+    const QuotaCharge charge = e.chargeOf(j, *r.placement);
+    tx.discard();
+    if (!p.ok()) {
+      ex.dominantReason = p.reason;
+      ex.blockingQueues = borrowingTeams(e);
+      if (const auto [key, n] = e.quotas().shortfall(e.state(), j.job.team, charge); n > 0)
+        ex.counterfactuals.push_back(
+            {Counterfactual::Kind::Quota, "would start now if the guarantee of " + key + " were +" +
+                                              std::to_string(n) + " GPUs"});
+      return;
+    }
+    ex.dominantReason = "fits now; it starts in the next scheduling cycle";
+    return;
+  }
+  tx.discard();
+  ex.dominantReason = r.reason;
+  const auto largest = std::max_element(r.filter.rejected.begin(), r.filter.rejected.end());
+  if (r.filter.fits.empty() && largest != r.filter.rejected.end() &&
+      static_cast<NodeReject>(largest - r.filter.rejected.begin()) == NodeReject::Reserved) {
+    std::set<JobId> holders;
+    for (const auto& res : e.reservations().all())
+      if (res.kind == Reservation::Kind::Backfill && res.job != j.job.id) holders.insert(res.job);
+    ex.blockingJobs.assign(holders.begin(), holders.end());
+    ex.dominantReason = "the GPUs it fits on are reserved" +
+                        (holders.empty() ? std::string(" (maintenance or team reservation)")
+                                         : " for higher jobs " + jobsText(ex.blockingJobs) +
+                                               " (backfill reservations)");
+  }
+  ex.fragmentation = wholeGpuFragmentation(e, j);
+  if (!ex.fragmentation.empty()) ex.dominantReason = "fragmentation: " + ex.fragmentation;
+  if (auto cf = relaxTopology(e, ctx, j)) ex.counterfactuals.push_back(*cf);
+  if (auto cf = repartition(e, j)) ex.counterfactuals.push_back(*cf);
+  // When it will start: the last cycle's reservation, else a fresh plan.
+  std::optional<Seconds> eta = j.eta;
+  std::vector<JobId> waiting = j.waitingFor;
+  if (!eta && e.plugins().backfill)
+    if (auto plan = e.plugins().backfill->reserve(e, ctx, j)) {
+      eta = plan->start;
+      waiting = plan->waitingFor;
+    }
+  if (eta) {
+    ex.eta = eta;
+    for (JobId w : waiting) ex.blockingJobs.push_back(w);
+    if (!waiting.empty())
+      ex.counterfactuals.push_back(
+          {Counterfactual::Kind::JobsEnd, "would start when jobs " + jobsText(waiting) + " end (~" +
+                                              durationText(*eta - ctx.now) + ")"});
+  }
+}
+
+}  // namespace
+
+Expected<Explanation> explain(const Engine& engine, JobId id) {
+  const JobRecord* j = engine.job(id);
+  if (!j) return Error{"no job " + std::to_string(id), {}};
+  Explanation ex;
+  ex.job = id;
+  ex.state = j->state;
+  for (const auto& ev : engine.events())
+    if (ev.job == id)
+      ex.history.push_back(std::to_string(ev.time) + " " + eventKindName(ev.kind) + ": " +
+                           ev.reason);
+  switch (j->state) {
+    case JobState::Pending:
+      explainPending(engine, *j, ex);
+      break;
+    case JobState::Admitted:
+    case JobState::Running: {
+      std::ostringstream where;
+      for (const auto& t : j->placement->tasks) {
+        where << (where.tellp() > 0 ? "; " : "") << engine.cluster().node(t.node).name << " GPU";
+        for (GpuId g : t.gpus) where << ' ' << engine.cluster().gpu(g).index;
+      }
+      ex.placement = where.str();
+      ex.dominantReason = "running since " + std::to_string(j->startTime) + " on " + ex.placement;
+      break;
+    }
+    default:
+      ex.dominantReason = std::string(jobStateName(j->state)) +
+                          (ex.history.empty() ? "" : ": " + ex.history.back());
+      break;
+  }
+  return ex;
+}
+
+std::string Explanation::text() const {
+  std::ostringstream o;
+  o << "job " << job << ": " << jobStateName(state) << "\n  why: " << dominantReason << "\n";
+  if (!nodeSummary.empty()) o << "  nodes: " << nodeSummary << "\n";
+  if (!fragmentation.empty()) o << "  fragmentation: " << fragmentation << "\n";
+  if (queuePosition) o << "  queue position: " << *queuePosition << " of " << queueLength << "\n";
+  if (eta) o << "  estimated start: t=" << *eta << "\n";
+  if (!blockingJobs.empty()) o << "  waiting for jobs: " << jobsText(blockingJobs) << "\n";
+  if (!blockingQueues.empty()) {
+    o << "  borrowing teams:";
+    for (const auto& q : blockingQueues) o << ' ' << q;
+    o << "\n";
+  }
+  for (const auto& c : counterfactuals)
+    o << "  " << counterfactualKindName(c.kind) << ": " << c.text << "\n";
+  if (!placement.empty()) o << "  placement: " << placement << "\n";
+  return o.str();
+}
+
+std::vector<std::string> preemptionReport(const Engine& engine) {
+  std::vector<std::string> out;
+  for (const auto& ev : engine.events())
+    if (ev.kind == EventKind::Preempted)
+      out.push_back("t=" + std::to_string(ev.time) + " job " + std::to_string(ev.job) + " " +
+                    ev.reason);
+  return out;
+}
+
+}  // namespace tessera

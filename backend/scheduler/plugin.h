@@ -1,0 +1,177 @@
+#pragma once
+// The engine's typed extension points, after the kube-scheduler framework: queue order,
+// admission, filter, score, permit, preemption and backfill. A plugin answers with a
+// PluginStatus that separates "does not fit now" (Unschedulable), "will never fit as asked"
+// (Unresolvable) and "broken" (Error). Plugins are stateless; what one cycle knows lives in
+// the CycleContext the engine builds at the start of the cycle.
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "scheduler/gang_placement.h"
+#include "scheduler/quota.h"
+#include "scheduler/reservation.h"
+#include "workload/job.h"
+
+namespace tessera {
+
+struct JobRecord;
+struct Policy;
+class FairShare;
+
+enum class PluginCode : uint8_t { Success, Unschedulable, Unresolvable, Error };
+const char* pluginCodeName(PluginCode c);
+
+struct PluginStatus {
+  PluginCode code = PluginCode::Success;
+  std::string reason;  // the operator's words; empty on success
+  std::string plugin;  // who said it
+
+  [[nodiscard]] bool ok() const { return code == PluginCode::Success; }
+  static PluginStatus success() { return {}; }
+  static PluginStatus unschedulable(std::string why) {
+    return {PluginCode::Unschedulable, std::move(why), {}};
+  }
+  static PluginStatus unresolvable(std::string why) {
+    return {PluginCode::Unresolvable, std::move(why), {}};
+  }
+  static PluginStatus error(std::string why) { return {PluginCode::Error, std::move(why), {}}; }
+};
+
+// One task request and how often it occurs among pending and running work: the "distribution of
+// arriving requests" the fragmentation score (FGD) measures against.
+struct DemandShape {
+  GpuRequest request;
+  double weight = 0;
+};
+
+// What every plugin may read during one cycle. Pointers, not copies: the context lives on the
+// cycle's stack and the engine outlives it.
+struct CycleContext {
+  const ClusterState* state = nullptr;
+  const QuotaBook* quotas = nullptr;
+  const FairShare* fairShare = nullptr;
+  const ReservationBook* reservations = nullptr;
+  const Policy* policy = nullptr;
+  Seconds now = 0;
+  std::vector<double> fairShareFactor;  // per team index: 1 = used nothing, -> 0 = far over share
+  std::vector<double> dominantShare;    // per team index: DRF share / weight
+  std::vector<DemandShape> demand;      // request mix for FGD
+};
+
+class QueueOrderPlugin {
+ public:
+  virtual ~QueueOrderPlugin() = default;
+  // < 0: a goes first, > 0: b goes first, 0: this plugin cannot tell (the next one decides).
+  [[nodiscard]] virtual int compare(const CycleContext& ctx, const JobRecord& a,
+                                    const JobRecord& b) const = 0;
+};
+
+class AdmissionPlugin {
+ public:
+  virtual ~AdmissionPlugin() = default;
+  // May the job be considered for placement at all this cycle (hold, quota headroom)?
+  [[nodiscard]] virtual PluginStatus admit(const CycleContext& ctx, const JobRecord& job) const = 0;
+};
+
+// Contributes GPUs the job may not take (the gate) and can reject a job outright (a pin naming a
+// GPU that does not exist is Error).
+class FilterPlugin {
+ public:
+  virtual ~FilterPlugin() = default;
+  [[nodiscard]] virtual PluginStatus check(const CycleContext&, const JobRecord&) const {
+    return PluginStatus::success();
+  }
+  [[nodiscard]] virtual bool touches(const CycleContext& ctx, const JobRecord& job, Seconds start,
+                                     NodeId n) const = 0;
+  [[nodiscard]] virtual bool usable(const CycleContext& ctx, const JobRecord& job, Seconds start,
+                                    GpuId g) const = 0;
+  [[nodiscard]] virtual NodeReject rejectReason() const = 0;
+};
+
+// Raw score of a candidate unit (higher is better); the engine normalizes each plugin's scores to
+// 0..100 across the candidates and sums them with the policy's weights.
+class ScorePlugin {
+ public:
+  virtual ~ScorePlugin() = default;
+  [[nodiscard]] virtual double score(const CycleContext& ctx, const Job& job,
+                                     const UnitView& unit) const = 0;
+};
+
+// Last word on a tentative placement, inside the transaction (quota against the GPUs chosen).
+class PermitPlugin {
+ public:
+  virtual ~PermitPlugin() = default;
+  [[nodiscard]] virtual PluginStatus permit(const CycleContext& ctx, const JobRecord& job,
+                                            const GangPlacement& placement) const = 0;
+};
+
+struct Victim {
+  JobId job = kNoJob;
+  Seconds workLost = 0;     // seconds of progress since its last checkpoint
+  double gpuHoursLost = 0;  // workLost x the GPUs it holds
+  bool reclaimed = false;   // evicted to give borrowed GPUs back, not by priority
+};
+
+struct PreemptionPlan {
+  std::vector<Victim> victims;
+  GangPlacement placement;  // where the preemptor goes once they are gone
+};
+
+class Engine;
+
+class PreemptionPlugin {
+ public:
+  virtual ~PreemptionPlugin() = default;
+  // The cheapest victim set that lets `job` start now, simulated in a transaction that is
+  // discarded; nullopt when none exists.
+  [[nodiscard]] virtual std::optional<PreemptionPlan> plan(const Engine& engine,
+                                                           const CycleContext& ctx,
+                                                           const JobRecord& job) const = 0;
+};
+
+// The candidates a preemptor may evict and in which order (cheapest first); shared with
+// explanations ("would start now by preempting ...").
+std::vector<Victim> preemptionCandidates(const Engine& engine, const CycleContext& ctx,
+                                         const JobRecord& job);
+
+// A blocked job's earliest start on the time-indexed free-capacity map, and the GPUs it will use.
+struct BackfillReservation {
+  JobId job = kNoJob;
+  Seconds start = 0;
+  Seconds end = 0;
+  std::vector<GpuId> gpus;
+  std::vector<JobId> waitingFor;  // running jobs whose end it needs
+};
+
+class BackfillPlugin {
+ public:
+  virtual ~BackfillPlugin() = default;
+  [[nodiscard]] virtual std::optional<BackfillReservation> reserve(const Engine& engine,
+                                                                   const CycleContext& ctx,
+                                                                   const JobRecord& job) const = 0;
+};
+
+// Plugins by name (the built-ins; a policy may only name these).
+struct PluginSet {
+  std::vector<std::shared_ptr<const QueueOrderPlugin>> queueOrder;
+  std::vector<std::pair<std::string, std::shared_ptr<const AdmissionPlugin>>> admission;
+  std::vector<std::shared_ptr<const FilterPlugin>> filter;
+  std::vector<std::pair<std::shared_ptr<const ScorePlugin>, double>> score;
+  std::vector<std::pair<std::string, std::shared_ptr<const PermitPlugin>>> permit;
+  std::shared_ptr<const PreemptionPlugin> preemption;  // nullptr = none
+  std::shared_ptr<const BackfillPlugin> backfill;      // nullptr = none
+};
+
+class PluginRegistry {
+ public:
+  static const PluginRegistry& builtin();
+  [[nodiscard]] std::vector<std::string> names(std::string_view point) const;
+  [[nodiscard]] bool has(std::string_view point, std::string_view name) const;
+  // Instantiates the policy's plugins; fails naming the first unknown one.
+  [[nodiscard]] Expected<PluginSet> instantiate(const Policy& policy) const;
+};
+
+}  // namespace tessera

@@ -1,0 +1,458 @@
+// The built-in plugins and the registry that names them. Each plugin is small and stateless;
+// docs/scheduler-policy.md describes what each one does and when to pick it.
+#include <algorithm>
+#include <bit>
+#include <cmath>
+#include <functional>
+#include <map>
+
+#include "mig/mig_capacity.h"
+#include "scheduler/engine.h"
+#include "scheduler/plugin.h"
+
+namespace tessera {
+
+const char* pluginCodeName(PluginCode c) {
+  switch (c) {
+    case PluginCode::Success:
+      return "success";
+    case PluginCode::Unschedulable:
+      return "unschedulable";
+    case PluginCode::Unresolvable:
+      return "unresolvable";
+    case PluginCode::Error:
+      return "error";
+  }
+  return "?";
+}
+
+namespace {
+
+int cmp(auto a, auto b) {
+  return a < b ? -1 : (b < a ? 1 : 0);
+}
+
+// ---- queue order
+
+struct PriorityOrder final : QueueOrderPlugin {
+  int compare(const CycleContext&, const JobRecord& a, const JobRecord& b) const override {
+    return cmp(b.job.priority, a.job.priority);
+  }
+};
+
+struct OperatorOrder final : QueueOrderPlugin {
+  int compare(const CycleContext&, const JobRecord& a, const JobRecord& b) const override {
+    return cmp(a.job.queueRank, b.job.queueRank);
+  }
+};
+
+double teamValue(const std::vector<double>& v, int team, double fallback) {
+  return team >= 0 && static_cast<size_t>(team) < v.size() ? v[static_cast<size_t>(team)]
+                                                           : fallback;
+}
+
+struct FairShareOrder final : QueueOrderPlugin {
+  int compare(const CycleContext& ctx, const JobRecord& a, const JobRecord& b) const override {
+    if (a.team == b.team) return 0;
+    return cmp(teamValue(ctx.fairShareFactor, b.team, 1.0),
+               teamValue(ctx.fairShareFactor, a.team, 1.0));
+  }
+};
+
+struct DrfOrder final : QueueOrderPlugin {
+  int compare(const CycleContext& ctx, const JobRecord& a, const JobRecord& b) const override {
+    if (a.team == b.team) return 0;
+    return cmp(teamValue(ctx.dominantShare, a.team, 0.0),
+               teamValue(ctx.dominantShare, b.team, 0.0));
+  }
+};
+
+struct SubmitTimeOrder final : QueueOrderPlugin {
+  int compare(const CycleContext&, const JobRecord& a, const JobRecord& b) const override {
+    if (const int c = cmp(a.job.submitTime, b.job.submitTime)) return c;
+    return cmp(a.job.id, b.job.id);
+  }
+};
+
+// ---- admission
+
+struct HoldAdmission final : AdmissionPlugin {
+  PluginStatus admit(const CycleContext&, const JobRecord& job) const override {
+    if (job.job.held) return PluginStatus::unschedulable("held by an operator");
+    return PluginStatus::success();
+  }
+};
+
+// The cheap check before placement: a team whose every quota together can never cover the job.
+struct QuotaAdmission final : AdmissionPlugin {
+  PluginStatus admit(const CycleContext& ctx, const JobRecord& job) const override {
+    if (!ctx.quotas || !ctx.quotas->managed(job.team)) return PluginStatus::success();
+    const Team& t = ctx.quotas->teams()[static_cast<size_t>(job.team)];
+    double most = 0;
+    for (const auto& [key, q] : t.quotas) most += q.guaranteed + q.borrowLimit;
+    if (job.job.gpuDemand() > most + 1e-9)
+      return PluginStatus::unresolvable(
+          "team " + t.name + " may hold at most " + std::to_string(static_cast<int>(most)) +
+          " GPUs (guaranteed + borrow); the job needs " + std::to_string(job.job.gpuDemand()));
+    return PluginStatus::success();
+  }
+};
+
+// ---- filter
+
+struct ReservationFilter final : FilterPlugin {
+  bool touches(const CycleContext& ctx, const JobRecord&, Seconds, NodeId n) const override {
+    return ctx.reservations && ctx.reservations->touches(n);
+  }
+  bool usable(const CycleContext& ctx, const JobRecord& job, Seconds start,
+              GpuId g) const override {
+    return ctx.reservations->usable(g, job.job.team, job.job.id, start, job.endIfStartedAt(start));
+  }
+  NodeReject rejectReason() const override { return NodeReject::Reserved; }
+};
+
+struct PinFilter final : FilterPlugin {
+  PluginStatus check(const CycleContext& ctx, const JobRecord& job) const override {
+    for (GpuId g : job.pinned)
+      if (g >= ctx.state->cluster().gpus().size())
+        return PluginStatus::error("pinned GPU " + std::to_string(g) + " does not exist");
+    return PluginStatus::success();
+  }
+  bool touches(const CycleContext&, const JobRecord& job, Seconds, NodeId) const override {
+    return !job.pinned.empty();
+  }
+  bool usable(const CycleContext&, const JobRecord& job, Seconds, GpuId g) const override {
+    return std::binary_search(job.pinned.begin(), job.pinned.end(), g);
+  }
+  NodeReject rejectReason() const override { return NodeReject::NotPinned; }
+};
+
+// ---- score
+
+const Node& firstNode(const CycleContext& ctx, const UnitView& u) {
+  return ctx.state->cluster().node(u.nodes.front().first);
+}
+
+struct BinPackScore final : ScorePlugin {
+  double score(const CycleContext&, const Job&, const UnitView& u) const override {
+    return -double(u.freeGpus);
+  }
+};
+
+struct SpreadScore final : ScorePlugin {
+  double score(const CycleContext&, const Job&, const UnitView& u) const override {
+    return double(u.freeGpus);
+  }
+};
+
+int rankOf(const GpuLink& l) {
+  return l.kind == LinkKind::NVLink ? 0 : static_cast<int>(l.kind);
+}
+
+// Locality inside the unit: fewer nodes for the gang, then the best worst-link among free GPUs of
+// one task on the first node (so 2-GPU tasks go where an NVLink pair is free).
+struct TopologyScore final : ScorePlugin {
+  double score(const CycleContext& ctx, const Job& job, const UnitView& u) const override {
+    const auto used = unitTaskNodes(*ctx.state, u, job.tasks);
+    double raw = -100.0 * double(used.size());
+    if (job.perTask.kind == GpuRequest::Kind::Whole && job.perTask.gpus >= 2)
+      raw -= bestWorstLink(ctx, firstNode(ctx, u), job.perTask.gpus);
+    return raw;
+  }
+
+  static int bestWorstLink(const CycleContext& ctx, const Node& n, int k) {
+    std::vector<int> free;
+    for (int i = 0; i < n.gpuCount(); ++i)
+      if (ctx.state->wholeGpuFree(n.firstGpu + static_cast<GpuId>(i))) free.push_back(i);
+    // Greedy: from each seed add the best-linked GPU; enough to tell NVLink pairs from PCIe.
+    int best = 1 << 10;
+    for (int seed : free) {
+      std::vector<int> set{seed};
+      int worst = 0;
+      while (static_cast<int>(set.size()) < k) {
+        int pick = -1, pickRank = 1 << 10;
+        for (int c : free) {
+          if (std::find(set.begin(), set.end(), c) != set.end()) continue;
+          int r = 0;
+          for (int s : set) r = std::max(r, rankOf(n.hw->link(s, c)));
+          if (r < pickRank) pick = c, pickRank = r;
+        }
+        if (pick < 0) break;
+        set.push_back(pick);
+        worst = std::max(worst, pickRank);
+      }
+      if (static_cast<int>(set.size()) == k) best = std::min(best, worst);
+    }
+    return best;
+  }
+};
+
+// MIG fit: an idle instance beats creating one; among creations, the GPU (and start) where the
+// new instance leaves the least fragmentation, i.e. keeps the largest profiles placeable.
+struct MigFitScore final : ScorePlugin {
+  double score(const CycleContext& ctx, const Job& job, const UnitView& u) const override {
+    if (job.perTask.kind != GpuRequest::Kind::Mig) return 0;
+    const Node& n = firstNode(ctx, u);
+    const auto& mig = n.gpuModel().mig;
+    const int p = mig ? mig->profileIndex(job.perTask.migProfile) : -1;
+    if (p < 0) return -2;
+    double best = -2;
+    for (int i = 0; i < n.gpuCount(); ++i) {
+      const GpuId g = n.firstGpu + static_cast<GpuId>(i);
+      if (ctx.state->cluster().gpu(g).sharing.mode != SharingMode::Mig) continue;
+      if (ctx.state->idleMigInstances(g, p) > 0) return 1;
+      if (const auto fit = migBestNewInstance(*mig, ctx.state->gpu(g).layout, p))
+        best = std::max(best, -fit->fragmentation);
+    }
+    return best;
+  }
+};
+
+// Fractions: the node whose fullest fitting shared GPU is fullest (packs shares, keeps whole
+// GPUs whole).
+struct FractionPackScore final : ScorePlugin {
+  double score(const CycleContext& ctx, const Job& job, const UnitView& u) const override {
+    if (job.perTask.kind != GpuRequest::Kind::Fraction) return 0;
+    const Node& n = firstNode(ctx, u);
+    int best = -1;
+    for (int i = 0; i < n.gpuCount(); ++i) {
+      const GpuId g = n.firstGpu + static_cast<GpuId>(i);
+      if (!ctx.state->shareProblem(g, job.id, job.perTask.milli, job.perTask.vramMiB))
+        best = std::max(best, ctx.state->gpu(g).milliUsed);
+    }
+    return best;
+  }
+};
+
+}  // namespace
+
+// FGD (Weng et al., ATC'23): the fragmentation of a node measured against the request mix is the
+// GPU capacity each request shape could not use there, weighted by how often the shape occurs.
+// The score is minus its growth if the job's tasks land on the node.
+double nodeFragmentation(const ClusterState& state, NodeId id, const std::vector<DemandShape>& mix,
+                         int wholeTaken, GpuId sharedGpu, int sharedMilli) {
+  const Node& n = state.cluster().node(id);
+  const int freeWhole = state.freeWholeGpusOnNode(id) - wholeTaken;
+  double frag = 0;
+  for (const auto& d : mix) {
+    switch (d.request.kind) {
+      case GpuRequest::Kind::Whole: {
+        const int k = std::max(1, d.request.gpus);
+        frag += d.weight * (freeWhole < k ? freeWhole : freeWhole % k);
+        break;
+      }
+      case GpuRequest::Kind::Fraction:
+        for (int i = 0; i < n.gpuCount(); ++i) {
+          const GpuId g = n.firstGpu + static_cast<GpuId>(i);
+          if (state.cluster().gpu(g).sharing.mode != SharingMode::TimeSliced) continue;
+          const int used = state.gpu(g).milliUsed + (g == sharedGpu ? sharedMilli : 0);
+          const int left = 1000 - used;
+          if (used > 0 && left > 0 && left < d.request.milli) frag += d.weight * left / 1000.0;
+        }
+        break;
+      case GpuRequest::Kind::Mig: {
+        const auto& mig = n.gpuModel().mig;
+        const int p = mig ? mig->profileIndex(d.request.migProfile) : -1;
+        if (p < 0) break;
+        for (int i = 0; i < n.gpuCount(); ++i) {
+          const GpuId g = n.firstGpu + static_cast<GpuId>(i);
+          if (state.cluster().gpu(g).sharing.mode != SharingMode::Mig) continue;
+          const auto& layout = state.gpu(g).layout;
+          const int freeSlices =
+              mig->memorySlices - std::popcount(static_cast<unsigned>(layout.occupiedMask(*mig)));
+          const int usable = migMaxAdditional(*mig, MigUsage::of(*mig, layout), p) *
+                             mig->profiles[static_cast<size_t>(p)].memorySlices;
+          frag += d.weight * double(std::max(0, freeSlices - usable)) / mig->memorySlices;
+        }
+        break;
+      }
+      case GpuRequest::Kind::None:
+        break;
+    }
+  }
+  return frag;
+}
+
+namespace {
+
+struct FgdScore final : ScorePlugin {
+  double score(const CycleContext& ctx, const Job& job, const UnitView& u) const override {
+    if (ctx.demand.empty()) return 0;
+    double growth = 0;
+    for (auto [node, tasks] : unitTaskNodes(*ctx.state, u, job.tasks)) {
+      const double before = nodeFragmentation(*ctx.state, node, ctx.demand, 0, 0, 0);
+      double after = before;
+      if (job.perTask.kind == GpuRequest::Kind::Whole) {
+        after = nodeFragmentation(*ctx.state, node, ctx.demand, tasks * job.perTask.gpus, 0, 0);
+      } else if (job.perTask.kind == GpuRequest::Kind::Fraction) {
+        const GpuId g = fullestShare(ctx, job, node);
+        after = nodeFragmentation(*ctx.state, node, ctx.demand, 0, g, job.perTask.milli * tasks);
+      } else if (job.perTask.kind == GpuRequest::Kind::Mig) {
+        after = before + migGrowth(ctx, job, node);
+      }
+      growth += after - before;
+    }
+    return -growth;
+  }
+
+  static GpuId fullestShare(const CycleContext& ctx, const Job& job, NodeId id) {
+    const Node& n = ctx.state->cluster().node(id);
+    GpuId best = n.firstGpu;
+    int bestUsed = -1;
+    for (int i = 0; i < n.gpuCount(); ++i) {
+      const GpuId g = n.firstGpu + static_cast<GpuId>(i);
+      if (ctx.state->shareProblem(g, job.id, job.perTask.milli, job.perTask.vramMiB)) continue;
+      if (ctx.state->gpu(g).milliUsed > bestUsed) best = g, bestUsed = ctx.state->gpu(g).milliUsed;
+    }
+    return best;
+  }
+
+  // The smallest fragmentation growth of one new instance on the node's MIG GPUs.
+  static double migGrowth(const CycleContext& ctx, const Job& job, NodeId id) {
+    const Node& n = ctx.state->cluster().node(id);
+    const auto& mig = n.gpuModel().mig;
+    const int p = mig ? mig->profileIndex(job.perTask.migProfile) : -1;
+    if (p < 0) return 0;
+    double best = 1;
+    for (int i = 0; i < n.gpuCount(); ++i) {
+      const GpuId g = n.firstGpu + static_cast<GpuId>(i);
+      if (ctx.state->cluster().gpu(g).sharing.mode != SharingMode::Mig) continue;
+      if (ctx.state->idleMigInstances(g, p) > 0) return 0;
+      const auto& layout = ctx.state->gpu(g).layout;
+      if (const auto fit = migBestNewInstance(*mig, layout, p)) {
+        const double now = migFragmentation(*mig, layout, MigDemand::uniform(*mig)).score;
+        best = std::min(best, fit->fragmentation - now);
+      }
+    }
+    return best;
+  }
+};
+
+// ---- permit
+
+struct QuotaPermit final : PermitPlugin {
+  PluginStatus permit(const CycleContext& ctx, const JobRecord& job,
+                      const GangPlacement& placement) const override {
+    if (!ctx.quotas || !ctx.quotas->managed(job.team)) {
+      // Unmanaged teams still pass through their department's caps.
+      if (!ctx.quotas || job.team < 0) return PluginStatus::success();
+    }
+    std::vector<std::vector<GpuId>> gpus;
+    for (const auto& t : placement.tasks) gpus.push_back(t.gpus);
+    const auto charge = QuotaCharge::of(*ctx.state, job.job, gpus);
+    if (auto why = ctx.quotas->refusal(*ctx.state, job.job.team, charge); !why.empty())
+      return PluginStatus::unschedulable(why);
+    return PluginStatus::success();
+  }
+};
+
+template <typename T>
+using Factories = std::map<std::string, std::function<std::shared_ptr<const T>()>, std::less<>>;
+
+template <typename T, typename Impl>
+std::function<std::shared_ptr<const T>()> make() {
+  return [] { return std::make_shared<const Impl>(); };
+}
+
+struct Tables {
+  Factories<QueueOrderPlugin> queueOrder{
+      {"priority", make<QueueOrderPlugin, PriorityOrder>()},
+      {"operator-order", make<QueueOrderPlugin, OperatorOrder>()},
+      {"fair-share", make<QueueOrderPlugin, FairShareOrder>()},
+      {"drf", make<QueueOrderPlugin, DrfOrder>()},
+      {"submit-time", make<QueueOrderPlugin, SubmitTimeOrder>()}};
+  Factories<AdmissionPlugin> admission{{"hold", make<AdmissionPlugin, HoldAdmission>()},
+                                       {"quota", make<AdmissionPlugin, QuotaAdmission>()}};
+  Factories<FilterPlugin> filter{{"reservations", make<FilterPlugin, ReservationFilter>()},
+                                 {"pin", make<FilterPlugin, PinFilter>()}};
+  Factories<ScorePlugin> score{{"binpack", make<ScorePlugin, BinPackScore>()},
+                               {"spread", make<ScorePlugin, SpreadScore>()},
+                               {"topology", make<ScorePlugin, TopologyScore>()},
+                               {"mig-fit", make<ScorePlugin, MigFitScore>()},
+                               {"fraction-pack", make<ScorePlugin, FractionPackScore>()},
+                               {"fgd", make<ScorePlugin, FgdScore>()}};
+  Factories<PermitPlugin> permit{{"quota", make<PermitPlugin, QuotaPermit>()}};
+};
+
+const Tables& tables() {
+  static const Tables t;
+  return t;
+}
+
+template <typename T>
+std::vector<std::string> keys(const Factories<T>& f) {
+  std::vector<std::string> out;
+  for (const auto& [name, make] : f) out.push_back(name);
+  return out;
+}
+
+}  // namespace
+
+std::shared_ptr<const PreemptionPlugin> makeCheckpointAwarePreemption();
+std::shared_ptr<const BackfillPlugin> makeReservationBackfill();
+
+const PluginRegistry& PluginRegistry::builtin() {
+  static const PluginRegistry r;
+  return r;
+}
+
+std::vector<std::string> PluginRegistry::names(std::string_view point) const {
+  const Tables& t = tables();
+  if (point == "queue_order") return keys(t.queueOrder);
+  if (point == "admission") return keys(t.admission);
+  if (point == "filter") return keys(t.filter);
+  if (point == "score") return keys(t.score);
+  if (point == "permit") return keys(t.permit);
+  if (point == "preemption") return {"checkpoint-aware"};
+  if (point == "backfill") return {"reservations"};
+  return {};
+}
+
+bool PluginRegistry::has(std::string_view point, std::string_view name) const {
+  const auto n = names(point);
+  return std::find(n.begin(), n.end(), name) != n.end();
+}
+
+Expected<PluginSet> PluginRegistry::instantiate(const Policy& p) const {
+  const Tables& t = tables();
+  PluginSet set;
+  auto unknown = [](const std::string& point, const std::string& name) {
+    return Error{"policy: unknown " + point + " plugin '" + name + "'", {}};
+  };
+  for (const auto& n : p.queueOrder) {
+    const auto it = t.queueOrder.find(n);
+    if (it == t.queueOrder.end()) return unknown("queue_order", n);
+    set.queueOrder.push_back(it->second());
+  }
+  for (const auto& n : p.admission) {
+    const auto it = t.admission.find(n);
+    if (it == t.admission.end()) return unknown("admission", n);
+    set.admission.emplace_back(n, it->second());
+  }
+  for (const auto& n : p.filter) {
+    const auto it = t.filter.find(n);
+    if (it == t.filter.end()) return unknown("filter", n);
+    set.filter.push_back(it->second());
+  }
+  for (const auto& s : p.score) {
+    const auto it = t.score.find(s.name);
+    if (it == t.score.end()) return unknown("score", s.name);
+    if (s.weight > 0) set.score.emplace_back(it->second(), s.weight);
+  }
+  for (const auto& n : p.permit) {
+    const auto it = t.permit.find(n);
+    if (it == t.permit.end()) return unknown("permit", n);
+    set.permit.emplace_back(n, it->second());
+  }
+  if (p.preemption.plugin == "checkpoint-aware")
+    set.preemption = makeCheckpointAwarePreemption();
+  else if (p.preemption.plugin != "none")
+    return unknown("preemption", p.preemption.plugin);
+  if (p.backfill.plugin == "reservations")
+    set.backfill = makeReservationBackfill();
+  else if (p.backfill.plugin != "none")
+    return unknown("backfill", p.backfill.plugin);
+  return set;
+}
+
+}  // namespace tessera

@@ -1,0 +1,150 @@
+// Checkpoint-aware preemption: when a job cannot be placed, find the cheapest set of whole gangs
+// whose eviction lets it start now - lowest priority first, then least work lost since their last
+// checkpoint, then fewest GPU-hours lost - simulated in a transaction before anything is evicted,
+// and then pruned of victims that turned out not to be needed (kube-scheduler's "reprieve").
+// Borrowed GPUs are reclaimed for a team that is below its guarantee regardless of priority.
+#include <algorithm>
+
+#include "scheduler/engine.h"
+
+namespace tessera {
+
+namespace {
+
+// Could the preemptor run on the victim's nodes at all (pool and GPU model)?
+bool compatible(const ClusterState& state, const Job& job, const GangPlacement& p) {
+  for (const auto& t : p.tasks) {
+    const Node& n = state.cluster().node(t.node);
+    if (!job.pool.empty() && n.pool != job.pool) continue;
+    if (!job.model.models.empty() && std::find(job.model.models.begin(), job.model.models.end(),
+                                               n.gpuModel().id) == job.model.models.end())
+      continue;
+    return true;
+  }
+  return false;
+}
+
+QuotaCharge asIf(const ClusterState& state, const JobRecord& preemptor, const GangPlacement& p) {
+  QuotaCharge c;
+  if (!p.tasks.empty() && !p.tasks.front().gpus.empty())
+    c.gpus.emplace_back(p.tasks.front().gpus.front(), preemptor.job.gpuDemand());
+  (void)state;
+  return c;
+}
+
+struct Candidate {
+  Victim v;
+  int priority = 0;
+  Seconds started = 0;
+};
+
+class CheckpointAwarePreemption final : public PreemptionPlugin {
+ public:
+  std::optional<PreemptionPlan> plan(const Engine& engine, const CycleContext& ctx,
+                                     const JobRecord& job) const override {
+    const auto candidates = preemptionCandidates(engine, ctx, job);
+    if (candidates.empty()) return std::nullopt;
+    std::vector<Victim> chosen;
+    std::optional<GangPlacement> placement;
+    {
+      Transaction what(engine.scratch());
+      QuotaBook quotas = *ctx.quotas;
+      CycleContext c = ctx;
+      c.quotas = &quotas;
+      for (const Victim& v : candidates) {
+        release(engine, what, quotas, v.job);
+        chosen.push_back(v);
+        const size_t mark = what.size();
+        GangResult r = engine.tryPlace(what, job, c, ctx.now);
+        const bool ok = r.placement && engine.permit(c, job, *r.placement).ok();
+        what.rollbackTo(mark);
+        if (ok) {
+          placement = std::move(r.placement);
+          break;
+        }
+      }
+    }
+    if (!placement) return std::nullopt;
+    // Reprieve: from the most expensive victim down, keep every one the preemptor does not need.
+    for (size_t i = chosen.size(); i-- > 0 && chosen.size() > 1;) {
+      std::vector<Victim> trial = chosen;
+      trial.erase(trial.begin() + static_cast<std::ptrdiff_t>(i));
+      if (auto p = placeWithout(engine, ctx, job, trial)) {
+        chosen = std::move(trial);
+        placement = std::move(p);
+      }
+    }
+    return PreemptionPlan{chosen, *placement};
+  }
+
+ private:
+  static void release(const Engine& engine, Transaction& what, QuotaBook& quotas, JobId id) {
+    const JobRecord* v = engine.job(id);
+    quotas.charge(engine.state(), v->job.team, engine.chargeOf(*v, *v->placement), -1);
+    what.releaseJob(id);
+  }
+
+  static std::optional<GangPlacement> placeWithout(const Engine& engine, const CycleContext& ctx,
+                                                   const JobRecord& job,
+                                                   const std::vector<Victim>& victims) {
+    Transaction what(engine.scratch());
+    QuotaBook quotas = *ctx.quotas;
+    CycleContext c = ctx;
+    c.quotas = &quotas;
+    for (const Victim& v : victims) release(engine, what, quotas, v.job);
+    GangResult r = engine.tryPlace(what, job, c, ctx.now);
+    if (r.placement && engine.permit(c, job, *r.placement).ok()) return r.placement;
+    return std::nullopt;
+  }
+};
+
+}  // namespace
+
+std::vector<Victim> preemptionCandidates(const Engine& engine, const CycleContext& ctx,
+                                         const JobRecord& job) {
+  const PreemptionPolicy& policy = engine.policy().preemption;
+  const ClusterState& state = engine.state();
+  const QuotaBook& quotas = *ctx.quotas;
+  std::vector<Candidate> out;
+  for (const JobRecord* r : engine.running()) {
+    if (r->job.id == job.job.id || !r->placement) continue;
+    if (!compatible(state, job.job, *r->placement)) continue;
+    const auto charge = engine.chargeOf(*r, *r->placement);
+    const GpuId g = r->placement->tasks.front().gpus.front();
+    const std::string& model = state.cluster().modelOf(g).id;
+    const std::string& pool = state.cluster().node(state.cluster().gpu(g).node).pool;
+    const bool reclaim =
+        policy.reclaimBorrowed && quotas.managed(job.team) && r->team != job.team &&
+        quotas.borrowing(r->team, model, pool) &&
+        quotas.withinGuarantee(state, job.job.team, asIf(state, job, *r->placement));
+    const bool byPriority =
+        r->job.preemptible && r->job.priority < job.job.priority &&
+        (policy.withinGuarantee || quotas.staysAboveGuarantee(state, r->job.team, charge));
+    if (!reclaim && !byPriority) continue;
+    Candidate c;
+    c.v.job = r->job.id;
+    c.v.workLost = ctx.now - r->lastCheckpointAt(ctx.now);
+    c.v.gpuHoursLost = double(c.v.workLost) * r->gpusHeld(state) / 3600.0;
+    c.v.reclaimed = reclaim && !byPriority;
+    c.priority = r->job.priority;
+    c.started = r->startTime;
+    out.push_back(c);
+  }
+  std::sort(out.begin(), out.end(), [](const Candidate& a, const Candidate& b) {
+    if (a.priority != b.priority) return a.priority < b.priority;
+    if (a.v.workLost != b.v.workLost) return a.v.workLost < b.v.workLost;
+    if (a.v.gpuHoursLost != b.v.gpuHoursLost) return a.v.gpuHoursLost < b.v.gpuHoursLost;
+    if (a.started != b.started) return a.started > b.started;
+    return a.v.job < b.v.job;
+  });
+  std::vector<Victim> victims;
+  victims.reserve(out.size());
+  for (const auto& c : out) victims.push_back(c.v);
+  return victims;
+}
+
+std::shared_ptr<const PreemptionPlugin> makeCheckpointAwarePreemption() {
+  return std::make_shared<const CheckpointAwarePreemption>();
+}
+
+}  // namespace tessera

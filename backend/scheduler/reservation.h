@@ -1,0 +1,65 @@
+#pragma once
+// Time-bounded holds on GPUs: maintenance windows (nobody may run across them), capacity held for
+// a team (only that team's jobs may use it), and the backfill reservations the engine makes for
+// blocked jobs each cycle. A job may take a held GPU when its own run [start, end) does not
+// overlap the hold, or when the hold is for it (its team, or itself).
+#include <cstdint>
+#include <limits>
+#include <string>
+#include <vector>
+
+#include "core/ids.h"
+#include "topology/cluster.h"
+
+namespace tessera {
+
+inline constexpr Seconds kForever = std::numeric_limits<Seconds>::max() / 4;
+
+struct Reservation {
+  enum class Kind : uint8_t { Maintenance, Team, Backfill };
+  Kind kind = Kind::Maintenance;
+  std::string id;  // operator-given name; backfill ones are "bf-JOB"
+  std::vector<GpuId> gpus;
+  Seconds from = 0;
+  Seconds until = kForever;
+  std::string team;                // Team: who may use it
+  JobId job = kNoJob;              // Backfill: whose it is
+  std::vector<std::string> nodes;  // as the operator named them (Maintenance, Team)
+};
+const char* reservationKindName(Reservation::Kind k);
+
+class ReservationBook {
+ public:
+  ReservationBook() = default;
+  explicit ReservationBook(const Cluster& cluster);
+
+  void add(Reservation r);
+  bool remove(const std::string& id);
+  void clearBackfill();
+  [[nodiscard]] const Reservation* find(const std::string& id) const;
+  [[nodiscard]] const std::vector<Reservation>& all() const { return entries_; }
+  [[nodiscard]] bool empty() const { return entries_.empty(); }
+  // Changes whenever the set changes (placement caches key on it).
+  [[nodiscard]] uint64_t version() const { return version_; }
+
+  [[nodiscard]] bool touches(NodeId n) const { return !nodeHolds_.empty() && nodeHolds_[n] > 0; }
+  // May a job of `team` (id `job`) running over [start, end) take GPU g?
+  [[nodiscard]] bool usable(GpuId g, const std::string& team, JobId job, Seconds start,
+                            Seconds end) const;
+  // The reservation that keeps the job off GPU g (nullptr = none does).
+  [[nodiscard]] const Reservation* blocking(GpuId g, const std::string& team, JobId job,
+                                            Seconds start, Seconds end) const;
+  // Drops maintenance and team holds that ended before `now`.
+  void expire(Seconds now);
+
+ private:
+  void reindex();
+
+  std::vector<Reservation> entries_;
+  std::vector<std::vector<uint32_t>> gpuHolds_;  // per GPU: indexes into entries_
+  std::vector<int> nodeHolds_;                   // per node: GPUs with any hold
+  std::vector<NodeId> gpuNode_;
+  uint64_t version_ = 0;
+};
+
+}  // namespace tessera
