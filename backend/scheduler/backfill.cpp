@@ -4,7 +4,9 @@
 // after each group. The GPUs it would take then become a reservation; later jobs may use them only
 // if they end before it starts.
 #include <algorithm>
+#include <map>
 #include <set>
+#include <unordered_map>
 
 #include "scheduler/engine.h"
 
@@ -12,23 +14,94 @@ namespace tessera {
 
 namespace {
 
+// A necessary condition for whole-GPU jobs, kept incrementally while running jobs are released:
+// some unit at the loosest level the job may span has room for all its tasks by GPU count. The
+// full placement is tried only when it holds (a trial costs a pass over every node).
+class WholeGpuRoom {
+ public:
+  WholeGpuRoom(const ClusterState& s, const Job& job) : s_(s), job_(job) {
+    active_ = job.perTask.kind == GpuRequest::Kind::Whole && job.perTask.gpus > 0;
+    if (!active_) return;
+    level_ = job.topology.required ? job.topology.level : TopologyLevel::Cluster;
+    for (const auto& n : s.cluster().nodes())
+      if (eligible(n)) add(n.id, s.freeWholeGpusOnNode(n.id) / job.perTask.gpus);
+  }
+
+  // Call with the nodes a job holds, before and after releasing it.
+  void before(const std::vector<NodeId>& nodes) {
+    if (!active_) return;
+    for (NodeId n : nodes) held_[n] = s_.freeWholeGpusOnNode(n) / job_.perTask.gpus;
+  }
+  void after() {
+    if (!active_) return;
+    for (auto [n, old] : held_)
+      if (eligible(s_.cluster().node(n)))
+        add(n, s_.freeWholeGpusOnNode(n) / job_.perTask.gpus - old);
+    held_.clear();
+  }
+  [[nodiscard]] bool mayFit() const { return !active_ || best_ >= job_.tasks; }
+  [[nodiscard]] bool active() const { return active_; }
+
+ private:
+  bool eligible(const Node& n) const {
+    if (s_.nodeState(n.id) != NodeState::Up) return false;
+    if (!job_.pool.empty() && n.pool != job_.pool) return false;
+    return job_.model.models.empty() ||
+           std::find(job_.model.models.begin(), job_.model.models.end(), n.gpuModel().id) !=
+               job_.model.models.end();
+  }
+  int64_t unit(NodeId n) const {
+    const Cluster& c = s_.cluster();
+    switch (level_) {
+      case TopologyLevel::Gpu:
+      case TopologyLevel::Node:
+        return n;
+      case TopologyLevel::NvlinkDomain: {
+        const DomainId d = c.node(n).gpuCount() ? c.gpu(c.node(n).firstGpu).nvlinkDomain : kNone;
+        return d == kNone ? -1 - int64_t{n} : int64_t{d};
+      }
+      case TopologyLevel::Leaf:
+        return c.leafOf(n);
+      case TopologyLevel::Spine:
+        return c.spineOf(n);
+      case TopologyLevel::Cluster:
+        // A leaf without a spine is an island: even "anywhere" stops at its edge.
+        return c.spineOf(n) == kNone ? -1 - int64_t{c.leafOf(n)} : 0;
+    }
+    return 0;
+  }
+  void add(NodeId n, int tasks) {
+    int& u = units_[unit(n)];
+    u += tasks;
+    best_ = std::max(best_, u);
+  }
+
+  const ClusterState& s_;
+  const Job& job_;
+  bool active_ = false;
+  TopologyLevel level_ = TopologyLevel::Cluster;
+  std::unordered_map<int64_t, int> units_;
+  std::map<NodeId, int> held_;
+  int best_ = 0;
+};
+
 class ReservationBackfill final : public BackfillPlugin {
  public:
   std::optional<BackfillReservation> reserve(const Engine& engine, const CycleContext& ctx,
                                              const JobRecord& job) const override {
     const BackfillPolicy& policy = engine.policy().backfill;
     std::vector<std::pair<Seconds, const JobRecord*>> ends;
-    for (const JobRecord* r : engine.running())
-      if (const Seconds end = r->expectedEnd(); end < kForever) ends.emplace_back(end, r);
-    std::sort(ends.begin(), ends.end(), [](const auto& a, const auto& b) {
-      return a.first != b.first ? a.first < b.first : a.second->job.id < b.second->job.id;
-    });
+    for (auto [end, id] : engine.runningByEnd()) {
+      if (end >= kForever || end > ctx.now + policy.window) break;
+      ends.emplace_back(end, engine.job(id));
+    }
     Transaction what(engine.scratch());
     QuotaBook quotas = *ctx.quotas;
     CycleContext c = ctx;
     c.quotas = &quotas;
     std::vector<const JobRecord*> released;
     const Seconds horizon = ctx.now + policy.window;
+    WholeGpuRoom room(engine.state(), job.job);
     for (size_t i = 0; i < ends.size();) {
       // Ends grouped to the resolution step: one trial per step, not per job.
       const Seconds offset = std::max<Seconds>(0, ends[i].first - ctx.now);
@@ -38,9 +111,13 @@ class ReservationBackfill final : public BackfillPlugin {
       for (; i < ends.size() && ends[i].first <= at; ++i) {
         const JobRecord* r = ends[i].second;
         quotas.charge(engine.state(), r->job.team, engine.chargeOf(*r, *r->placement), -1);
-        what.releaseJob(r->job.id);
+        const auto nodes = r->nodes();
+        room.before(nodes);
+        what.releaseJob(r->job.id, nodes);
+        room.after();
         released.push_back(r);
       }
+      if (!room.mayFit()) continue;
       const size_t mark = what.size();
       GangResult placed = engine.tryPlace(what, job, c, at);
       const bool ok = placed.placement && engine.permit(c, job, *placed.placement).ok();

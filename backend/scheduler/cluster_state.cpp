@@ -54,6 +54,12 @@ Status ClusterState::takeWholeGpu(GpuId id, JobId job) {
   return okStatus();
 }
 
+void ClusterState::restoreWholeGpu(GpuId id, JobId job) {
+  const bool wasFree = wholeGpuFree(id);
+  gpus_[id].wholeOwner = job;
+  if (wasFree) countFree(id, -1);
+}
+
 void ClusterState::releaseWholeGpu(GpuId id) {
   if (gpus_[id].wholeOwner == kNoJob) return;
   gpus_[id].wholeOwner = kNoJob;

@@ -75,6 +75,9 @@ class ClusterState {
   // Transaction wrappers, which can undo them.
   Status takeWholeGpu(GpuId id, JobId job);
   void releaseWholeGpu(GpuId id);
+  // Gives a released GPU back to its holder without the checks a new take passes (a drained
+  // node keeps its running jobs): Transaction undo only.
+  void restoreWholeGpu(GpuId id, JobId job);
   // Gives `job` an instance of `profile`: an idle existing one (lowest start), or, when
   // `mayCreate`, a new one at the free start that leaves the least MIG fragmentation.
   // Returns the instance's index in the GPU's layout.

@@ -1,6 +1,8 @@
 #include "scheduler/engine.h"
 
 #include <algorithm>
+#include <array>
+#include <cmath>
 #include <set>
 #include <sstream>
 #include <unordered_map>
@@ -49,9 +51,11 @@ class PluginGate final : public GpuGate {
       if (f->touches(ctx_, job_, start_, n)) return true;
     return false;
   }
+  // A filter only speaks for the nodes it touches.
   bool usable(GpuId g) const override {
+    const NodeId n = ctx_.state->cluster().gpu(g).node;
     for (const auto& f : plugins_.filter)
-      if (!f->usable(ctx_, job_, start_, g)) return false;
+      if (f->touches(ctx_, job_, start_, n) && !f->usable(ctx_, job_, start_, g)) return false;
     return true;
   }
   NodeReject reason(NodeId n) const override {
@@ -101,29 +105,77 @@ class PolicyScorer final : public UnitScorer {
 };
 
 // Jobs that ask for the same thing fail the same way in one cycle (Slurm and kube-scheduler
-// skip such equivalents); the key also covers what reservations make of the job's run.
-std::string shapeKey(const JobRecord& j, const ReservationBook& book, Seconds now) {
-  if (!j.pinned.empty()) return {};
-  const Job& job = j.job;
+// skip such equivalents). The static part is computed once per job.
+std::string shapeOf(const Job& job) {
   std::ostringstream k;
   k << int(job.perTask.kind) << '|' << job.perTask.gpus << '|' << job.perTask.migProfile << '|'
     << job.perTask.milli << '|' << job.perTask.vramMiB << '|' << job.tasks << '|' << job.cpusPerTask
     << '|' << job.memoryMiBPerTask << '|' << job.model.minMemoryMiB << '|' << job.pool << '|'
     << int(job.topology.level) << job.topology.required;
   for (const auto& m : job.model.models) k << ',' << m;
-  if (!book.empty()) {
-    const Seconds end = j.endIfStartedAt(now);
-    int overlapping = 0;
-    bool teamHold = false;
-    for (const auto& r : book.all()) {
-      if (r.from < end && now < r.until) ++overlapping;
-      teamHold = teamHold || r.kind == Reservation::Kind::Team;
-    }
-    k << "|r" << book.version() << ':' << overlapping;
-    if (teamHold) k << '|' << job.team;
-  }
   return k.str();
 }
+
+// The rest of the key: what the reservations make of the job's run now - how many holds its run
+// would overlap, and its team when team holds exist.
+struct ShapeKey {
+  uint32_t shape = 0;
+  uint32_t overlapping = 0;
+  int team = -1;
+  friend bool operator==(const ShapeKey&, const ShapeKey&) = default;
+};
+
+struct ShapeKeyHash {
+  size_t operator()(const ShapeKey& k) const {
+    return (size_t{k.shape} * 0x9E3779B97F4A7C15ULL) ^ (size_t{k.overlapping} << 20) ^
+           size_t(uint32_t(k.team));
+  }
+};
+
+class ShapeCache {
+ public:
+  void reset(const ReservationBook& book, Seconds now) {
+    entries_.clear();
+    froms_.clear();
+    teamHolds_ = false;
+    for (const auto& r : book.all())
+      if (r.until > now) {
+        froms_.push_back(r.from);
+        teamHolds_ = teamHolds_ || r.kind == Reservation::Kind::Team;
+      }
+    std::sort(froms_.begin(), froms_.end());
+  }
+
+  [[nodiscard]] ShapeKey keyOf(const JobRecord& j, Seconds now) const {
+    ShapeKey k;
+    k.shape = j.shape;
+    if (!froms_.empty())
+      k.overlapping = static_cast<uint32_t>(
+          std::lower_bound(froms_.begin(), froms_.end(), j.endIfStartedAt(now)) - froms_.begin());
+    k.team = teamHolds_ ? j.team : -1;
+    return k;
+  }
+
+  struct Verdict {
+    std::string reason;
+    PluginCode code;
+  };
+
+  [[nodiscard]] const Verdict* find(const ShapeKey& k) const {
+    const auto it = entries_.find(k);
+    return it == entries_.end() ? nullptr : &it->second;
+  }
+
+  void remember(const ShapeKey& k, const std::string& reason, PluginCode c) {
+    entries_.insert_or_assign(k, Verdict{reason, c});
+  }
+  void clear() { entries_.clear(); }
+
+ private:
+  std::unordered_map<ShapeKey, Verdict, ShapeKeyHash> entries_;
+  std::vector<Seconds> froms_;
+  bool teamHolds_ = false;
+};
 
 }  // namespace
 
@@ -149,6 +201,15 @@ Seconds JobRecord::lastCheckpointAt(Seconds now) const {
     last = startTime + (now - startTime) / *job.checkpointInterval * *job.checkpointInterval;
   if (job.lastCheckpoint && *job.lastCheckpoint <= now) last = std::max(last, *job.lastCheckpoint);
   return std::min(last, now);
+}
+
+std::vector<NodeId> JobRecord::nodes() const {
+  std::vector<NodeId> out;
+  if (!placement) return out;
+  for (const auto& t : placement->tasks) out.push_back(t.node);
+  std::sort(out.begin(), out.end());
+  out.erase(std::unique(out.begin(), out.end()), out.end());
+  return out;
 }
 
 double JobRecord::gpusHeld(const ClusterState& occupancy) const {
@@ -213,8 +274,8 @@ std::vector<const JobRecord*> Engine::jobs() const {
 
 std::vector<const JobRecord*> Engine::running() const {
   std::vector<const JobRecord*> out;
-  for (const auto& j : jobs_)
-    if (j.state == JobState::Running) out.push_back(&j);
+  out.reserve(running_.size());
+  for (uint32_t i : running_) out.push_back(&jobs_[i]);
   return out;
 }
 
@@ -260,15 +321,31 @@ CycleContext Engine::context() const {
 }
 
 std::vector<size_t> Engine::orderedPending(const CycleContext& ctx) const {
-  std::vector<size_t> order;
-  for (size_t i = 0; i < jobs_.size(); ++i)
-    if (jobs_[i].state == JobState::Pending) order.push_back(i);
-  std::stable_sort(order.begin(), order.end(), [&](size_t a, size_t b) {
-    for (const auto& p : plugins_.queueOrder)
-      if (const int c = p->compare(ctx, jobs_[a], jobs_[b])) return c < 0;
-    return jobs_[a].job.id < jobs_[b].job.id;
+  // Each plugin's key once per job, then one sort of flat entries (ties: job id).
+  constexpr size_t kMaxKeys = 6;
+  struct Entry {
+    std::array<double, kMaxKeys> keys;
+    JobId id;
+    size_t index;
+  };
+  const size_t m = std::min(plugins_.queueOrder.size(), kMaxKeys);
+  std::vector<Entry> entries;
+  entries.reserve(jobs_.size() - running_.size());
+  for (size_t i = 0; i < jobs_.size(); ++i) {
+    if (jobs_[i].state != JobState::Pending) continue;
+    Entry e{{}, jobs_[i].job.id, i};
+    for (size_t p = 0; p < m; ++p) e.keys[p] = plugins_.queueOrder[p]->key(ctx, jobs_[i]);
+    entries.push_back(e);
+  }
+  std::sort(entries.begin(), entries.end(), [m](const Entry& a, const Entry& b) {
+    for (size_t p = 0; p < m; ++p)
+      if (a.keys[p] != b.keys[p]) return a.keys[p] < b.keys[p];
+    return a.id < b.id;
   });
-  return order;
+  std::vector<size_t> out;
+  out.reserve(entries.size());
+  for (const auto& e : entries) out.push_back(e.index);
+  return out;
 }
 
 std::vector<const JobRecord*> Engine::queue() const {
@@ -294,6 +371,7 @@ void Engine::addEvent(EventKind kind, JobRecord& job, JobState to, std::string r
   e.by = by;
   job.state = to;
   job.job.state = to;
+  job.eventIndex.push_back(static_cast<uint32_t>(events_.size()));
   events_.push_back(std::move(e));
 }
 
@@ -327,6 +405,10 @@ void Engine::start(JobRecord& job, GangPlacement placement, const std::string& w
                             topologyLevelName(placement.span) + ")";
   job.placement = std::move(placement);
   job.startTime = now_;
+  job.queuePosition = 0;
+  runningEnds_.emplace(job.expectedEnd(), job.job.id);
+  job.runningSlot = static_cast<int32_t>(running_.size());
+  running_.push_back(static_cast<uint32_t>(&job - jobs_.data()));
   job.eta.reset();
   job.waitingFor.clear();
   addEvent(EventKind::Admitted, job, JobState::Admitted, "admitted: " + why);
@@ -336,6 +418,14 @@ void Engine::start(JobRecord& job, GangPlacement placement, const std::string& w
 }
 
 void Engine::stop(JobRecord& job) {
+  if (job.runningSlot >= 0) {
+    const auto slot = static_cast<size_t>(job.runningSlot);
+    running_[slot] = running_.back();
+    jobs_[running_[slot]].runningSlot = job.runningSlot;
+    running_.pop_back();
+    job.runningSlot = -1;
+    runningEnds_.erase({job.expectedEnd(), job.job.id});
+  }
   if (!job.placement) return;
   const auto charge = chargeOf(job, *job.placement);
   quotas_.charge(state_, job.job.team, charge, -1);
@@ -346,7 +436,7 @@ void Engine::stop(JobRecord& job) {
     u.memoryMiB -= double(job.job.memoryMiBPerTask) * job.job.tasks;
   }
   Transaction tx(state_);
-  tx.releaseJob(job.job.id);
+  tx.releaseJob(job.job.id, job.nodes());
   tx.commit();
 }
 
@@ -365,6 +455,7 @@ void Engine::evict(JobRecord& victim, const JobRecord& by, const Victim& cost,
   ++stats_.preempted;
   addEvent(EventKind::Preempted, victim, JobState::Preempted, text.str(), "scheduler", by.job.id);
   victim.placement.reset();
+  victim.queuePosition = 0;
   addEvent(EventKind::Requeued, victim, JobState::Pending,
            "requeued with " + std::to_string(victim.workKept / 60) + " min of work kept");
   victim.reason = "requeued after preemption by job " + std::to_string(by.job.id);
@@ -377,7 +468,9 @@ Expected<JobId> Engine::submit(Job job, const std::string& actor) {
     for (const auto& j : future_) next = std::max(next, j.id + 1);
     job.id = next;
   }
-  if (index_.count(job.id)) return Error{"job " + std::to_string(job.id) + " already exists", {}};
+  if (index_.count(job.id) ||
+      std::any_of(future_.begin(), future_.end(), [&](const Job& f) { return f.id == job.id; }))
+    return Error{"job " + std::to_string(job.id) + " already exists", {}};
   if (job.tasks < 1) return Error{"a job needs at least one task", {}};
   if (job.perTask.kind == GpuRequest::Kind::None ||
       (job.perTask.kind == GpuRequest::Kind::Whole && job.perTask.gpus < 1))
@@ -400,6 +493,8 @@ Expected<JobId> Engine::submit(Job job, const std::string& actor) {
   }
   JobRecord rec;
   rec.team = team;
+  rec.shape =
+      shapes_.try_emplace(shapeOf(job), static_cast<uint32_t>(shapes_.size())).first->second;
   rec.job = std::move(job);
   rec.job.state = JobState::Pending;
   rec.reason = "waiting for the next scheduling cycle";
@@ -444,11 +539,15 @@ Status Engine::checkpoint(JobId id) {
   return okStatus();
 }
 
+// Usage accrues continuously while it decays: over dt a steady rate r leaves
+// r * H/ln2 * (1 - 2^(-dt/H)) GPU-seconds at the end of the step (H = half-life), so one big
+// clock step and many small ones give the same fair-share usage.
 void Engine::accrueUsage(Seconds dt) {
   if (dt <= 0) return;
-  for (const auto& j : jobs_)
-    if (j.state == JobState::Running && j.team >= 0)
-      fairShare_.addUsage(j.team, j.gpusHeld(state_) * double(dt));
+  const double h = double(policy_.fairShare.halfLife);
+  const double weight = h > 0 ? h / std::log(2.0) * (1.0 - std::exp2(-double(dt) / h)) : double(dt);
+  for (uint32_t i : running_)
+    if (jobs_[i].team >= 0) fairShare_.addUsage(jobs_[i].team, jobs_[i].gpusHeld(state_) * weight);
 }
 
 Status Engine::advanceTo(Seconds now) {
@@ -456,10 +555,10 @@ Status Engine::advanceTo(Seconds now) {
     return Error{"the clock cannot go back (now " + std::to_string(now_) + ", asked " +
                      std::to_string(now) + ")",
                  {}};
-  fairShare_.decayTo(now_, policy_.fairShare.halfLife);
-  accrueUsage(now - now_);
+  const Seconds dt = now - now_;
+  fairShare_.decayTo(now, policy_.fairShare.halfLife);
+  accrueUsage(dt);
   now_ = now;
-  fairShare_.decayTo(now_, policy_.fairShare.halfLife);
   reservations_.expire(now_);
   // Arrivals, in submit order.
   std::stable_sort(future_.begin(), future_.end(),
@@ -537,10 +636,10 @@ bool Engine::tryPreempt(CycleContext& ctx, JobRecord& job, CycleStats& stats) {
   return true;
 }
 
-bool Engine::tryReserve(const CycleContext& ctx, JobRecord& job, CycleStats& stats,
-                        std::chrono::steady_clock::time_point budgetStart) {
+bool Engine::tryReserve(const CycleContext& ctx, JobRecord& job, CycleStats& stats) {
   if (!plugins_.backfill || stats.reservations >= policy_.backfill.depth) return false;
-  if (msSince(budgetStart) > policy_.backfill.timeBudgetMs) {
+  // Slurm's bf_max_time: the planning time of this cycle, not the whole cycle.
+  if (stats.backfillMs > policy_.backfill.timeBudgetMs) {
     stats.backfillBudgetHit = true;
     return false;
   }
@@ -571,11 +670,14 @@ CycleStats Engine::runCycle() {
   CycleContext ctx = context();
   const auto order = orderedPending(ctx);
   st.pending = static_cast<int>(order.size());
-  std::unordered_map<std::string, std::pair<std::string, PluginCode>> failed;
+  ShapeCache failed;
+  failed.reset(reservations_, now_);
   bool blockedAhead = false;
+  int position = 0;
   int preemptAttempts = 0;
   for (size_t idx : order) {
     JobRecord& j = jobs_[idx];
+    j.queuePosition = ++position;
     ++st.considered;
     j.eta.reset();
     j.waitingFor.clear();
@@ -587,11 +689,12 @@ CycleStats Engine::runCycle() {
       j.pendingCode = s.code;
       continue;
     }
-    const std::string key = shapeKey(j, reservations_, now_);
-    if (!key.empty()) {
-      if (const auto it = failed.find(key); it != failed.end()) {
-        j.reason = it->second.first;
-        j.pendingCode = it->second.second;
+    const bool cacheable = j.pinned.empty();
+    const ShapeKey key = failed.keyOf(j, now_);
+    if (cacheable) {
+      if (const auto* v = failed.find(key)) {
+        j.reason = v->reason;
+        j.pendingCode = v->code;
         ++st.shapeCacheHits;
         continue;
       }
@@ -622,7 +725,7 @@ CycleStats Engine::runCycle() {
     j.pendingCode =
         onlyStaticRejections(r.filter) ? PluginCode::Unresolvable : PluginCode::Unschedulable;
     if (j.pendingCode == PluginCode::Unresolvable) {
-      if (!key.empty()) failed[key] = {j.reason, j.pendingCode};
+      if (cacheable) failed.remember(key, j.reason, j.pendingCode);
       continue;
     }
     if (plugins_.preemption && preemptAttempts < policy_.preemption.maxAttemptsPerCycle) {
@@ -634,11 +737,13 @@ CycleStats Engine::runCycle() {
         continue;
       }
     }
-    if (tryReserve(ctx, j, st, t0)) {
+    if (tryReserve(ctx, j, st)) {
       blockedAhead = true;
+      // A new hold changes what the same request meets from here on.
+      failed.reset(reservations_, now_);
       continue;
     }
-    if (!key.empty()) failed[key] = {j.reason, j.pendingCode};
+    if (cacheable) failed.remember(key, j.reason, j.pendingCode);
   }
   if (policy_.checkInvariants) st.invariantViolations = invariantViolations();
   st.cycleMs = msSince(t0);

@@ -11,6 +11,7 @@
 #include <chrono>
 #include <memory>
 #include <optional>
+#include <set>
 #include <string>
 #include <unordered_map>
 #include <vector>
@@ -35,9 +36,13 @@ struct JobRecord {
   double gpuHoursLost = 0;  // to preemptions
   std::string reason;       // why it is pending, or why it last changed state
   PluginCode pendingCode = PluginCode::Unschedulable;
-  std::optional<Seconds> eta;     // estimated start from the last cycle's backfill plan
-  std::vector<JobId> waitingFor;  // running jobs whose end that estimate needs
-  std::vector<GpuId> pinned;      // operator pin, resolved
+  std::optional<Seconds> eta;        // estimated start from the last cycle's backfill plan
+  std::vector<JobId> waitingFor;     // running jobs whose end that estimate needs
+  std::vector<GpuId> pinned;         // operator pin, resolved
+  int queuePosition = 0;             // 1-based, as of the last cycle (0 = not yet ordered)
+  uint32_t shape = 0;                // what it asks for (interned), for the "same request" cache
+  std::vector<uint32_t> eventIndex;  // its events in the engine's log
+  int32_t runningSlot = -1;          // index in the engine's running list
 
   [[nodiscard]] bool active() const {
     return state == JobState::Pending || state == JobState::Admitted || state == JobState::Running;
@@ -50,6 +55,8 @@ struct JobRecord {
   [[nodiscard]] Seconds endIfStartedAt(Seconds t) const;
   // The time of its last checkpoint in the current run (startTime when none yet).
   [[nodiscard]] Seconds lastCheckpointAt(Seconds now) const;
+  // The nodes its placement uses, each once (empty when not placed).
+  [[nodiscard]] std::vector<NodeId> nodes() const;
   // GPUs it holds (whole-GPU equivalents), from its placement.
   [[nodiscard]] double gpusHeld(const ClusterState& occupancy) const;
 };
@@ -129,6 +136,10 @@ class Engine {
                                     const GangPlacement& placement) const;
   [[nodiscard]] QuotaCharge chargeOf(const JobRecord& job, const GangPlacement& p) const;
   [[nodiscard]] std::vector<const JobRecord*> running() const;
+  // Running jobs by expected end, then id (jobs without an estimate last, at kForever).
+  [[nodiscard]] const std::set<std::pair<Seconds, JobId>>& runningByEnd() const {
+    return runningEnds_;
+  }
 
   // --- mutations used by operator commands (command.cpp); each records its event.
   Status cancel(JobId id, const std::string& actor, const std::string& reason);
@@ -158,8 +169,7 @@ class Engine {
   void evict(JobRecord& victim, const JobRecord& by, const Victim& cost, const std::string& why);
   void accrueUsage(Seconds dt);
   bool tryPreempt(CycleContext& ctx, JobRecord& job, CycleStats& stats);
-  bool tryReserve(const CycleContext& ctx, JobRecord& job, CycleStats& stats,
-                  std::chrono::steady_clock::time_point budgetStart);
+  bool tryReserve(const CycleContext& ctx, JobRecord& job, CycleStats& stats);
   [[nodiscard]] std::vector<size_t> orderedPending(const CycleContext& ctx) const;
 
   // Mutable: what-ifs on a const Engine (explanations, plugins) change it only inside a
@@ -172,6 +182,9 @@ class Engine {
   ReservationBook reservations_;
   std::vector<PriorityClass> classes_;
   std::vector<JobRecord> jobs_;
+  std::vector<uint32_t> running_;                    // indexes into jobs_ of running jobs
+  std::set<std::pair<Seconds, JobId>> runningEnds_;  // running jobs by expected end
+  std::unordered_map<std::string, uint32_t> shapes_;
   std::unordered_map<JobId, size_t> index_;
   std::vector<ResourceUse> teamUse_;
   std::vector<Event> events_;

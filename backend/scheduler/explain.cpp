@@ -40,7 +40,8 @@ std::string durationText(Seconds s) {
 }
 
 std::string jobsText(const std::vector<JobId>& ids) {
-  std::string out;
+  if (ids.size() == 1) return "job " + std::to_string(ids[0]);
+  std::string out = "jobs ";
   for (size_t i = 0; i < ids.size(); ++i)
     out += (i == 0 ? "" : (i + 1 == ids.size() ? " and " : ", ")) + std::to_string(ids[i]);
   return out;
@@ -80,20 +81,21 @@ const char* levelName(TopologyLevel l) {
   return "any";
 }
 
-// 1 + pending jobs the queue order puts ahead: no full sort needed for one job.
+// 1 + pending jobs the queue order puts ahead: the last cycle's answer when there was one, else
+// counted against every pending job (no full sort needed for one job).
 int queuePosition(const Engine& e, const CycleContext& ctx, const JobRecord& j, int& length) {
   int ahead = 0;
   length = 0;
   for (const JobRecord* o : e.jobs()) {
     if (o->state != JobState::Pending) continue;
     ++length;
-    if (o == &j) continue;
+    if (o == &j || j.queuePosition > 0) continue;
     int c = 0;
     for (const auto& p : e.plugins().queueOrder)
       if ((c = p->compare(ctx, *o, j)) != 0) break;
     if (c < 0 || (c == 0 && o->job.id < j.job.id)) ++ahead;
   }
-  return ahead + 1;
+  return j.queuePosition > 0 ? j.queuePosition : ahead + 1;
 }
 
 // Whole-GPU gangs: free GPUs the job could use against the largest free block at the level it
@@ -225,12 +227,14 @@ std::vector<std::string> borrowingTeams(const Engine& e) {
 void explainPending(const Engine& e, const JobRecord& j, Explanation& ex) {
   const CycleContext ctx = e.context();
   ex.queuePosition = queuePosition(e, ctx, j, ex.queueLength);
-  if (const PluginStatus a = e.admit(ctx, j); !a.ok()) {
-    ex.dominantReason = a.reason;
+  const PluginStatus admitted = e.admit(ctx, j);
+  if (!admitted.ok()) {
+    ex.dominantReason = admitted.reason;
     if (j.job.held)
       ex.counterfactuals.push_back(
           {Counterfactual::Kind::Release, "would be considered in the next cycle once released"});
-    return;
+    // A quota refusal still gets its counterfactual: where it would go, and the missing GPUs.
+    if (admitted.plugin != "quota") return;
   }
   Transaction tx(e.scratch());
   GangResult r = e.tryPlace(tx, j, ctx, ctx.now);
@@ -240,8 +244,8 @@ void explainPending(const Engine& e, const JobRecord& j, Explanation& ex) {
     const PluginStatus p = e.permit(ctx, j, *r.placement);
     const QuotaCharge charge = e.chargeOf(j, *r.placement);
     tx.discard();
-    if (!p.ok()) {
-      ex.dominantReason = p.reason;
+    if (!p.ok() || !admitted.ok()) {
+      if (admitted.ok()) ex.dominantReason = p.reason;
       ex.blockingQueues = borrowingTeams(e);
       if (const auto [key, n] = e.quotas().shortfall(e.state(), j.job.team, charge); n > 0)
         ex.counterfactuals.push_back(
@@ -252,6 +256,7 @@ void explainPending(const Engine& e, const JobRecord& j, Explanation& ex) {
     ex.dominantReason = "fits now; it starts in the next scheduling cycle";
     return;
   }
+  if (!admitted.ok()) return;
   tx.discard();
   ex.dominantReason = r.reason;
   const auto largest = std::max_element(r.filter.rejected.begin(), r.filter.rejected.end());
@@ -261,10 +266,10 @@ void explainPending(const Engine& e, const JobRecord& j, Explanation& ex) {
     for (const auto& res : e.reservations().all())
       if (res.kind == Reservation::Kind::Backfill && res.job != j.job.id) holders.insert(res.job);
     ex.blockingJobs.assign(holders.begin(), holders.end());
-    ex.dominantReason = "the GPUs it fits on are reserved" +
-                        (holders.empty() ? std::string(" (maintenance or team reservation)")
-                                         : " for higher jobs " + jobsText(ex.blockingJobs) +
-                                               " (backfill reservations)");
+    ex.dominantReason =
+        "the GPUs it fits on are reserved" +
+        (holders.empty() ? std::string(" (maintenance or team reservation)")
+                         : " for higher " + jobsText(ex.blockingJobs) + " (backfill reservations)");
   }
   ex.fragmentation = wholeGpuFragmentation(e, j);
   if (!ex.fragmentation.empty()) ex.dominantReason = "fragmentation: " + ex.fragmentation;
@@ -296,10 +301,11 @@ Expected<Explanation> explain(const Engine& engine, JobId id) {
   Explanation ex;
   ex.job = id;
   ex.state = j->state;
-  for (const auto& ev : engine.events())
-    if (ev.job == id)
-      ex.history.push_back(std::to_string(ev.time) + " " + eventKindName(ev.kind) + ": " +
-                           ev.reason);
+  for (uint32_t i : j->eventIndex) {
+    const Event& ev = engine.events()[i];
+    ex.history.push_back("t=" + std::to_string(ev.time) + " " + eventKindName(ev.kind) + ": " +
+                         ev.reason);
+  }
   switch (j->state) {
     case JobState::Pending:
       explainPending(engine, *j, ex);
@@ -330,7 +336,7 @@ std::string Explanation::text() const {
   if (!fragmentation.empty()) o << "  fragmentation: " << fragmentation << "\n";
   if (queuePosition) o << "  queue position: " << *queuePosition << " of " << queueLength << "\n";
   if (eta) o << "  estimated start: t=" << *eta << "\n";
-  if (!blockingJobs.empty()) o << "  waiting for jobs: " << jobsText(blockingJobs) << "\n";
+  if (!blockingJobs.empty()) o << "  waiting for: " << jobsText(blockingJobs) << "\n";
   if (!blockingQueues.empty()) {
     o << "  borrowing teams:";
     for (const auto& q : blockingQueues) o << ' ' << q;

@@ -34,7 +34,8 @@ std::optional<int64_t> unitOf(const Cluster& c, NodeId n, TopologyLevel level) {
       return s == kNone ? -1 - int64_t{c.leafOf(n)} : int64_t{s};
     }
     case TopologyLevel::Cluster:
-      return int64_t{0};
+      // An island leaf (no spine) cannot reach the rest: it is its own unit even here.
+      return c.spineOf(n) == kNone ? -1 - int64_t{c.leafOf(n)} : int64_t{0};
   }
   return std::nullopt;
 }

@@ -64,9 +64,14 @@ struct CycleContext {
 class QueueOrderPlugin {
  public:
   virtual ~QueueOrderPlugin() = default;
-  // < 0: a goes first, > 0: b goes first, 0: this plugin cannot tell (the next one decides).
-  [[nodiscard]] virtual int compare(const CycleContext& ctx, const JobRecord& a,
-                                    const JobRecord& b) const = 0;
+  // The job's place in this plugin's order: a lower key goes first; equal keys leave the decision
+  // to the next plugin. Keys (not pairwise comparisons) let a cycle sort 150,000 jobs quickly.
+  [[nodiscard]] virtual double key(const CycleContext& ctx, const JobRecord& job) const = 0;
+  // < 0: a goes first, > 0: b goes first, 0: this plugin cannot tell.
+  [[nodiscard]] int compare(const CycleContext& ctx, const JobRecord& a, const JobRecord& b) const {
+    const double ka = key(ctx, a), kb = key(ctx, b);
+    return ka < kb ? -1 : (kb < ka ? 1 : 0);
+  }
 };
 
 class AdmissionPlugin {

@@ -28,21 +28,15 @@ const char* pluginCodeName(PluginCode c) {
 
 namespace {
 
-int cmp(auto a, auto b) {
-  return a < b ? -1 : (b < a ? 1 : 0);
-}
-
 // ---- queue order
 
 struct PriorityOrder final : QueueOrderPlugin {
-  int compare(const CycleContext&, const JobRecord& a, const JobRecord& b) const override {
-    return cmp(b.job.priority, a.job.priority);
-  }
+  double key(const CycleContext&, const JobRecord& j) const override { return -j.job.priority; }
 };
 
 struct OperatorOrder final : QueueOrderPlugin {
-  int compare(const CycleContext&, const JobRecord& a, const JobRecord& b) const override {
-    return cmp(a.job.queueRank, b.job.queueRank);
+  double key(const CycleContext&, const JobRecord& j) const override {
+    return double(j.job.queueRank);
   }
 };
 
@@ -51,26 +45,23 @@ double teamValue(const std::vector<double>& v, int team, double fallback) {
                                                            : fallback;
 }
 
+// Higher fair-share factor (less decayed usage against the deserved share) first.
 struct FairShareOrder final : QueueOrderPlugin {
-  int compare(const CycleContext& ctx, const JobRecord& a, const JobRecord& b) const override {
-    if (a.team == b.team) return 0;
-    return cmp(teamValue(ctx.fairShareFactor, b.team, 1.0),
-               teamValue(ctx.fairShareFactor, a.team, 1.0));
+  double key(const CycleContext& ctx, const JobRecord& j) const override {
+    return -teamValue(ctx.fairShareFactor, j.team, 1.0);
   }
 };
 
+// Lower weighted dominant share first (DRF).
 struct DrfOrder final : QueueOrderPlugin {
-  int compare(const CycleContext& ctx, const JobRecord& a, const JobRecord& b) const override {
-    if (a.team == b.team) return 0;
-    return cmp(teamValue(ctx.dominantShare, a.team, 0.0),
-               teamValue(ctx.dominantShare, b.team, 0.0));
+  double key(const CycleContext& ctx, const JobRecord& j) const override {
+    return teamValue(ctx.dominantShare, j.team, 0.0);
   }
 };
 
 struct SubmitTimeOrder final : QueueOrderPlugin {
-  int compare(const CycleContext&, const JobRecord& a, const JobRecord& b) const override {
-    if (const int c = cmp(a.job.submitTime, b.job.submitTime)) return c;
-    return cmp(a.job.id, b.job.id);
+  double key(const CycleContext&, const JobRecord& j) const override {
+    return double(j.job.submitTime);
   }
 };
 

@@ -1,5 +1,7 @@
 #include "scheduler/policy.h"
 
+#include <array>
+#include <charconv>
 #include <sstream>
 
 #include "scheduler/plugin.h"
@@ -55,6 +57,7 @@ class PolicyReader {
                           std::vector<std::string>& out) {
     TESSERA_TRY(names, f.asStringList());
     for (size_t i = 0; i < names.size(); ++i) TESSERA_CHECK(known(f.item(i), point, names[i]));
+    if (point == "queue_order" && names.size() > 6) return f.error("at most 6 queue_order plugins");
     out = names;
     return okStatus();
   }
@@ -151,6 +154,13 @@ class PolicyReader {
   }
 };
 
+// Shortest text that reads back as the same double.
+std::string num(double v) {
+  std::array<char, 32> buf{};
+  const auto r = std::to_chars(buf.data(), buf.data() + buf.size(), v);
+  return std::string(buf.data(), r.ptr);
+}
+
 std::string list(const std::vector<std::string>& names) {
   std::string out = "[";
   for (size_t i = 0; i < names.size(); ++i) out += (i ? ", " : "") + names[i];
@@ -181,7 +191,8 @@ std::string writePolicy(const Policy& p) {
       << "admission: " << list(p.admission) << "\n"
       << "filter: " << list(p.filter) << "\n"
       << "score:\n";
-  for (const auto& s : p.score) out << "  - {name: " << s.name << ", weight: " << s.weight << "}\n";
+  for (const auto& s : p.score)
+    out << "  - {name: " << s.name << ", weight: " << num(s.weight) << "}\n";
   if (p.score.empty()) out << "  []\n";
   out << "permit: " << list(p.permit) << "\n"
       << "preemption: {plugin: " << p.preemption.plugin
@@ -190,7 +201,7 @@ std::string writePolicy(const Policy& p) {
       << ", max_attempts_per_cycle: " << p.preemption.maxAttemptsPerCycle << "}\n"
       << "backfill: {plugin: " << p.backfill.plugin << ", window: " << p.backfill.window
       << ", resolution: " << p.backfill.resolution << ", depth: " << p.backfill.depth
-      << ", time_budget_ms: " << p.backfill.timeBudgetMs << "}\n"
+      << ", time_budget_ms: " << num(p.backfill.timeBudgetMs) << "}\n"
       << "fair_share: {half_life: " << p.fairShare.halfLife << "}\n"
       << "check_invariants: " << (p.checkInvariants ? "true" : "false") << "\n";
   return out.str();

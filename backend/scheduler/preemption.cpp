@@ -81,7 +81,7 @@ class CheckpointAwarePreemption final : public PreemptionPlugin {
   static void release(const Engine& engine, Transaction& what, QuotaBook& quotas, JobId id) {
     const JobRecord* v = engine.job(id);
     quotas.charge(engine.state(), v->job.team, engine.chargeOf(*v, *v->placement), -1);
-    what.releaseJob(id);
+    what.releaseJob(id, v->nodes());
   }
 
   static std::optional<GangPlacement> placeWithout(const Engine& engine, const CycleContext& ctx,
@@ -106,20 +106,27 @@ std::vector<Victim> preemptionCandidates(const Engine& engine, const CycleContex
   const ClusterState& state = engine.state();
   const QuotaBook& quotas = *ctx.quotas;
   std::vector<Candidate> out;
+  const bool quotasInUse = quotas.anyQuota();
+  const bool preemptorManaged = quotas.managed(job.team);
   for (const JobRecord* r : engine.running()) {
     if (r->job.id == job.job.id || !r->placement) continue;
+    // Cheap tests first: most running jobs are neither lower-priority preemptible nor borrowing.
+    const bool mayByPriority = r->job.preemptible && r->job.priority < job.job.priority;
+    const bool mayReclaim = policy.reclaimBorrowed && preemptorManaged && r->team != job.team;
+    if (!mayByPriority && !mayReclaim) continue;
     if (!compatible(state, job.job, *r->placement)) continue;
-    const auto charge = engine.chargeOf(*r, *r->placement);
-    const GpuId g = r->placement->tasks.front().gpus.front();
-    const std::string& model = state.cluster().modelOf(g).id;
-    const std::string& pool = state.cluster().node(state.cluster().gpu(g).node).pool;
-    const bool reclaim =
-        policy.reclaimBorrowed && quotas.managed(job.team) && r->team != job.team &&
-        quotas.borrowing(r->team, model, pool) &&
-        quotas.withinGuarantee(state, job.job.team, asIf(state, job, *r->placement));
+    bool reclaim = false;
+    if (mayReclaim) {
+      const GpuId g = r->placement->tasks.front().gpus.front();
+      const std::string& model = state.cluster().modelOf(g).id;
+      const std::string& pool = state.cluster().node(state.cluster().gpu(g).node).pool;
+      reclaim = quotas.borrowing(r->team, model, pool) &&
+                quotas.withinGuarantee(state, job.job.team, asIf(state, job, *r->placement));
+    }
     const bool byPriority =
-        r->job.preemptible && r->job.priority < job.job.priority &&
-        (policy.withinGuarantee || quotas.staysAboveGuarantee(state, r->job.team, charge));
+        mayByPriority &&
+        (policy.withinGuarantee || !quotasInUse ||
+         quotas.staysAboveGuarantee(state, r->job.team, engine.chargeOf(*r, *r->placement)));
     if (!reclaim && !byPriority) continue;
     Candidate c;
     c.v.job = r->job.id;

@@ -1,5 +1,6 @@
 #include "scheduler/quota.h"
 
+#include <algorithm>
 #include <cmath>
 #include <sstream>
 
@@ -67,6 +68,10 @@ double QuotaBook::usage(int team, const std::string& key) const {
 
 bool QuotaBook::managed(int team) const {
   return team >= 0 && !teams_[static_cast<size_t>(team)].quotas.empty();
+}
+
+bool QuotaBook::anyQuota() const {
+  return std::any_of(teams_.begin(), teams_.end(), [](const Team& t) { return !t.quotas.empty(); });
 }
 
 QuotaBook::Need QuotaBook::needOf(const ClusterState& state, int team, const QuotaCharge& c) const {

@@ -36,6 +36,8 @@ class QuotaBook {
                                    const std::string& pool) const;
   [[nodiscard]] double usage(int team, const std::string& key) const;
   [[nodiscard]] bool managed(int team) const;
+  // Any team (or department) has a quota entry.
+  [[nodiscard]] bool anyQuota() const;
 
   void charge(const ClusterState& state, const std::string& team, const QuotaCharge& c,
               double sign);

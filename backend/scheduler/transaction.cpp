@@ -33,37 +33,51 @@ Status Transaction::takeNodeResources(NodeId id, JobId job, int cpus, int64_t me
   return okStatus();
 }
 
-void Transaction::releaseJob(JobId job) {
+void Transaction::releaseJob(JobId job, std::span<const NodeId> onNodes) {
   const Cluster& c = state_.cluster();
-  for (const auto& n : c.nodes()) {
-    const auto& holdings = state_.nodeUsage(n.id).holdings;
-    for (size_t k = 0; k < holdings.size(); ++k) {
-      if (holdings[k].job != job) continue;
-      const NodeHolding copy = holdings[k];
-      state_.returnNodeResources(n.id, job, copy.cpus, copy.memoryMiB);
-      undo_.push_back({Kind::ReleasedNode, n.id, job, static_cast<int>(k), {}, copy});
-      break;
-    }
+  std::vector<NodeId> all;
+  if (onNodes.empty()) {
+    all.reserve(c.nodes().size());
+    for (const auto& n : c.nodes()) all.push_back(n.id);
+    onNodes = all;
   }
-  for (const auto& g : c.gpus()) {
-    const GpuOccupancy& o = state_.gpu(g.id);
-    if (o.wholeOwner == job) {
-      state_.releaseWholeGpu(g.id);
-      undo_.push_back({Kind::ReleasedWhole, g.id, job, -1, {}, {}});
+  for (NodeId n : onNodes) {
+    releaseHolding(job, n);
+    const Node& node = c.node(n);
+    for (int i = 0; i < node.gpuCount(); ++i)
+      releaseGpu(job, node.firstGpu + static_cast<GpuId>(i));
+  }
+}
+
+void Transaction::releaseHolding(JobId job, NodeId n) {
+  const auto& holdings = state_.nodeUsage(n).holdings;
+  for (size_t k = 0; k < holdings.size(); ++k) {
+    if (holdings[k].job != job) continue;
+    const NodeHolding copy = holdings[k];
+    state_.returnNodeResources(n, job, copy.cpus, copy.memoryMiB);
+    undo_.push_back({Kind::ReleasedNode, n, job, static_cast<int>(k), {}, copy});
+    return;
+  }
+}
+
+void Transaction::releaseGpu(JobId job, GpuId g) {
+  const GpuOccupancy& o = state_.gpu(g);
+  if (o.wholeOwner == job) {
+    state_.releaseWholeGpu(g);
+    undo_.push_back({Kind::ReleasedWhole, g, job, -1, {}, {}});
+  }
+  for (int i = 0; i < o.layout.size(); ++i)
+    if (o.instanceOwner[static_cast<size_t>(i)] == job) {
+      state_.releaseMigInstance(g, i, false);
+      undo_.push_back({Kind::ReleasedMig, g, job, i, {}, {}});
     }
-    for (int i = 0; i < o.layout.size(); ++i)
-      if (o.instanceOwner[static_cast<size_t>(i)] == job) {
-        state_.releaseMigInstance(g.id, i, false);
-        undo_.push_back({Kind::ReleasedMig, g.id, job, i, {}, {}});
-      }
-    auto share = std::find_if(o.shares.begin(), o.shares.end(),
-                              [&](const GpuShare& s) { return s.job == job; });
-    if (share != o.shares.end()) {
-      const GpuShare copy = *share;
-      const auto position = static_cast<int>(share - o.shares.begin());
-      state_.releaseShare(g.id, job);
-      undo_.push_back({Kind::ReleasedShare, g.id, job, position, copy, {}});
-    }
+  auto share = std::find_if(o.shares.begin(), o.shares.end(),
+                            [&](const GpuShare& s) { return s.job == job; });
+  if (share != o.shares.end()) {
+    const GpuShare copy = *share;
+    const auto position = static_cast<int>(share - o.shares.begin());
+    state_.releaseShare(g, job);
+    undo_.push_back({Kind::ReleasedShare, g, job, position, copy, {}});
   }
 }
 
@@ -83,9 +97,9 @@ void Transaction::rollbackTo(size_t mark) {
       case Kind::TookShare:
         state_.releaseShare(it->gpu, it->job);
         break;
-      // Re-taking what was released cannot fail: the state is back where it was at release time.
+      // Released holdings go back unchecked: the node may have been drained since they were taken.
       case Kind::ReleasedWhole:
-        (void)state_.takeWholeGpu(it->gpu, it->job);
+        state_.restoreWholeGpu(it->gpu, it->job);
         break;
       case Kind::ReleasedMig:
         state_.unsafeGpu(it->gpu).instanceOwner[static_cast<size_t>(it->index)] = it->job;

@@ -3,6 +3,7 @@
 // a gang is placed task by task and rolled back if one task does not fit; a preemption what-if
 // releases victims, tries the preemptor, and is discarded. Undo steps are typed records, not
 // closures, so a transaction costs a vector push per step.
+#include <span>
 #include <vector>
 
 #include "scheduler/cluster_state.h"
@@ -20,8 +21,9 @@ class Transaction {
   Expected<int> takeMigInstance(GpuId id, int profile, JobId job, bool mayCreate);
   Status takeShare(GpuId id, JobId job, int milli, int64_t vramMiB);
   Status takeNodeResources(NodeId id, JobId job, int cpus, int64_t memoryMiB);
-  // Releases everything `job` holds (a preemption or completion inside the what-if).
-  void releaseJob(JobId job);
+  // Releases everything `job` holds (a preemption or completion inside the what-if). `onNodes`
+  // limits the search to the nodes its placement names (empty = every node).
+  void releaseJob(JobId job, std::span<const NodeId> onNodes = {});
 
   // Keeps the changes; the transaction is empty afterwards.
   void commit() { undo_.clear(); }
@@ -52,6 +54,9 @@ class Transaction {
     GpuShare share;
     NodeHolding holding;  // CPUs and memory taken or released on node `gpu` (a NodeId here)
   };
+
+  void releaseHolding(JobId job, NodeId n);
+  void releaseGpu(JobId job, GpuId g);
 
   ClusterState& state_;
   std::vector<Undo> undo_;
