@@ -91,12 +91,13 @@ int run(int argc, const char* const* argv, std::ostream& out, std::ostream& err)
   addGpuVerbs(app, ctx);
   addClusterVerbs(app, ctx);
   addMigVerbs(app, ctx);
+  addScheduleVerbs(app, ctx);
   auto isVerb = [&app](const std::string& name) {
     return !app.get_subcommands([&name](CLI::App* sub) { return sub->check_name(name); }).empty();
   };
   if (auto verb = firstPositional(argc, argv); verb && !isVerb(*verb)) {
     err << "tessera: unknown verb '" << *verb
-        << "' (verbs: cluster, gpus, mig; without a verb the console opens)\n";
+        << "' (verbs: cluster, gpus, mig, schedule, scenario, policy; without a verb the console opens)\n";
     return kExitUsage;
   }
   try {

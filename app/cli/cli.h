@@ -1,5 +1,5 @@
 #pragma once
-// The command-line verbs of `tessera` (cluster, mig, gpus). No window is opened for these; they
+// The command-line verbs of `tessera` (cluster, mig, gpus, schedule, scenario, policy). No window is opened for these; they
 // print to the given streams and return the process exit code:
 // 0 = success, 1 = the input was checked and is invalid, 2 = usage or input error.
 #include <array>

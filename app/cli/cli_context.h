@@ -35,5 +35,6 @@ struct Context {
 void addGpuVerbs(CLI::App& app, Context& ctx);
 void addClusterVerbs(CLI::App& app, Context& ctx);
 void addMigVerbs(CLI::App& app, Context& ctx);
+void addScheduleVerbs(CLI::App& app, Context& ctx);
 
 }  // namespace tessera::cli

@@ -108,6 +108,7 @@ class ReservationBackfill final : public BackfillPlugin {
       const Seconds at =
           ctx.now + (offset + policy.resolution - 1) / policy.resolution * policy.resolution;
       if (at > horizon) break;
+      const size_t lastGroup = released.size();
       for (; i < ends.size() && ends[i].first <= at; ++i) {
         const JobRecord* r = ends[i].second;
         quotas.charge(engine.state(), r->job.team, engine.chargeOf(*r, *r->placement), -1);
@@ -122,14 +123,17 @@ class ReservationBackfill final : public BackfillPlugin {
       GangResult placed = engine.tryPlace(what, job, c, at);
       const bool ok = placed.placement && engine.permit(c, job, *placed.placement).ok();
       what.rollbackTo(mark);
-      if (ok) return reservation(job, at, *placed.placement, released);
+      if (ok) return reservation(job, at, *placed.placement, released, lastGroup);
     }
     return std::nullopt;
   }
 
  private:
+  // `released[lastGroup..]` ended in the step that made room: the job waits for them even when
+  // it will not take their GPUs (their end frees quota, or lets a gang's unit fill).
   static BackfillReservation reservation(const JobRecord& job, Seconds at, const GangPlacement& p,
-                                         const std::vector<const JobRecord*>& released) {
+                                         const std::vector<const JobRecord*>& released,
+                                         size_t lastGroup) {
     BackfillReservation r;
     r.job = job.job.id;
     r.start = at;
@@ -138,8 +142,9 @@ class ReservationBackfill final : public BackfillPlugin {
     for (const auto& t : p.tasks) gpus.insert(t.gpus.begin(), t.gpus.end());
     r.gpus.assign(gpus.begin(), gpus.end());
     // The running jobs it waits for: those holding GPUs it will take.
-    for (const JobRecord* j : released) {
-      bool holds = false;
+    for (size_t k = 0; k < released.size(); ++k) {
+      const JobRecord* j = released[k];
+      bool holds = k >= lastGroup;
       for (const auto& t : j->placement->tasks)
         for (GpuId g : t.gpus) holds = holds || gpus.count(g);
       if (holds) r.waitingFor.push_back(j->job.id);

@@ -745,6 +745,10 @@ CycleStats Engine::runCycle() {
     }
     if (cacheable) failed.remember(key, j.reason, j.pendingCode);
   }
+  // Positions among the jobs still pending, as an operator reads the queue after the cycle.
+  int still = 0;
+  for (size_t idx : order)
+    if (jobs_[idx].state == JobState::Pending) jobs_[idx].queuePosition = ++still;
   if (policy_.checkInvariants) st.invariantViolations = invariantViolations();
   st.cycleMs = msSince(t0);
   ++stats_.cycles;

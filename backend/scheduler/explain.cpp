@@ -288,7 +288,7 @@ void explainPending(const Engine& e, const JobRecord& j, Explanation& ex) {
     for (JobId w : waiting) ex.blockingJobs.push_back(w);
     if (!waiting.empty())
       ex.counterfactuals.push_back(
-          {Counterfactual::Kind::JobsEnd, "would start when jobs " + jobsText(waiting) + " end (~" +
+          {Counterfactual::Kind::JobsEnd, "would start when " + jobsText(waiting) + (waiting.size() == 1 ? " ends" : " end") + " (~" +
                                               durationText(*eta - ctx.now) + ")"});
   }
 }

@@ -377,6 +377,18 @@ Expected<Workload> loadWorkloadNode(const YAML::Node& doc, const std::string& fi
   return reader.read(doc, fieldPath);
 }
 
+namespace embedded {
+std::string_view demoWorkloadYaml();
+}
+
+std::string_view demoWorkloadYaml() {
+  return embedded::demoWorkloadYaml();
+}
+
+Expected<Workload> demoWorkload(const GpuCatalog* catalog) {
+  return loadWorkload(demoWorkloadYaml(), "demo-workload.yaml (built in)", catalog);
+}
+
 Expected<Workload> loadWorkloadFile(const std::string& path, const GpuCatalog* catalog) {
   TESSERA_TRY(text, readTextFile(path));
   return loadWorkload(text, path, catalog);

@@ -32,6 +32,11 @@ Expected<Workload> loadWorkloadNode(const YAML::Node& doc, const std::string& fi
                                     const GpuCatalog* catalog = nullptr);
 Expected<Workload> loadWorkloadFile(const std::string& path, const GpuCatalog* catalog = nullptr);
 
+// The demo workload shipped in resources/demo-workload.yaml (compiled in), written for the
+// built-in demo cluster.
+std::string_view demoWorkloadYaml();
+Expected<Workload> demoWorkload(const GpuCatalog* catalog = nullptr);
+
 // "90", "90s", "15m", "2h", "1h30m", "1d" -> seconds; nullopt if malformed.
 std::optional<Seconds> parseDuration(std::string_view text);
 
