@@ -79,7 +79,8 @@ int idleInstance(const GpuOccupancy& o, int profile) {
 
 }  // namespace
 
-Expected<int> ClusterState::takeMigInstance(GpuId id, int profile, JobId job, bool mayCreate) {
+Expected<int> ClusterState::takeMigInstance(GpuId id, int profile, JobId job, bool mayCreate,
+                                            int start) {
   if (job == kNoJob) return Error{"job id 0 is reserved", {}};
   const Gpu& g = cluster_->gpu(id);
   const GpuModel& model = cluster_->modelOf(id);
@@ -88,18 +89,18 @@ Expected<int> ClusterState::takeMigInstance(GpuId id, int profile, JobId job, bo
   if (profile < 0 || profile >= static_cast<int>(model.mig->profiles.size()))
     return Error{"no such MIG profile on " + model.id, {}};
   GpuOccupancy& o = gpus_[id];
+  const std::string name = model.mig->profiles[static_cast<size_t>(profile)].name;
+  if (start >= 0) return takeMigInstanceAt(id, profile, job, mayCreate, start);
   if (int idle = idleInstance(o, profile); idle >= 0) {
     o.instanceOwner[static_cast<size_t>(idle)] = job;
     return idle;
   }
-  const std::string name = model.mig->profiles[static_cast<size_t>(profile)].name;
   if (!mayCreate) return Error{"no idle " + name + " instance", {}};
   const auto fit = migBestNewInstance(*model.mig, o.layout, profile);
   if (!fit) return Error{"no free slot for a " + name + " instance", {}};
-  const int start = fit->start;
   MigInstance inst;
   inst.profile = static_cast<int8_t>(profile);
-  inst.start = static_cast<int8_t>(start);
+  inst.start = static_cast<int8_t>(fit->start);
   o.layout.add(inst);
   const int index = o.layout.size() - 1;
   o.instanceOwner[static_cast<size_t>(index)] = job;
@@ -130,6 +131,34 @@ Status ClusterState::setMigLayout(GpuId id, const MigLayout& layout) {
   o.layout = layout;
   o.instanceOwner = owners;
   return okStatus();
+}
+
+Expected<int> ClusterState::takeMigInstanceAt(GpuId id, int profile, JobId job, bool mayCreate,
+                                              int start) {
+  const GpuModel& model = cluster_->modelOf(id);
+  GpuOccupancy& o = gpus_[id];
+  const std::string where = model.mig->profiles[static_cast<size_t>(profile)].name + " at slice " +
+                            std::to_string(start);
+  for (int i = 0; i < o.layout.size(); ++i) {
+    if (o.layout[i].profile != profile || o.layout[i].start != start) continue;
+    if (o.instanceOwner[static_cast<size_t>(i)] != kNoJob)
+      return Error{"the " + where + " instance is held by job " +
+                       std::to_string(o.instanceOwner[static_cast<size_t>(i)]),
+                   {}};
+    o.instanceOwner[static_cast<size_t>(i)] = job;
+    return i;
+  }
+  if (!mayCreate) return Error{"no " + where + " instance", {}};
+  MigLayout next = o.layout;
+  MigInstance inst;
+  inst.profile = static_cast<int8_t>(profile);
+  inst.start = static_cast<int8_t>(start);
+  if (!next.add(inst) || !validateMigLayout(*model.mig, next).ok())
+    return Error{"a " + where + " instance does not fit next to the GPU's instances", {}};
+  o.layout.add(inst);
+  const int index = o.layout.size() - 1;
+  o.instanceOwner[static_cast<size_t>(index)] = job;
+  return index;
 }
 
 void ClusterState::releaseMigInstance(GpuId id, int index, bool destroy) {

@@ -81,7 +81,8 @@ class ClusterState {
   // Gives `job` an instance of `profile`: an idle existing one (lowest start), or, when
   // `mayCreate`, a new one at the free start that leaves the least MIG fragmentation.
   // Returns the instance's index in the GPU's layout.
-  Expected<int> takeMigInstance(GpuId id, int profile, JobId job, bool mayCreate);
+  // `start` >= 0 asks for the instance at that memory slice (restoring a known placement).
+  Expected<int> takeMigInstance(GpuId id, int profile, JobId job, bool mayCreate, int start = -1);
   // Frees instance `index`; `destroy` also removes it from the layout (undoing a creation).
   void releaseMigInstance(GpuId id, int index, bool destroy);
   Status takeShare(GpuId id, JobId job, int milli, int64_t vramMiB);
@@ -122,6 +123,7 @@ class ClusterState {
 
  private:
   void countFree(GpuId id, int delta);
+  Expected<int> takeMigInstanceAt(GpuId id, int profile, JobId job, bool mayCreate, int start);
 
   std::shared_ptr<const Cluster> cluster_;
   std::vector<GpuOccupancy> gpus_;

@@ -393,6 +393,10 @@ QuotaCharge Engine::chargeOf(const JobRecord& job, const GangPlacement& p) const
 }
 
 void Engine::start(JobRecord& job, GangPlacement placement, const std::string& why) {
+  start(job, std::move(placement), why, now_);
+}
+
+void Engine::start(JobRecord& job, GangPlacement placement, const std::string& why, Seconds at) {
   const auto charge = chargeOf(job, placement);
   quotas_.charge(state_, job.job.team, charge, +1);
   if (job.team >= 0) {
@@ -404,7 +408,7 @@ void Engine::start(JobRecord& job, GangPlacement placement, const std::string& w
   const std::string where = gpuList(state_.cluster(), placement) + " (spans one " +
                             topologyLevelName(placement.span) + ")";
   job.placement = std::move(placement);
-  job.startTime = now_;
+  job.startTime = at;
   job.queuePosition = 0;
   runningEnds_.emplace(job.expectedEnd(), job.job.id);
   job.runningSlot = static_cast<int32_t>(running_.size());
@@ -528,6 +532,86 @@ Status Engine::fail(JobId id, const std::string& reason) {
   stop(*j);
   j->endTime = now_;
   addEvent(EventKind::Failed, *j, JobState::Failed, reason);
+  return okStatus();
+}
+
+Status Engine::takeRestored(Transaction& tx, const JobRecord& job, const RestoredTask& task) {
+  const Job& j = job.job;
+  const std::string where = "task on " + cluster().node(task.node).name + ": ";
+  for (GpuId g : task.gpus)
+    if (g >= cluster().gpus().size() || cluster().gpu(g).node != task.node)
+      return Error{where + "GPU " + std::to_string(g) + " is not on that node", {}};
+  switch (j.perTask.kind) {
+    case GpuRequest::Kind::Whole:
+      if (static_cast<int>(task.gpus.size()) != j.perTask.gpus)
+        return Error{where + "the job asks for " + std::to_string(j.perTask.gpus) +
+                         " GPUs per task, the snapshot gives " + std::to_string(task.gpus.size()),
+                     {}};
+      for (GpuId g : task.gpus) TESSERA_CHECK(tx.takeWholeGpu(g, j.id));
+      break;
+    case GpuRequest::Kind::Mig: {
+      if (task.gpus.size() != 1 || task.migStart < 0)
+        return Error{where + "a MIG task needs one GPU and its instance's start slice", {}};
+      const auto& mig = cluster().modelOf(task.gpus[0]).mig;
+      const int p = mig ? mig->profileIndex(j.perTask.migProfile) : -1;
+      if (p < 0) return Error{where + "the GPU has no " + j.perTask.migProfile + " profile", {}};
+      TESSERA_CHECK(tx.takeMigInstance(task.gpus[0], p, j.id, true, task.migStart));
+      break;
+    }
+    case GpuRequest::Kind::Fraction:
+      if (task.gpus.size() != 1) return Error{where + "a fractional task needs one GPU", {}};
+      TESSERA_CHECK(tx.takeShare(task.gpus[0], j.id, j.perTask.milli, j.perTask.vramMiB));
+      break;
+    case GpuRequest::Kind::None:
+      break;
+  }
+  return tx.takeNodeResources(task.node, j.id, j.cpusPerTask, j.memoryMiBPerTask);
+}
+
+Status Engine::restoreRunning(JobId id, const std::vector<RestoredTask>& tasks, Seconds started,
+                              Seconds workKept) {
+  JobRecord* j = mutableJob(id);
+  if (!j) return Error{"no job " + std::to_string(id), {}};
+  if (j->state != JobState::Pending)
+    return Error{"job " + std::to_string(id) + " is " + jobStateName(j->state) + ", not pending",
+                 {}};
+  if (static_cast<int>(tasks.size()) != j->job.tasks)
+    return Error{"job " + std::to_string(id) + " has " + std::to_string(j->job.tasks) +
+                     " tasks, the snapshot places " + std::to_string(tasks.size()),
+                 {}};
+  if (started > now_ || workKept < 0)
+    return Error{"job " + std::to_string(id) + ": start time after the clock or negative work",
+                 {}};
+  // A job may run on a node drained after it started: take its GPUs as if the node were up.
+  std::vector<std::pair<NodeId, NodeState>> notUp;
+  for (const auto& t : tasks)
+    if (t.node < cluster().nodes().size() && state_.nodeState(t.node) != NodeState::Up &&
+        std::none_of(notUp.begin(), notUp.end(), [&](const auto& p) { return p.first == t.node; }))
+      notUp.emplace_back(t.node, state_.nodeState(t.node));
+  for (auto [n, st] : notUp) state_.setNodeState(n, NodeState::Up);
+  Transaction tx(state_);
+  Status taken = okStatus();
+  GangPlacement placement;
+  std::vector<GpuId> all;
+  for (const auto& t : tasks) {
+    if (t.node >= cluster().nodes().size()) {
+      taken = Error{"no node " + std::to_string(t.node), {}};
+      break;
+    }
+    taken = takeRestored(tx, *j, t);
+    if (!taken) break;
+    placement.tasks.push_back({t.node, t.gpus, t.migStart});
+    all.insert(all.end(), t.gpus.begin(), t.gpus.end());
+  }
+  if (taken) tx.commit();
+  else tx.discard();
+  for (auto [n, st] : notUp) state_.setNodeState(n, st);
+  if (!taken) return Error{"job " + std::to_string(id) + ": " + taken.error().message, {}};
+  placement.span = all.empty() ? TopologyLevel::Cluster : cluster().spanOf(all);
+  j->workKept = workKept;
+  start(*j, std::move(placement), "restored from a snapshot (running since t=" +
+                                      std::to_string(started) + ")",
+        started);
   return okStatus();
 }
 

@@ -122,6 +122,18 @@ class Engine {
   Expected<JobId> submit(Job job, const std::string& actor = "scheduler");
   Status complete(JobId id, const std::string& reason = "finished");
   Status fail(JobId id, const std::string& reason);
+  // Puts a pending job back where it was running (a snapshot or export being loaded, a backend
+  // restarting): exactly these GPUs (MIG: the instance at `migStart`), started at `started`
+  // with `workKept` seconds saved from earlier runs. Fails, changing nothing, when the GPUs are
+  // not free or do not match the job's request. Quotas are charged but not checked: the job was
+  // already admitted once.
+  struct RestoredTask {
+    NodeId node = 0;
+    std::vector<GpuId> gpus;
+    int migStart = -1;
+  };
+  Status restoreRunning(JobId id, const std::vector<RestoredTask>& tasks, Seconds started,
+                        Seconds workKept);
   // Records a checkpoint of a running job now (the simulator's checkpoint events).
   Status checkpoint(JobId id);
 
@@ -165,6 +177,8 @@ class Engine {
   void addEvent(EventKind kind, JobRecord& job, JobState to, std::string reason,
                 const std::string& actor = "scheduler", JobId by = kNoJob);
   void start(JobRecord& job, GangPlacement placement, const std::string& why);
+  void start(JobRecord& job, GangPlacement placement, const std::string& why, Seconds at);
+  Status takeRestored(Transaction& tx, const JobRecord& job, const RestoredTask& task);
   void stop(JobRecord& job);  // releases GPUs, quota and fair-share accounting
   void evict(JobRecord& victim, const JobRecord& by, const Victim& cost, const std::string& why);
   void accrueUsage(Seconds dt);

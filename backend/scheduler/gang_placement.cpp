@@ -227,8 +227,10 @@ std::optional<TaskAssignment> takeTask(Transaction& tx, const ClusterState& stat
       const auto g = migGpu(state, job, node, gate);
       if (!g) return std::nullopt;
       const int p = state.cluster().modelOf(*g).mig->profileIndex(job.perTask.migProfile);
-      if (!tx.takeMigInstance(*g, p, job.id, true).ok()) return std::nullopt;
+      const auto index = tx.takeMigInstance(*g, p, job.id, true);
+      if (!index) return std::nullopt;
       task.gpus = {*g};
+      task.migStart = state.gpu(*g).layout[*index].start;
       break;
     }
     case GpuRequest::Kind::Fraction: {

@@ -18,6 +18,7 @@ namespace tessera {
 struct TaskAssignment {
   NodeId node = 0;
   std::vector<GpuId> gpus;
+  int migStart = -1;  // MIG tasks: the first memory slice of the instance it holds
 };
 
 struct GangPlacement {

@@ -854,143 +854,32 @@ namespace {
 
 // ---------------------------------------------------------------- building
 
-constexpr const char* kRestoreHold = "scenario-restore";
-
-std::string placementText(const Cluster& c, const GangPlacement& p) {
-  std::vector<std::string> gpus;
-  for (const auto& t : p.tasks)
-    for (GpuId g : t.gpus) gpus.push_back(gpuName(c, g));
-  return listText(gpus);
-}
-
-// The MIG instance (layout index) `job` holds on GPU g, -1 if none.
-int heldInstance(const ClusterState& state, GpuId g, JobId job) {
-  const GpuOccupancy& o = state.gpu(g);
-  for (int i = 0; i < o.layout.size(); ++i)
-    if (o.instanceOwner[static_cast<size_t>(i)] == job) return i;
-  return -1;
-}
-
-// Puts one running job in place: submitted, then started by a cycle at its start time in which
-// a temporary maintenance hold leaves it nothing but its own GPUs (and, on MIG GPUs, no idle
-// instance of its profile but its own). Every step goes through the engine's public operations,
-// so quotas, fair share, the event log and the invariants see an ordinary start.
+// Puts one running job in place through Engine::restoreRunning: submitted, then given exactly
+// the GPUs (and MIG instance starts) the state names, started at its start time.
 Status restoreRunning(Engine& e, const Scenario& s, const ScenarioRunning& run) {
   const Cluster& c = e.cluster();
   const std::string who = "state.running: job " + std::to_string(run.job);
   Job job;
   for (const auto& j : s.workload.jobs)
     if (j.id == run.job) job = j;
-  if (run.workKept > 0)
-    return Error{who +
-                     ": work_kept is not restorable: the engine has no way to set a running "
-                     "job's kept work",
-                 {}};
   if (job.submitTime > run.started)
     return Error{who + " starts (" + formatDuration(run.started) + ") before its submit time (" +
                      formatDuration(job.submitTime) + ")",
                  {}};
   if (run.started > e.now()) TESSERA_CHECK(e.advanceTo(run.started));
-  if (run.started < e.now())
-    return Error{who + ": started " + formatDuration(run.started) +
-                     " is before the engine's clock " + formatDuration(e.now()),
-                 {}};
-
-  std::set<GpuId> mine;
-  std::map<GpuId, std::vector<int>> migStarts;  // GPU -> instance starts of this job
+  if (auto submitted = e.submit(job); !submitted)
+    return Error{who + ": " + submitted.error().message, {}};
+  std::vector<Engine::RestoredTask> tasks;
   for (const auto& t : run.tasks) {
     const Node& n = *c.findNode(t.node);
-    for (int i : t.gpus) {
-      const GpuId g = n.firstGpu + static_cast<GpuId>(i);
-      mine.insert(g);
-      if (t.migStart >= 0) migStarts[g].push_back(t.migStart);
-    }
+    Engine::RestoredTask task;
+    task.node = n.id;
+    for (int i : t.gpus) task.gpus.push_back(n.firstGpu + static_cast<GpuId>(i));
+    task.migStart = t.migStart;
+    tasks.push_back(std::move(task));
   }
-  // MIG: leave exactly this job's instances idle on its GPUs (creating them when missing).
-  std::map<GpuId, MigLayout> finalLayouts;
-  for (auto& [g, starts] : migStarts) {
-    const GpuModel& model = c.modelOf(g);
-    if (!model.mig || c.gpu(g).sharing.mode != SharingMode::Mig)
-      return Error{who + ": GPU " + gpuName(c, g) + " is not a MIG GPU", {}};
-    const int p = model.mig->profileIndex(job.perTask.migProfile);
-    const MigLayout& now = e.state().gpu(g).layout;
-    MigLayout temp, full = now;
-    for (int i = 0; i < now.size(); ++i) {
-      const bool target = std::find(starts.begin(), starts.end(), now[i].start) != starts.end();
-      const bool idle = e.state().gpu(g).instanceOwner[static_cast<size_t>(i)] == kNoJob;
-      if (now[i].profile == p && idle && !target) continue;
-      temp.add(now[i]);
-    }
-    for (int start : starts) {
-      bool present = false;
-      for (const auto& inst : now) present = present || (inst.profile == p && inst.start == start);
-      if (present) continue;
-      MigInstance inst;
-      inst.profile = static_cast<int8_t>(p);
-      inst.start = static_cast<int8_t>(start);
-      temp.add(inst);
-      full.add(inst);
-    }
-    temp.sortByStart();
-    full.sortByStart();
-    const MigVerdict v = validateMigLayout(*model.mig, full);
-    if (!v.ok())
-      return Error{who + ": its instances do not fit GPU " + gpuName(c, g) + ": " +
-                       explainMigVerdict(model, full, v),
-                   {}};
-    TESSERA_CHECK(e.repartition(g, temp, false, "scenario"));
-    finalLayouts[g] = full;
-  }
-
-  Reservation hold;
-  hold.kind = Reservation::Kind::Maintenance;
-  hold.id = kRestoreHold;
-  for (GpuId g = 0; g < c.gpus().size(); ++g)
-    if (!mine.contains(g)) hold.gpus.push_back(g);
-  hold.from = 0;
-  hold.until = kForever;
-  const bool holdSomething = !hold.gpus.empty();
-  if (holdSomething) TESSERA_CHECK(e.addReservation(hold));
-  std::vector<JobId> before;
-  for (const JobRecord* other : e.running()) before.push_back(other->job.id);
-  auto submitted = e.submit(job);
-  Status started = okStatus();
-  if (!submitted) {
-    started = submitted.error();
-  } else {
-    e.runCycle();
-  }
-  if (holdSomething) TESSERA_CHECK(e.removeReservation(kRestoreHold));
-  TESSERA_CHECK(started);
-  for (auto& [g, layout] : finalLayouts) TESSERA_CHECK(e.repartition(g, layout, false, "scenario"));
-
-  const JobRecord* r = e.job(run.job);
-  if (!r || r->state != JobState::Running || !r->placement)
-    return Error{who + " could not be started on its GPUs: " + (r ? r->reason : "not submitted"),
-                 {}};
-  for (JobId other : before)
-    if (e.job(other)->state != JobState::Running)
-      return Error{
-          who + " displaced job " + std::to_string(other) + " (two running jobs on the same GPUs?)",
-          {}};
-  std::set<GpuId> got;
-  for (const auto& t : r->placement->tasks) got.insert(t.gpus.begin(), t.gpus.end());
-  bool same = got == mine;
-  for (auto& [g, starts] : migStarts) {
-    std::vector<int> held;
-    const GpuOccupancy& o = e.state().gpu(g);
-    for (int i = 0; i < o.layout.size(); ++i)
-      if (o.instanceOwner[static_cast<size_t>(i)] == run.job) held.push_back(o.layout[i].start);
-    std::sort(held.begin(), held.end());
-    std::vector<int> want = starts;
-    std::sort(want.begin(), want.end());
-    same = same && held == want;
-  }
-  if (!same)
-    return Error{who + " was placed on " + placementText(c, *r->placement) +
-                     ", not on the GPUs the state gives",
-                 {}};
-  (void)heldInstance;
+  if (auto restored = e.restoreRunning(run.job, tasks, run.started, run.workKept); !restored)
+    return Error{who + ": " + restored.error().message, {}};
   return okStatus();
 }
 
@@ -1174,10 +1063,8 @@ std::string exportScenario(const Engine& engine, const std::string& name) {
       gpus.SetStyle(YAML::EmitterStyle::Flow);
       for (GpuId g : t.gpus) gpus.push_back(c.gpu(g).index);
       tn["gpus"] = gpus;
-      if (r->job.perTask.kind == GpuRequest::Kind::Mig && t.gpus.size() == 1) {
-        const int i = heldInstance(engine.state(), t.gpus.front(), r->job.id);
-        if (i >= 0) tn["mig_start"] = int{engine.state().gpu(t.gpus.front()).layout[i].start};
-      }
+      if (r->job.perTask.kind == GpuRequest::Kind::Mig && t.migStart >= 0)
+        tn["mig_start"] = t.migStart;
       tasks.push_back(tn);
     }
     n["tasks"] = tasks;

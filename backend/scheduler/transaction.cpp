@@ -13,9 +13,10 @@ Status Transaction::takeWholeGpu(GpuId id, JobId job) {
   return okStatus();
 }
 
-Expected<int> Transaction::takeMigInstance(GpuId id, int profile, JobId job, bool mayCreate) {
+Expected<int> Transaction::takeMigInstance(GpuId id, int profile, JobId job, bool mayCreate,
+                                           int start) {
   const int before = state_.gpu(id).layout.size();
-  TESSERA_TRY(index, state_.takeMigInstance(id, profile, job, mayCreate));
+  TESSERA_TRY(index, state_.takeMigInstance(id, profile, job, mayCreate, start));
   const bool created = state_.gpu(id).layout.size() > before;
   undo_.push_back({created ? Kind::CreatedMig : Kind::TookMig, id, job, index, {}, {}});
   return index;

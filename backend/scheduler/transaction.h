@@ -18,7 +18,7 @@ class Transaction {
   Transaction& operator=(const Transaction&) = delete;
 
   Status takeWholeGpu(GpuId id, JobId job);
-  Expected<int> takeMigInstance(GpuId id, int profile, JobId job, bool mayCreate);
+  Expected<int> takeMigInstance(GpuId id, int profile, JobId job, bool mayCreate, int start = -1);
   Status takeShare(GpuId id, JobId job, int milli, int64_t vramMiB);
   Status takeNodeResources(NodeId id, JobId job, int cpus, int64_t memoryMiB);
   // Releases everything `job` holds (a preemption or completion inside the what-if). `onNodes`

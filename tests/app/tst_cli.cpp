@@ -22,6 +22,7 @@
 #include <string>
 #include <vector>
 
+#include "app/cli_test_util.h"
 #include "cli/cli.h"
 #include "clusterspec/cluster_spec.h"
 #include "mig/mig_validate.h"
@@ -35,30 +36,11 @@ inline char* QTest::toString<std::string>(const std::string& s) {
 }
 
 using namespace tessera;
+using namespace tessera::test;
 
 namespace {
 
 using Counts = std::map<std::string, int>;
-
-struct CliResult {
-  int code = -1;
-  std::string out;
-  std::string err;
-};
-
-CliResult runCli(const std::vector<std::string>& args) {
-  std::vector<std::string> storage{"tessera"};
-  storage.insert(storage.end(), args.begin(), args.end());
-  std::vector<const char*> argv;
-  for (const auto& a : storage) argv.push_back(a.c_str());
-  std::ostringstream out;
-  std::ostringstream err;
-  CliResult r;
-  r.code = cli::run(static_cast<int>(argv.size()), argv.data(), out, err);
-  r.out = out.str();
-  r.err = err.str();
-  return r;
-}
 
 std::vector<std::string> toStd(const QStringList& list) {
   std::vector<std::string> out;
@@ -74,16 +56,6 @@ bool isVerb(const std::vector<std::string>& args) {
   return cli::isVerbInvocation(static_cast<int>(argv.size()), argv.data());
 }
 
-bool contains(const std::string& hay, const std::string& needle) {
-  return hay.find(needle) != std::string::npos;
-}
-
-QString describe(const CliResult& r) {
-  return QStringLiteral("exit %1\n--- stdout ---\n%2\n--- stderr ---\n%3")
-      .arg(r.code)
-      .arg(QString::fromStdString(r.out), QString::fromStdString(r.err));
-}
-
 std::vector<std::string> linesOf(const std::string& text) {
   std::vector<std::string> lines;
   std::istringstream in(text);
@@ -96,19 +68,6 @@ std::string trimmed(const std::string& s) {
   if (b == std::string::npos) return {};
   const auto e = s.find_last_not_of(" \t\r\n");
   return s.substr(b, e - b + 1);
-}
-
-std::string readFile(const QString& path) {
-  QFile f(path);
-  if (!f.open(QIODevice::ReadOnly)) return {};
-  const QByteArray bytes = f.readAll();
-  return std::string(bytes.constData(), static_cast<size_t>(bytes.size()));
-}
-
-bool writeFile(const QString& path, const std::string& text) {
-  QFile f(path);
-  if (!f.open(QIODevice::WriteOnly)) return false;
-  return f.write(text.data(), static_cast<qint64>(text.size())) == static_cast<qint64>(text.size());
 }
 
 const std::string kData = TESSERA_TEST_DATA;
