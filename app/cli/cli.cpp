@@ -97,7 +97,8 @@ int run(int argc, const char* const* argv, std::ostream& out, std::ostream& err)
   };
   if (auto verb = firstPositional(argc, argv); verb && !isVerb(*verb)) {
     err << "tessera: unknown verb '" << *verb
-        << "' (verbs: cluster, gpus, mig, schedule, scenario, policy; without a verb the console opens)\n";
+        << "' (verbs: cluster, gpus, mig, schedule, scenario, policy; without a verb the console "
+           "opens)\n";
     return kExitUsage;
   }
   try {

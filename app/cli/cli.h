@@ -1,7 +1,7 @@
 #pragma once
-// The command-line verbs of `tessera` (cluster, mig, gpus, schedule, scenario, policy). No window is opened for these; they
-// print to the given streams and return the process exit code:
-// 0 = success, 1 = the input was checked and is invalid, 2 = usage or input error.
+// The command-line verbs of `tessera` (cluster, mig, gpus, schedule, scenario, policy). No window
+// is opened for these; they print to the given streams and return the process exit code: 0 =
+// success, 1 = the input was checked and is invalid, 2 = usage or input error.
 #include <array>
 #include <iosfwd>
 #include <memory>

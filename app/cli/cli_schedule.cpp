@@ -56,8 +56,8 @@ Expected<Engine> buildScheduleEngine(Context& ctx, const ScheduleArgs& a, Second
   const GpuCatalog* catalog = ctx.catalog();
   if (!catalog) return Error{"cannot load the GPU catalog", {}};
   TESSERA_TRY(cluster, loadClusterOrDemo(a.cluster, *catalog));
-  TESSERA_TRY(workload, a.workload.empty() ? demoWorkload(catalog)
-                                           : loadWorkloadFile(a.workload, catalog));
+  TESSERA_TRY(workload,
+              a.workload.empty() ? demoWorkload(catalog) : loadWorkloadFile(a.workload, catalog));
   Policy policy;
   if (!a.policy.empty()) {
     TESSERA_TRY(p, loadPolicyFile(a.policy));
@@ -93,15 +93,17 @@ void printText(std::ostream& out, const Engine& e, const CycleStats& st) {
       << " reservations, " << std::fixed << std::setprecision(1) << st.cycleMs << " ms\n";
   out << "whole GPUs free: " << e.state().freeWholeGpus() << " of " << total << "\n\nRUNNING\n";
   out << std::left << std::setw(5) << "ID" << std::setw(20) << "NAME" << std::setw(9) << "TEAM"
-      << std::setw(21) << "PRIORITY" << std::setw(11) << "REQUEST" << "PLACEMENT\n";
+      << std::setw(21) << "PRIORITY" << std::setw(11) << "REQUEST"
+      << "PLACEMENT\n";
   for (const JobRecord* j : jobs)
     if (j->state == JobState::Running)
-      out << std::setw(5) << j->job.id << std::setw(20) << j->job.name.substr(0, 19)
-          << std::setw(9) << j->job.team << std::setw(21) << j->job.priorityClass << std::setw(11)
+      out << std::setw(5) << j->job.id << std::setw(20) << j->job.name.substr(0, 19) << std::setw(9)
+          << j->job.team << std::setw(21) << j->job.priorityClass << std::setw(11)
           << requestText(j->job) << placementText(e.cluster(), *j) << "\n";
   out << "\nPENDING (queue order)\n"
       << std::setw(5) << "POS" << std::setw(5) << "ID" << std::setw(20) << "NAME" << std::setw(9)
-      << "TEAM" << std::setw(11) << "REQUEST" << std::setw(9) << "ETA" << "REASON\n";
+      << "TEAM" << std::setw(11) << "REQUEST" << std::setw(9) << "ETA"
+      << "REASON\n";
   for (const JobRecord* j : e.queue())
     out << std::setw(5) << j->queuePosition << std::setw(5) << j->job.id << std::setw(20)
         << j->job.name.substr(0, 19) << std::setw(9) << j->job.team << std::setw(11)
@@ -206,8 +208,7 @@ int showPolicy(Context& ctx, const std::string& path) {
     if (!loaded) return ctx.fail(loaded.error().str(), loadErrorCode(path));
     p = std::move(*loaded);
   }
-  ctx.out << "# effective policy" << (path.empty() ? " (built-in defaults)" : " of " + path)
-          << "\n"
+  ctx.out << "# effective policy" << (path.empty() ? " (built-in defaults)" : " of " + path) << "\n"
           << writePolicy(p) << "\n# plugins available at each extension point\n";
   for (const char* point :
        {"queue_order", "admission", "filter", "score", "permit", "preemption", "backfill"}) {
@@ -278,8 +279,7 @@ void addScheduleVerbs(CLI::App& app, Context& ctx) {
   auto* validate =
       policy->add_subcommand("validate", "Check policy files; errors name file:line:column");
   validate->add_option("FILE", *policyPaths, "Policy files")->required();
-  validate->callback(
-      [&ctx, policyPaths] { ctx.exitCode = validatePolicies(ctx, *policyPaths); });
+  validate->callback([&ctx, policyPaths] { ctx.exitCode = validatePolicies(ctx, *policyPaths); });
 }
 
 }  // namespace tessera::cli

@@ -15,6 +15,11 @@ ClusterState::ClusterState(std::shared_ptr<const Cluster> cluster)
       freeUnderLeaf_(cluster_->switches().size(), 0) {
   for (const auto& n : cluster_->nodes()) nodeStates_.push_back(n.state);
   nodeUsage_.resize(cluster_->nodes().size());
+  int most = 0;
+  for (const auto& n : cluster_->nodes()) most = std::max(most, n.gpuCount());
+  byFree_.assign(static_cast<size_t>(most) + 1,
+                 std::vector<uint64_t>((cluster_->nodes().size() + 63) / 64, 0));
+  for (const auto& n : cluster_->nodes()) indexNode(n.id, -1, 0);
   for (const auto& g : cluster_->gpus()) {
     if (g.sharing.mode == SharingMode::Mig) gpus_[g.id].layout = g.sharing.mig;
     if (wholeGpuFree(g.id)) countFree(g.id, +1);
@@ -27,8 +32,15 @@ bool ClusterState::wholeGpuFree(GpuId id) const {
          nodeStates_[g.node] == NodeState::Up;
 }
 
+void ClusterState::indexNode(NodeId n, int from, int to) {
+  const uint64_t bit = uint64_t{1} << (n % 64);
+  if (from >= 0) byFree_[static_cast<size_t>(from)][n / 64] &= ~bit;
+  byFree_[static_cast<size_t>(to)][n / 64] |= bit;
+}
+
 void ClusterState::countFree(GpuId id, int delta) {
   const Gpu& g = cluster_->gpu(id);
+  indexNode(g.node, freeOnNode_[g.node], freeOnNode_[g.node] + delta);
   freeOnNode_[g.node] += delta;
   if (g.nvlinkDomain != kNone) freeInDomain_[static_cast<size_t>(g.nvlinkDomain)] += delta;
   const SwitchId leaf = cluster_->leafOf(g.node);
@@ -137,8 +149,8 @@ Expected<int> ClusterState::takeMigInstanceAt(GpuId id, int profile, JobId job, 
                                               int start) {
   const GpuModel& model = cluster_->modelOf(id);
   GpuOccupancy& o = gpus_[id];
-  const std::string where = model.mig->profiles[static_cast<size_t>(profile)].name + " at slice " +
-                            std::to_string(start);
+  const std::string where =
+      model.mig->profiles[static_cast<size_t>(profile)].name + " at slice " + std::to_string(start);
   for (int i = 0; i < o.layout.size(); ++i) {
     if (o.layout[i].profile != profile || o.layout[i].start != start) continue;
     if (o.instanceOwner[static_cast<size_t>(i)] != kNoJob)

@@ -4,7 +4,9 @@
 // stays read-only; this is the mutable layer the engine copies per cycle and changes only through
 // a Transaction (transaction.h), so a gang or a preemption what-if can be undone as a whole.
 //
+#include <algorithm>
 #include <array>
+#include <bit>
 #include <cstdint>
 #include <memory>
 #include <optional>
@@ -70,6 +72,20 @@ class ClusterState {
     return freeUnderLeaf_[static_cast<size_t>(id)];
   }
   [[nodiscard]] int freeWholeGpus() const { return freeTotal_; }
+  // Visits nodes with at least `minFree` free whole GPUs, fewest free first, then by node id;
+  // `visit(NodeId)` returns true to stop. The index behind it is kept incrementally, so
+  // bin-packing finds its node without a pass over every node.
+  template <typename Visit>
+  void forNodesByFreeGpus(int minFree, Visit&& visit) const {
+    for (size_t f = static_cast<size_t>(std::max(minFree, 0)); f < byFree_.size(); ++f) {
+      const auto& words = byFree_[f];
+      for (size_t w = 0; w < words.size(); ++w)
+        for (uint64_t bits = words[w]; bits != 0; bits &= bits - 1) {
+          const auto n = static_cast<NodeId>(w * 64 + static_cast<size_t>(std::countr_zero(bits)));
+          if (visit(n)) return;
+        }
+    }
+  }
 
   // Mutations. Each checks its preconditions and changes nothing when it fails. Prefer the
   // Transaction wrappers, which can undo them.
@@ -123,6 +139,7 @@ class ClusterState {
 
  private:
   void countFree(GpuId id, int delta);
+  void indexNode(NodeId n, int from, int to);
   Expected<int> takeMigInstanceAt(GpuId id, int profile, JobId job, bool mayCreate, int start);
 
   std::shared_ptr<const Cluster> cluster_;
@@ -130,6 +147,7 @@ class ClusterState {
   std::vector<NodeState> nodeStates_;
   std::vector<NodeUsage> nodeUsage_;
   std::vector<int> freeOnNode_;
+  std::vector<std::vector<uint64_t>> byFree_;  // [free GPUs] -> bitset of nodes
   std::vector<int> freeInDomain_;
   std::vector<int> freeUnderLeaf_;
   int freeTotal_ = 0;

@@ -72,6 +72,8 @@ struct CycleStats {
   int backfilled = 0;     // started behind a blocked higher job with a reservation
   int preempted = 0;      // victims evicted
   int reservations = 0;   // backfill reservations made (depth reached)
+  double orderMs = 0;     // building the context and sorting the queue
+  double preemptMs = 0;   // searching for victims
   double backfillMs = 0;  // time spent planning reservations
   bool backfillBudgetHit = false;
   int shapeCacheHits = 0;  // pending jobs skipped as identical to one that did not fit

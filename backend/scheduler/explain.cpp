@@ -237,7 +237,9 @@ void explainPending(const Engine& e, const JobRecord& j, Explanation& ex) {
     if (admitted.plugin != "quota") return;
   }
   Transaction tx(e.scratch());
-  GangResult r = e.tryPlace(tx, j, ctx, ctx.now);
+  PlacementOptions full;
+  full.fullFilter = true;
+  GangResult r = e.tryPlace(tx, j, ctx, ctx.now, full);
   ex.filter = r.filter;
   ex.nodeSummary = r.filter.summary();
   if (r.placement) {
@@ -288,7 +290,8 @@ void explainPending(const Engine& e, const JobRecord& j, Explanation& ex) {
     for (JobId w : waiting) ex.blockingJobs.push_back(w);
     if (!waiting.empty())
       ex.counterfactuals.push_back(
-          {Counterfactual::Kind::JobsEnd, "would start when " + jobsText(waiting) + (waiting.size() == 1 ? " ends" : " end") + " (~" +
+          {Counterfactual::Kind::JobsEnd, "would start when " + jobsText(waiting) +
+                                              (waiting.size() == 1 ? " ends" : " end") + " (~" +
                                               durationText(*eta - ctx.now) + ")"});
   }
 }

@@ -40,24 +40,59 @@ std::optional<int64_t> unitOf(const Cluster& c, NodeId n, TopologyLevel level) {
   return std::nullopt;
 }
 
-struct PlacementUnit {
-  std::vector<std::pair<NodeId, int>> nodes;  // node, tasks it can take
-  int capacity = 0;                           // tasks of this job the unit can take
-  int freeGpus = 0;                           // free whole GPUs on those nodes
+// The units at one level: each a run of (node, tasks) pairs in one flat array (no allocation
+// per unit: a DGX cluster has one NVLink domain per node).
+struct Units {
+  struct Range {
+    size_t begin = 0;
+    size_t count = 0;
+    int capacity = 0;  // tasks of this job the unit can take
+    int freeGpus = 0;  // free whole GPUs on those nodes
+  };
+  std::vector<std::pair<NodeId, int>> nodes;
+  std::vector<Range> ranges;  // in the order of their unit keys
 };
 
-std::map<int64_t, PlacementUnit> unitsAt(const ClusterState& state, const NodeFilterResult& filter,
-                                         TopologyLevel level) {
-  std::map<int64_t, PlacementUnit> units;
-  for (auto [node, tasks] : filter.fits) {
-    const auto key = unitOf(state.cluster(), node, level);
-    if (!key) continue;
-    PlacementUnit& u = units[*key];
-    u.nodes.emplace_back(node, tasks);
-    u.capacity += tasks;
-    u.freeGpus += state.freeWholeGpusOnNode(node);
+// The units at `level` holding fitting nodes. Keys are dense (domain, switch or node ids, islands
+// below zero), so a counting pass over a slot table replaces a map. A single-node NVLink domain
+// is the node itself, already tried at node level: left out.
+Units unitsAt(const ClusterState& state, const NodeFilterResult& filter, TopologyLevel level) {
+  const Cluster& c = state.cluster();
+  const int64_t offset = static_cast<int64_t>(c.switches().size()) + 1;
+  const size_t span = static_cast<size_t>(offset) +
+                      std::max({c.nvlinkDomains().size(), c.switches().size(), size_t{1}}) + 1;
+  auto slotOf = [&](NodeId node) -> std::optional<size_t> {
+    const auto key = unitOf(c, node, level);
+    if (!key) return std::nullopt;
+    if (level == TopologyLevel::NvlinkDomain &&
+        c.nvlinkDomains()[static_cast<size_t>(*key)].nodes.size() <= 1)
+      return std::nullopt;
+    return static_cast<size_t>(*key + offset);
+  };
+  std::vector<Units::Range> bySlot(span);
+  for (auto [node, tasks] : filter.fits)
+    if (const auto s = slotOf(node)) {
+      Units::Range& r = bySlot[*s];
+      ++r.count;
+      r.capacity += tasks;
+      r.freeGpus += state.freeWholeGpusOnNode(node);
+    }
+  Units out;
+  size_t next = 0;
+  for (auto& r : bySlot) {
+    if (r.count == 0) continue;
+    r.begin = next;
+    next += r.count;
+    out.ranges.push_back(r);
+    r.count = 0;  // reused as the fill cursor below
   }
-  return units;
+  out.nodes.resize(next);
+  for (const auto& fit : filter.fits)
+    if (const auto s = slotOf(fit.first)) {
+      Units::Range& r = bySlot[*s];
+      out.nodes[r.begin + r.count++] = fit;
+    }
+  return out;
 }
 
 // Bin-packing across units: the unit that fits the gang with the fewest free GPUs (least room
@@ -71,10 +106,11 @@ size_t fewestFree(std::span<const UnitView> units) {
 
 // The units at `level` with room for the whole gang; `roomiest` is the largest capacity seen.
 std::vector<UnitView> fittingUnits(const ClusterState& state, const NodeFilterResult& filter,
-                                   const std::map<int64_t, PlacementUnit>& units,
-                                   TopologyLevel level, int tasks, int& roomiest) {
+                                   const Units& units, TopologyLevel level, int tasks,
+                                   int& roomiest) {
   std::vector<UnitView> out;
   roomiest = 0;
+  out.reserve(level == TopologyLevel::Node ? filter.fits.size() : units.ranges.size());
   if (level == TopologyLevel::Node) {
     // Every fitting node is its own unit: no map (the hot path for small jobs).
     for (const auto& fit : filter.fits) {
@@ -84,9 +120,11 @@ std::vector<UnitView> fittingUnits(const ClusterState& state, const NodeFilterRe
     }
     return out;
   }
-  for (const auto& [key, u] : units) {
+  for (const auto& u : units.ranges) {
     roomiest = std::max(roomiest, u.capacity);
-    if (u.capacity >= tasks) out.push_back({u.nodes, u.capacity, u.freeGpus, level});
+    if (u.capacity >= tasks)
+      out.push_back(
+          {std::span(units.nodes).subspan(u.begin, u.count), u.capacity, u.freeGpus, level});
   }
   return out;
 }
@@ -298,6 +336,33 @@ std::vector<std::pair<NodeId, int>> unitTaskNodes(const ClusterState& state, con
   return out;
 }
 
+namespace {
+
+// Bin-packing whole-GPU jobs onto one node, by the free-GPU index: the first node, fewest free
+// GPUs first, that takes the whole gang - the same node the full filter would pick, without a
+// pass over every node. nullopt when no single node fits (the full path then explains why).
+std::optional<GangPlacement> packOnOneNode(Transaction& tx, const ClusterState& state,
+                                           const Job& job, const GpuGate* gate) {
+  std::optional<NodeId> pick;
+  std::pair<NodeId, int> fit{0, 0};
+  state.forNodesByFreeGpus(job.tasks * job.perTask.gpus, [&](NodeId n) {
+    NodeReject why = NodeReject::Count;
+    const int tasks = tasksThatFit(state, job, n, why, gate);
+    if (tasks < job.tasks) return false;
+    pick = n;
+    fit = {n, tasks};
+    return true;
+  });
+  if (!pick) return std::nullopt;
+  const UnitView unit{{&fit, 1}, fit.second, state.freeWholeGpusOnNode(*pick), TopologyLevel::Node};
+  const size_t mark = tx.size();
+  auto placed = takeIn(tx, state, job, unit, gate);
+  if (!placed) tx.rollbackTo(mark);
+  return placed;
+}
+
+}  // namespace
+
 GangResult placeGang(Transaction& tx, const ClusterState& state, const Job& job,
                      const PlacementOptions& options) {
   GangResult result;
@@ -305,6 +370,12 @@ GangResult placeGang(Transaction& tx, const ClusterState& state, const Job& job,
       (job.perTask.kind == GpuRequest::Kind::Whole && job.perTask.gpus < 1)) {
     result.reason = "the job requests no GPU";
     return result;
+  }
+  if (job.perTask.kind == GpuRequest::Kind::Whole && !options.scorer && !options.fullFilter) {
+    if (auto placed = packOnOneNode(tx, state, job, options.gate)) {
+      result.placement = std::move(placed);
+      return result;
+    }
   }
   result.filter = filterNodes(state, job, options.gate);
   if (result.filter.fits.empty()) {
@@ -325,8 +396,8 @@ GangResult placeGang(Transaction& tx, const ClusterState& state, const Job& job,
   for (TopologyLevel level : kLevels) {
     if (level > loosest) break;
     int roomiest = 0;
-    const auto units = level == TopologyLevel::Node ? std::map<int64_t, PlacementUnit>{}
-                                                    : unitsAt(state, result.filter, level);
+    const Units units =
+        level == TopologyLevel::Node ? Units{} : unitsAt(state, result.filter, level);
     const auto fitting = fittingUnits(state, result.filter, units, level, job.tasks, roomiest);
     if (!fitting.empty()) {
       const size_t pick =

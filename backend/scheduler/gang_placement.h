@@ -55,6 +55,9 @@ struct PlacementOptions {
   const GpuGate* gate = nullptr;               // GPUs the job may not take
   const UnitScorer* scorer = nullptr;          // nullptr = bin-pack by free GPUs
   std::optional<TopologyConstraint> topology;  // overrides the job's (counterfactuals)
+  // Always run the full node filter, so a successful result carries the node counts too
+  // (explanations); otherwise whole-GPU jobs that fit on one node skip it.
+  bool fullFilter = false;
 };
 
 // Places every task of `job` in `tx`: whole GPUs (best-linked set on a node, NUMA- and

@@ -89,6 +89,9 @@ class FilterPlugin {
   [[nodiscard]] virtual PluginStatus check(const CycleContext&, const JobRecord&) const {
     return PluginStatus::success();
   }
+  // Whether it can keep this job off any GPU at all now (no reservations, no pin: no); inactive
+  // filters are skipped, so placement runs at full speed.
+  [[nodiscard]] virtual bool active(const CycleContext&, const JobRecord&) const { return true; }
   [[nodiscard]] virtual bool touches(const CycleContext& ctx, const JobRecord& job, Seconds start,
                                      NodeId n) const = 0;
   [[nodiscard]] virtual bool usable(const CycleContext& ctx, const JobRecord& job, Seconds start,

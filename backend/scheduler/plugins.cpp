@@ -92,6 +92,9 @@ struct QuotaAdmission final : AdmissionPlugin {
 // ---- filter
 
 struct ReservationFilter final : FilterPlugin {
+  bool active(const CycleContext& ctx, const JobRecord&) const override {
+    return ctx.reservations && !ctx.reservations->empty();
+  }
   bool touches(const CycleContext& ctx, const JobRecord&, Seconds, NodeId n) const override {
     return ctx.reservations && ctx.reservations->touches(n);
   }
@@ -103,6 +106,9 @@ struct ReservationFilter final : FilterPlugin {
 };
 
 struct PinFilter final : FilterPlugin {
+  bool active(const CycleContext&, const JobRecord& job) const override {
+    return !job.pinned.empty();
+  }
   PluginStatus check(const CycleContext& ctx, const JobRecord& job) const override {
     for (GpuId g : job.pinned)
       if (g >= ctx.state->cluster().gpus().size())

@@ -110,6 +110,9 @@ void BM_Cycle150kPending(benchmark::State& state) {
   state.counters["pending"] = last.pending;
   state.counters["started_last"] = last.started;
   state.counters["backfill_ms_last"] = last.backfillMs;
+  state.counters["order_ms_last"] = last.orderMs;
+  state.counters["preempt_ms_last"] = last.preemptMs;
+  state.counters["preempted_last"] = last.preempted;
   state.counters["reservations_last"] = last.reservations;
 }
 BENCHMARK(BM_Cycle150kPending)->Arg(20)->Unit(benchmark::kMillisecond)->Iterations(1);
@@ -165,12 +168,6 @@ void BM_CycleSmall(benchmark::State& state) {
     auto st = e.runCycle();
     (void)e.advanceTo(600);
     st = e.runCycle();
-    if (getenv("BENCH_DEBUG")) {
-      auto q = e.queue();
-      fprintf(stderr, "started %d pending %zu\n", st.started, q.size());
-      for (size_t i = 0; i < 3 && i < q.size(); ++i)
-        fprintf(stderr, "%s\n", explain(e, q[i]->job.id)->text().c_str());
-    }
     benchmark::DoNotOptimize(st);
   }
 }
