@@ -30,7 +30,7 @@ class WholeGpuRoom {
   // Call with the nodes a job holds, before and after releasing it.
   void before(const std::vector<NodeId>& nodes) {
     if (!active_) return;
-    for (NodeId n : nodes) held_[n] = s_.freeWholeGpusOnNode(n) / job_.perTask.gpus;
+    for (NodeId n : nodes) held_.emplace_back(n, s_.freeWholeGpusOnNode(n) / job_.perTask.gpus);
   }
   void after() {
     if (!active_) return;
@@ -81,7 +81,7 @@ class WholeGpuRoom {
   bool active_ = false;
   TopologyLevel level_ = TopologyLevel::Cluster;
   std::unordered_map<int64_t, int> units_;
-  std::map<NodeId, int> held_;
+  std::vector<std::pair<NodeId, int>> held_;
   int best_ = 0;
 };
 
@@ -91,9 +91,9 @@ class ReservationBackfill final : public BackfillPlugin {
                                              const JobRecord& job) const override {
     const BackfillPolicy& policy = engine.policy().backfill;
     std::vector<std::pair<Seconds, const JobRecord*>> ends;
-    for (auto [end, id] : engine.runningByEnd()) {
-      if (end >= kForever || end > ctx.now + policy.window) break;
-      ends.emplace_back(end, engine.job(id));
+    for (const auto& r : engine.runningByEnd()) {
+      if (r.end >= kForever || r.end > ctx.now + policy.window) break;
+      ends.emplace_back(r.end, &engine.jobAt(r.index));
     }
     Transaction what(engine.scratch());
     QuotaBook quotas = *ctx.quotas;

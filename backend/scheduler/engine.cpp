@@ -421,7 +421,7 @@ void Engine::start(JobRecord& job, GangPlacement placement, const std::string& w
   job.placement = std::move(placement);
   job.startTime = at;
   job.queuePosition = 0;
-  runningEnds_.emplace(job.expectedEnd(), job.job.id);
+  runningEnds_.insert({job.expectedEnd(), job.job.id, static_cast<uint32_t>(&job - jobs_.data())});
   job.runningSlot = static_cast<int32_t>(running_.size());
   running_.push_back(static_cast<uint32_t>(&job - jobs_.data()));
   job.eta.reset();
@@ -439,7 +439,7 @@ void Engine::stop(JobRecord& job) {
     jobs_[running_[slot]].runningSlot = job.runningSlot;
     running_.pop_back();
     job.runningSlot = -1;
-    runningEnds_.erase({job.expectedEnd(), job.job.id});
+    runningEnds_.erase({job.expectedEnd(), job.job.id, 0});
   }
   if (!job.placement) return;
   const auto charge = chargeOf(job, *job.placement);
