@@ -70,8 +70,8 @@ Workload workload(int jobs, uint32_t seed) {
   return w;
 }
 
-Engine makeEngine(int nodes, int jobs) {
-  auto e = Engine::create(cluster(nodes), workload(jobs, 42));
+Engine makeEngine(int nodes, int jobs, Policy policy = {}) {
+  auto e = Engine::create(cluster(nodes), workload(jobs, 42), std::move(policy));
   if (!e) throw std::runtime_error(e.error().str());
   return std::move(*e);
 }
@@ -82,10 +82,13 @@ double percentile(std::vector<double> v, double p) {
 }
 
 // Steady state: each round completes 1 % of the running jobs, moves the clock 5 minutes and runs
-// a cycle over the ~150,000 pending jobs.
+// a cycle over the ~150,000 pending jobs. Second argument: the backfill planning budget in ms
+// (the default policy's 50, and 20).
 void BM_Cycle150kPending(benchmark::State& state) {
   const int rounds = static_cast<int>(state.range(0));
-  Engine e = makeEngine(4000, 150'000);
+  Policy policy;
+  policy.backfill.timeBudgetMs = static_cast<double>(state.range(1));
+  Engine e = makeEngine(4000, 150'000, policy);
   const auto first = e.runCycle();
   std::vector<double> ms;
   std::mt19937 rng(7);
@@ -115,7 +118,11 @@ void BM_Cycle150kPending(benchmark::State& state) {
   state.counters["preempted_last"] = last.preempted;
   state.counters["reservations_last"] = last.reservations;
 }
-BENCHMARK(BM_Cycle150kPending)->Arg(20)->Unit(benchmark::kMillisecond)->Iterations(1);
+BENCHMARK(BM_Cycle150kPending)
+    ->Args({20, 50})
+    ->Args({20, 20})
+    ->Unit(benchmark::kMillisecond)
+    ->Iterations(1);
 
 // A 40,000-GPU cluster after one cycle; explains a pending 16-GPU gang (the slowest kind: node
 // filter, placement what-if, fragmentation, topology relaxation and the backfill plan).
