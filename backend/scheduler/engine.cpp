@@ -817,6 +817,12 @@ CycleStats Engine::runCycle() {
       tx.discard();
       j.reason = p.reason;
       j.pendingCode = p.code;
+      // Refused by quota: it still gets its place on the timeline (when enough of its team's
+      // work ends), so it has an ETA and smaller jobs cannot push it back.
+      if (tryReserve(ctx, j, st)) {
+        blockedAhead = true;
+        failed.reset(reservations_, now_);
+      }
       continue;
     }
     tx.discard();
