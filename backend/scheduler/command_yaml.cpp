@@ -241,46 +241,47 @@ YAML::Node flowList(const std::vector<std::string>& items) {
   return n;
 }
 
-const char* topologyWord(TopologyLevel l) {
-  switch (l) {
-    case TopologyLevel::Gpu:
-    case TopologyLevel::Node:
-      return "node";
-    case TopologyLevel::NvlinkDomain:
-      return "nvlink-domain";
-    case TopologyLevel::Leaf:
-      return "leaf";
-    case TopologyLevel::Spine:
-      return "spine";
-    case TopologyLevel::Cluster:
-      break;
-  }
-  return "any";
-}
-
 }  // namespace
 
-Expected<Job> jobFromYaml(const YamlField& f, const Workload& tenants) {
-  TESSERA_CHECK(f.expectMap());
+YAML::Node tenantsToYaml(const std::vector<PriorityClass>& classes,
+                         const std::vector<Team>& teams) {
   YAML::Node doc(YAML::NodeType::Map);
   doc["version"] = 1;
-  YAML::Node classes(YAML::NodeType::Sequence);
-  for (const auto& c : tenants.priorityClasses) {
-    YAML::Node n(YAML::NodeType::Map);
-    n["name"] = c.name;
-    n["value"] = c.value;
-    n["preemptible"] = c.preemptibleByDefault;
-    classes.push_back(n);
+  YAML::Node classList(YAML::NodeType::Sequence);
+  for (const auto& pc : classes) {
+    YAML::Node n = flowMap();
+    n["name"] = pc.name;
+    n["value"] = pc.value;
+    n["preemptible"] = pc.preemptibleByDefault;
+    classList.push_back(n);
   }
-  doc["priority_classes"] = classes;
-  YAML::Node teams(YAML::NodeType::Sequence);
-  for (const auto& t : tenants.teams) {
+  doc["priority_classes"] = classList;
+  YAML::Node teamList(YAML::NodeType::Sequence);
+  for (const auto& t : teams) {
     YAML::Node n(YAML::NodeType::Map);
     n["name"] = t.name;
     if (!t.parent.empty()) n["parent"] = t.parent;
-    teams.push_back(n);
+    n["weight"] = t.weight;
+    if (!t.quotas.empty()) {
+      YAML::Node qs(YAML::NodeType::Map);
+      for (const auto& [key, q] : t.quotas) {
+        YAML::Node qn = flowMap();
+        qn["guaranteed"] = q.guaranteed;
+        qn["borrow"] = q.borrowLimit;
+        if (q.lendLimit >= 0) qn["lend"] = q.lendLimit;
+        qs[key] = qn;
+      }
+      n["quotas"] = qs;
+    }
+    teamList.push_back(n);
   }
-  doc["teams"] = teams;
+  doc["teams"] = teamList;
+  return doc;
+}
+
+Expected<Job> jobFromYaml(const YamlField& f, const Workload& tenants) {
+  TESSERA_CHECK(f.expectMap());
+  YAML::Node doc = tenantsToYaml(tenants.priorityClasses, tenants.teams);
   YAML::Node jobs(YAML::NodeType::Sequence);
   jobs.push_back(f.node());
   doc["jobs"] = jobs;
@@ -323,7 +324,7 @@ YAML::Node jobToYamlNode(const Job& j) {
   if (!j.pool.empty()) n["pool"] = j.pool;
   if (j.topology.level != TopologyLevel::Cluster || j.topology.required) {
     YAML::Node t = flowMap();
-    t["level"] = topologyWord(j.topology.level);
+    t["level"] = topologyConstraintName(j.topology.level);
     t["required"] = j.topology.required;
     n["topology"] = t;
   }

@@ -39,6 +39,10 @@ Expected<Job> jobFromYaml(const YamlField& f, const Workload& tenants);
 // The job as a `jobs:` entry (block style); jobFromYaml reads it back to the same job.
 YAML::Node jobToYamlNode(const Job& job);
 
+// A workload document (`version`, `priority_classes`, `teams` with weights and quotas) without
+// jobs: the tenants part of scenario exports, and the context a submitted job is read in.
+YAML::Node tenantsToYaml(const std::vector<PriorityClass>& classes, const std::vector<Team>& teams);
+
 // Seconds as the shortest duration text ("0", "90s", "1h30m", "1d2h").
 std::string formatDuration(Seconds s);
 

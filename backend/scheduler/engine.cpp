@@ -523,18 +523,14 @@ Expected<JobId> Engine::submit(Job job, const std::string& actor) {
 }
 
 Status Engine::complete(JobId id, const std::string& reason) {
-  JobRecord* j = mutableJob(id);
-  if (!j) return Error{"no job " + std::to_string(id), {}};
-  if (j->state != JobState::Running)
-    return Error{"job " + std::to_string(id) + " is " + jobStateName(j->state) + ", not running",
-                 {}};
-  stop(*j);
-  j->endTime = now_;
-  addEvent(EventKind::Completed, *j, JobState::Completed, reason);
-  return okStatus();
+  return finish(id, EventKind::Completed, JobState::Completed, reason);
 }
 
 Status Engine::fail(JobId id, const std::string& reason) {
+  return finish(id, EventKind::Failed, JobState::Failed, reason);
+}
+
+Status Engine::finish(JobId id, EventKind kind, JobState to, const std::string& reason) {
   JobRecord* j = mutableJob(id);
   if (!j) return Error{"no job " + std::to_string(id), {}};
   if (j->state != JobState::Running)
@@ -542,7 +538,7 @@ Status Engine::fail(JobId id, const std::string& reason) {
                  {}};
   stop(*j);
   j->endTime = now_;
-  addEvent(EventKind::Failed, *j, JobState::Failed, reason);
+  addEvent(kind, *j, to, reason);
   return okStatus();
 }
 

@@ -195,6 +195,7 @@ class Engine {
   void start(JobRecord& job, GangPlacement placement, const std::string& why, Seconds at);
   Status takeRestored(Transaction& tx, const JobRecord& job, const RestoredTask& task);
   void stop(JobRecord& job);  // releases GPUs, quota and fair-share accounting
+  Status finish(JobId id, EventKind kind, JobState to, const std::string& reason);
   void evict(JobRecord& victim, const JobRecord& by, const Victim& cost, const std::string& why);
   void accrueUsage(Seconds dt);
   bool tryPreempt(CycleContext& ctx, JobRecord& job, CycleStats& stats);

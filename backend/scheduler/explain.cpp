@@ -64,23 +64,6 @@ const char* levelPhrase(TopologyLevel l) {
   return "in the cluster";
 }
 
-const char* levelName(TopologyLevel l) {
-  switch (l) {
-    case TopologyLevel::Gpu:
-    case TopologyLevel::Node:
-      return "node";
-    case TopologyLevel::NvlinkDomain:
-      return "nvlink-domain";
-    case TopologyLevel::Leaf:
-      return "leaf";
-    case TopologyLevel::Spine:
-      return "spine";
-    case TopologyLevel::Cluster:
-      break;
-  }
-  return "any";
-}
-
 // 1 + pending jobs the queue order puts ahead: the last cycle's answer when there was one, else
 // counted against every pending job (no full sort needed for one job).
 int queuePosition(const Engine& e, const CycleContext& ctx, const JobRecord& j, int& length) {
@@ -162,7 +145,7 @@ std::optional<Counterfactual> relaxTopology(const Engine& e, const CycleContext&
       return Counterfactual{Counterfactual::Kind::RelaxTopology,
                             std::string("would start now if the topology constraint were relaxed "
                                         "to ") +
-                                levelName(l)};
+                                topologyConstraintName(l)};
   }
   return {};
 }

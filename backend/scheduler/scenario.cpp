@@ -995,39 +995,7 @@ std::string exportScenario(const Engine& engine, const std::string& name) {
                         "reservations and policy; the step runs one cycle at that time";
   root["cluster"] = YAML::Load(writeClusterSpec(c));
 
-  YAML::Node workload(YAML::NodeType::Map);
-  workload["version"] = 1;
-  YAML::Node classes(YAML::NodeType::Sequence);
-  for (const auto& pc : engine.priorityClasses()) {
-    YAML::Node n(YAML::NodeType::Map);
-    n.SetStyle(YAML::EmitterStyle::Flow);
-    n["name"] = pc.name;
-    n["value"] = pc.value;
-    n["preemptible"] = pc.preemptibleByDefault;
-    classes.push_back(n);
-  }
-  workload["priority_classes"] = classes;
-  YAML::Node teams(YAML::NodeType::Sequence);
-  for (const auto& t : engine.quotas().teams()) {
-    YAML::Node n(YAML::NodeType::Map);
-    n["name"] = t.name;
-    if (!t.parent.empty()) n["parent"] = t.parent;
-    n["weight"] = t.weight;
-    if (!t.quotas.empty()) {
-      YAML::Node qs(YAML::NodeType::Map);
-      for (const auto& [key, q] : t.quotas) {
-        YAML::Node qn(YAML::NodeType::Map);
-        qn.SetStyle(YAML::EmitterStyle::Flow);
-        qn["guaranteed"] = q.guaranteed;
-        qn["borrow"] = q.borrowLimit;
-        if (q.lendLimit >= 0) qn["lend"] = q.lendLimit;
-        qs[key] = qn;
-      }
-      n["quotas"] = qs;
-    }
-    teams.push_back(n);
-  }
-  workload["teams"] = teams;
+  YAML::Node workload = tenantsToYaml(engine.priorityClasses(), engine.quotas().teams());
   YAML::Node jobs(YAML::NodeType::Sequence);
   for (const JobRecord* r : engine.jobs())
     if (r->active()) jobs.push_back(jobToYamlNode(r->job));

@@ -16,6 +16,23 @@ const char* workloadClassName(WorkloadClass c) {
   return "?";
 }
 
+const char* topologyConstraintName(TopologyLevel l) {
+  switch (l) {
+    case TopologyLevel::Gpu:
+    case TopologyLevel::Node:
+      return "node";
+    case TopologyLevel::NvlinkDomain:
+      return "nvlink-domain";
+    case TopologyLevel::Leaf:
+      return "leaf";
+    case TopologyLevel::Spine:
+      return "spine";
+    case TopologyLevel::Cluster:
+      break;
+  }
+  return "any";
+}
+
 const char* jobStateName(JobState s) {
   switch (s) {
     case JobState::Pending:

@@ -24,6 +24,9 @@ enum class JobState : uint8_t {
   Preempted
 };
 const char* workloadClassName(WorkloadClass c);
+// A topology constraint's level as the workload format writes it: node, nvlink-domain, leaf,
+// spine, any.
+const char* topologyConstraintName(TopologyLevel l);
 const char* jobStateName(JobState s);
 
 // What one task of a job asks for on the GPU side.
