@@ -139,7 +139,16 @@ class ReservationBackfill final : public BackfillPlugin {
     r.start = at;
     r.end = job.endIfStartedAt(at);
     std::set<GpuId> gpus;
-    for (const auto& t : p.tasks) gpus.insert(t.gpus.begin(), t.gpus.end());
+    std::map<NodeId, Reservation::HostHold> host;
+    for (const auto& t : p.tasks) {
+      gpus.insert(t.gpus.begin(), t.gpus.end());
+      Reservation::HostHold& h = host[t.node];
+      h.node = t.node;
+      h.cpus += job.job.cpusPerTask;
+      h.memoryMiB += job.job.memoryMiBPerTask;
+    }
+    for (const auto& [node, h] : host)
+      if (h.cpus > 0 || h.memoryMiB > 0) r.host.push_back(h);
     r.gpus.assign(gpus.begin(), gpus.end());
     // The running jobs it waits for: those holding GPUs it will take.
     for (size_t k = 0; k < released.size(); ++k) {

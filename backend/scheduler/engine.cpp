@@ -66,6 +66,15 @@ class PluginGate final : public GpuGate {
       if (f->touches(ctx_, job_, start_, n)) return f->rejectReason();
     return NodeReject::Reserved;
   }
+  std::pair<int, int64_t> hostHeld(NodeId n) const override {
+    std::pair<int, int64_t> sum{0, 0};
+    for (const FilterPlugin* f : active_) {
+      const auto [cpus, memory] = f->hostHeld(ctx_, job_, start_, n);
+      sum.first += cpus;
+      sum.second += memory;
+    }
+    return sum;
+  }
   [[nodiscard]] bool active() const { return !active_.empty(); }
 
  private:
@@ -125,18 +134,23 @@ struct ShapeKey {
   uint32_t shape = 0;
   uint32_t overlapping = 0;
   int team = -1;
+  int priority = 0;  // with preemption on, who asks matters: it decides who may be evicted
   friend bool operator==(const ShapeKey&, const ShapeKey&) = default;
 };
 
 struct ShapeKeyHash {
   size_t operator()(const ShapeKey& k) const {
     return (size_t{k.shape} * 0x9E3779B97F4A7C15ULL) ^ (size_t{k.overlapping} << 20) ^
-           size_t(uint32_t(k.team));
+           size_t(uint32_t(k.team)) ^ (size_t(uint32_t(k.priority)) << 40);
   }
 };
 
 class ShapeCache {
  public:
+  // With preemption on, a verdict also depends on the job's priority and team (who it may evict
+  // or reclaim from), so those become part of the key.
+  explicit ShapeCache(bool byRequester) : byRequester_(byRequester) {}
+
   void reset(const ReservationBook& book, Seconds now) {
     entries_.clear();
     froms_.clear();
@@ -155,7 +169,8 @@ class ShapeCache {
     if (!froms_.empty())
       k.overlapping = static_cast<uint32_t>(
           std::lower_bound(froms_.begin(), froms_.end(), j.endIfStartedAt(now)) - froms_.begin());
-    k.team = teamHolds_ ? j.team : -1;
+    k.team = teamHolds_ || byRequester_ ? j.team : -1;
+    k.priority = byRequester_ ? j.job.priority : 0;
     return k;
   }
 
@@ -178,6 +193,7 @@ class ShapeCache {
   std::unordered_map<ShapeKey, Verdict, ShapeKeyHash> entries_;
   std::vector<Seconds> froms_;
   bool teamHolds_ = false;
+  bool byRequester_ = false;
 };
 
 constexpr size_t kPrefetchAhead = 12;
@@ -747,6 +763,7 @@ bool Engine::tryReserve(const CycleContext& ctx, JobRecord& job, CycleStats& sta
   hold.from = r->start;
   hold.until = r->end;
   hold.job = job.job.id;
+  hold.host = std::move(r->host);
   reservations_.add(std::move(hold));
   ++stats.reservations;
   return true;
@@ -762,7 +779,7 @@ CycleStats Engine::runCycle() {
   const auto order = orderedPending(ctx);
   st.orderMs = msSince(t0);
   st.pending = static_cast<int>(order.size());
-  ShapeCache failed;
+  ShapeCache failed(plugins_.preemption != nullptr);
   failed.reset(reservations_, now_);
   bool blockedAhead = false;
   int position = 0;
@@ -813,8 +830,21 @@ CycleStats Engine::runCycle() {
       tx.discard();
       j.reason = p.reason;
       j.pendingCode = p.code;
-      // Refused by quota: it still gets its place on the timeline (when enough of its team's
-      // work ends), so it has an ETA and smaller jobs cannot push it back.
+      // Refused by quota: lower-priority work of its own team (or borrowed GPUs) may make room.
+      if (plugins_.preemption && preemptAttempts < policy_.preemption.maxAttemptsPerCycle) {
+        ++preemptAttempts;
+        const auto p0 = std::chrono::steady_clock::now();
+        const bool preempted = tryPreempt(ctx, j, st);
+        st.preemptMs += msSince(p0);
+        if (preempted) {
+          ++st.started;
+          failed.clear();
+          ctx = context();
+          continue;
+        }
+      }
+      // Otherwise it still gets its place on the timeline (when enough of its team's work
+      // ends), so it has an ETA and smaller jobs cannot push it back.
       if (tryReserve(ctx, j, st)) {
         blockedAhead = true;
         failed.reset(reservations_, now_);
@@ -980,17 +1010,24 @@ Status Engine::repartition(GpuId g, const MigLayout& layout, bool force, const s
 }
 
 Status Engine::setQuota(const std::string& team, const std::string& key, const Quota& q) {
-  const int t = quotas_.teamIndex(team);
-  if (t >= 0 && quotas_.usage(t, key) > q.guaranteed + q.borrowLimit + 1e-9)
-    return Error{"team " + team + " uses " + std::to_string(quotas_.usage(t, key)) + " " + key +
-                     " GPUs now; guaranteed + borrow cannot go below that (preempt or wait first)",
-                 {}};
-  TESSERA_CHECK(quotas_.setQuota(team, key, q));
-  // A new key changes how running work is accounted: recharge it all.
-  QuotaBook fresh(quotas_.teams());
+  // A new or changed key can move running work between keys: recharge everything against the
+  // changed table, and refuse a table the running work already exceeds.
+  QuotaBook changed = quotas_;
+  TESSERA_CHECK(changed.setQuota(team, key, q));
+  QuotaBook fresh(changed.teams());
   for (const auto& j : jobs_)
     if (j.state == JobState::Running && j.placement)
       fresh.charge(state_, j.job.team, chargeOf(j, *j.placement), +1);
+  for (size_t t = 0; t < fresh.teams().size(); ++t)
+    for (const auto& [k, limit] : fresh.teams()[t].quotas) {
+      const double used = fresh.usage(static_cast<int>(t), k);
+      if (used > limit.guaranteed + limit.borrowLimit + 1e-9)
+        return Error{"team " + fresh.teams()[t].name + " would use " + gpuAmountText(used) + " " +
+                         k + " GPUs under the new quota, above guaranteed + borrow " +
+                         std::to_string(limit.guaranteed + limit.borrowLimit) +
+                         " (preempt or wait first)",
+                     {}};
+    }
   quotas_ = std::move(fresh);
   return okStatus();
 }

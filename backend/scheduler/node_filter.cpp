@@ -126,9 +126,8 @@ NodeReject noRoomReason(const ClusterState& state, const Job& job, const Node& n
   return NodeReject::NoGpuShare;
 }
 
-// Caps `tasks` by the node's free CPUs and memory (templates without them do not limit).
-int hostTasks(const ClusterState& state, const Job& job, NodeId id, int tasks, NodeReject& reason) {
-  const int cpus = state.freeCpus(id);
+// `tasks` capped by free CPUs and memory (-1 = the node does not limit them).
+int capByHost(const Job& job, int tasks, int cpus, int64_t memory, NodeReject& reason) {
   if (job.cpusPerTask > 0 && cpus >= 0) {
     tasks = std::min(tasks, cpus / job.cpusPerTask);
     if (tasks == 0) {
@@ -136,7 +135,6 @@ int hostTasks(const ClusterState& state, const Job& job, NodeId id, int tasks, N
       return 0;
     }
   }
-  const int64_t memory = state.freeMemoryMiB(id);
   if (job.memoryMiBPerTask > 0 && memory >= 0) {
     tasks = static_cast<int>(std::min<int64_t>(tasks, memory / job.memoryMiBPerTask));
     if (tasks == 0) {
@@ -147,6 +145,26 @@ int hostTasks(const ClusterState& state, const Job& job, NodeId id, int tasks, N
   return tasks;
 }
 
+// Caps `tasks` by the node's free CPUs and memory (templates without them do not limit), less
+// what a gate holds there for another job.
+int hostTasks(const ClusterState& state, const Job& job, NodeId id, int tasks, NodeReject& reason,
+              const GpuGate* gate) {
+  int cpus = state.freeCpus(id);
+  int64_t memory = state.freeMemoryMiB(id);
+  if (gate) {
+    const auto [heldCpus, heldMemory] = gate->hostHeld(id);
+    if (heldCpus > 0 || heldMemory > 0) {
+      NodeReject unused = NodeReject::Count;
+      const int without = hostTasks(state, job, id, tasks, unused, nullptr);
+      if (cpus >= 0) cpus = std::max(0, cpus - heldCpus);
+      if (memory >= 0) memory = std::max<int64_t>(0, memory - heldMemory);
+      const int with = capByHost(job, tasks, cpus, memory, reason);
+      if (with == 0 && without > 0) reason = gate->reason(id);
+      return with;
+    }
+  }
+  return capByHost(job, tasks, cpus, memory, reason);
+}
 }  // namespace
 
 int tasksThatFit(const ClusterState& state, const Job& job, NodeId id, NodeReject& reason,
@@ -160,7 +178,7 @@ int tasksThatFit(const ClusterState& state, const Job& job, NodeId id, NodeRejec
   if (!job.pool.empty() && n.pool != job.pool) return reject(NodeReject::PoolMismatch);
   // CPU-only jobs: GPUs do not limit them.
   if (job.perTask.kind == GpuRequest::Kind::None)
-    return hostTasks(state, job, id, job.tasks, reason);
+    return hostTasks(state, job, id, job.tasks, reason, gate && gate->touches(id) ? gate : nullptr);
   if (!modelAllowed(job, n.gpuModel())) return reject(NodeReject::GpuModelMismatch);
   if (!memoryEnough(job, n.gpuModel())) return reject(NodeReject::GpuMemoryTooSmall);
   const bool gated = gate && gate->touches(id);
@@ -170,7 +188,7 @@ int tasksThatFit(const ClusterState& state, const Job& job, NodeId id, NodeRejec
     if (gated && gpuTasks(state, job, n, nullptr) > 0) return reject(gate->reason(id));
     return reject(noRoomReason(state, job, n));
   }
-  return hostTasks(state, job, id, std::min(tasks, job.tasks), reason);
+  return hostTasks(state, job, id, std::min(tasks, job.tasks), reason, gated ? gate : nullptr);
 }
 
 NodeFilterResult filterNodes(const ClusterState& state, const Job& job, const GpuGate* gate) {

@@ -49,6 +49,8 @@ class GpuGate {
   [[nodiscard]] virtual bool usable(GpuId g) const = 0;
   // The reason a touched node with no usable GPU is rejected.
   [[nodiscard]] virtual NodeReject reason(NodeId n) const = 0;
+  // Host CPUs and memory on a touched node the job may not use (held for another job).
+  [[nodiscard]] virtual std::pair<int, int64_t> hostHeld(NodeId) const { return {0, 0}; }
 };
 
 // Runs every node of the cluster through the job's GPU-side constraints. The first failing

@@ -97,6 +97,11 @@ class FilterPlugin {
   [[nodiscard]] virtual bool usable(const CycleContext& ctx, const JobRecord& job, Seconds start,
                                     GpuId g) const = 0;
   [[nodiscard]] virtual NodeReject rejectReason() const = 0;
+  // Host CPUs and memory on node n the job may not use (backfill holds).
+  [[nodiscard]] virtual std::pair<int, int64_t> hostHeld(const CycleContext&, const JobRecord&,
+                                                         Seconds, NodeId) const {
+    return {0, 0};
+  }
 };
 
 // Raw score of a candidate unit (higher is better); the engine normalizes each plugin's scores to
@@ -151,7 +156,8 @@ struct BackfillReservation {
   Seconds start = 0;
   Seconds end = 0;
   std::vector<GpuId> gpus;
-  std::vector<JobId> waitingFor;  // running jobs whose end it needs
+  std::vector<JobId> waitingFor;            // running jobs whose end it needs
+  std::vector<Reservation::HostHold> host;  // CPUs and memory it needs per node
 };
 
 class BackfillPlugin {

@@ -103,6 +103,11 @@ struct ReservationFilter final : FilterPlugin {
     return ctx.reservations->usable(g, job.job.team, job.job.id, start, job.endIfStartedAt(start));
   }
   NodeReject rejectReason() const override { return NodeReject::Reserved; }
+  std::pair<int, int64_t> hostHeld(const CycleContext& ctx, const JobRecord& job, Seconds start,
+                                   NodeId n) const override {
+    return ctx.reservations->hostHeld(n, job.job.team, job.job.id, start,
+                                      job.endIfStartedAt(start));
+  }
 };
 
 struct PinFilter final : FilterPlugin {

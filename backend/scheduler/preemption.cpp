@@ -38,6 +38,23 @@ struct Candidate {
   Seconds started = 0;
 };
 
+// Checked against the quotas with the victims chosen so far already taken off: a priority victim
+// may not take its team below its guarantee (unless the policy allows it), and a reclaim victim's
+// team must still be borrowing - reclaim takes back what was lent, not more. A gang running partly
+// on borrowed GPUs is reclaimed whole: its borrowed part cannot be taken alone.
+bool stillEligible(const Engine& engine, const QuotaBook& quotas, const JobRecord& victim,
+                   const Victim& v, bool floorAlways) {
+  if (!quotas.anyQuota()) return true;
+  const ClusterState& state = engine.state();
+  if (v.reclaimed) {
+    const GpuId g = victim.placement->tasks.front().gpus.front();
+    return quotas.borrowing(victim.team, state.cluster().modelOf(g).id,
+                            state.cluster().node(state.cluster().gpu(g).node).pool);
+  }
+  return !floorAlways || quotas.staysAboveGuarantee(state, victim.job.team,
+                                                    engine.chargeOf(victim, *victim.placement));
+}
+
 class CheckpointAwarePreemption final : public PreemptionPlugin {
  public:
   std::optional<PreemptionPlan> plan(const Engine& engine, const CycleContext& ctx,
@@ -51,7 +68,12 @@ class CheckpointAwarePreemption final : public PreemptionPlugin {
       QuotaBook quotas = *ctx.quotas;
       CycleContext c = ctx;
       c.quotas = &quotas;
+      const bool floorAlways = !engine.policy().preemption.withinGuarantee;
       for (const Victim& v : candidates) {
+        // The guarantee floor holds for the set, not one victim at a time: earlier victims of
+        // the same team are already taken off `quotas`.
+        const JobRecord* victim = engine.job(v.job);
+        if (!stillEligible(engine, quotas, *victim, v, floorAlways)) continue;
         release(engine, what, quotas, v.job);
         chosen.push_back(v);
         const size_t mark = what.size();
@@ -111,7 +133,9 @@ std::vector<Victim> preemptionCandidates(const Engine& engine, const CycleContex
   for (const JobRecord* r : engine.running()) {
     if (r->job.id == job.job.id || !r->placement) continue;
     // Cheap tests first: most running jobs are neither lower-priority preemptible nor borrowing.
-    const bool mayByPriority = r->job.preemptible && r->job.priority < job.job.priority;
+    // A job that is not preemptible is never a victim, whatever the reason.
+    if (!r->job.preemptible) continue;
+    const bool mayByPriority = r->job.priority < job.job.priority;
     const bool mayReclaim = policy.reclaimBorrowed && preemptorManaged && r->team != job.team;
     if (!mayByPriority && !mayReclaim) continue;
     if (!compatible(state, job.job, *r->placement)) continue;

@@ -10,13 +10,13 @@ namespace {
 
 constexpr double kEps = 1e-9;
 
-std::string gpusText(double v) {
+}  // namespace
+
+std::string gpuAmountText(double v) {
   std::ostringstream s;
   s << (std::round(v * 100) / 100);
   return s.str();
 }
-
-}  // namespace
 
 QuotaCharge QuotaCharge::of(const ClusterState& state, const Job& job,
                             const std::vector<std::vector<GpuId>>& taskGpus) {
@@ -124,15 +124,15 @@ std::string QuotaBook::limitProblem(int t, const std::string& key, double extra)
   const double after = used + extra;
   if (after <= q.guaranteed + kEps) return {};
   const double borrow = after - q.guaranteed;
-  const std::string head = "team " + team.name + " uses " + gpusText(used) + " of its " +
+  const std::string head = "team " + team.name + " uses " + gpuAmountText(used) + " of its " +
                            std::to_string(q.guaranteed) + " guaranteed " + key + " GPUs";
   if (borrow > q.borrowLimit + kEps)
     return head + " and may borrow " + std::to_string(q.borrowLimit) + "; the job needs " +
-           gpusText(extra);
+           gpuAmountText(extra);
   const double available = lendableToSiblingsOf(t, key) - std::max(0.0, used - q.guaranteed);
   if (borrow - std::max(0.0, used - q.guaranteed) > available + kEps)
-    return head + "; the job needs " + gpusText(extra) + " and other teams lend only " +
-           gpusText(std::max(0.0, available)) + " idle " + key + " GPUs now";
+    return head + "; the job needs " + gpuAmountText(extra) + " and other teams lend only " +
+           gpuAmountText(std::max(0.0, available)) + " idle " + key + " GPUs now";
   return {};
 }
 

@@ -16,6 +16,9 @@
 
 namespace tessera {
 
+// "8", "2.5", "0.43": GPU equivalents in messages.
+std::string gpuAmountText(double gpus);
+
 // What one placement charges: GPU equivalents per GPU.
 struct QuotaCharge {
   std::vector<std::pair<GpuId, double>> gpus;

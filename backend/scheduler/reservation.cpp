@@ -17,7 +17,9 @@ const char* reservationKindName(Reservation::Kind k) {
 }
 
 ReservationBook::ReservationBook(const Cluster& cluster)
-    : gpuHolds_(cluster.gpus().size()), nodeHolds_(cluster.nodes().size(), 0) {
+    : gpuHolds_(cluster.gpus().size()),
+      nodeHolds_(cluster.nodes().size(), 0),
+      nodeHostHolds_(cluster.nodes().size()) {
   gpuNode_.reserve(cluster.gpus().size());
   for (const auto& g : cluster.gpus()) gpuNode_.push_back(g.node);
 }
@@ -29,6 +31,7 @@ void ReservationBook::add(Reservation r) {
     if (gpuHolds_[g].empty()) ++nodeHolds_[gpuNode_[g]];
     gpuHolds_[g].push_back(index);
   }
+  for (const auto& h : entries_.back().host) nodeHostHolds_[h.node].push_back(index);
   ++version_;
 }
 
@@ -63,6 +66,7 @@ const Reservation* ReservationBook::find(const std::string& id) const {
 
 void ReservationBook::reindex() {
   for (auto& h : gpuHolds_) h.clear();
+  for (auto& h : nodeHostHolds_) h.clear();
   std::fill(nodeHolds_.begin(), nodeHolds_.end(), 0);
   auto entries = std::move(entries_);
   entries_.clear();
@@ -70,15 +74,38 @@ void ReservationBook::reindex() {
   ++version_;
 }
 
+namespace {
+
+bool exempt(const Reservation& r, const std::string& team, JobId job) {
+  return (r.kind == Reservation::Kind::Team && r.team == team) ||
+         (r.kind == Reservation::Kind::Backfill && r.job == job);
+}
+
+}  // namespace
+
 const Reservation* ReservationBook::blocking(GpuId g, const std::string& team, JobId job,
                                              Seconds start, Seconds end) const {
   for (uint32_t i : gpuHolds_[g]) {
     const Reservation& r = entries_[i];
-    if (r.kind == Reservation::Kind::Team && r.team == team) continue;
-    if (r.kind == Reservation::Kind::Backfill && r.job == job) continue;
-    if (start < r.until && r.from < end) return &r;
+    if (!exempt(r, team, job) && start < r.until && r.from < end) return &r;
   }
   return nullptr;
+}
+
+std::pair<int, int64_t> ReservationBook::hostHeld(NodeId n, const std::string& team, JobId job,
+                                                  Seconds start, Seconds end) const {
+  std::pair<int, int64_t> held{0, 0};
+  if (nodeHostHolds_.empty()) return held;
+  for (uint32_t i : nodeHostHolds_[n]) {
+    const Reservation& r = entries_[i];
+    if (exempt(r, team, job) || !(start < r.until && r.from < end)) continue;
+    for (const auto& h : r.host)
+      if (h.node == n) {
+        held.first += h.cpus;
+        held.second += h.memoryMiB;
+      }
+  }
+  return held;
 }
 
 bool ReservationBook::usable(GpuId g, const std::string& team, JobId job, Seconds start,

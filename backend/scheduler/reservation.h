@@ -25,6 +25,14 @@ struct Reservation {
   std::string team;                // Team: who may use it
   JobId job = kNoJob;              // Backfill: whose it is
   std::vector<std::string> nodes;  // as the operator named them (Maintenance, Team)
+  // Backfill: the host CPUs and memory the job will need on each of its nodes, held like its GPUs
+  // (a backfilled job must not take the CPUs the blocked job needs either).
+  struct HostHold {
+    NodeId node = 0;
+    int cpus = 0;
+    int64_t memoryMiB = 0;
+  };
+  std::vector<HostHold> host;
 };
 const char* reservationKindName(Reservation::Kind k);
 
@@ -42,7 +50,12 @@ class ReservationBook {
   // Changes whenever the set changes (placement caches key on it).
   [[nodiscard]] uint64_t version() const { return version_; }
 
-  [[nodiscard]] bool touches(NodeId n) const { return !nodeHolds_.empty() && nodeHolds_[n] > 0; }
+  [[nodiscard]] bool touches(NodeId n) const {
+    return !nodeHolds_.empty() && (nodeHolds_[n] > 0 || !nodeHostHolds_[n].empty());
+  }
+  // CPUs and memory on node n a job of `team` (id `job`) running over [start, end) may not use.
+  [[nodiscard]] std::pair<int, int64_t> hostHeld(NodeId n, const std::string& team, JobId job,
+                                                 Seconds start, Seconds end) const;
   // May a job of `team` (id `job`) running over [start, end) take GPU g?
   [[nodiscard]] bool usable(GpuId g, const std::string& team, JobId job, Seconds start,
                             Seconds end) const;
@@ -56,8 +69,9 @@ class ReservationBook {
   void reindex();
 
   std::vector<Reservation> entries_;
-  std::vector<std::vector<uint32_t>> gpuHolds_;  // per GPU: indexes into entries_
-  std::vector<int> nodeHolds_;                   // per node: GPUs with any hold
+  std::vector<std::vector<uint32_t>> gpuHolds_;       // per GPU: indexes into entries_
+  std::vector<int> nodeHolds_;                        // per node: GPUs with any hold
+  std::vector<std::vector<uint32_t>> nodeHostHolds_;  // per node: entries holding CPUs/memory
   std::vector<NodeId> gpuNode_;
   uint64_t version_ = 0;
 };
