@@ -114,7 +114,8 @@ Expected<std::string> applyTo(Engine& e, const Command& c, const std::string& ac
           [&](const cmd::Pin& s) -> Expected<std::string> {
             TESSERA_TRY(gpus, gpusOf(cl, s.gpus, s.nodes));
             const size_t n = gpus.size();
-            TESSERA_CHECK(e.pin(s.job, std::move(gpus)));
+            if (auto pinned = e.pin(s.job, std::move(gpus)); !pinned)
+              return Error{pinned.error().message, {"", 0, 0, "gpus"}};
             return n ? jobText(s.job) + " pinned to " + std::to_string(n) + " GPU(s)"
                      : jobText(s.job) + " unpinned";
           },

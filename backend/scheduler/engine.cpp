@@ -7,6 +7,8 @@
 #include <sstream>
 #include <unordered_map>
 
+#include "mig/mig_validate.h"
+
 namespace tessera {
 
 namespace {
@@ -270,13 +272,8 @@ Expected<Engine> Engine::create(std::shared_ptr<const Cluster> cluster, const Wo
   std::vector<Job> jobs = tenants.jobs;
   std::stable_sort(jobs.begin(), jobs.end(),
                    [](const Job& a, const Job& b) { return a.submitTime < b.submitTime; });
-  for (auto& j : jobs) {
-    if (j.submitTime > e.now_) {
-      e.future_.push_back(std::move(j));
-      continue;
-    }
-    TESSERA_CHECK(e.submit(std::move(j)));
-  }
+  // Future arrivals pass the same checks now (submit keeps them until their time).
+  for (auto& j : jobs) TESSERA_CHECK(e.submit(std::move(j)));
   return e;
 }
 
@@ -955,6 +952,15 @@ Status Engine::pin(JobId id, std::vector<GpuId> gpus) {
                  {}};
   std::sort(gpus.begin(), gpus.end());
   gpus.erase(std::unique(gpus.begin(), gpus.end()), gpus.end());
+  // A pin that can never hold the whole gang would leave the job waiting forever.
+  const Job& job = j->job;
+  const size_t perTask =
+      job.perTask.kind == GpuRequest::Kind::Whole ? static_cast<size_t>(job.perTask.gpus) : 1;
+  const size_t need = static_cast<size_t>(job.tasks) * perTask;
+  if (!gpus.empty() && job.perTask.kind == GpuRequest::Kind::Whole && gpus.size() < need)
+    return Error{"job " + std::to_string(id) + " needs " + std::to_string(need) +
+                     " GPUs; the pin names " + std::to_string(gpus.size()),
+                 {}};
   j->pinned = std::move(gpus);
   return okStatus();
 }
@@ -997,6 +1003,13 @@ Status Engine::repartition(GpuId g, const MigLayout& layout, bool force, const s
              (layout[k].profile == o.layout[i].profile && layout[k].start == o.layout[i].start);
     if (!kept) displaced.insert(owner);
   }
+  // Check the layout before anyone is preempted for it.
+  const GpuModel& model = cluster().modelOf(g);
+  if (!model.mig) return Error{"GPU is not in MIG mode", {}};
+  for (int i = 0; i < layout.size(); ++i)
+    if (!layout[i].placed()) return Error{"every instance of the new layout needs a start", {}};
+  if (const auto v = validateMigLayout(*model.mig, layout); !v.ok())
+    return Error{explainMigVerdict(model, layout, v), {}};
   if (!displaced.empty() && !force) {
     std::string jobs;
     for (JobId j : displaced) jobs += (jobs.empty() ? "" : ", ") + std::to_string(j);

@@ -1,8 +1,10 @@
 #include "scheduler/policy.h"
 
+#include <algorithm>
 #include <array>
 #include <charconv>
 #include <sstream>
+#include <tuple>
 
 #include "scheduler/plugin.h"
 #include "topology/yaml_reader.h"
@@ -58,6 +60,17 @@ class PolicyReader {
     TESSERA_TRY(names, f.asStringList());
     for (size_t i = 0; i < names.size(); ++i) TESSERA_CHECK(known(f.item(i), point, names[i]));
     if (point == "queue_order" && names.size() > 6) return f.error("at most 6 queue_order plugins");
+    for (size_t i = 0; i < names.size(); ++i)
+      for (size_t k = 0; k < i; ++k)
+        if (names[i] == names[k]) return f.item(i).error(point + " names '" + names[i] + "' twice");
+    // Operator commands must keep working whatever the policy: holds, pins and reservations.
+    for (const auto& [required, at, what] :
+         {std::tuple{"hold", "admission", "operator holds"},
+          std::tuple{"reservations", "filter",
+                     "maintenance windows, team and backfill reservations"},
+          std::tuple{"pin", "filter", "operator pins"}})
+      if (point == at && std::find(names.begin(), names.end(), required) == names.end())
+        return f.error(point + " must include '" + required + "', or " + what + " are ignored");
     out = names;
     return okStatus();
   }
@@ -70,6 +83,9 @@ class PolicyReader {
       TESSERA_CHECK(item.onlyKeys({"name", "weight"}));
       TESSERA_TRY(name, item.stringAt("name"));
       TESSERA_CHECK(known(item.child("name"), "score", name));
+      for (const auto& earlier : p_.score)
+        if (earlier.name == name)
+          return item.child("name").error("score names '" + name + "' twice");
       double weight = 1.0;
       if (item.has("weight")) {
         TESSERA_TRY(w, item.doubleAt("weight"));

@@ -23,7 +23,8 @@ std::optional<Seconds> parseDuration(std::string_view text) {
   text = trim(text);
   if (text.empty()) return std::nullopt;
   if (auto plain = parseInt(text))
-    return *plain >= 0 ? std::optional<Seconds>(*plain) : std::nullopt;
+    return *plain >= 0 && *plain <= Seconds{100} * 365 * 86400 ? std::optional<Seconds>(*plain)
+                                                               : std::nullopt;
   Seconds total = 0;
   size_t i = 0;
   while (i < text.size()) {
@@ -49,6 +50,10 @@ std::optional<Seconds> parseDuration(std::string_view text) {
       default:
         return std::nullopt;
     }
+    // Bounded so that times never overflow: nothing an operator schedules is 100 years away.
+    constexpr Seconds kLongest = Seconds{100} * 365 * 86400;
+    if (*n < 0 || *n > kLongest / unit || total > kLongest - Seconds{*n} * unit)
+      return std::nullopt;
     total += Seconds{*n} * unit;
     i = j + 1;
   }

@@ -37,7 +37,8 @@ Expected<Workload> loadWorkloadFile(const std::string& path, const GpuCatalog* c
 std::string_view demoWorkloadYaml();
 Expected<Workload> demoWorkload(const GpuCatalog* catalog = nullptr);
 
-// "90", "90s", "15m", "2h", "1h30m", "1d" -> seconds; nullopt if malformed.
+// "90", "90s", "15m", "2h", "1h30m", "1d" -> seconds; nullopt if malformed, negative or longer
+// than 100 years (so that every time computed from it stays far from overflow).
 std::optional<Seconds> parseDuration(std::string_view text);
 
 }  // namespace tessera

@@ -396,6 +396,19 @@ class TstEngine : public QObject {
     checkSeqHasNoGaps(e);
   }
 
+  // A pin that cannot hold the whole gang is refused instead of leaving the job waiting forever.
+  void pinTooSmallIsRefused() {
+    Engine e = makeEngine();
+    QVERIFY(e.submit(job(1, 4)));
+    auto r = execute(e, cmd::Pin{1, {"h1/0", "h1/1"}, {}}, "alice", false);
+    QVERIFY(!r);
+    QCOMPARE(q(r.error().where.field), QString("gpus"));
+    QCOMPARE(q(r.error().message), QString("job 1 needs 4 GPUs; the pin names 2"));
+    QVERIFY(e.job(1)->pinned.empty());
+    QVERIFY(execute(e, cmd::Pin{1, {"h1/0", "h1/1", "h1/2", "h1/3"}, {}}, "alice", false));
+    QCOMPARE(e.job(1)->pinned.size(), size_t{4});
+  }
+
   void invalidCommandsNameTheField() {
     Engine e = makeEngine();
     QVERIFY(e.submit(job(1, 1)));

@@ -90,13 +90,13 @@ class TstPolicy : public QObject {
   void listSections() {
     const Policy p = mustLoad(R"(version: 1
 queue_order: [drf, submit-time]
-admission: [quota]
-filter: []
+admission: [hold]
+filter: [pin, reservations]
 permit: []
 )");
     QCOMPARE(p.queueOrder, (Names{"drf", "submit-time"}));
-    QCOMPARE(p.admission, (Names{"quota"}));
-    QCOMPARE(p.filter, Names{});
+    QCOMPARE(p.admission, (Names{"hold"}));
+    QCOMPARE(p.filter, (Names{"pin", "reservations"}));
     QCOMPARE(p.permit, Names{});
     // Sections not named keep their defaults.
     QCOMPARE(p.score.size(), size_t{1});
@@ -268,6 +268,22 @@ check_invariants: true
     QCOMPARE(q(e.where.field), QString("backfill.time_budget_ms"));
   }
 
+  // Operator holds, pins and reservations cannot be switched off by a policy; names appear once.
+  void requiredAndRepeatedPlugins() {
+    Error e = mustFail("version: 1\nadmission: [quota]\n");
+    QCOMPARE(q(e.where.field), QString("admission"));
+    QVERIFY2(q(e.message).contains("must include 'hold'"), e.message.c_str());
+    e = mustFail("version: 1\nfilter: [pin]\n");
+    QVERIFY2(q(e.message).contains("must include 'reservations'"), e.message.c_str());
+    e = mustFail("version: 1\nfilter: [reservations]\n");
+    QVERIFY2(q(e.message).contains("must include 'pin'"), e.message.c_str());
+    e = mustFail("version: 1\nqueue_order: [priority, drf, priority]\n");
+    QCOMPARE(q(e.where.field), QString("queue_order[2]"));
+    QVERIFY2(q(e.message).contains("'priority' twice"), e.message.c_str());
+    e = mustFail("version: 1\nscore:\n  - {name: fgd}\n  - {name: fgd, weight: 2}\n");
+    QCOMPARE(q(e.where.field), QString("score[1].name"));
+  }
+
   void writeRoundTripsDefaults() {
     const Policy p;
     const std::string text = writePolicy(p);
@@ -279,8 +295,8 @@ check_invariants: true
   void writeRoundTripsEverySection() {
     Policy p;
     p.queueOrder = {"drf", "priority", "submit-time"};
-    p.admission = {"quota"};
-    p.filter = {"pin"};
+    p.admission = {"quota", "hold"};
+    p.filter = {"pin", "reservations"};
     p.score = {{"topology", 2.5}, {"fgd", 0.25}, {"spread", 0}};
     p.permit = {};
     p.preemption = {"none", false, true, 3};

@@ -57,6 +57,10 @@ class TstWorkloadSpec : public QObject {
     QCOMPARE(parseDuration("1d").value_or(-1), Seconds{86400});
     for (const char* bad : {"", "h", "5x", "1h30", "-5", "1.5h", "m5"})
       QVERIFY2(!parseDuration(bad), bad);
+    // Bounded at 100 years, so times computed from durations never overflow.
+    QCOMPARE(parseDuration("36500d").value_or(-1), Seconds{36500} * 86400);
+    for (const char* tooLong : {"36501d", "2147483647d", "3153600001", "36500d1s", "99999999999h"})
+      QVERIFY2(!parseDuration(tooLong), tooLong);
   }
 
   void readsJobsTeamsAndClasses() {
