@@ -114,6 +114,8 @@ class Engine {
   [[nodiscard]] const EngineStats& stats() const { return stats_; }
   [[nodiscard]] const JobRecord* job(JobId id) const;
   [[nodiscard]] std::vector<const JobRecord*> jobs() const;  // in submission order
+  // Submitted with a submit time the clock has not reached yet.
+  [[nodiscard]] const std::vector<Job>& futureJobs() const { return future_; }
   // Pending jobs in the order the next cycle considers them.
   [[nodiscard]] std::vector<const JobRecord*> queue() const;
   [[nodiscard]] CycleContext context() const;

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <bit>
+#include <cmath>
 #include <map>
 #include <set>
 #include <sstream>
@@ -207,6 +208,45 @@ std::vector<std::string> borrowingTeams(const Engine& e) {
   return out;
 }
 
+// The guarantee increase that admits the job, checked by re-running the quota check with it.
+std::optional<Counterfactual> quotaCounterfactual(const Engine& e, const JobRecord& j,
+                                                  const QuotaCharge& charge) {
+  const auto [where, n] = e.quotas().shortfall(e.state(), j.job.team, charge);
+  const auto colon = where.find(':');
+  if (n <= 0 || colon == std::string::npos) return std::nullopt;
+  const std::string team = where.substr(0, colon), key = where.substr(colon + 1);
+  QuotaBook raised = e.quotas();
+  const int t = raised.teamIndex(team);
+  if (t < 0) return std::nullopt;
+  const auto& table = raised.teams()[static_cast<size_t>(t)].quotas;
+  Quota q = table.count(key) ? table.at(key) : Quota{0, 0, -1};
+  q.guaranteed += n;
+  if (!raised.setQuota(team, key, q) || !raised.refusal(e.state(), j.job.team, charge).empty())
+    return std::nullopt;
+  return Counterfactual{Counterfactual::Kind::Quota, "would start now if the guarantee of " + team +
+                                                         " on " + key + " were +" +
+                                                         std::to_string(n) + " GPUs"};
+}
+
+// Who the job could displace now (the checkpoint-aware plan, whether or not the policy preempts).
+std::optional<Counterfactual> preemptionCounterfactual(const Engine& e, const CycleContext& ctx,
+                                                       const JobRecord& j) {
+  const auto plugin =
+      e.plugins().preemption ? e.plugins().preemption : makeCheckpointAwarePreemption();
+  const auto plan = plugin->plan(e, ctx, j);
+  if (!plan) return std::nullopt;
+  std::vector<JobId> victims;
+  double lost = 0;
+  for (const auto& v : plan->victims) {
+    victims.push_back(v.job);
+    lost += v.gpuHoursLost;
+  }
+  std::ostringstream text;
+  text << "would start now by preempting " << jobsText(victims) << " ("
+       << std::round(lost * 100) / 100 << " GPU-hours of work lost)";
+  return Counterfactual{Counterfactual::Kind::Preemption, text.str()};
+}
+
 void explainPending(const Engine& e, const JobRecord& j, Explanation& ex) {
   const CycleContext ctx = e.context();
   ex.queuePosition = queuePosition(e, ctx, j, ex.queueLength);
@@ -232,10 +272,7 @@ void explainPending(const Engine& e, const JobRecord& j, Explanation& ex) {
     if (!p.ok() || !admitted.ok()) {
       if (admitted.ok()) ex.dominantReason = p.reason;
       ex.blockingQueues = borrowingTeams(e);
-      if (const auto [key, n] = e.quotas().shortfall(e.state(), j.job.team, charge); n > 0)
-        ex.counterfactuals.push_back(
-            {Counterfactual::Kind::Quota, "would start now if the guarantee of " + key + " were +" +
-                                              std::to_string(n) + " GPUs"});
+      if (auto cf = quotaCounterfactual(e, j, charge)) ex.counterfactuals.push_back(*cf);
       return;
     }
     ex.dominantReason = "fits now; it starts in the next scheduling cycle";
@@ -247,9 +284,23 @@ void explainPending(const Engine& e, const JobRecord& j, Explanation& ex) {
   const auto largest = std::max_element(r.filter.rejected.begin(), r.filter.rejected.end());
   if (r.filter.fits.empty() && largest != r.filter.rejected.end() &&
       static_cast<NodeReject>(largest - r.filter.rejected.begin()) == NodeReject::Reserved) {
+    // Only holds that keep this job off GPUs it could otherwise use, made for jobs ahead of it.
     std::set<JobId> holders;
-    for (const auto& res : e.reservations().all())
-      if (res.kind == Reservation::Kind::Backfill && res.job != j.job.id) holders.insert(res.job);
+    const Seconds end = j.endIfStartedAt(ctx.now);
+    for (const auto& res : e.reservations().all()) {
+      if (res.kind != Reservation::Kind::Backfill || res.job == j.job.id) continue;
+      const JobRecord* holder = e.job(res.job);
+      if (!holder || (j.queuePosition > 0 && holder->queuePosition > j.queuePosition)) continue;
+      if (!(ctx.now < res.until && res.from < end)) continue;
+      const bool relevant = std::any_of(res.gpus.begin(), res.gpus.end(), [&](GpuId g) {
+        const Node& n = e.cluster().node(e.cluster().gpu(g).node);
+        return (j.job.pool.empty() || n.pool == j.job.pool) &&
+               (j.job.model.models.empty() ||
+                std::find(j.job.model.models.begin(), j.job.model.models.end(), n.gpuModel().id) !=
+                    j.job.model.models.end());
+      });
+      if (relevant) holders.insert(res.job);
+    }
     ex.blockingJobs.assign(holders.begin(), holders.end());
     ex.dominantReason =
         "the GPUs it fits on are reserved" +
@@ -260,6 +311,7 @@ void explainPending(const Engine& e, const JobRecord& j, Explanation& ex) {
   if (!ex.fragmentation.empty()) ex.dominantReason = "fragmentation: " + ex.fragmentation;
   if (auto cf = relaxTopology(e, ctx, j)) ex.counterfactuals.push_back(*cf);
   if (auto cf = repartition(e, j)) ex.counterfactuals.push_back(*cf);
+  if (auto cf = preemptionCounterfactual(e, ctx, j)) ex.counterfactuals.push_back(*cf);
   // When it will start: the last cycle's reservation, else a fresh plan.
   std::optional<Seconds> eta = j.eta;
   std::vector<JobId> waiting = j.waitingFor;

@@ -168,6 +168,10 @@ class BackfillPlugin {
                                                                    const JobRecord& job) const = 0;
 };
 
+// The built-in search plugins (explanations use the preemption one even when a policy does not).
+std::shared_ptr<const PreemptionPlugin> makeCheckpointAwarePreemption();
+std::shared_ptr<const BackfillPlugin> makeReservationBackfill();
+
 // Plugins by name (the built-ins; a policy may only name these).
 struct PluginSet {
   std::vector<std::shared_ptr<const QueueOrderPlugin>> queueOrder;

@@ -390,9 +390,6 @@ std::vector<std::string> keys(const Factories<T>& f) {
 
 }  // namespace
 
-std::shared_ptr<const PreemptionPlugin> makeCheckpointAwarePreemption();
-std::shared_ptr<const BackfillPlugin> makeReservationBackfill();
-
 const PluginRegistry& PluginRegistry::builtin() {
   static const PluginRegistry r;
   return r;

@@ -999,6 +999,7 @@ std::string exportScenario(const Engine& engine, const std::string& name) {
   YAML::Node jobs(YAML::NodeType::Sequence);
   for (const JobRecord* r : engine.jobs())
     if (r->active()) jobs.push_back(jobToYamlNode(r->job));
+  for (const Job& f : engine.futureJobs()) jobs.push_back(jobToYamlNode(f));
   workload["jobs"] = jobs;
   root["workload"] = workload;
   root["policy"] = YAML::Load(writePolicy(engine.policy()));
