@@ -781,6 +781,27 @@ CycleStats Engine::runCycle() {
   bool blockedAhead = false;
   int position = 0;
   int preemptAttempts = 0;
+  // A blocked job may start by evicting others (bounded per cycle)...
+  auto preemptFor = [&](JobRecord& j) {
+    if (!plugins_.preemption || preemptAttempts >= policy_.preemption.maxAttemptsPerCycle)
+      return false;
+    ++preemptAttempts;
+    const auto p0 = std::chrono::steady_clock::now();
+    const bool preempted = tryPreempt(ctx, j, st);
+    st.preemptMs += msSince(p0);
+    if (!preempted) return false;
+    ++st.started;
+    failed.clear();  // evictions freed capacity: earlier verdicts no longer hold
+    ctx = context();
+    return true;
+  };
+  // ...or gets a backfill reservation, which changes what the same request meets from here on.
+  auto reserveFor = [&](JobRecord& j) {
+    if (!tryReserve(ctx, j, st)) return false;
+    blockedAhead = true;
+    failed.reset(reservations_, now_);
+    return true;
+  };
   for (size_t k = 0; k < order.size(); ++k) {
     // The queue order is random in memory and most jobs take a few nanoseconds (a cached
     // verdict): fetch the records a few jobs ahead so their cache misses overlap.
@@ -827,25 +848,10 @@ CycleStats Engine::runCycle() {
       tx.discard();
       j.reason = p.reason;
       j.pendingCode = p.code;
-      // Refused by quota: lower-priority work of its own team (or borrowed GPUs) may make room.
-      if (plugins_.preemption && preemptAttempts < policy_.preemption.maxAttemptsPerCycle) {
-        ++preemptAttempts;
-        const auto p0 = std::chrono::steady_clock::now();
-        const bool preempted = tryPreempt(ctx, j, st);
-        st.preemptMs += msSince(p0);
-        if (preempted) {
-          ++st.started;
-          failed.clear();
-          ctx = context();
-          continue;
-        }
-      }
-      // Otherwise it still gets its place on the timeline (when enough of its team's work
-      // ends), so it has an ETA and smaller jobs cannot push it back.
-      if (tryReserve(ctx, j, st)) {
-        blockedAhead = true;
-        failed.reset(reservations_, now_);
-      }
+      // Refused by quota: lower-priority work of its own team (or borrowed GPUs) may make room;
+      // otherwise it still gets its place on the timeline (when enough of its team's work ends),
+      // so it has an ETA and smaller jobs cannot push it back.
+      if (!preemptFor(j)) reserveFor(j);
       continue;
     }
     tx.discard();
@@ -856,24 +862,7 @@ CycleStats Engine::runCycle() {
       if (cacheable) failed.remember(key, j.reason, j.pendingCode);
       continue;
     }
-    if (plugins_.preemption && preemptAttempts < policy_.preemption.maxAttemptsPerCycle) {
-      ++preemptAttempts;
-      const auto p0 = std::chrono::steady_clock::now();
-      const bool preempted = tryPreempt(ctx, j, st);
-      st.preemptMs += msSince(p0);
-      if (preempted) {
-        ++st.started;
-        failed.clear();  // evictions freed capacity: earlier verdicts no longer hold
-        ctx = context();
-        continue;
-      }
-    }
-    if (tryReserve(ctx, j, st)) {
-      blockedAhead = true;
-      // A new hold changes what the same request meets from here on.
-      failed.reset(reservations_, now_);
-      continue;
-    }
+    if (preemptFor(j) || reserveFor(j)) continue;
     if (cacheable) failed.remember(key, j.reason, j.pendingCode);
   }
   // Positions among the jobs still pending, as an operator reads the queue after the cycle.

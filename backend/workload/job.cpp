@@ -17,20 +17,10 @@ const char* workloadClassName(WorkloadClass c) {
 }
 
 const char* topologyConstraintName(TopologyLevel l) {
-  switch (l) {
-    case TopologyLevel::Gpu:
-    case TopologyLevel::Node:
-      return "node";
-    case TopologyLevel::NvlinkDomain:
-      return "nvlink-domain";
-    case TopologyLevel::Leaf:
-      return "leaf";
-    case TopologyLevel::Spine:
-      return "spine";
-    case TopologyLevel::Cluster:
-      break;
-  }
-  return "any";
+  // The constraint's words differ from the level names only at the two ends.
+  if (l == TopologyLevel::Gpu) return "node";
+  if (l == TopologyLevel::Cluster) return "any";
+  return topologyLevelName(l);
 }
 
 const char* jobStateName(JobState s) {
