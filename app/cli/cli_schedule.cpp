@@ -78,7 +78,7 @@ nlohmann::json jobJson(const Engine& e, const JobRecord& j) {
                    {"state", jobStateName(j.state)}};
   if (j.placement) o["placement"] = placementText(e.cluster(), j);
   if (j.state == JobState::Pending) {
-    o["queue_position"] = j.queuePosition;
+    o["queue_position"] = e.queuePosition(j);
     o["reason"] = j.reason;
     if (j.eta) o["eta"] = *j.eta;
   }
@@ -105,7 +105,7 @@ void printText(std::ostream& out, const Engine& e, const CycleStats& st) {
       << "TEAM" << std::setw(11) << "REQUEST" << std::setw(9) << "ETA"
       << "REASON\n";
   for (const JobRecord* j : e.queue())
-    out << std::setw(5) << j->queuePosition << std::setw(5) << j->job.id << std::setw(20)
+    out << std::setw(5) << e.queuePosition(*j) << std::setw(5) << j->job.id << std::setw(20)
         << j->job.name.substr(0, 19) << std::setw(9) << j->job.team << std::setw(11)
         << requestText(j->job) << std::setw(9)
         << (j->eta ? "t=" + std::to_string(*j->eta) : std::string("-")) << j->reason << "\n";

@@ -200,10 +200,13 @@ class ShapeCache {
 
 constexpr size_t kPrefetchAhead = 12;
 
+// Only the lines the pass touches: the record's hot head and the job fields admission and the
+// verdict cache read.
 void prefetchRecord(const JobRecord& j) {
-  const auto* p = reinterpret_cast<const char*>(&j);
-  for (size_t line = 0; line < sizeof(JobRecord); line += 64) __builtin_prefetch(p + line, 1);
-  __builtin_prefetch(j.reason.data(), 1);
+  __builtin_prefetch(&j.shape, 1);
+  __builtin_prefetch(&j.reason, 1);
+  __builtin_prefetch(&j.job.held, 0);
+  __builtin_prefetch(&j.job.estimatedRuntime, 0);
 }
 
 }  // namespace
@@ -433,7 +436,6 @@ void Engine::start(JobRecord& job, GangPlacement placement, const std::string& w
                             topologyLevelName(placement.span) + ")";
   job.placement = std::move(placement);
   job.startTime = at;
-  job.queuePosition = 0;
   runningEnds_.insert({job.expectedEnd(), job.job.id, static_cast<uint32_t>(&job - jobs_.data())});
   job.runningSlot = static_cast<int32_t>(running_.size());
   running_.push_back(static_cast<uint32_t>(&job - jobs_.data()));
@@ -483,7 +485,6 @@ void Engine::evict(JobRecord& victim, const JobRecord& by, const Victim& cost,
   ++stats_.preempted;
   addEvent(EventKind::Preempted, victim, JobState::Preempted, text.str(), "scheduler", by.job.id);
   victim.placement.reset();
-  victim.queuePosition = 0;
   addEvent(EventKind::Requeued, victim, JobState::Pending,
            "requeued with " + std::to_string(victim.workKept / 60) + " min of work kept");
   victim.reason = "requeued after preemption by job " + std::to_string(by.job.id);
@@ -753,6 +754,7 @@ bool Engine::tryReserve(const CycleContext& ctx, JobRecord& job, CycleStats& sta
   if (!r) return false;
   job.eta = r->start;
   job.waitingFor = r->waitingFor;
+  withEta_.push_back(static_cast<uint32_t>(&job - jobs_.data()));
   Reservation hold;
   hold.kind = Reservation::Kind::Backfill;
   hold.id = "bf-" + std::to_string(job.job.id);
@@ -776,10 +778,16 @@ CycleStats Engine::runCycle() {
   const auto order = orderedPending(ctx);
   st.orderMs = msSince(t0);
   st.pending = static_cast<int>(order.size());
+  // Last cycle's estimates go; this cycle's reservations set them again.
+  for (uint32_t i : withEta_) {
+    jobs_[i].eta.reset();
+    jobs_[i].waitingFor.clear();
+  }
+  withEta_.clear();
+  std::vector<char> startedNow(jobs_.size(), 0);
   ShapeCache failed(plugins_.preemption != nullptr);
   failed.reset(reservations_, now_);
   bool blockedAhead = false;
-  int position = 0;
   int preemptAttempts = 0;
   // A blocked job may start by evicting others (bounded per cycle)...
   auto preemptFor = [&](JobRecord& j) {
@@ -790,6 +798,7 @@ CycleStats Engine::runCycle() {
     const bool preempted = tryPreempt(ctx, j, st);
     st.preemptMs += msSince(p0);
     if (!preempted) return false;
+    startedNow[static_cast<size_t>(&j - jobs_.data())] = 1;
     ++st.started;
     failed.clear();  // evictions freed capacity: earlier verdicts no longer hold
     ctx = context();
@@ -807,10 +816,7 @@ CycleStats Engine::runCycle() {
     // verdict): fetch the records a few jobs ahead so their cache misses overlap.
     if (k + kPrefetchAhead < order.size()) prefetchRecord(jobs_[order[k + kPrefetchAhead]]);
     JobRecord& j = jobs_[order[k]];
-    j.queuePosition = ++position;
     ++st.considered;
-    j.eta.reset();
-    j.waitingFor.clear();
     PluginStatus s = admit(ctx, j);
     for (const auto& f : plugins_.filter)
       if (s.ok()) s = f->check(ctx, j);
@@ -842,6 +848,7 @@ CycleStats Engine::runCycle() {
           why = "backfilled: ends before the reservations of higher jobs or avoids their GPUs";
         }
         start(j, std::move(*r.placement), why);
+        startedNow[order[k]] = 1;
         ++st.started;
         continue;
       }
@@ -865,10 +872,12 @@ CycleStats Engine::runCycle() {
     if (preemptFor(j) || reserveFor(j)) continue;
     if (cacheable) failed.remember(key, j.reason, j.pendingCode);
   }
-  // Positions among the jobs still pending, as an operator reads the queue after the cycle.
+  // Positions among the jobs still pending, as an operator reads the queue after the cycle: a
+  // dense array, so the pass does not touch 150,000 job records again.
+  positions_.assign(jobs_.size(), 0);
   int still = 0;
   for (size_t idx : order)
-    if (jobs_[idx].state == JobState::Pending) jobs_[idx].queuePosition = ++still;
+    if (!startedNow[idx]) positions_[idx] = ++still;
   if (policy_.checkInvariants) st.invariantViolations = invariantViolations();
   st.cycleMs = msSince(t0);
   ++stats_.cycles;

@@ -28,9 +28,8 @@ namespace tessera {
 struct JobRecord {
   // What every cycle reads or writes for every pending job comes first, so one or two cache
   // lines serve a job whose verdict is reused (150,000 pending jobs are visited per cycle).
-  int queuePosition = 0;  // 1-based, as of the last cycle (0 = not yet ordered)
-  uint32_t shape = 0;     // what it asks for (interned), for the "same request" cache
-  int team = -1;          // index in the engine's QuotaBook (-1 = a team the tenants do not list)
+  uint32_t shape = 0;  // what it asks for (interned), for the "same request" cache
+  int team = -1;       // index in the engine's QuotaBook (-1 = a team the tenants do not list)
   JobState state = JobState::Pending;
   PluginCode pendingCode = PluginCode::Unschedulable;
   int32_t runningSlot = -1;       // index in the engine's running list
@@ -113,6 +112,12 @@ class Engine {
   [[nodiscard]] const std::vector<Event>& events() const { return events_; }
   [[nodiscard]] const EngineStats& stats() const { return stats_; }
   [[nodiscard]] const JobRecord* job(JobId id) const;
+  // 1-based position among pending jobs as of the last cycle; 0 when the job was not pending
+  // then (submitted or requeued since, or running).
+  [[nodiscard]] int queuePosition(const JobRecord& job) const {
+    const auto i = static_cast<size_t>(&job - jobs_.data());
+    return i < positions_.size() && job.state == JobState::Pending ? positions_[i] : 0;
+  }
   [[nodiscard]] std::vector<const JobRecord*> jobs() const;  // in submission order
   // Submitted with a submit time the clock has not reached yet.
   [[nodiscard]] const std::vector<Job>& futureJobs() const { return future_; }
@@ -215,6 +220,8 @@ class Engine {
   std::vector<PriorityClass> classes_;
   std::vector<JobRecord> jobs_;
   std::vector<uint32_t> running_;     // indexes into jobs_ of running jobs
+  std::vector<int32_t> positions_;    // per jobs_ index: queue position after the last cycle
+  std::vector<uint32_t> withEta_;     // jobs_ indexes given an ETA by the last cycle
   std::set<RunningEnd> runningEnds_;  // running jobs by expected end
   std::unordered_map<std::string, uint32_t> shapes_;
   std::unordered_map<JobId, size_t> index_;

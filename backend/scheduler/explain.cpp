@@ -73,13 +73,13 @@ int queuePosition(const Engine& e, const CycleContext& ctx, const JobRecord& j, 
   for (const JobRecord* o : e.jobs()) {
     if (o->state != JobState::Pending) continue;
     ++length;
-    if (o == &j || j.queuePosition > 0) continue;
+    if (o == &j || e.queuePosition(j) > 0) continue;
     int c = 0;
     for (const auto& p : e.plugins().queueOrder)
       if ((c = p->compare(ctx, *o, j)) != 0) break;
     if (c < 0 || (c == 0 && o->job.id < j.job.id)) ++ahead;
   }
-  return j.queuePosition > 0 ? j.queuePosition : ahead + 1;
+  return e.queuePosition(j) > 0 ? e.queuePosition(j) : ahead + 1;
 }
 
 // Whole-GPU gangs: free GPUs the job could use against the largest free block at the level it
@@ -290,7 +290,8 @@ void explainPending(const Engine& e, const JobRecord& j, Explanation& ex) {
     for (const auto& res : e.reservations().all()) {
       if (res.kind != Reservation::Kind::Backfill || res.job == j.job.id) continue;
       const JobRecord* holder = e.job(res.job);
-      if (!holder || (j.queuePosition > 0 && holder->queuePosition > j.queuePosition)) continue;
+      if (!holder || (e.queuePosition(j) > 0 && e.queuePosition(*holder) > e.queuePosition(j)))
+        continue;
       if (!(ctx.now < res.until && res.from < end)) continue;
       const bool relevant = std::any_of(res.gpus.begin(), res.gpus.end(), [&](GpuId g) {
         const Node& n = e.cluster().node(e.cluster().gpu(g).node);
