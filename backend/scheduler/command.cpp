@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <set>
 #include <sstream>
 
 namespace tessera {
@@ -213,6 +214,27 @@ Impact diff(const Engine& before, const Engine& after) {
   return impact;
 }
 
+// Running jobs on the reservation's nodes, not exempt from it, still expected to run at its start.
+std::vector<std::string> reservationConflicts(const Engine& e, const cmd::CreateReservation& r) {
+  std::vector<std::string> out;
+  std::set<NodeId> nodes;
+  for (const auto& name : r.nodes)
+    if (const Node* n = e.cluster().findNode(name)) nodes.insert(n->id);
+  for (const JobRecord* j : e.running()) {
+    if (!r.team.empty() && j->job.team == r.team) continue;
+    const auto used = j->nodes();
+    if (std::none_of(used.begin(), used.end(), [&](NodeId n) { return nodes.count(n) > 0; }))
+      continue;
+    const Seconds end = j->expectedEnd();
+    if (end <= r.from) continue;
+    out.push_back(jobText(j->job.id) + " on " + e.cluster().node(used.front()).name +
+                  (end >= kForever ? " has no runtime estimate and may still run"
+                                   : " is expected to run until t=" + std::to_string(end)) +
+                  " when reservation " + r.id + " starts at t=" + std::to_string(r.from));
+  }
+  return out;
+}
+
 }  // namespace
 
 std::string describe(const Command& c) {
@@ -263,6 +285,7 @@ std::string Impact::summary() const {
   if (!preempted.empty()) s << " (" << ids(preempted) << ")";
   if (!stopped.empty()) s << ", " << stopped.size() << " stopped (" << ids(stopped) << ")";
   s << ", " << std::round(gpuHoursLost * 100) / 100 << " GPU-hours lost";
+  for (const auto& w : warnings) s << "; warning: " << w;
   return s.str();
 }
 
@@ -278,6 +301,8 @@ Expected<CommandResult> execute(Engine& engine, const Command& c, const std::str
   fork.runCycle();
   CommandResult result;
   result.impact = diff(engine, fork);
+  if (const auto* r = std::get_if<cmd::CreateReservation>(&c))
+    result.impact.warnings = reservationConflicts(engine, *r);
   if (dryRun) {
     result.message = "dry run: " + *message + "; " + result.impact.summary();
     return result;

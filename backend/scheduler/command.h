@@ -90,6 +90,9 @@ struct Impact {
   std::vector<JobId> stopped;                 // running -> cancelled/other
   std::vector<std::string> placementChanges;  // "job 7: node3 GPUs 0,1"
   double gpuHoursLost = 0;
+  // What the command does not change but an operator should know: running jobs that will still
+  // hold a reservation's nodes when it starts (the engine keeps new work away, it does not evict).
+  std::vector<std::string> warnings;
   [[nodiscard]] std::string summary() const;
 };
 

@@ -546,7 +546,8 @@ class ExpectWalker {
 
   Status impact(const YamlField& f) {
     TESSERA_CHECK(f.expectMap());
-    TESSERA_CHECK(f.onlyKeys({"started", "preempted", "stopped", "gpu_hours_lost", "placement"}));
+    TESSERA_CHECK(
+        f.onlyKeys({"started", "preempted", "stopped", "gpu_hours_lost", "placement", "warning"}));
     const Impact* im = engine_ && outcome_->result ? &outcome_->result->impact : nullptr;
     if (engine_ && !im) {
       check(f, false,
@@ -566,6 +567,16 @@ class ExpectWalker {
       check(s, sortedIds(ids) == sortedIds(actual),
             "impact " + k + " is " + idList(sortedIds(actual)) + ", expected " +
                 idList(sortedIds(ids)));
+    }
+    if (f.has("warning")) {
+      const YamlField s = f.child("warning");
+      TESSERA_TRY(text, s.asString());
+      if (im) {
+        std::string all;
+        for (const auto& w : im->warnings) all += w + "\n";
+        check(s, all.find(text) != std::string::npos,
+              "impact warnings '" + all + "' do not contain '" + text + "'");
+      }
     }
     if (f.has("gpu_hours_lost")) {
       const YamlField s = f.child("gpu_hours_lost");
