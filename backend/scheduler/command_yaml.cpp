@@ -333,6 +333,13 @@ YAML::Node jobToYamlNode(const Job& j) {
   if (j.checkpointInterval) n["checkpoint_interval"] = formatDuration(*j.checkpointInterval);
   if (j.lastCheckpoint) n["last_checkpoint"] = formatDuration(*j.lastCheckpoint);
   if (j.held) n["hold"] = true;
+  if (j.queueRank != 0) n["queue_rank"] = j.queueRank;
+  if (!j.pinGpus.empty() || !j.pinNodes.empty()) {
+    YAML::Node pin = flowMap();
+    if (!j.pinGpus.empty()) pin["gpus"] = flowList(j.pinGpus);
+    if (!j.pinNodes.empty()) pin["nodes"] = flowList(j.pinNodes);
+    n["pin"] = pin;
+  }
   return n;
 }
 

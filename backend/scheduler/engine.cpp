@@ -516,12 +516,30 @@ Expected<JobId> Engine::submit(Job job, const std::string& actor) {
           {}};
     job.priority = *value;
   }
+  std::vector<GpuId> pinned;
+  for (const auto& name : job.pinGpus) {
+    const Gpu* g = cluster().findGpu(name);
+    if (!g)
+      return Error{"job " + std::to_string(job.id) + ": pin names unknown GPU '" + name + "'", {}};
+    pinned.push_back(g->id);
+  }
+  for (const auto& name : job.pinNodes) {
+    const Node* n = cluster().findNode(name);
+    if (!n)
+      return Error{"job " + std::to_string(job.id) + ": pin names unknown node '" + name + "'", {}};
+    for (int i = 0; i < n->gpuCount(); ++i) pinned.push_back(n->firstGpu + static_cast<GpuId>(i));
+  }
+  std::sort(pinned.begin(), pinned.end());
+  pinned.erase(std::unique(pinned.begin(), pinned.end()), pinned.end());
+  if (auto problem = pinProblem(job, pinned.size()))
+    return Error{"job " + std::to_string(job.id) + ": " + *problem, {}};
   if (job.submitTime > now_) {
     future_.push_back(std::move(job));
     return future_.back().id;
   }
   JobRecord rec;
   rec.team = team;
+  rec.pinned = std::move(pinned);
   rec.shape =
       shapes_.try_emplace(shapeOf(job), static_cast<uint32_t>(shapes_.size())).first->second;
   rec.job = std::move(job);
@@ -633,6 +651,18 @@ Status Engine::restoreRunning(JobId id, const std::vector<RestoredTask>& tasks, 
   j->workKept = workKept;
   start(*j, std::move(placement),
         "restored from a snapshot (running since t=" + std::to_string(started) + ")", started);
+  return okStatus();
+}
+
+Status Engine::restoreFairShare(const std::vector<std::pair<std::string, double>>& usage) {
+  std::vector<double> values(quotas_.teams().size(), 0.0);
+  for (const auto& [team, u] : usage) {
+    const int t = quotas_.teamIndex(team);
+    if (t < 0) return Error{"fair share: unknown team '" + team + "'", {}};
+    if (!(u >= 0)) return Error{"fair share: usage of team " + team + " must be >= 0", {}};
+    values[static_cast<size_t>(t)] = u;
+  }
+  fairShare_.restore(values, now_);
   return okStatus();
 }
 
@@ -941,6 +971,14 @@ Status Engine::moveInQueue(JobId id, int64_t rank) {
   return okStatus();
 }
 
+// A pin that can never hold the whole gang would leave the job waiting forever.
+std::optional<std::string> Engine::pinProblem(const Job& job, size_t gpus) {
+  if (gpus == 0 || job.perTask.kind != GpuRequest::Kind::Whole) return std::nullopt;
+  const size_t need = static_cast<size_t>(job.tasks) * static_cast<size_t>(job.perTask.gpus);
+  if (gpus >= need) return std::nullopt;
+  return "needs " + std::to_string(need) + " GPUs; the pin names " + std::to_string(gpus);
+}
+
 Status Engine::pin(JobId id, std::vector<GpuId> gpus) {
   JobRecord* j = mutableJob(id);
   if (!j) return Error{"no job " + std::to_string(id), {}};
@@ -950,15 +988,8 @@ Status Engine::pin(JobId id, std::vector<GpuId> gpus) {
                  {}};
   std::sort(gpus.begin(), gpus.end());
   gpus.erase(std::unique(gpus.begin(), gpus.end()), gpus.end());
-  // A pin that can never hold the whole gang would leave the job waiting forever.
-  const Job& job = j->job;
-  const size_t perTask =
-      job.perTask.kind == GpuRequest::Kind::Whole ? static_cast<size_t>(job.perTask.gpus) : 1;
-  const size_t need = static_cast<size_t>(job.tasks) * perTask;
-  if (!gpus.empty() && job.perTask.kind == GpuRequest::Kind::Whole && gpus.size() < need)
-    return Error{"job " + std::to_string(id) + " needs " + std::to_string(need) +
-                     " GPUs; the pin names " + std::to_string(gpus.size()),
-                 {}};
+  if (auto problem = pinProblem(j->job, gpus.size()))
+    return Error{"job " + std::to_string(id) + " " + *problem, {}};
   j->pinned = std::move(gpus);
   return okStatus();
 }

@@ -146,6 +146,9 @@ class Engine {
   };
   Status restoreRunning(JobId id, const std::vector<RestoredTask>& tasks, Seconds started,
                         Seconds workKept);
+  // Sets the teams' fair-share usage (decayed GPU-seconds, sub-teams included) as a snapshot
+  // taken at the current clock recorded it; teams not listed have none.
+  Status restoreFairShare(const std::vector<std::pair<std::string, double>>& usage);
   // Records a checkpoint of a running job now (the simulator's checkpoint events).
   Status checkpoint(JobId id);
 
@@ -203,6 +206,7 @@ class Engine {
   Status takeRestored(Transaction& tx, const JobRecord& job, const RestoredTask& task);
   void stop(JobRecord& job);  // releases GPUs, quota and fair-share accounting
   Status finish(JobId id, EventKind kind, JobState to, const std::string& reason);
+  static std::optional<std::string> pinProblem(const Job& job, size_t gpus);
   void evict(JobRecord& victim, const JobRecord& by, const Victim& cost, const std::string& why);
   void accrueUsage(Seconds dt);
   bool tryPreempt(CycleContext& ctx, JobRecord& job, CycleStats& stats);

@@ -47,6 +47,15 @@ void FairShare::decayTo(Seconds now, Seconds halfLife) {
   decayedAt_ = now;
 }
 
+void FairShare::restore(const std::vector<double>& usage, Seconds now) {
+  usage_ = usage;
+  usage_.resize(parents_.size(), 0.0);
+  total_ = 0;
+  for (size_t t = 0; t < usage_.size(); ++t)
+    if (parents_[t] < 0) total_ += usage_[t];
+  decayedAt_ = now;
+}
+
 double FairShare::usedShare(int team) const {
   if (team < 0 || total_ <= 0) return 0;
   // A department's usage includes its teams'; compare a team against its siblings' total.

@@ -17,6 +17,9 @@ class FairShare {
   // Adds `gpuSeconds` of use to `team` (and its ancestors) at `now`, decaying older usage first.
   void addUsage(int team, double gpuSeconds);
   void decayTo(Seconds now, Seconds halfLife);
+  // Replaces every team's usage (as read back from a snapshot taken at `now`). `usage` holds each
+  // team's total including its sub-teams, as usage() reports it.
+  void restore(const std::vector<double>& usage, Seconds now);
   [[nodiscard]] double usage(int team) const { return usage_[static_cast<size_t>(team)]; }
   [[nodiscard]] double deservedShare(int team) const { return share_[static_cast<size_t>(team)]; }
   // Usage of the team as a fraction of all usage (0 when nothing was used yet).

@@ -694,7 +694,21 @@ class ScenarioLoader {
 
   Status readState(const YamlField& f, Scenario& s) {
     TESSERA_CHECK(f.expectMap());
-    TESSERA_CHECK(f.onlyKeys({"layouts", "running"}));
+    TESSERA_CHECK(f.onlyKeys({"layouts", "running", "now", "fair_share"}));
+    if (f.has("now")) {
+      TESSERA_TRY(now, durationOf(f.child("now")));
+      s.now = now;
+    }
+    if (f.has("fair_share")) {
+      const YamlField fs = f.child("fair_share");
+      TESSERA_CHECK(fs.expectMap());
+      for (auto& [team, value] : fs.entries()) {
+        if (!s.workload.team(team)) return value.error("unknown team '" + team + "'");
+        TESSERA_TRY(usage, value.asDouble());
+        if (!(usage >= 0) || usage > 1e18) return value.error("usage must be >= 0 GPU-seconds");
+        s.fairShare.emplace_back(team, usage);
+      }
+    }
     if (f.has("layouts")) {
       const YamlField layouts = f.child("layouts");
       TESSERA_CHECK(layouts.expectMap());
@@ -896,6 +910,24 @@ Status restoreRunning(Engine& e, const Scenario& s, const ScenarioRunning& run) 
 
 }  // namespace
 
+namespace {
+
+// The state's clock, then its fair-share usage as it stood then (set after the clock moved, so
+// no decay applies to it twice).
+Status restoreClock(Engine& e, const Scenario& s) {
+  if (s.now) {
+    if (*s.now < e.now())
+      return Error{"state.now (" + formatDuration(*s.now) + ") is before the latest start (" +
+                       formatDuration(e.now()) + ")",
+                   {}};
+    TESSERA_CHECK(e.advanceTo(*s.now));
+  }
+  if (!s.fairShare.empty()) TESSERA_CHECK(e.restoreFairShare(s.fairShare));
+  return okStatus();
+}
+
+}  // namespace
+
 Expected<Engine> buildEngine(const Scenario& s) {
   std::shared_ptr<const Cluster> cluster = s.cluster;
   if (!s.layouts.empty()) {
@@ -919,7 +951,10 @@ Expected<Engine> buildEngine(const Scenario& s) {
   tenants.jobs.clear();
   if (s.running.empty()) tenants.jobs = rest;
   TESSERA_TRY(engine, Engine::create(cluster, tenants, s.policy));
-  if (s.running.empty()) return engine;
+  if (s.running.empty()) {
+    TESSERA_CHECK(restoreClock(engine, s));
+    return engine;
+  }
   std::vector<const ScenarioRunning*> order;
   for (const auto& r : s.running) order.push_back(&r);
   std::stable_sort(order.begin(), order.end(),
@@ -932,6 +967,7 @@ Expected<Engine> buildEngine(const Scenario& s) {
     auto id = engine.submit(std::move(j));
     if (!id) return id.error();
   }
+  TESSERA_CHECK(restoreClock(engine, s));
   return engine;
 }
 
@@ -1008,8 +1044,16 @@ std::string exportScenario(const Engine& engine, const std::string& name) {
 
   YAML::Node workload = tenantsToYaml(engine.priorityClasses(), engine.quotas().teams());
   YAML::Node jobs(YAML::NodeType::Sequence);
-  for (const JobRecord* r : engine.jobs())
-    if (r->active()) jobs.push_back(jobToYamlNode(r->job));
+  for (const JobRecord* r : engine.jobs()) {
+    if (!r->active()) continue;
+    // The resolved pin travels by name, so the replay resolves it on the exported cluster.
+    Job j = r->job;
+    j.pinNodes.clear();
+    j.pinGpus.clear();
+    for (GpuId g : r->pinned)
+      j.pinGpus.push_back(c.node(c.gpu(g).node).name + "/" + std::to_string(c.gpu(g).index));
+    jobs.push_back(jobToYamlNode(j));
+  }
   for (const Job& f : engine.futureJobs()) jobs.push_back(jobToYamlNode(f));
   workload["jobs"] = jobs;
   root["workload"] = workload;
@@ -1051,6 +1095,13 @@ std::string exportScenario(const Engine& engine, const std::string& name) {
     running.push_back(n);
   }
   if (running.size() > 0) state["running"] = running;
+  state["now"] = formatDuration(engine.now());
+  YAML::Node usage(YAML::NodeType::Map);
+  const auto& teams = engine.quotas().teams();
+  for (size_t t = 0; t < teams.size(); ++t)
+    if (const double u = engine.fairShare().usage(static_cast<int>(t)); u > 0)
+      usage[teams[t].name] = u;
+  if (usage.size() > 0) state["fair_share"] = usage;
   if (state.size() > 0) root["state"] = state;
 
   YAML::Node steps(YAML::NodeType::Sequence);

@@ -50,6 +50,8 @@ struct Scenario {
   Policy policy;
   std::vector<std::pair<std::string, std::string>> layouts;  // "node/i" -> current MIG layout
   std::vector<ScenarioRunning> running;
+  std::optional<Seconds> now;                             // the clock when the state was taken
+  std::vector<std::pair<std::string, double>> fairShare;  // team -> decayed GPU-seconds at `now`
   std::vector<ScenarioStep> steps;
 };
 

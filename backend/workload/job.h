@@ -73,6 +73,9 @@ struct Job {
   std::optional<Seconds> lastCheckpoint;
   bool held = false;
   int64_t queueRank = 0;  // operator's move in the queue: lower goes first among equal priority
+  // Operator pin by name ("node/index" GPUs, whole nodes); the engine resolves them at submit.
+  std::vector<std::string> pinGpus;
+  std::vector<std::string> pinNodes;
   JobState state = JobState::Pending;
 
   // GPUs the whole gang needs, in whole-GPU equivalents (MIG and fractions count as their share).

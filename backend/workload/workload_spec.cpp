@@ -303,7 +303,9 @@ class WorkloadReader {
                               "runtime",
                               "checkpoint_interval",
                               "last_checkpoint",
-                              "hold"}));
+                              "hold",
+                              "queue_rank",
+                              "pin"}));
     Job j;
     TESSERA_TRY(id, f.intAt("id", 1));
     j.id = static_cast<JobId>(id);
@@ -347,6 +349,22 @@ class WorkloadReader {
     if (f.has("hold")) {
       TESSERA_TRY(b, f.child("hold").asBool());
       j.held = b;
+    }
+    if (f.has("queue_rank")) {
+      TESSERA_TRY(rank, f.intAt("queue_rank"));
+      j.queueRank = rank;
+    }
+    if (f.has("pin")) {
+      const YamlField pin = f.child("pin");
+      TESSERA_CHECK(pin.onlyKeys({"gpus", "nodes"}));
+      if (pin.has("gpus")) {
+        TESSERA_TRY(gpus, pin.child("gpus").asStringList());
+        j.pinGpus = gpus;
+      }
+      if (pin.has("nodes")) {
+        TESSERA_TRY(nodes, pin.child("nodes").asStringList());
+        j.pinNodes = nodes;
+      }
     }
     w_.jobs.push_back(std::move(j));
     return okStatus();

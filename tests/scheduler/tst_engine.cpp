@@ -396,6 +396,29 @@ class TstEngine : public QObject {
     checkSeqHasNoGaps(e);
   }
 
+  // Pins given with the job (workload files, exports) are resolved and checked at submit.
+  void pinsAtSubmit() {
+    Engine e = makeEngine();
+    Job unknown = job(1, 1);
+    unknown.pinGpus = {"h1/0", "nowhere/3"};
+    auto r = e.submit(unknown);
+    QVERIFY(!r);
+    QCOMPARE(q(r.error().message), QString("job 1: pin names unknown GPU 'nowhere/3'"));
+    Job small = job(2, 4);
+    small.pinGpus = {"h1/0", "h1/1"};
+    r = e.submit(small);
+    QVERIFY(!r);
+    QCOMPARE(q(r.error().message), QString("job 2: needs 4 GPUs; the pin names 2"));
+    QVERIFY(!e.job(1) && !e.job(2));
+    Job whole = job(3, 2);
+    whole.pinNodes = {"h2"};
+    QVERIFY(e.submit(whole));
+    e.runCycle();
+    QCOMPARE(stateOf(e, 3), JobState::Running);
+    for (const auto& t : e.job(3)->placement->tasks)
+      QCOMPARE(q(e.cluster().node(t.node).name), QString("h2"));
+  }
+
   // A pin that cannot hold the whole gang is refused instead of leaving the job waiting forever.
   void pinTooSmallIsRefused() {
     Engine e = makeEngine();
