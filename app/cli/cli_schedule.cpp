@@ -21,18 +21,6 @@ struct ScheduleArgs {
   std::vector<JobId> explain;
 };
 
-std::string placementText(const Cluster& c, const JobRecord& j) {
-  if (!j.placement) return "";
-  std::string out;
-  for (const auto& t : j.placement->tasks) {
-    out += (out.empty() ? "" : " ") + c.node(t.node).name + "[";
-    for (size_t i = 0; i < t.gpus.size(); ++i)
-      out += (i ? "," : "") + std::to_string(c.gpu(t.gpus[i]).index);
-    out += "]";
-  }
-  return out;
-}
-
 std::string requestText(const Job& j) {
   std::string per;
   switch (j.perTask.kind) {
@@ -76,7 +64,7 @@ nlohmann::json jobJson(const Engine& e, const JobRecord& j) {
                    {"priority", j.job.priorityClass},
                    {"request", requestText(j.job)},
                    {"state", jobStateName(j.state)}};
-  if (j.placement) o["placement"] = placementText(e.cluster(), j);
+  if (j.placement) o["placement"] = placementText(e.cluster(), *j.placement);
   if (j.state == JobState::Pending) {
     o["queue_position"] = e.queuePosition(j);
     o["reason"] = j.reason;
@@ -99,7 +87,7 @@ void printText(std::ostream& out, const Engine& e, const CycleStats& st) {
     if (j->state == JobState::Running)
       out << std::setw(5) << j->job.id << std::setw(20) << j->job.name.substr(0, 19) << std::setw(9)
           << j->job.team << std::setw(21) << j->job.priorityClass << std::setw(11)
-          << requestText(j->job) << placementText(e.cluster(), *j) << "\n";
+          << requestText(j->job) << placementText(e.cluster(), *j->placement) << "\n";
   out << "\nPENDING (queue order)\n"
       << std::setw(5) << "POS" << std::setw(5) << "ID" << std::setw(20) << "NAME" << std::setw(9)
       << "TEAM" << std::setw(11) << "REQUEST" << std::setw(9) << "ETA"
@@ -178,8 +166,10 @@ int runScenarios(Context& ctx, const std::vector<std::string>& paths, bool verbo
       code = std::max(code, loadErrorCode(path));
       continue;
     }
-    Engine final = *Engine::create(s->cluster, {}, {});
-    auto report = runScenario(*s, &final);
+    // The finished engine is kept only to print its event log.
+    std::optional<Engine> finished;
+    if (verbose) finished = *Engine::create(s->cluster, {}, {});
+    auto report = runScenario(*s, finished ? &*finished : nullptr);
     if (!report) {
       ctx.err << path << ": " << report.error().str() << "\n";
       code = std::max(code, kExitInvalid);
@@ -192,8 +182,8 @@ int runScenarios(Context& ctx, const std::vector<std::string>& paths, bool verbo
       ctx.out << report->text(path);
       code = std::max(code, kExitInvalid);
     }
-    if (verbose)
-      for (const auto& ev : final.events())
+    if (finished)
+      for (const auto& ev : finished->events())
         ctx.out << "  #" << ev.seq << " t=" << ev.time << " " << eventKindName(ev.kind)
                 << (ev.job ? " job " + std::to_string(ev.job) : std::string()) << ": " << ev.reason
                 << "\n";

@@ -44,34 +44,12 @@ class WholeGpuRoom {
 
  private:
   bool eligible(const Node& n) const {
-    if (s_.nodeState(n.id) != NodeState::Up) return false;
-    if (!job_.pool.empty() && n.pool != job_.pool) return false;
-    return job_.model.models.empty() ||
-           std::find(job_.model.models.begin(), job_.model.models.end(), n.gpuModel().id) !=
-               job_.model.models.end();
-  }
-  int64_t unit(NodeId n) const {
-    const Cluster& c = s_.cluster();
-    switch (level_) {
-      case TopologyLevel::Gpu:
-      case TopologyLevel::Node:
-        return n;
-      case TopologyLevel::NvlinkDomain: {
-        const DomainId d = c.node(n).gpuCount() ? c.gpu(c.node(n).firstGpu).nvlinkDomain : kNone;
-        return d == kNone ? -1 - int64_t{n} : int64_t{d};
-      }
-      case TopologyLevel::Leaf:
-        return c.leafOf(n);
-      case TopologyLevel::Spine:
-        return c.spineOf(n);
-      case TopologyLevel::Cluster:
-        // A leaf without a spine is an island: even "anywhere" stops at its edge.
-        return c.spineOf(n) == kNone ? -1 - int64_t{c.leafOf(n)} : 0;
-    }
-    return 0;
+    return s_.nodeState(n.id) == NodeState::Up && nodeEligible(job_, n);
   }
   void add(NodeId n, int tasks) {
-    int& u = units_[unit(n)];
+    const auto key = topologyUnitOf(s_.cluster(), n, level_);
+    if (!key) return;  // no unit at this level: the node cannot host the gang's tasks
+    int& u = units_[*key];
     u += tasks;
     best_ = std::max(best_, u);
   }

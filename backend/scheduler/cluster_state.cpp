@@ -119,7 +119,7 @@ Expected<int> ClusterState::takeMigInstance(GpuId id, int profile, JobId job, bo
   return index;
 }
 
-Status ClusterState::setMigLayout(GpuId id, const MigLayout& layout) {
+Status ClusterState::checkMigLayout(GpuId id, const MigLayout& layout) const {
   const Gpu& g = cluster_->gpu(id);
   const GpuModel& model = cluster_->modelOf(id);
   if (g.sharing.mode != SharingMode::Mig || !model.mig) return Error{"GPU is not in MIG mode", {}};
@@ -127,6 +127,11 @@ Status ClusterState::setMigLayout(GpuId id, const MigLayout& layout) {
     if (!layout[i].placed()) return Error{"every instance of the new layout needs a start", {}};
   if (const auto v = validateMigLayout(*model.mig, layout); !v.ok())
     return Error{explainMigVerdict(model, layout, v), {}};
+  return okStatus();
+}
+
+Status ClusterState::setMigLayout(GpuId id, const MigLayout& layout) {
+  TESSERA_CHECK(checkMigLayout(id, layout));
   GpuOccupancy& o = gpus_[id];
   std::array<JobId, kMaxMemorySlices> owners{};
   for (int i = 0; i < o.layout.size(); ++i) {

@@ -111,6 +111,8 @@ class ClusterState {
   // Replaces a MIG GPU's layout (a repartition). Instances someone holds must stay at the same
   // profile and start and keep their owner; the new layout must pass MIG validation.
   Status setMigLayout(GpuId id, const MigLayout& layout);
+  // The checks of setMigLayout that do not depend on who holds what (MIG mode, starts, rules).
+  [[nodiscard]] Status checkMigLayout(GpuId id, const MigLayout& layout) const;
   // Drain or return a node; its free whole GPUs leave or rejoin the counters.
   void setNodeState(NodeId id, NodeState state);
 

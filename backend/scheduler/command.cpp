@@ -185,17 +185,6 @@ Expected<std::string> applyTo(Engine& e, const Command& c, const std::string& ac
       c);
 }
 
-std::string placementText(const Engine& e, const JobRecord& j) {
-  std::string out = jobText(j.job.id) + ":";
-  for (const auto& t : j.placement->tasks) {
-    out += " " + e.cluster().node(t.node).name + "[";
-    for (size_t i = 0; i < t.gpus.size(); ++i)
-      out += (i ? "," : "") + std::to_string(e.cluster().gpu(t.gpus[i]).index);
-    out += "]";
-  }
-  return out;
-}
-
 Impact diff(const Engine& before, const Engine& after) {
   Impact impact;
   for (const JobRecord* a : after.jobs()) {
@@ -203,7 +192,8 @@ Impact diff(const Engine& before, const Engine& after) {
     const JobState was = b ? b->state : JobState::Pending;
     if (a->state == JobState::Running && was != JobState::Running) {
       impact.started.push_back(a->job.id);
-      impact.placementChanges.push_back(placementText(after, *a));
+      impact.placementChanges.push_back(jobText(a->job.id) + ": " +
+                                        placementText(after.cluster(), *a->placement));
     } else if (was == JobState::Running && a->state == JobState::Pending) {
       impact.preempted.push_back(a->job.id);
     } else if (was == JobState::Running && a->state != JobState::Running) {

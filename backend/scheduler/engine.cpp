@@ -7,8 +7,6 @@
 #include <sstream>
 #include <unordered_map>
 
-#include "mig/mig_validate.h"
-
 namespace tessera {
 
 namespace {
@@ -1033,12 +1031,7 @@ Status Engine::repartition(GpuId g, const MigLayout& layout, bool force, const s
     if (!kept) displaced.insert(owner);
   }
   // Check the layout before anyone is preempted for it.
-  const GpuModel& model = cluster().modelOf(g);
-  if (!model.mig) return Error{"GPU is not in MIG mode", {}};
-  for (int i = 0; i < layout.size(); ++i)
-    if (!layout[i].placed()) return Error{"every instance of the new layout needs a start", {}};
-  if (const auto v = validateMigLayout(*model.mig, layout); !v.ok())
-    return Error{explainMigVerdict(model, layout, v), {}};
+  TESSERA_CHECK(state_.checkMigLayout(g, layout));
   if (!displaced.empty() && !force) {
     std::string jobs;
     for (JobId j : displaced) jobs += (jobs.empty() ? "" : ", ") + std::to_string(j);

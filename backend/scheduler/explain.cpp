@@ -95,34 +95,11 @@ std::string wholeGpuFragmentation(const Engine& e, const JobRecord& j) {
   int freeTotal = 0;
   std::map<int64_t, int> blocks;
   for (const auto& n : c.nodes()) {
-    if (s.nodeState(n.id) != NodeState::Up) continue;
-    if (!job.pool.empty() && n.pool != job.pool) continue;
-    if (!job.model.models.empty() && std::find(job.model.models.begin(), job.model.models.end(),
-                                               n.gpuModel().id) == job.model.models.end())
-      continue;
+    if (s.nodeState(n.id) != NodeState::Up || !nodeEligible(job, n)) continue;
     const int free = s.freeWholeGpusOnNode(n.id);
     freeTotal += free;
-    int64_t key = 0;
-    switch (level) {
-      case TopologyLevel::Gpu:
-      case TopologyLevel::Node:
-        key = n.id;
-        break;
-      case TopologyLevel::NvlinkDomain:
-        key = n.gpuCount() ? c.gpu(n.firstGpu).nvlinkDomain : -1;
-        if (key == kNone) key = -2 - int64_t{n.id};
-        break;
-      case TopologyLevel::Leaf:
-        key = c.leafOf(n.id);
-        break;
-      case TopologyLevel::Spine:
-        key = c.spineOf(n.id);
-        break;
-      case TopologyLevel::Cluster:
-        key = 0;
-        break;
-    }
-    blocks[key] += free / job.perTask.gpus * job.perTask.gpus;
+    if (const auto key = topologyUnitOf(c, n.id, level))
+      blocks[*key] += free / job.perTask.gpus * job.perTask.gpus;
   }
   int largest = 0;
   for (const auto& [k, b] : blocks) largest = std::max(largest, b);
@@ -294,11 +271,7 @@ void explainPending(const Engine& e, const JobRecord& j, Explanation& ex) {
         continue;
       if (!(ctx.now < res.until && res.from < end)) continue;
       const bool relevant = std::any_of(res.gpus.begin(), res.gpus.end(), [&](GpuId g) {
-        const Node& n = e.cluster().node(e.cluster().gpu(g).node);
-        return (j.job.pool.empty() || n.pool == j.job.pool) &&
-               (j.job.model.models.empty() ||
-                std::find(j.job.model.models.begin(), j.job.model.models.end(), n.gpuModel().id) !=
-                    j.job.model.models.end());
+        return nodeEligible(j.job, e.cluster().node(e.cluster().gpu(g).node));
       });
       if (relevant) holders.insert(res.job);
     }

@@ -15,31 +15,6 @@ constexpr TopologyLevel kLevels[] = {TopologyLevel::Node, TopologyLevel::NvlinkD
                                      TopologyLevel::Leaf, TopologyLevel::Spine,
                                      TopologyLevel::Cluster};
 
-// The unit a node belongs to at `level`; nullopt when it has none there (no NVLink domain).
-std::optional<int64_t> unitOf(const Cluster& c, NodeId n, TopologyLevel level) {
-  switch (level) {
-    case TopologyLevel::Gpu:
-    case TopologyLevel::Node:
-      return int64_t{n};
-    case TopologyLevel::NvlinkDomain: {
-      const DomainId d = c.gpu(c.node(n).firstGpu).nvlinkDomain;
-      if (c.node(n).gpuCount() == 0 || d == kNone) return std::nullopt;
-      return int64_t{d};
-    }
-    case TopologyLevel::Leaf:
-      return int64_t{c.leafOf(n)};
-    case TopologyLevel::Spine: {
-      // A leaf without a spine is its own island.
-      const SwitchId s = c.spineOf(n);
-      return s == kNone ? -1 - int64_t{c.leafOf(n)} : int64_t{s};
-    }
-    case TopologyLevel::Cluster:
-      // An island leaf (no spine) cannot reach the rest: it is its own unit even here.
-      return c.spineOf(n) == kNone ? -1 - int64_t{c.leafOf(n)} : int64_t{0};
-  }
-  return std::nullopt;
-}
-
 // The units at one level: each a run of (node, tasks) pairs in one flat array (no allocation
 // per unit: a DGX cluster has one NVLink domain per node).
 struct Units {
@@ -62,7 +37,7 @@ Units unitsAt(const ClusterState& state, const NodeFilterResult& filter, Topolog
   const size_t span = static_cast<size_t>(offset) +
                       std::max({c.nvlinkDomains().size(), c.switches().size(), size_t{1}}) + 1;
   auto slotOf = [&](NodeId node) -> std::optional<size_t> {
-    const auto key = unitOf(c, node, level);
+    const auto key = topologyUnitOf(c, node, level);
     if (!key) return std::nullopt;
     if (level == TopologyLevel::NvlinkDomain &&
         c.nvlinkDomains()[static_cast<size_t>(*key)].nodes.size() <= 1)
@@ -319,6 +294,41 @@ std::string taskWords(const Job& job) {
 }
 
 }  // namespace
+
+std::optional<int64_t> topologyUnitOf(const Cluster& c, NodeId n, TopologyLevel level) {
+  switch (level) {
+    case TopologyLevel::Gpu:
+    case TopologyLevel::Node:
+      return int64_t{n};
+    case TopologyLevel::NvlinkDomain: {
+      const DomainId d = c.gpu(c.node(n).firstGpu).nvlinkDomain;
+      if (c.node(n).gpuCount() == 0 || d == kNone) return std::nullopt;
+      return int64_t{d};
+    }
+    case TopologyLevel::Leaf:
+      return int64_t{c.leafOf(n)};
+    case TopologyLevel::Spine: {
+      // A leaf without a spine is its own island.
+      const SwitchId s = c.spineOf(n);
+      return s == kNone ? -1 - int64_t{c.leafOf(n)} : int64_t{s};
+    }
+    case TopologyLevel::Cluster:
+      // An island leaf (no spine) cannot reach the rest: it is its own unit even here.
+      return c.spineOf(n) == kNone ? -1 - int64_t{c.leafOf(n)} : int64_t{0};
+  }
+  return std::nullopt;
+}
+
+std::string placementText(const Cluster& c, const GangPlacement& p) {
+  std::string out;
+  for (const auto& t : p.tasks) {
+    out += (out.empty() ? "" : " ") + c.node(t.node).name + "[";
+    for (size_t i = 0; i < t.gpus.size(); ++i)
+      out += (i ? "," : "") + std::to_string(c.gpu(t.gpus[i]).index);
+    out += "]";
+  }
+  return out;
+}
 
 std::vector<std::pair<NodeId, int>> unitTaskNodes(const ClusterState& state, const UnitView& unit,
                                                   int tasks) {

@@ -67,6 +67,14 @@ struct PlacementOptions {
 GangResult placeGang(Transaction& tx, const ClusterState& state, const Job& job,
                      const PlacementOptions& options = {});
 
+// "n1[0,1] n2[0,1]": each task's node and local GPU indexes, as operators read placements.
+std::string placementText(const Cluster& c, const GangPlacement& p);
+
+// The unit node `n` belongs to at `level` (node, NVLink domain, leaf, spine, or its spine-connected
+// part of the cluster; an island leaf is its own unit), as a key; nullopt when it has none there
+// (a node outside any NVLink domain). Placement, backfill and explanations group nodes by it.
+std::optional<int64_t> topologyUnitOf(const Cluster& c, NodeId n, TopologyLevel level);
+
 // The nodes a unit's tasks would land on, fullest first, with the tasks each takes (the order
 // placement uses; scorers look at the same nodes).
 std::vector<std::pair<NodeId, int>> unitTaskNodes(const ClusterState& state, const UnitView& unit,

@@ -167,6 +167,10 @@ int hostTasks(const ClusterState& state, const Job& job, NodeId id, int tasks, N
 }
 }  // namespace
 
+bool nodeEligible(const Job& job, const Node& n) {
+  return (job.pool.empty() || n.pool == job.pool) && modelAllowed(job, n.gpuModel());
+}
+
 int tasksThatFit(const ClusterState& state, const Job& job, NodeId id, NodeReject& reason,
                  const GpuGate* gate) {
   const Node& n = state.cluster().node(id);

@@ -63,6 +63,9 @@ NodeFilterResult filterNodes(const ClusterState& state, const Job& job,
 int tasksThatFit(const ClusterState& state, const Job& job, NodeId n, NodeReject& reason,
                  const GpuGate* gate = nullptr);
 
+// The job's static node constraints: the node's pool and GPU model (not its state or occupancy).
+bool nodeEligible(const Job& job, const Node& n);
+
 // Whether `g` is one the job may take (no gate = all).
 inline bool gateAllows(const GpuGate* gate, GpuId g) {
   return !gate || gate->usable(g);

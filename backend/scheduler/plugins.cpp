@@ -335,10 +335,8 @@ struct FgdScore final : ScorePlugin {
 struct QuotaPermit final : PermitPlugin {
   PluginStatus permit(const CycleContext& ctx, const JobRecord& job,
                       const GangPlacement& placement) const override {
-    if (!ctx.quotas || !ctx.quotas->managed(job.team)) {
-      // Unmanaged teams still pass through their department's caps.
-      if (!ctx.quotas || job.team < 0) return PluginStatus::success();
-    }
+    // Unmanaged teams are still checked: their department may cap them.
+    if (!ctx.quotas || job.team < 0) return PluginStatus::success();
     std::vector<std::vector<GpuId>> gpus;
     for (const auto& t : placement.tasks) gpus.push_back(t.gpus);
     const auto charge = QuotaCharge::of(*ctx.state, job.job, gpus);

@@ -13,22 +13,16 @@ namespace {
 
 // Could the preemptor run on the victim's nodes at all (pool and GPU model)?
 bool compatible(const ClusterState& state, const Job& job, const GangPlacement& p) {
-  for (const auto& t : p.tasks) {
-    const Node& n = state.cluster().node(t.node);
-    if (!job.pool.empty() && n.pool != job.pool) continue;
-    if (!job.model.models.empty() && std::find(job.model.models.begin(), job.model.models.end(),
-                                               n.gpuModel().id) == job.model.models.end())
-      continue;
-    return true;
-  }
-  return false;
+  return std::any_of(p.tasks.begin(), p.tasks.end(), [&](const TaskAssignment& t) {
+    return nodeEligible(job, state.cluster().node(t.node));
+  });
 }
 
-QuotaCharge asIf(const ClusterState& state, const JobRecord& preemptor, const GangPlacement& p) {
+// The preemptor's demand charged as if it ran on the victim's first GPU (its model and pool).
+QuotaCharge asIf(const JobRecord& preemptor, const GangPlacement& p) {
   QuotaCharge c;
   if (!p.tasks.empty() && !p.tasks.front().gpus.empty())
     c.gpus.emplace_back(p.tasks.front().gpus.front(), preemptor.job.gpuDemand());
-  (void)state;
   return c;
 }
 
@@ -145,7 +139,7 @@ std::vector<Victim> preemptionCandidates(const Engine& engine, const CycleContex
       const std::string& model = state.cluster().modelOf(g).id;
       const std::string& pool = state.cluster().node(state.cluster().gpu(g).node).pool;
       reclaim = quotas.borrowing(r->team, model, pool) &&
-                quotas.withinGuarantee(state, job.job.team, asIf(state, job, *r->placement));
+                quotas.withinGuarantee(state, job.job.team, asIf(job, *r->placement));
     }
     const bool byPriority =
         mayByPriority &&

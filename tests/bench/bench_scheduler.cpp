@@ -42,23 +42,29 @@ Job job(JobId id, int tasks, int gpus, TopologyLevel level) {
   return j;
 }
 
-void BM_PlaceSingleGpuJobs(benchmark::State& state) {
-  const auto jobs = static_cast<int>(state.range(0));
+// Places `count` jobs of `tasks` x `gpus` one after the other on a fresh cluster (timed), each in
+// its own committed transaction; returns how many were placed.
+int placeAll(benchmark::State& state, int count, int tasks, int gpus, TopologyLevel level) {
   int placed = 0;
   for (auto _ : state) {
     state.PauseTiming();
     ClusterState s(bigCluster());
     state.ResumeTiming();
     placed = 0;
-    for (int i = 1; i <= jobs; ++i) {
+    for (int i = 1; i <= count; ++i) {
       Transaction tx(s);
-      if (placeGang(tx, s, job(static_cast<JobId>(i), 1, 1, TopologyLevel::Cluster)).placement) {
+      if (placeGang(tx, s, job(static_cast<JobId>(i), tasks, gpus, level)).placement) {
         tx.commit();
         ++placed;
       }
     }
   }
-  state.counters["placed"] = placed;
+  return placed;
+}
+
+void BM_PlaceSingleGpuJobs(benchmark::State& state) {
+  const auto jobs = static_cast<int>(state.range(0));
+  state.counters["placed"] = placeAll(state, jobs, 1, 1, TopologyLevel::Cluster);
   state.counters["placements_per_s"] =
       benchmark::Counter(static_cast<double>(jobs), benchmark::Counter::kIsIterationInvariantRate);
 }
@@ -72,21 +78,7 @@ BENCHMARK(BM_PlaceSingleGpuJobs)
 void BM_PlaceGangs(benchmark::State& state) {
   const auto gangs = static_cast<int>(state.range(0));
   const auto tasks = static_cast<int>(state.range(1));
-  int placed = 0;
-  for (auto _ : state) {
-    state.PauseTiming();
-    ClusterState s(bigCluster());
-    state.ResumeTiming();
-    placed = 0;
-    for (int i = 1; i <= gangs; ++i) {
-      Transaction tx(s);
-      if (placeGang(tx, s, job(static_cast<JobId>(i), tasks, 8, TopologyLevel::Leaf)).placement) {
-        tx.commit();
-        ++placed;
-      }
-    }
-  }
-  state.counters["gangs_placed"] = placed;
+  state.counters["gangs_placed"] = placeAll(state, gangs, tasks, 8, TopologyLevel::Leaf);
   state.counters["tasks_per_s"] = benchmark::Counter(static_cast<double>(gangs) * tasks,
                                                      benchmark::Counter::kIsIterationInvariantRate);
 }
