@@ -47,13 +47,6 @@ Expected<JobId> jobIdAt(const YamlField& f, const std::string& key) {
   return jobIdOf(child);
 }
 
-Expected<Seconds> durationOf(const YamlField& f) {
-  TESSERA_TRY(text, f.asString());
-  const auto d = parseDuration(text);
-  if (!d) return f.error("bad duration '" + text + "' (seconds, or like 90s, 15m, 2h, 1h30m, 1d)");
-  return *d;
-}
-
 Expected<std::vector<std::string>> optionalList(const YamlField& f, const std::string& key) {
   if (!f.has(key)) return std::vector<std::string>{};
   return f.child(key).asStringList();
@@ -466,6 +459,13 @@ std::string commandToYaml(const Command& c) {
   YAML::Emitter e;
   e << commandToYamlNode(c);
   return e.c_str();
+}
+
+Expected<Seconds> durationOf(const YamlField& f) {
+  TESSERA_TRY(text, f.asString());
+  const auto d = parseDuration(text);
+  if (!d) return f.error("bad duration '" + text + "' (seconds, or like 90s, 15m, 2h, 1h30m, 1d)");
+  return *d;
 }
 
 }  // namespace tessera

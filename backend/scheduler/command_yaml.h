@@ -43,6 +43,9 @@ YAML::Node jobToYamlNode(const Job& job);
 // jobs: the tenants part of scenario exports, and the context a submitted job is read in.
 YAML::Node tenantsToYaml(const std::vector<PriorityClass>& classes, const std::vector<Team>& teams);
 
+// A duration field ("90", "90s", "15m", "2h", "1h30m", "1d"), with a located error.
+Expected<Seconds> durationOf(const YamlField& f);
+
 // Seconds as the shortest duration text ("0", "90s", "1h30m", "1d2h").
 std::string formatDuration(Seconds s);
 

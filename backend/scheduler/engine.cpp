@@ -1012,8 +1012,27 @@ Status Engine::preempt(JobId victim, JobId by, const std::string& actor,
   return okStatus();
 }
 
+Status Engine::setPolicy(Policy policy) {
+  TESSERA_TRY(plugins, PluginRegistry::builtin().instantiate(policy));
+  plugins_ = std::move(plugins);
+  policy_ = std::move(policy);
+  return okStatus();
+}
+
 Status Engine::drain(NodeId n, bool drained) {
-  state_.setNodeState(n, drained ? NodeState::Draining : NodeState::Up);
+  return setNodeState(n, drained ? NodeState::Draining : NodeState::Up);
+}
+
+Status Engine::setNodeState(NodeId n, NodeState s) {
+  if (n >= cluster().nodes().size()) return Error{"no node " + std::to_string(n), {}};
+  if (s == NodeState::Down)
+    for (uint32_t i : running_)
+      for (NodeId used : jobs_[i].nodes())
+        if (used == n)
+          return Error{"node " + cluster().node(n).name + " still runs job " +
+                           std::to_string(jobs_[i].job.id),
+                       {}};
+  state_.setNodeState(n, s);
   return okStatus();
 }
 

@@ -186,7 +186,13 @@ class Engine {
   Status pin(JobId id, std::vector<GpuId> gpus);
   Status preempt(JobId victim, JobId by, const std::string& actor, const std::string& reason);
   Status drain(NodeId n, bool drained);
+  // Up, Draining (running jobs stay, nothing new starts) or Down (the simulator's node
+  // failures; requeue its jobs first: a Down node must hold none).
+  Status setNodeState(NodeId n, NodeState s);
   Status repartition(GpuId g, const MigLayout& layout, bool force, const std::string& actor);
+  // Replaces the policy (a what-if fork, an operator's policy change); fails, changing
+  // nothing, when it names unknown plugins.
+  Status setPolicy(Policy policy);
   Status setQuota(const std::string& team, const std::string& key, const Quota& q);
   Status addReservation(Reservation r);
   Status removeReservation(const std::string& id);

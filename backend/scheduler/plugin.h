@@ -169,6 +169,12 @@ class BackfillPlugin {
 };
 
 // The built-in search plugins (explanations use the preemption one even when a policy does not).
+// FGD's fragmentation of one node against a request mix, in GPUs: what each shape could not use
+// there, weighted by how often it occurs. `wholeTaken` whole GPUs and `sharedMilli` on
+// `sharedGpu` are counted as taken (a tentative placement). The fgd score plugin and the
+// simulator's metrics use it.
+double nodeFragmentation(const ClusterState& state, NodeId id, const std::vector<DemandShape>& mix,
+                         int wholeTaken, GpuId sharedGpu, int sharedMilli);
 std::shared_ptr<const PreemptionPlugin> makeCheckpointAwarePreemption();
 std::shared_ptr<const BackfillPlugin> makeReservationBackfill();
 

@@ -83,13 +83,6 @@ int lineOf(const YamlField& f) {
   return f.location().line;
 }
 
-Expected<Seconds> durationOf(const YamlField& f) {
-  TESSERA_TRY(text, f.asString());
-  const auto d = parseDuration(text);
-  if (!d) return f.error("bad duration '" + text + "' (seconds, or like 90s, 15m, 2h, 1h30m, 1d)");
-  return *d;
-}
-
 Expected<JobId> jobIdOf(const YamlField& f, const std::set<JobId>& known) {
   TESSERA_TRY(id, f.asInt(1));
   const auto job = static_cast<JobId>(id);

@@ -1,0 +1,79 @@
+#include "sim/telemetry.h"
+
+#include <algorithm>
+#include <cmath>
+
+namespace tessera {
+namespace {
+
+uint64_t mix(uint64_t x) {  // splitmix64 finalizer: cheap, well-spread, deterministic
+  x += 0x9e3779b97f4a7c15ULL;
+  x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ULL;
+  x = (x ^ (x >> 27)) * 0x94d049bb133111ebULL;
+  return x ^ (x >> 31);
+}
+
+double unit(uint64_t h) {
+  return double(h >> 11) / double(1ULL << 53);
+}
+
+// Per profile: mean level of each counter and how much it wanders minute to minute.
+struct Levels {
+  double util, sm, tensor, dram, memory, power, jitter;
+};
+Levels levelsOf(UsageProfile p) {
+  switch (p) {
+    case UsageProfile::ComputeBound:
+      return {0.97, 0.78, 0.55, 0.45, 0.85, 0.88, 0.05};
+    case UsageProfile::InputBound:
+      return {0.94, 0.20, 0.08, 0.15, 0.60, 0.42, 0.05};
+    case UsageProfile::Inference:
+      return {0.45, 0.30, 0.18, 0.25, 0.70, 0.45, 0.25};
+    case UsageProfile::IdleNotebook:
+      return {0.03, 0.01, 0.00, 0.01, 0.30, 0.16, 0.02};
+  }
+  return {};
+}
+
+}  // namespace
+
+JobTelemetry TelemetryModel::sample(JobId job, UsageProfile usage, Seconds t) const {
+  const Levels l = levelsOf(usage);
+  const uint64_t jobKey = mix(seed_ ^ mix(job));
+  // Each job sits somewhat above or below its profile's mean for its whole life...
+  const double bias = 0.85 + 0.3 * unit(jobKey);
+  // ...and wanders minute to minute; inference also follows a daily cycle.
+  const double wander = (unit(mix(jobKey ^ static_cast<uint64_t>(t / 60))) - 0.5) * 2 * l.jitter;
+  double load = bias + wander;
+  if (usage == UsageProfile::Inference)
+    load *= 0.55 + 0.45 * std::sin(2 * M_PI * double(t % 86400) / 86400.0);
+  auto clamp = [](double v) { return std::clamp(v, 0.0, 1.0); };
+  JobTelemetry v;
+  v.util = clamp(l.util * load);
+  v.sm = clamp(std::min(v.util, l.sm * load));  // SM activity never exceeds "a kernel ran"
+  v.tensor = clamp(std::min(v.sm, l.tensor * load));
+  v.dram = clamp(l.dram * load);
+  v.memory = clamp(l.memory * bias);
+  v.power = clamp(0.12 + (l.power - 0.12) * load);
+  return v;
+}
+
+void TelemetryModel::accumulate(GpuTelemetry& g, const JobTelemetry& v, double share) {
+  g.allocated += share;
+  g.value.util += v.util * share;
+  g.value.sm += v.sm * share;
+  g.value.tensor += v.tensor * share;
+  g.value.dram += v.dram * share;
+  g.value.memory += v.memory * share;
+  g.value.power += v.power * share;
+}
+
+void TelemetryModel::finish(GpuTelemetry& g) {
+  // Shares of a time-sliced GPU add up; a GPU cannot be more than fully busy.
+  for (double* f : {&g.value.util, &g.value.sm, &g.value.tensor, &g.value.dram, &g.value.memory})
+    *f = std::min(*f, 1.0);
+  // An idle board still draws its idle power.
+  g.value.power = std::min(1.0, g.value.power + 0.12 * std::max(0.0, 1.0 - g.allocated));
+}
+
+}  // namespace tessera
