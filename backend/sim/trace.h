@@ -2,7 +2,7 @@
 // Workload traces for the simulator: what each job asks for, when it arrives and how long it
 // really runs. Readers for public formats (openb pod lists, Helios cluster_log.csv, Philly job
 // logs, the Standard Workload Format) and Tessera's own job lists all produce a Trace; the
-// synthetic generator does too. Formats and field mappings: docs/simulator.md.
+// synthetic generator does too. Formats and field mappings: docs/trace-formats.md.
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -50,6 +50,10 @@ struct TraceReadOptions {
   bool stopOnError = true;  // false: skip malformed rows, collect them in Trace::problems
   size_t limit = 0;         // read at most this many jobs (0 = all)
   Seconds timeOrigin = -1;  // subtract from every time; -1 = the earliest submit time
+  // SWF only: processors per whole GPU (processors map to GPUs) and the most GPUs one task (node)
+  // gets; larger jobs become gangs of equal tasks.
+  int swfProcessorsPerGpu = 1;
+  int gpusPerNode = 8;
 };
 
 enum class TraceFormat : uint8_t { Openb, Helios, Philly, Swf, JobList };
