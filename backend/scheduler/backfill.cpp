@@ -42,6 +42,29 @@ class WholeGpuRoom {
   [[nodiscard]] bool mayFit() const { return !active_ || best_ >= job_.tasks; }
   [[nodiscard]] bool active() const { return active_; }
 
+  // The same condition with the GPUs that reservations keep from a run over [start, end) taken
+  // out: after earlier blocked jobs reserved the next free GPUs, most steps pass mayFit() but
+  // cannot place, and a full trial per step is what made backfill planning slow.
+  [[nodiscard]] bool mayFitAround(const ReservationBook& book, Seconds start, Seconds end) const {
+    if (!active_) return true;
+    std::unordered_map<int64_t, int> units;
+    const int per = job_.perTask.gpus;
+    for (const auto& n : s_.cluster().nodes()) {
+      int free = s_.freeWholeGpusOnNode(n.id);
+      if (free < per || !eligible(n)) continue;
+      if (book.touches(n.id)) {
+        free = 0;
+        for (int i = 0; i < n.gpuCount(); ++i) {
+          const GpuId g = n.firstGpu + static_cast<GpuId>(i);
+          free += s_.wholeGpuFree(g) && book.usable(g, job_.team, job_.id, start, end);
+        }
+      }
+      const auto key = topologyUnitOf(s_.cluster(), n.id, level_);
+      if (key && (units[*key] += free / per) >= job_.tasks) return true;
+    }
+    return false;
+  }
+
  private:
   bool eligible(const Node& n) const {
     return s_.nodeState(n.id) == NodeState::Up && nodeEligible(job_, n);
@@ -96,7 +119,8 @@ class ReservationBackfill final : public BackfillPlugin {
         room.after();
         released.push_back(r);
       }
-      if (!room.mayFit()) continue;
+      if (!room.mayFit() || !room.mayFitAround(*ctx.reservations, at, job.endIfStartedAt(at)))
+        continue;
       const size_t mark = what.size();
       GangResult placed = engine.tryPlace(what, job, c, at);
       const bool ok = placed.placement && engine.permit(c, job, *placed.placement).ok();

@@ -326,7 +326,8 @@ CycleContext Engine::context() const {
   if (fgd) {
     std::map<std::tuple<int, int, std::string, int>, double> mix;
     double total = 0;
-    for (const auto& j : jobs_) {
+    for (uint32_t i : active_) {
+      const JobRecord& j = jobs_[i];
       if (!j.active()) continue;
       const auto& r = j.job.perTask;
       mix[{int(r.kind), r.gpus, r.migProfile, r.milli}] += j.job.tasks;
@@ -355,8 +356,11 @@ std::vector<size_t> Engine::orderedPending(const CycleContext& ctx) const {
   };
   const size_t m = std::min(plugins_.queueOrder.size(), kMaxKeys);
   std::vector<Entry> entries;
-  entries.reserve(jobs_.size() - running_.size());
-  for (size_t i = 0; i < jobs_.size(); ++i) {
+  // Finished jobs leave the active index here: a long simulation keeps every job it ever saw,
+  // and a cycle must not pass over them.
+  std::erase_if(active_, [this](uint32_t i) { return !jobs_[i].active(); });
+  entries.reserve(active_.size());
+  for (uint32_t i : active_) {
     if (jobs_[i].state != JobState::Pending) continue;
     Entry e{{}, jobs_[i].job.id, i};
     for (size_t p = 0; p < m; ++p) e.keys[p] = plugins_.queueOrder[p]->key(ctx, jobs_[i]);
@@ -544,6 +548,7 @@ Expected<JobId> Engine::submit(Job job, const std::string& actor) {
   rec.job.state = JobState::Pending;
   rec.reason = "waiting for the next scheduling cycle";
   index_[rec.job.id] = jobs_.size();
+  active_.push_back(static_cast<uint32_t>(jobs_.size()));
   jobs_.push_back(std::move(rec));
   JobRecord& r = jobs_.back();
   r.state = JobState::Pending;
@@ -679,8 +684,9 @@ void Engine::accrueUsage(Seconds dt) {
   if (dt <= 0) return;
   const double h = double(policy_.fairShare.halfLife);
   const double weight = h > 0 ? h / std::log(2.0) * (1.0 - std::exp2(-double(dt) / h)) : double(dt);
-  for (uint32_t i : running_)
-    if (jobs_[i].team >= 0) fairShare_.addUsage(jobs_[i].team, jobs_[i].gpusHeld(state_) * weight);
+  // Per team, not per running job: the clock moves at every simulator event.
+  for (size_t t = 0; t < teamUse_.size(); ++t)
+    if (teamUse_[t].gpus > 0) fairShare_.addUsage(static_cast<int>(t), teamUse_[t].gpus * weight);
 }
 
 Status Engine::advanceTo(Seconds now) {
@@ -812,7 +818,7 @@ CycleStats Engine::runCycle() {
     jobs_[i].waitingFor.clear();
   }
   withEta_.clear();
-  std::vector<char> startedNow(jobs_.size(), 0);
+  std::vector<size_t> startedNow;  // job indexes started this cycle
   ShapeCache failed(plugins_.preemption != nullptr);
   failed.reset(reservations_, now_);
   bool blockedAhead = false;
@@ -826,7 +832,7 @@ CycleStats Engine::runCycle() {
     const bool preempted = tryPreempt(ctx, j, st);
     st.preemptMs += msSince(p0);
     if (!preempted) return false;
-    startedNow[static_cast<size_t>(&j - jobs_.data())] = 1;
+    startedNow.push_back(static_cast<size_t>(&j - jobs_.data()));
     ++st.started;
     failed.clear();  // evictions freed capacity: earlier verdicts no longer hold
     ctx = context();
@@ -876,7 +882,7 @@ CycleStats Engine::runCycle() {
           why = "backfilled: ends before the reservations of higher jobs or avoids their GPUs";
         }
         start(j, std::move(*r.placement), why);
-        startedNow[order[k]] = 1;
+        startedNow.push_back(order[k]);
         ++st.started;
         continue;
       }
@@ -902,10 +908,20 @@ CycleStats Engine::runCycle() {
   }
   // Positions among the jobs still pending, as an operator reads the queue after the cycle: a
   // dense array, so the pass does not touch 150,000 job records again.
-  positions_.assign(jobs_.size(), 0);
+  // Only the entries of last cycle's queue are reset: not one pass over every job ever seen.
+  for (uint32_t i : positioned_) positions_[i] = 0;
+  positioned_.clear();
+  positions_.resize(jobs_.size(), 0);
+  for (size_t idx : startedNow) positions_[idx] = -1;
   int still = 0;
-  for (size_t idx : order)
-    if (!startedNow[idx]) positions_[idx] = ++still;
+  for (size_t idx : order) {
+    if (positions_[idx] < 0) {
+      positions_[idx] = 0;
+      continue;
+    }
+    positions_[idx] = ++still;
+    positioned_.push_back(static_cast<uint32_t>(idx));
+  }
   if (policy_.checkInvariants) st.invariantViolations = invariantViolations();
   st.cycleMs = msSince(t0);
   ++stats_.cycles;

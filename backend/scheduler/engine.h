@@ -231,6 +231,10 @@ class Engine {
   std::vector<JobRecord> jobs_;
   std::vector<uint32_t> running_;     // indexes into jobs_ of running jobs
   std::vector<int32_t> positions_;    // per jobs_ index: queue position after the last cycle
+  std::vector<uint32_t> positioned_;  // jobs_ indexes given a position by the last cycle
+  // jobs_ indexes of pending, admitted and running jobs (finished ones are dropped lazily by
+  // the next queue ordering, hence mutable).
+  mutable std::vector<uint32_t> active_;
   std::vector<uint32_t> withEta_;     // jobs_ indexes given an ETA by the last cycle
   std::set<RunningEnd> runningEnds_;  // running jobs by expected end
   std::unordered_map<std::string, uint32_t> shapes_;
