@@ -92,6 +92,7 @@ int run(int argc, const char* const* argv, std::ostream& out, std::ostream& err)
   addClusterVerbs(app, ctx);
   addMigVerbs(app, ctx);
   addScheduleVerbs(app, ctx);
+  addSimulateVerbs(app, ctx);
   auto isVerb = [&app](const std::string& name) {
     return !app.get_subcommands([&name](CLI::App* sub) { return sub->check_name(name); }).empty();
   };

@@ -36,5 +36,6 @@ void addGpuVerbs(CLI::App& app, Context& ctx);
 void addClusterVerbs(CLI::App& app, Context& ctx);
 void addMigVerbs(CLI::App& app, Context& ctx);
 void addScheduleVerbs(CLI::App& app, Context& ctx);
+void addSimulateVerbs(CLI::App& app, Context& ctx);
 
 }  // namespace tessera::cli

@@ -192,6 +192,13 @@ void MetricsRecorder::sample(const Engine& engine, const std::vector<GpuTelemetr
   samples_.push_back(m);
 }
 
+void MetricsRecorder::recordCycle(const CycleStats& c) {
+  cycleMs_.push_back(c.cycleMs);
+  phases_.order += c.orderMs;
+  phases_.preempt += c.preemptMs;
+  phases_.backfill += c.backfillMs;
+}
+
 Percentiles percentiles(std::vector<double> v) {
   Percentiles p;
   p.count = v.size();

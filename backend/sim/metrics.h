@@ -15,6 +15,7 @@
 namespace tessera {
 
 class Engine;
+struct CycleStats;
 struct GpuTelemetry;
 struct JobRecord;
 
@@ -102,13 +103,19 @@ class MetricsRecorder {
   void sample(const Engine& engine, const std::vector<GpuTelemetry>& telemetry,
               const std::vector<const JobRecord*>& pending,
               const std::vector<const JobRecord*>& running);
-  void recordCycle(double ms) { cycleMs_.push_back(ms); }
+  void recordCycle(const CycleStats& c);
   [[nodiscard]] const std::vector<MetricSample>& samples() const { return samples_; }
   [[nodiscard]] const std::vector<double>& cycleMs() const { return cycleMs_; }
+  // Where the engine's time went, summed over cycles (ms): ordering, preemption, backfill.
+  struct Phases {
+    double order = 0, preempt = 0, backfill = 0;
+  };
+  [[nodiscard]] const Phases& phases() const { return phases_; }
 
  private:
   std::vector<MetricSample> samples_;
   std::vector<double> cycleMs_;
+  Phases phases_;
 };
 
 // Summary from the samples and the job outcomes (teams weighted by `teamWeights`; teams not

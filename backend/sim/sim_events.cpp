@@ -1,6 +1,7 @@
 // The scheduled-events file of a simulation (docs/simulator.md#cluster-events).
 #include "scheduler/command_yaml.h"
 #include "sim/simulator.h"
+#include "topology/mig_layout.h"
 #include "topology/yaml_reader.h"
 
 namespace tessera {
@@ -49,6 +50,7 @@ Expected<ScheduledEvent> eventOf(const YamlField& f, const Workload* tenants) {
   TESSERA_CHECK(
       f.onlyKeys({"at", "node_failure", "gpu_fault", "mig_reconfigure", "command", "actor"}));
   ScheduledEvent e;
+  e.file = f.location().file;
   e.line = f.location().line;
   if (!f.has("at")) return f.error("missing field 'at' (when the event happens)");
   TESSERA_TRY(at, durationOf(f.child("at")));
@@ -96,6 +98,27 @@ Expected<std::vector<ScheduledEvent>> loadSimEvents(std::string_view text, const
   std::stable_sort(out.begin(), out.end(),
                    [](const ScheduledEvent& a, const ScheduledEvent& b) { return a.at < b.at; });
   return out;
+}
+
+Status checkSimEvents(const Cluster& cluster, const std::vector<ScheduledEvent>& events) {
+  for (const auto& e : events) {
+    const Error where{"", {e.file, e.line, 0, ""}};
+    auto fail = [&](const std::string& why) { return Error{why, where.where}; };
+    auto gpu = [&](const std::string& name) -> Expected<const Gpu*> {
+      if (const Gpu* g = cluster.findGpu(name)) return g;
+      return fail("no GPU '" + name + "' in the cluster (write node/index)");
+    };
+    if (const auto* f = std::get_if<simev::NodeFailure>(&e.event)) {
+      if (!cluster.findNode(f->node)) return fail("no node '" + f->node + "' in the cluster");
+    } else if (const auto* g = std::get_if<simev::GpuFault>(&e.event)) {
+      TESSERA_CHECK(gpu(g->gpu));
+    } else if (const auto* m = std::get_if<simev::MigReconfigure>(&e.event)) {
+      TESSERA_TRY(target, gpu(m->gpu));
+      const auto layout = parseMigLayout(cluster.modelOf(target->id), m->layout);
+      if (!layout) return fail(m->gpu + ": " + layout.error().message);
+    }
+  }
+  return okStatus();
 }
 
 Expected<std::vector<ScheduledEvent>> loadSimEventsFile(const std::string& path,

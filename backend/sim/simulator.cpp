@@ -17,6 +17,13 @@ Simulator::Simulator(Engine engine, Trace trace, SimConfig config,
       events_(std::move(events)),
       simDrained_(engine_.cluster().nodes().size(), 0),
       telemetry_(config.seed) {
+  // The engine's backfill budget is wall-clock time: it would make a run depend on the machine
+  // and its load. Simulated runs plan to the policy's depth instead, so a seed decides all.
+  if (config_.deterministic) {
+    Policy p = engine_.policy();
+    p.backfill.timeBudgetMs = 3.6e6;
+    (void)engine_.setPolicy(std::move(p));  // same plugins: cannot fail
+  }
   const Seconds t0 = engine_.now();
   for (uint32_t i = 0; i < trace_.jobs.size(); ++i) {
     const Seconds at = std::max(t0, trace_.jobs[i].job.submitTime);
@@ -157,7 +164,7 @@ Status Simulator::cycle() {
   dirty_ = false;
   const CycleStats stats = engine_.runCycle();
   lastCycle_ = engine_.now();
-  metrics_.recordCycle(stats.cycleMs);
+  metrics_.recordCycle(stats);
   if (config_.checkInvariants && !stats.invariantViolations.empty())
     return Error{"at t=" + std::to_string(engine_.now()) +
                      "s the engine broke an invariant: " + stats.invariantViolations.front(),
@@ -266,7 +273,6 @@ void Simulator::requeueJobsOn(NodeId n, std::optional<GpuId> gpu, const std::str
 }
 
 Status Simulator::apply(const ScheduledEvent& e) {
-  const std::string at = "events line " + std::to_string(e.line) + ": ";
   if (const auto* f = std::get_if<simev::NodeFailure>(&e.event)) {
     TESSERA_TRY(n, nodeNamed(f->node));
     requeueJobsOn(n, std::nullopt, "node " + f->node + " failed");
@@ -294,7 +300,6 @@ Status Simulator::apply(const ScheduledEvent& e) {
          (result ? result->message : "refused: " + result.error().message));
     followEngineEvents();
   }
-  (void)at;
   requestCycle();
   return okStatus();
 }

@@ -36,6 +36,9 @@ struct SimConfig {
   std::optional<Seconds> until;     // stop at this simulated time (default: when all work is done)
   uint64_t seed = 1;                // telemetry noise and synthetic choices
   bool checkInvariants = false;     // run the engine's invariant checker after every cycle
+  // Lifts the engine's wall-clock backfill budget (planning then stops only at the policy's
+  // depth), so results do not depend on the machine's speed.
+  bool deterministic = true;
   // Slurm-style time limit: a job still running at its runtime estimate is stopped then (failed).
   bool enforceTimeLimit = true;
 };
@@ -67,7 +70,8 @@ using ClusterEvent =
 struct ScheduledEvent {
   Seconds at = 0;
   ClusterEvent event;
-  int line = 0;  // in the events file, for messages
+  std::string file;  // the events file, for messages
+  int line = 0;
 };
 
 // One line of the simulator's own log (the engine keeps job transitions in its event log).
@@ -209,6 +213,10 @@ Expected<std::vector<ScheduledEvent>> loadSimEventsFile(const std::string& path,
 
 // How a job without a trace profile uses its GPUs: by its workload class.
 UsageProfile defaultUsage(const Job& job);
+
+// Checks that every event names a node or GPU of `cluster` (and a valid MIG layout for that GPU)
+// before a simulation starts; the error names the events file and line.
+Status checkSimEvents(const Cluster& cluster, const std::vector<ScheduledEvent>& events);
 
 // An engine on `cluster` with the trace's tenants and `policy`, ready for a Simulator.
 Expected<Engine> engineForTrace(std::shared_ptr<const Cluster> cluster, const Trace& trace,

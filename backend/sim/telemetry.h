@@ -5,6 +5,7 @@
 // input-bound trainer shows ~95 % GPU util but ~20 % SM active; an idle notebook holds a GPU
 // and does almost nothing. Values are deterministic in (seed, job, minute).
 #include <cstdint>
+#include <unordered_map>
 #include <vector>
 
 #include "core/ids.h"
@@ -38,11 +39,14 @@ class TelemetryModel {
   [[nodiscard]] std::vector<GpuTelemetry> gpus(const ClusterState& state, Seconds t,
                                                UsageOf&& usageOf) const {
     std::vector<GpuTelemetry> out(state.cluster().gpus().size());
+    // A job on 8 GPUs reads the same on each: sample it once.
+    std::unordered_map<JobId, JobTelemetry> byJob;
     for (GpuId g = 0; g < out.size(); ++g) {
       const GpuOccupancy& o = state.gpu(g);
       auto add = [&](JobId job, double share) {
-        const JobTelemetry v = sample(job, usageOf(job), t);
-        accumulate(out[g], v, share);
+        auto [it, fresh] = byJob.try_emplace(job);
+        if (fresh) it->second = sample(job, usageOf(job), t);
+        accumulate(out[g], it->second, share);
       };
       if (o.wholeOwner != kNoJob) add(o.wholeOwner, 1.0);
       for (const auto& s : o.shares) add(s.job, s.milli / 1000.0);

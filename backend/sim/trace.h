@@ -25,7 +25,7 @@ std::optional<UsageProfile> parseUsageProfile(std::string_view name);
 
 struct TraceJob {
   Job job;  // request, team, class, submit time; estimatedRuntime = the user's limit, if known
-  Seconds runtime = 0;  // how long it really runs once started (uninterrupted)
+  Seconds runtime = 0;      // how long it really runs once started (uninterrupted)
   bool failsAtEnd = false;  // the trace says it ended failed (it still holds GPUs until then)
   UsageProfile usage = UsageProfile::ComputeBound;
 };
@@ -39,7 +39,7 @@ struct TraceProblem {
 };
 
 struct Trace {
-  std::string source;  // file name or "synthetic"
+  std::string source;                          // file name or "synthetic"
   std::vector<PriorityClass> priorityClasses;  // empty = defaults
   std::vector<Team> teams;                     // teams the trace's jobs name (no quotas)
   std::vector<TraceJob> jobs;                  // ordered by submit time, then id

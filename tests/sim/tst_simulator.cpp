@@ -93,7 +93,7 @@ Policy preemptingPolicy() {
 }
 
 ScheduledEvent at(Seconds t, ClusterEvent e) {
-  return {t, std::move(e), 0};
+  return {t, std::move(e), "", 0};
 }
 
 }  // namespace

@@ -1,0 +1,26 @@
+#pragma once
+// Line charts for the simulator's comparisons, written as SVG (by hand: a few dozen elements) or
+// PNG (the same SVG rendered offscreen with Qt SVG). People would rather look than read.
+#include <string>
+#include <vector>
+
+#include "core/expected.h"
+
+namespace tessera::cli {
+
+struct ChartSeries {
+  std::string name;
+  std::vector<std::pair<double, double>> points;  // (x, y), x ascending
+};
+
+struct Chart {
+  std::string title;
+  std::string xLabel, yLabel;
+  std::vector<ChartSeries> series;
+};
+
+std::string chartSvg(const Chart& chart);
+// Writes SVG or PNG by the file's extension (.svg, .png); other extensions are an error.
+Status writeChart(const Chart& chart, const std::string& path);
+
+}  // namespace tessera::cli

@@ -1,0 +1,471 @@
+// tessera simulate | simulate compare | simulate whatif | simulate openb
+#include <unistd.h>
+
+#include <atomic>
+#include <chrono>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <iomanip>
+#include <iostream>
+#include <mutex>
+#include <nlohmann/json.hpp>
+#include <sstream>
+#include <thread>
+
+#include "cli/chart.h"
+#include "cli/cli.h"
+#include "cli/cli_context.h"
+#include "clusterspec/cluster_spec.h"
+#include "scheduler/command_yaml.h"
+#include "scheduler/scenario.h"
+#include "sim/openb_cluster.h"
+#include "sim/simulator.h"
+#include "sim/synthetic.h"
+#include "sim/whatif.h"
+
+namespace tessera::cli {
+
+namespace {
+
+struct SimArgs {
+  std::string cluster, openbNodes, snapshot;
+  std::string workload, format, events;
+  std::vector<std::string> policies;  // one for simulate/whatif; several for compare
+  size_t synthetic = 0;               // synthetic jobs (default 1000 without --workload)
+  double rate = 60;                   // synthetic arrivals per hour
+  std::vector<uint64_t> seeds;        // compare: several
+  std::string duration, cycle = "30s", sample = "5m", grace = "30s", reconfig = "2m";
+  bool keepGoing = false;
+  size_t limit = 0;
+  std::string metricsJson, samplesCsv, jobsCsv, chart, changes;
+  double pace = 0;
+  bool noProgress = false, checkInvariants = false;
+};
+
+// Everything a run needs, loaded once.
+struct Inputs {
+  std::shared_ptr<const Cluster> cluster;
+  std::optional<Engine> snapshot;  // a saved state to start from
+  Trace trace;
+  std::vector<ScheduledEvent> events;
+  SimConfig config;
+};
+
+Expected<Seconds> durationArg(const std::string& flag, const std::string& text) {
+  const auto d = parseDuration(text);
+  if (!d) return Error{flag + ": bad duration '" + text + "' (like 90s, 15m, 2h, 1d)", {}};
+  return *d;
+}
+
+Expected<SimConfig> configOf(const SimArgs& a, uint64_t seed) {
+  SimConfig c;
+  c.seed = seed;
+  TESSERA_TRY(cycle, durationArg("--cycle-interval", a.cycle));
+  TESSERA_TRY(sample, durationArg("--sample-interval", a.sample));
+  TESSERA_TRY(grace, durationArg("--grace", a.grace));
+  TESSERA_TRY(reconfig, durationArg("--mig-reconfig-time", a.reconfig));
+  if (cycle <= 0 || sample <= 0)
+    return Error{"--cycle-interval and --sample-interval must be positive", {}};
+  c.cycleInterval = cycle;
+  c.sampleInterval = sample;
+  c.preemptionGrace = grace;
+  c.migReconfigTime = reconfig;
+  c.checkInvariants = a.checkInvariants;
+  if (!a.duration.empty()) {
+    TESSERA_TRY(d, durationArg("--duration", a.duration));
+    c.until = d;
+  }
+  return c;
+}
+
+Expected<Trace> traceOf(const SimArgs& a, const Cluster& cluster, uint64_t seed) {
+  if (a.workload.empty()) {
+    SyntheticConfig sc;
+    sc.jobs = a.synthetic > 0 ? a.synthetic : 1000;
+    sc.arrivalsPerHour = a.rate;
+    sc.seed = seed;
+    return synthesize(cluster, sc);
+  }
+  std::optional<TraceFormat> format =
+      a.format.empty() ? detectTraceFormat(a.workload) : parseTraceFormat(a.format);
+  if (!format)
+    return Error{a.format.empty() ? "cannot tell the format of " + a.workload +
+                                        " (give --format openb|helios|philly|swf|jobs)"
+                                  : "--format: unknown format '" + a.format +
+                                        "' (openb, helios, philly, swf, jobs)",
+                 {}};
+  TraceReadOptions opts;
+  opts.stopOnError = !a.keepGoing;
+  opts.limit = a.limit;
+  return readTrace(a.workload, *format, opts);
+}
+
+Workload tenantsOf(const Trace& t) {
+  Workload w;
+  w.priorityClasses = t.priorityClasses.empty() ? defaultPriorityClasses() : t.priorityClasses;
+  w.teams = t.teams;
+  return w;
+}
+
+Expected<Inputs> loadInputs(Context& ctx, const SimArgs& a, uint64_t seed) {
+  Inputs in;
+  const GpuCatalog* catalog = ctx.catalog();
+  if (!catalog) return Error{"cannot load the GPU catalog", {}};
+  if (!a.snapshot.empty()) {
+    if (!a.cluster.empty() || !a.openbNodes.empty())
+      return Error{"--snapshot carries its own cluster: drop --cluster/--openb-nodes", {}};
+    TESSERA_TRY(scenario, loadScenarioFile(a.snapshot));
+    TESSERA_TRY(engine, buildEngine(scenario));
+    in.cluster = scenario.cluster;
+    in.snapshot.emplace(std::move(engine));
+  } else if (!a.openbNodes.empty()) {
+    TESSERA_TRY(c, readOpenbNodes(a.openbNodes));
+    in.cluster = c;
+  } else {
+    TESSERA_TRY(c, loadClusterOrDemo(a.cluster, *catalog));
+    in.cluster = c;
+  }
+  TESSERA_TRY(trace, traceOf(a, *in.cluster, seed));
+  in.trace = std::move(trace);
+  for (size_t i = 0; i < in.trace.problems.size() && i < 5; ++i)
+    ctx.err << "tessera: skipped " << in.trace.problems[i].str() << "\n";
+  if (in.trace.problems.size() > 5)
+    ctx.err << "tessera: ... and " << in.trace.problems.size() - 5 << " more skipped rows\n";
+  if (!a.events.empty()) {
+    const Workload tenants = tenantsOf(in.trace);
+    TESSERA_TRY(events, loadSimEventsFile(a.events, &tenants));
+    TESSERA_CHECK(checkSimEvents(*in.cluster, events));
+    in.events = std::move(events);
+  }
+  TESSERA_TRY(config, configOf(a, seed));
+  in.config = config;
+  return in;
+}
+
+Expected<Policy> policyOf(const std::string& path) {
+  if (path.empty() || path == "default") return Policy{};
+  return loadPolicyFile(path);
+}
+
+Expected<Engine> engineOf(const Inputs& in, const Policy& policy) {
+  if (in.snapshot) {
+    Engine e = *in.snapshot;
+    TESSERA_CHECK(e.setPolicy(policy));
+    // The trace's teams join the snapshot's tenants only if it names them already.
+    return e;
+  }
+  return engineForTrace(in.cluster, in.trace, policy);
+}
+
+// A progress bar on a terminal; nothing when stderr is a file or a test's stream.
+class Progress {
+ public:
+  Progress(Context& ctx, bool enabled)
+      : on_(enabled && &ctx.err == &std::cerr && isatty(STDERR_FILENO)) {}
+  void operator()(double f) {
+    if (!on_) return;
+    const int width = 40, done = static_cast<int>(f * width);
+    std::fprintf(stderr, "\r[%s%s] %3d%% of arrivals", std::string(size_t(done), '#').c_str(),
+                 std::string(size_t(width - done), ' ').c_str(), static_cast<int>(f * 100));
+    std::fflush(stderr);
+  }
+  void finish() {
+    if (on_) std::fprintf(stderr, "\n");
+  }
+
+ private:
+  bool on_;
+};
+
+double secondsSince(std::chrono::steady_clock::time_point t0) {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+}
+
+// Paced against wall time: the console's live mode, here with a one-line status.
+Status runPaced(Simulator& sim, double speed) {
+  PacedClock clock(speed);
+  const auto t0 = std::chrono::steady_clock::now();
+  clock.start(sim.now(), 0);
+  while (!sim.finished()) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(100));
+    TESSERA_TRY(more, sim.runUntil(clock.simTimeAt(secondsSince(t0))));
+    std::fprintf(stderr, "\rt=%s running %zu", formatDuration(sim.now()).c_str(),
+                 sim.engine().running().size());
+    std::fflush(stderr);
+    if (!more) break;
+  }
+  std::fprintf(stderr, "\n");
+  return okStatus();
+}
+
+Status writeOutputs(const SimArgs& a, const Simulator& sim, const SimSummary& s) {
+  auto open = [](const std::string& path, auto&& write) -> Status {
+    std::ofstream f(path);
+    if (!f) return Error{"cannot write " + path, {}};
+    write(f);
+    if (!f) return Error{"cannot write " + path, {}};
+    return okStatus();
+  };
+  if (!a.metricsJson.empty())
+    TESSERA_CHECK(open(a.metricsJson, [&](std::ostream& o) { writeSummaryJson(o, s); }));
+  if (!a.samplesCsv.empty())
+    TESSERA_CHECK(
+        open(a.samplesCsv, [&](std::ostream& o) { writeSamplesCsv(o, sim.metrics().samples()); }));
+  if (!a.jobsCsv.empty())
+    TESSERA_CHECK(open(a.jobsCsv, [&](std::ostream& o) { writeJobsCsv(o, sim.outcomes()); }));
+  return okStatus();
+}
+
+// 2 when a named file cannot be read (or an option is malformed), 1 when it was read and is
+// invalid: the rule every verb follows.
+int inputError(Context& ctx, const Error& e) {
+  return ctx.fail(e.str(), e.where.file.empty() ? kExitUsage : loadErrorCode(e.where.file));
+}
+
+int simulate(Context& ctx, const SimArgs& a) {
+  const uint64_t seed = a.seeds.empty() ? 1 : a.seeds.front();
+  auto in = loadInputs(ctx, a, seed);
+  if (!in) return inputError(ctx, in.error());
+  auto policy = policyOf(a.policies.empty() ? "" : a.policies.front());
+  if (!policy) return inputError(ctx, policy.error());
+  auto engine = engineOf(*in, *policy);
+  if (!engine) return ctx.fail(engine.error().str(), kExitInvalid);
+  Simulator sim(std::move(*engine), in->trace, in->config, in->events);
+  const auto t0 = std::chrono::steady_clock::now();
+  Progress progress(ctx, !a.noProgress && ctx.format == "text");
+  const Status run = a.pace > 0 ? runPaced(sim, a.pace) : sim.run(std::ref(progress));
+  progress.finish();
+  if (!run) return ctx.fail("simulation stopped: " + run.error().str(), kExitInvalid);
+  SimSummary s = sim.summary();
+  s.wallSeconds = secondsSince(t0);
+  if (const Status w = writeOutputs(a, sim, s); !w) return ctx.fail(w.error().str(), kExitUsage);
+  if (ctx.format == "json") {
+    std::ostringstream o;
+    writeSummaryJson(o, s);
+    auto j = nlohmann::json::parse(o.str());
+    j["log_hash"] = std::to_string(sim.logHash());
+    j["trace"] = {{"source", in->trace.source},
+                  {"jobs", in->trace.jobs.size()},
+                  {"skipped_rows", in->trace.problems.size()}};
+    ctx.out << j.dump(2) << "\n";
+  } else {
+    ctx.out << in->trace.source << ": " << in->trace.jobs.size() << " jobs on "
+            << in->cluster->gpus().size() << " GPUs\n"
+            << summaryText(s);
+    for (const auto& l : sim.log())
+      ctx.out << "  t=" << formatDuration(l.time) << " " << l.what << "\n";
+    ctx.out << "log hash " << std::hex << sim.logHash() << std::dec << "\n";
+  }
+  return kExitOk;
+}
+
+// ---- compare
+
+struct CompareRun {
+  std::string policy;
+  uint64_t seed = 0;
+  SimSummary summary;
+  std::vector<MetricSample> samples;
+  std::string error;
+};
+
+std::string policyLabel(const std::string& path) {
+  if (path.empty() || path == "default") return "default";
+  return std::filesystem::path(path).stem().string();
+}
+
+void runOne(Context& ctx, const SimArgs& a, CompareRun& r, std::mutex& loadLock) {
+  Expected<Inputs> in = Error{"", {}};
+  Expected<Policy> policy = Error{"", {}};
+  {
+    std::lock_guard lock(loadLock);  // the catalog and readers are not shared across threads
+    in = loadInputs(ctx, a, r.seed);
+    policy = policyOf(r.policy);
+  }
+  if (!in) return void(r.error = in.error().str());
+  if (!policy) return void(r.error = policy.error().str());
+  auto engine = engineOf(*in, *policy);
+  if (!engine) return void(r.error = engine.error().str());
+  Simulator sim(std::move(*engine), std::move(in->trace), in->config, in->events);
+  const auto t0 = std::chrono::steady_clock::now();
+  if (const Status s = sim.run(); !s) return void(r.error = s.error().str());
+  r.summary = sim.summary();
+  r.summary.wallSeconds = secondsSince(t0);
+  r.samples = sim.metrics().samples();
+}
+
+void printCompareTable(Context& ctx, const std::vector<CompareRun>& runs) {
+  auto& o = ctx.out;
+  o << std::left << std::setw(16) << "policy" << std::right << std::setw(6) << "seed"
+    << std::setw(8) << "alloc%" << std::setw(8) << "busy%" << std::setw(8) << "SM%" << std::setw(11)
+    << "wait p50m" << std::setw(11) << "wait p95m" << std::setw(10) << "JCT p50h" << std::setw(10)
+    << "slowdown" << std::setw(9) << "preempt" << std::setw(10) << "GPUh lost" << std::setw(8)
+    << "done" << std::setw(8) << "wall s"
+    << "\n";
+  for (const auto& r : runs) {
+    const SimSummary& s = r.summary;
+    o << std::left << std::setw(16) << r.policy.substr(0, 15) << std::right << std::setw(6)
+      << r.seed << std::fixed << std::setprecision(1) << std::setw(8) << 100 * s.allocation
+      << std::setw(8) << 100 * s.busy << std::setw(8) << 100 * s.effective << std::setw(11)
+      << s.wait.p50 / 60 << std::setw(11) << s.wait.p95 / 60 << std::setw(10) << s.jct.p50 / 3600
+      << std::setprecision(2) << std::setw(10) << s.slowdown.p50 << std::setw(9) << s.preemptions
+      << std::setprecision(1) << std::setw(10) << s.gpuHoursLost << std::setw(8) << s.completed
+      << std::setprecision(2) << std::setw(8) << s.wallSeconds << "\n";
+  }
+}
+
+nlohmann::json compareJson(const std::vector<CompareRun>& runs) {
+  nlohmann::json out = nlohmann::json::array();
+  for (const auto& r : runs) {
+    std::ostringstream o;
+    writeSummaryJson(o, r.summary);
+    out.push_back(
+        {{"policy", r.policy}, {"seed", r.seed}, {"summary", nlohmann::json::parse(o.str())}});
+  }
+  return out;
+}
+
+int compare(Context& ctx, const SimArgs& a) {
+  std::vector<std::string> policies =
+      a.policies.empty() ? std::vector<std::string>{"default"} : a.policies;
+  std::vector<uint64_t> seeds = a.seeds.empty() ? std::vector<uint64_t>{1} : a.seeds;
+  std::vector<CompareRun> runs;
+  for (const auto& p : policies)
+    for (uint64_t s : seeds) runs.push_back({p, s, {}, {}, {}});
+  std::mutex loadLock;
+  std::atomic<size_t> next{0};
+  const size_t threads =
+      std::min<size_t>(runs.size(), std::max(1u, std::thread::hardware_concurrency()));
+  std::vector<std::thread> pool;
+  for (size_t t = 0; t < threads; ++t)
+    pool.emplace_back([&] {
+      for (size_t i = next++; i < runs.size(); i = next++) runOne(ctx, a, runs[i], loadLock);
+    });
+  for (auto& t : pool) t.join();
+  for (const auto& r : runs)
+    if (!r.error.empty())
+      return ctx.fail(r.policy + " seed " + std::to_string(r.seed) + ": " + r.error, kExitInvalid);
+  for (auto& r : runs) r.policy = policyLabel(r.policy);
+  if (ctx.format == "json")
+    ctx.out << compareJson(runs).dump(2) << "\n";
+  else
+    printCompareTable(ctx, runs);
+  if (!a.chart.empty()) {
+    Chart chart{"GPU allocation over time (seed " + std::to_string(seeds.front()) + ")",
+                "simulated hours",
+                "GPUs allocated (% of capacity)",
+                {}};
+    for (const auto& r : runs) {
+      if (r.seed != seeds.front()) continue;
+      ChartSeries s{r.policy, {}};
+      for (const auto& m : r.samples)
+        if (m.capacity > 0)
+          s.points.emplace_back(double(m.time) / 3600.0, 100 * m.allocated / m.capacity);
+      chart.series.push_back(std::move(s));
+    }
+    if (const Status w = writeChart(chart, a.chart); !w)
+      return ctx.fail(w.error().str(), kExitUsage);
+    if (ctx.format != "json") ctx.out << "wrote " << a.chart << "\n";
+  }
+  return kExitOk;
+}
+
+// ---- what-if
+
+int whatIf(Context& ctx, const SimArgs& a) {
+  const uint64_t seed = a.seeds.empty() ? 1 : a.seeds.front();
+  auto in = loadInputs(ctx, a, seed);
+  if (!in) return inputError(ctx, in.error());
+  auto policy = policyOf(a.policies.empty() ? "" : a.policies.front());
+  if (!policy) return inputError(ctx, policy.error());
+  auto base = engineOf(*in, *policy);
+  if (!base) return ctx.fail(base.error().str(), kExitInvalid);
+  const Workload tenants = tenantsOf(in->trace);
+  auto changes = loadWhatIfFile(a.changes, &tenants);
+  if (!changes) return inputError(ctx, changes.error());
+  auto r = runWhatIf(*base, in->trace, in->config, in->events, *changes);
+  if (!r) return ctx.fail(r.error().str(), kExitInvalid);
+  if (ctx.format == "json")
+    writeWhatIfJson(ctx.out, *r, changes->name);
+  else
+    ctx.out << "what-if '" << changes->name << "' against the baseline, " << in->trace.jobs.size()
+            << " jobs:\n"
+            << whatIfTable(*r, changes->name);
+  return kExitOk;
+}
+
+void addInputOptions(CLI::App* c, SimArgs& a) {
+  c->add_option("--cluster", a.cluster, "Cluster spec (default: the built-in demo cluster)");
+  c->add_option("--openb-nodes", a.openbNodes, "An openb node list CSV as the cluster");
+  c->add_option("--snapshot", a.snapshot,
+                "Start from a saved state: a scenario exported by 'tessera schedule --export'");
+  c->add_option("--workload", a.workload,
+                "Trace or job list (default: a synthetic workload shaped to the cluster)");
+  c->add_option("--format", a.format,
+                "Trace format: openb, helios, philly, swf, jobs (default: detected)");
+  c->add_option("--synthetic", a.synthetic, "Synthetic jobs (default 1000)");
+  c->add_option("--rate", a.rate, "Synthetic arrivals per hour")->capture_default_str();
+  c->add_option("--limit", a.limit, "Read at most this many trace jobs");
+  c->add_flag("--keep-going", a.keepGoing,
+              "Skip malformed trace rows (reported) instead of stopping");
+  c->add_option("--events", a.events, "Scheduled cluster events and operator actions (YAML)");
+  c->add_option("--duration", a.duration,
+                "Stop at this simulated time (default: when all work ends)");
+  c->add_option("--cycle-interval", a.cycle, "Scheduler period")->capture_default_str();
+  c->add_option("--sample-interval", a.sample, "Metrics sample period")->capture_default_str();
+  c->add_option("--grace", a.grace, "Preemption grace period")->capture_default_str();
+  c->add_option("--mig-reconfig-time", a.reconfig, "Time a MIG repartition takes")
+      ->capture_default_str();
+  c->add_flag("--check-invariants", a.checkInvariants,
+              "Run the engine's invariant checker every cycle");
+}
+
+}  // namespace
+
+void addSimulateVerbs(CLI::App& app, Context& ctx) {
+  auto a = std::make_shared<SimArgs>();
+  auto* sim = app.add_subcommand(
+      "simulate",
+      "Run the scheduler engine on a simulated clock over a trace or synthetic workload "
+      "(docs/simulator.md)");
+  addInputOptions(sim, *a);
+  sim->add_option("--policy", a->policies, "Policy file (default: the built-in policy)")
+      ->expected(0, 1);
+  sim->add_option("--seed", a->seeds, "Seed for synthetic work and telemetry")->expected(0, 1);
+  sim->add_option("--metrics-json", a->metricsJson, "Write the summary as JSON");
+  sim->add_option("--samples-csv", a->samplesCsv, "Write the metric samples over time as CSV");
+  sim->add_option("--jobs-csv", a->jobsCsv, "Write every job's outcome as CSV");
+  sim->add_option("--pace", a->pace, "Run paced against wall time at this speed (e.g. 600)");
+  sim->add_flag("--no-progress", a->noProgress, "No progress bar");
+  sim->add_option("-o,--output", ctx.format, "Output format")
+      ->check(CLI::IsMember({"text", "json"}));
+  sim->callback([&ctx, a, sim] {
+    if (sim->get_subcommands().empty()) ctx.exitCode = simulate(ctx, *a);
+  });
+
+  auto b = std::make_shared<SimArgs>();
+  auto* cmp = sim->add_subcommand(
+      "compare", "Run several policies and seeds in parallel and compare them side by side");
+  addInputOptions(cmp, *b);
+  cmp->add_option("--policy", b->policies, "Policy files ('default' = built-in); repeatable");
+  cmp->add_option("--seeds", b->seeds, "Seeds (comma separated)")->delimiter(',');
+  cmp->add_option("--chart", b->chart, "Write allocation over time per policy (.svg or .png)");
+  cmp->add_option("-o,--output", ctx.format, "Output format")
+      ->check(CLI::IsMember({"text", "json"}));
+  cmp->callback([&ctx, b] { ctx.exitCode = compare(ctx, *b); });
+
+  auto w = std::make_shared<SimArgs>();
+  auto* wi = sim->add_subcommand(
+      "whatif", "Fork the state, apply changes, simulate both and show the differences");
+  addInputOptions(wi, *w);
+  wi->add_option("--changes", w->changes, "What-if changes file (docs/simulator.md#what-if)")
+      ->required();
+  wi->add_option("--policy", w->policies, "Baseline policy file")->expected(0, 1);
+  wi->add_option("--seed", w->seeds, "Seed")->expected(0, 1);
+  wi->add_option("-o,--output", ctx.format, "Output format")
+      ->check(CLI::IsMember({"text", "json"}));
+  wi->callback([&ctx, w] { ctx.exitCode = whatIf(ctx, *w); });
+}
+
+}  // namespace tessera::cli

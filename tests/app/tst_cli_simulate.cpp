@@ -1,0 +1,151 @@
+// The simulator verbs: `tessera simulate` (synthetic and trace workloads, events, outputs, JSON),
+// `simulate compare` (table, JSON, SVG and PNG charts) and `simulate whatif`, with the exit codes
+// every verb uses (0 ok, 1 invalid input, 2 unreadable input or bad option).
+#include <QImage>
+#include <QTemporaryDir>
+#include <QtTest>
+
+#include <nlohmann/json.hpp>
+
+#include "app/cli_test_util.h"
+
+using namespace tessera;
+using namespace tessera::test;
+
+namespace {
+
+const std::string kData = std::string(TESSERA_SOURCE_DIR) + "/tests/data";
+
+}  // namespace
+
+class TstCliSimulate : public QObject {
+  Q_OBJECT
+
+ private slots:
+  void simulatesASyntheticWorkloadOnTheDemoCluster() {
+    const CliResult r = runCli({"simulate", "--synthetic", "80", "--rate", "40", "--seed", "3"});
+    QVERIFY2(r.code == 0, qPrintable(describe(r)));
+    QVERIFY(contains(r.out, "synthetic: 80 jobs on 392 GPUs"));
+    QVERIFY(contains(r.out, "80 jobs, 80 completed"));
+    QVERIFY(contains(r.out, "queue wait p50"));
+    QVERIFY(contains(r.out, "log hash"));
+  }
+
+  void jsonOutputIsMachineReadableAndDeterministic() {
+    const std::vector<std::string> args{"simulate", "--synthetic", "60",  "--seed",
+                                        "5",        "-o",          "json"};
+    const CliResult a = runCli(args);
+    QVERIFY2(a.code == 0, qPrintable(describe(a)));
+    const auto j = nlohmann::json::parse(a.out);
+    QCOMPARE(j["jobs"]["total"].get<int>(), 60);
+    QCOMPARE(j["trace"]["source"].get<std::string>(), std::string("synthetic"));
+    QVERIFY(j["utilization"]["allocation"].get<double>() > 0);
+    QVERIFY(j["utilization"]["effective"].get<double>() < j["utilization"]["busy"].get<double>());
+    QVERIFY(j.contains("stranded_gpus"));
+    const CliResult b = runCli(args);
+    QCOMPARE(nlohmann::json::parse(b.out)["log_hash"], j["log_hash"]);
+  }
+
+  void readsATraceAndWritesMetricFiles() {
+    QTemporaryDir dir;
+    const std::string summary = dir.filePath("summary.json").toStdString();
+    const std::string samples = dir.filePath("samples.csv").toStdString();
+    const std::string jobs = dir.filePath("jobs.csv").toStdString();
+    const CliResult r =
+        runCli({"simulate", "--workload", kData + "/traces/jobs-small.yaml", "--metrics-json",
+                summary, "--samples-csv", samples, "--jobs-csv", jobs});
+    QVERIFY2(r.code == 0, qPrintable(describe(r)));
+    QVERIFY(nlohmann::json::parse(readFile(QString::fromStdString(summary))).contains("wait_s"));
+    QVERIFY(readFile(QString::fromStdString(samples)).rfind("time_s,capacity_gpus,", 0) == 0);
+    const std::string jobsCsv = readFile(QString::fromStdString(jobs));
+    QVERIFY(jobsCsv.rfind("job,team,priority_class,", 0) == 0);
+    QVERIFY(std::count(jobsCsv.begin(), jobsCsv.end(), '\n') >= 2);
+  }
+
+  void clusterEventsAreApplied() {
+    const CliResult r =
+        runCli({"simulate", "--synthetic", "40", "--events", kData + "/sim/events.yaml"});
+    QVERIFY2(r.code == 0, qPrintable(describe(r)));
+    QVERIFY(contains(r.out, "node pod-a-01 failed"));
+    QVERIFY(contains(r.out, "Xid 79 on pod-a-02/3"));
+    QVERIFY(contains(r.out, "alice: drain node pod-a-03"));
+  }
+
+  void badInputsFailWithWhere() {
+    const CliResult typo =
+        runCli({"simulate", "--synthetic", "10", "--events", kData + "/sim/events-bad.yaml"});
+    QCOMPARE(typo.code, 1);
+    QVERIFY2(contains(typo.err, "events-bad.yaml:2:"), qPrintable(describe(typo)));
+    QVERIFY(contains(typo.err, "repiar"));
+    const CliResult node = runCli(
+        {"simulate", "--synthetic", "10", "--events", kData + "/sim/events-unknown-node.yaml"});
+    QCOMPARE(node.code, 1);
+    QVERIFY2(contains(node.err, "events-unknown-node.yaml:2:") && contains(node.err, "pod-z-99"),
+             qPrintable(describe(node)));
+    const CliResult missing =
+        runCli({"simulate", "--workload", "/nonexistent/trace.csv", "--format", "helios"});
+    QCOMPARE(missing.code, 2);
+    const CliResult format =
+        runCli({"simulate", "--workload", kData + "/traces/helios-small.csv", "--format", "slurm"});
+    QCOMPARE(format.code, 2);
+    QVERIFY(contains(format.err, "unknown format 'slurm'"));
+    const CliResult duration = runCli({"simulate", "--synthetic", "10", "--duration", "soon"});
+    QCOMPARE(duration.code, 2);
+    QVERIFY(contains(duration.err, "--duration"));
+  }
+
+  void malformedTraceRowsStopOrAreSkipped() {
+    const std::string bad = kData + "/traces/helios-malformed.csv";
+    const CliResult stop = runCli({"simulate", "--workload", bad, "--format", "helios"});
+    QCOMPARE(stop.code, 1);
+    QVERIFY2(contains(stop.err, "helios-malformed.csv:"), qPrintable(describe(stop)));
+    const CliResult keep =
+        runCli({"simulate", "--workload", bad, "--format", "helios", "--keep-going", "-o", "json"});
+    QVERIFY2(keep.code == 0, qPrintable(describe(keep)));
+    QVERIFY(contains(keep.err, "skipped"));
+    QVERIFY(nlohmann::json::parse(keep.out)["trace"]["skipped_rows"].get<int>() > 0);
+  }
+
+  void compareRunsPoliciesAndSeedsAndDrawsCharts() {
+    QTemporaryDir dir;
+    const std::string svg = dir.filePath("cmp.svg").toStdString();
+    const CliResult r =
+        runCli({"simulate", "compare", "--synthetic", "40", "--policy", "default", "--policy",
+                kData + "/sim/policy-spread.yaml", "--seeds", "1,2", "--chart", svg});
+    QVERIFY2(r.code == 0, qPrintable(describe(r)));
+    QVERIFY(contains(r.out, "policy-spread"));
+    QCOMPARE(std::count(r.out.begin(), r.out.end(), '\n'), 1 + 4 + 1);  // header, 4 runs, "wrote"
+    const std::string chart = readFile(QString::fromStdString(svg));
+    QVERIFY(contains(chart, "<svg"));
+    QCOMPARE(std::count(chart.begin(), chart.end(), '<') > 20, true);  // axes, ticks, two lines
+    QVERIFY(contains(chart, "policy-spread"));
+    const std::string png = dir.filePath("cmp.png").toStdString();
+    const CliResult p =
+        runCli({"simulate", "compare", "--synthetic", "20", "--chart", png, "-o", "json"});
+    QVERIFY2(p.code == 0, qPrintable(describe(p)));
+    QCOMPARE(nlohmann::json::parse(p.out).size(), size_t{1});
+    QImage image(QString::fromStdString(png));
+    QCOMPARE(image.width(), 800);
+    const CliResult badChart = runCli({"simulate", "compare", "--synthetic", "10", "--chart",
+                                       dir.filePath("x.gif").toStdString()});
+    QCOMPARE(badChart.code, 2);
+  }
+
+  void whatIfShowsBothSides() {
+    const CliResult r = runCli({"simulate", "whatif", "--synthetic", "60", "--rate", "200",
+                                "--changes", kData + "/sim/whatif-more-nodes.yaml"});
+    QVERIFY2(r.code == 0, qPrintable(describe(r)));
+    QVERIFY(contains(r.out, "what-if 'two-more-dgx'"));
+    QVERIFY(contains(r.out, "queue wait p95"));
+    const CliResult j = runCli({"simulate", "whatif", "--synthetic", "30", "--changes",
+                                kData + "/sim/whatif-more-nodes.yaml", "-o", "json"});
+    QVERIFY2(j.code == 0, qPrintable(describe(j)));
+    QCOMPARE(nlohmann::json::parse(j.out)["variant"].get<std::string>(),
+             std::string("two-more-dgx"));
+    const CliResult missing = runCli({"simulate", "whatif", "--synthetic", "10"});
+    QCOMPARE(missing.code, 2);
+  }
+};
+
+QTEST_APPLESS_MAIN(TstCliSimulate)
+#include "tst_cli_simulate.moc"
