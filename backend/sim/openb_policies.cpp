@@ -1,0 +1,379 @@
+#include "sim/openb_policies.h"
+
+#include <algorithm>
+#include <functional>
+#include <limits>
+#include <map>
+#include <tuple>
+#include <unordered_map>
+
+namespace tessera::openb {
+
+uint64_t uniformBelow(Rng& rng, uint64_t n) {
+  if (n <= 1) return 0;
+  const uint64_t limit =
+      std::numeric_limits<uint64_t>::max() - std::numeric_limits<uint64_t>::max() % n;
+  uint64_t x = rng();
+  while (x >= limit) x = rng();
+  return x % n;
+}
+
+int pickUniformArgmax(std::span<const int> candidates, std::span<const double> scores, Rng& rng) {
+  const double best = *std::max_element(scores.begin(), scores.end());
+  const auto ties = static_cast<uint64_t>(std::count(scores.begin(), scores.end(), best));
+  uint64_t k = uniformBelow(rng, ties);
+  for (size_t i = 0; i < candidates.size(); ++i)
+    if (scores[i] == best && k-- == 0) return candidates[i];
+  return candidates.front();  // unreachable: k < ties
+}
+
+int pickArgmax(const ClusterState& c, std::span<const int> candidates,
+               std::span<const double> scores, Rng& rng) {
+  if (c.tieRank.empty()) return pickUniformArgmax(candidates, scores, rng);
+  const double best = *std::max_element(scores.begin(), scores.end());
+  int pick = -1;
+  for (size_t i = 0; i < candidates.size(); ++i) {
+    if (scores[i] != best) continue;
+    const auto rank = [&](int node) { return c.tieRank[static_cast<size_t>(node)]; };
+    if (pick < 0 || rank(candidates[i]) < rank(pick)) pick = candidates[i];
+  }
+  return pick;
+}
+
+int PlacementPolicy::chooseSharedGpu(const ClusterState& c, int node, const PodDemand& pod, Rng&) {
+  return bestFitGpu(c.nodes[static_cast<size_t>(node)], pod.milli);
+}
+
+namespace {
+
+// --- Baselines ---------------------------------------------------------------------------------
+
+class RandomPolicy final : public PlacementPolicy {
+ public:
+  int chooseNode(const ClusterState&, const PodDemand&, std::span<const int> feasible,
+                 Rng& rng) override {
+    return feasible[uniformBelow(rng, feasible.size())];
+  }
+  // Uniform over the GPUs that hold the pod (the reference's reservoir sampling).
+  int chooseSharedGpu(const ClusterState& c, int node, const PodDemand& pod, Rng& rng) override {
+    const NodeView& n = c.nodes[static_cast<size_t>(node)];
+    uint64_t k = uniformBelow(rng, static_cast<uint64_t>(gpusWithAtLeast(n, pod.milli)));
+    for (int g = 0; g < n.gpus; ++g)
+      if (n.left[static_cast<size_t>(g)] >= pod.milli && k-- == 0) return g;
+    return -1;
+  }
+};
+
+// A baseline whose node score is a function of (node, tags, pod); ties as the experiment breaks
+// them (pickArgmax). BestFit's min-max normalisation keeps the argmax set, so it is not needed.
+class ScoredPolicy final : public PlacementPolicy {
+ public:
+  using Score = std::function<int64_t(const NodeView&, const GpuTags&, const PodDemand&)>;
+  explicit ScoredPolicy(Score score) : score_(std::move(score)) {}
+
+  int chooseNode(const ClusterState& c, const PodDemand& pod, std::span<const int> feasible,
+                 Rng& rng) override {
+    scores_.resize(feasible.size());
+    for (size_t i = 0; i < feasible.size(); ++i) {
+      const auto n = static_cast<size_t>(feasible[i]);
+      scores_[i] = static_cast<double>(score_(c.nodes[n], c.tags[n], pod));
+    }
+    return pickArgmax(c, feasible, scores_, rng);
+  }
+
+ private:
+  Score score_;
+  std::vector<double> scores_;
+};
+
+// --- FGD and ours ------------------------------------------------------------------------------
+
+// A node state as fragmentation sees it: model, CPU left and the multiset of free GPU milli (GPU
+// order and memory do not change F). Packed so identical nodes share one cache entry.
+struct StateKey {
+  uint64_t cpu = 0, head = 0, tail = 0;
+  bool operator==(const StateKey&) const = default;
+};
+struct StateKeyHash {
+  size_t operator()(const StateKey& k) const {
+    uint64_t h = k.cpu * 0x9e3779b97f4a7c15ull;
+    h ^= k.head + 0x7f4a7c159e3779b9ull + (h << 6) + (h >> 2);
+    h ^= k.tail + 0x94d049bb133111ebull + (h << 6) + (h >> 2);
+    return static_cast<size_t>(h ^ (h >> 31));
+  }
+};
+
+// Free milli sorted descending (unused slots trail) and memory dropped: the canonical state.
+NodeView canonical(NodeView n) {
+  std::sort(n.left.begin(), n.left.begin() + std::clamp(n.gpus, 0, kMaxGpusPerNode),
+            std::greater<>());
+  n.memLeft = 0;
+  return n;
+}
+
+StateKey keyOf(const NodeView& sorted) {
+  StateKey k;
+  k.cpu = static_cast<uint64_t>(sorted.cpuLeft);
+  k.head = static_cast<uint64_t>(sorted.model) | static_cast<uint64_t>(sorted.gpus) << 8;
+  for (size_t g = 0; g < 4; ++g) k.head |= static_cast<uint64_t>(sorted.left[g]) << (12 + 12 * g);
+  for (size_t g = 4; g < 8; ++g) k.tail |= static_cast<uint64_t>(sorted.left[g]) << (12 * (g - 4));
+  return k;
+}
+
+// Interns node states and memoises F(state) for the current target mix. Only the node that
+// receives a pod changes, and hypothetical states recur across pods, so almost every F is a hit.
+class FragCache {
+ public:
+  explicit FragCache(bool reach) : reach_(reach) {}
+
+  int idOf(const NodeView& n) {
+    const NodeView sorted = canonical(n);
+    auto [it, inserted] = ids_.try_emplace(keyOf(sorted), static_cast<int>(states_.size()));
+    if (inserted) {
+      states_.push_back(sorted);
+      frag_.push_back(0);
+      epochOf_.push_back(0);
+    }
+    return it->second;
+  }
+  [[nodiscard]] const NodeView& state(int id) const { return states_[static_cast<size_t>(id)]; }
+  double frag(int id) {
+    const auto i = static_cast<size_t>(id);
+    if (epochOf_[i] != epoch_) {
+      frag_[i] = reach_ ? nodeReachFragmentation(states_[i], typical_)
+                        : nodeFragmentation(states_[i], typical_);
+      epochOf_[i] = epoch_;
+    }
+    return frag_[i];
+  }
+  // A new target mix invalidates every memoised F (lazily).
+  void setTypical(std::vector<TypicalPod> typical) {
+    typical_ = std::move(typical);
+    ++epoch_;
+  }
+  [[nodiscard]] size_t size() const { return states_.size(); }
+
+ private:
+  bool reach_;
+  std::unordered_map<StateKey, int, StateKeyHash> ids_;
+  std::vector<NodeView> states_;
+  std::vector<double> frag_;
+  std::vector<uint32_t> epochOf_;
+  uint32_t epoch_ = 1;
+  std::vector<TypicalPod> typical_;
+};
+
+struct FragOptions {
+  bool learnOnline = false;  // target mix from the pods seen so far instead of the whole trace
+  bool reach = false;        // CPU-aware fragmentation (reachFragmentFor) instead of FGD's
+  bool exactScore = false;   // compare dF itself instead of the truncated int(sigmoid * 100)
+};
+
+// The target mix learnt online from the pods seen so far (no oracle): every arriving pod's class
+// (cpu, per-GPU milli, GPU count, models) is counted and the mix is the top 95 % by count, as the
+// reference selects its typical pods. It is rebuilt at 1, 2, 4, ... 512 pods and then every 512,
+// so F's cache stays valid most of the time; the shuffled arrivals make it converge fast.
+class OnlineMix {
+ public:
+  // True when the mix was rebuilt.
+  bool observe(const PodDemand& p) {
+    ++counts_[std::make_tuple(p.cpu, p.milli, p.numGpu, p.models)];
+    ++seen_;
+    return seen_ <= 512 ? (seen_ & (seen_ - 1)) == 0 : seen_ % 512 == 0;
+  }
+  [[nodiscard]] std::vector<TypicalPod> mix() const {
+    std::vector<PodClassCount> classes;
+    classes.reserve(counts_.size());
+    for (const auto& [key, count] : counts_) {
+      PodDemand d;
+      std::tie(d.cpu, d.milli, d.numGpu, d.models) = key;
+      classes.push_back({d, std::to_string(d.models), static_cast<double>(count)});
+    }
+    return selectTypicalPods(std::move(classes), 0.95);
+  }
+
+ private:
+  std::map<std::tuple<int64_t, int32_t, int, uint32_t>, int64_t> counts_;
+  int64_t seen_ = 0;
+};
+
+// FGD (paper Alg. 1) and our variant of it: the node whose placement decreases the expected
+// fragmentation most, scored as the reference does; the GPU inside the node likewise.
+class FragPolicy final : public PlacementPolicy {
+ public:
+  FragPolicy(FragOptions options, std::vector<TypicalPod> typical)
+      : options_(options), cache_(options.reach) {
+    cache_.setTypical(std::move(typical));
+  }
+
+  void observe(const PodDemand& pod) override {
+    if (options_.learnOnline && mix_.observe(pod)) cache_.setTypical(mix_.mix());
+  }
+
+  int chooseNode(const ClusterState& c, const PodDemand& pod, std::span<const int> feasible,
+                 Rng& rng) override {
+    syncNodes(c);
+    ++stamp_;
+    scores_.resize(feasible.size());
+    for (size_t i = 0; i < feasible.size(); ++i)
+      scores_[i] = stateScore(nodeState_[static_cast<size_t>(feasible[i])], pod);
+    return pickArgmax(c, feasible, scores_, rng);
+  }
+
+  // The first GPU (index order) with the best score, as the reference's FGD Reserve.
+  int chooseSharedGpu(const ClusterState& c, int node, const PodDemand& pod, Rng&) override {
+    const NodeView& n = c.nodes[static_cast<size_t>(node)];
+    const double before = cache_.frag(nodeState_[static_cast<size_t>(node)]);
+    int best = -1;
+    double bestScore = 0;
+    for (int g = 0; g < n.gpus; ++g) {
+      if (n.left[static_cast<size_t>(g)] < pod.milli) continue;
+      const double s = score(before, cache_.frag(cache_.idOf(withPod(n, pod, g))));
+      if (best < 0 || s > bestScore) {
+        best = g;
+        bestScore = s;
+      }
+    }
+    return best;
+  }
+
+  void placed(const ClusterState& c, int node) override {
+    nodeState_[static_cast<size_t>(node)] = cache_.idOf(c.nodes[static_cast<size_t>(node)]);
+  }
+
+ private:
+  [[nodiscard]] double score(double before, double after) const {
+    if (options_.exactScore) return before - after;
+    return static_cast<double>(fgdScore(before, after));
+  }
+
+  void syncNodes(const ClusterState& c) {
+    if (nodeState_.size() == c.nodes.size()) return;
+    nodeState_.clear();
+    for (const auto& n : c.nodes) nodeState_.push_back(cache_.idOf(n));
+  }
+
+  // The node score for every node in state `id`, memoised per pod (identical nodes are common).
+  double stateScore(int id, const PodDemand& pod) {
+    const auto i = static_cast<size_t>(id);
+    if (i >= stateStamp_.size()) {
+      stateStamp_.resize(std::max(cache_.size(), i + 1) * 2, 0);
+      stateMemo_.resize(stateStamp_.size(), 0);
+    }
+    if (stateStamp_[i] == stamp_) return stateMemo_[i];
+    const double s = computeStateScore(id, pod);
+    stateStamp_[i] = stamp_;
+    stateMemo_[i] = s;
+    return s;
+  }
+
+  double computeStateScore(int id, const PodDemand& pod) {
+    const NodeView n = cache_.state(id);  // a copy: idOf below may grow the table
+    const double before = cache_.frag(id);
+    if (!isSharing(pod)) return score(before, cache_.frag(cache_.idOf(withPod(n, pod))));
+    // Sorted state: GPUs with equal free milli give the same outcome, so try each value once.
+    double best = -std::numeric_limits<double>::infinity();
+    for (int g = 0; g < n.gpus; ++g) {
+      const int32_t left = n.left[static_cast<size_t>(g)];
+      if (left < pod.milli || (g > 0 && left == n.left[static_cast<size_t>(g - 1)])) continue;
+      best = std::max(best, score(before, cache_.frag(cache_.idOf(withPod(n, pod, g)))));
+    }
+    return best;
+  }
+
+  FragOptions options_;
+  FragCache cache_;
+  OnlineMix mix_;
+  std::vector<int> nodeState_;        // state id per node
+  std::vector<uint32_t> stateStamp_;  // per state id: the pod whose score stateMemo_ holds
+  std::vector<double> stateMemo_;
+  std::vector<double> scores_;
+  uint32_t stamp_ = 0;
+};
+
+// --- Registry ----------------------------------------------------------------------------------
+
+using Factory = std::function<std::unique_ptr<PlacementPolicy>(const PolicyContext&)>;
+struct Entry {
+  std::string name;
+  bool ablation;  // kept to reproduce docs/openb-experiment.md's ablation rows, not a baseline
+  Factory make;
+};
+
+std::unique_ptr<PlacementPolicy> scored(ScoredPolicy::Score s) {
+  return std::make_unique<ScoredPolicy>(std::move(s));
+}
+
+Factory frag(FragOptions options, bool oracleMix) {
+  return [options, oracleMix](const PolicyContext& ctx) {
+    return std::make_unique<FragPolicy>(
+        options, oracleMix ? ctx.traceTypicalPods : std::vector<TypicalPod>{});
+  };
+}
+
+const std::vector<Entry>& registry() {
+  static const std::vector<Entry> r = {
+      {"random", false, [](const PolicyContext&) { return std::make_unique<RandomPolicy>(); }},
+      {"dot-product", false,
+       [](const PolicyContext&) {
+         return scored([](const NodeView& n, const GpuTags&, const PodDemand& p) {
+           return dotProductScore(n, p);
+         });
+       }},
+      {"gpu-clustering", false,
+       [](const PolicyContext&) {
+         return scored([](const NodeView& n, const GpuTags& t, const PodDemand& p) {
+           return gpuClusteringScore(n, t, p);
+         });
+       }},
+      {"gpu-packing", false,
+       [](const PolicyContext&) {
+         return scored([](const NodeView& n, const GpuTags&, const PodDemand& p) {
+           return gpuPackingScore(n, p);
+         });
+       }},
+      {"best-fit", false,
+       [](const PolicyContext&) {
+         return scored([](const NodeView& n, const GpuTags&, const PodDemand& p) {
+           return bestFitScore(n, p);
+         });
+       }},
+      // The reference FGD: its target mix is the whole untuned trace (an oracle).
+      {"fgd", false, frag({false, false, false}, true)},
+      // Ours, no oracle: the mix is learnt online from the pods seen so far; CPU-aware fragments.
+      {"tessera", false, frag({true, true, false}, false)},
+      // Ablations.
+      {"fgd-online", true, frag({true, false, false}, false)},
+      {"fgd-exact", true, frag({false, false, true}, true)},
+      {"tessera-oracle", true, frag({false, true, false}, true)},
+      {"tessera-exact", true, frag({true, true, true}, false)},
+  };
+  return r;
+}
+
+std::vector<std::string> namesWhere(bool ablation) {
+  std::vector<std::string> out;
+  for (const auto& e : registry())
+    if (e.ablation == ablation) out.push_back(e.name);
+  return out;
+}
+
+}  // namespace
+
+const std::vector<std::string>& policyNames() {
+  static const std::vector<std::string> names = namesWhere(false);
+  return names;
+}
+
+const std::vector<std::string>& ablationPolicyNames() {
+  static const std::vector<std::string> names = namesWhere(true);
+  return names;
+}
+
+std::unique_ptr<PlacementPolicy> makePolicy(const std::string& name, const PolicyContext& ctx) {
+  for (const auto& e : registry())
+    if (e.name == name) return e.make(ctx);
+  return nullptr;
+}
+
+}  // namespace tessera::openb
