@@ -307,7 +307,8 @@ void writeSummaryJson(std::ostream& out, const SimSummary& s) {
                {"completed", s.completed},
                {"failed", s.failed},
                {"unfinished", s.unfinished},
-               {"never_started", s.neverStarted}};
+               {"never_started", s.neverStarted},
+               {"refused", s.refused}};
   j["utilization"] = {{"allocation", s.allocation}, {"busy", s.busy}, {"effective", s.effective}};
   j["fragmentation"] = {{"fgd_gpus", s.fgdFragmentation}, {"mig_score", s.migFragmentation}};
   for (size_t c = 0; c < kStrandCauses; ++c)
@@ -332,7 +333,9 @@ std::string summaryText(const SimSummary& s) {
   o << std::fixed << std::setprecision(1);
   o << "simulated " << double(s.end - s.start) / 3600.0 << " h: " << s.jobs << " jobs, "
     << s.completed << " completed, " << s.failed << " failed, " << s.unfinished
-    << " still running, " << s.neverStarted << " never started\n";
+    << " still running, " << s.neverStarted << " never started";
+  if (s.refused > 0) o << ", " << s.refused << " refused at submit";
+  o << "\n";
   o << "GPUs allocated " << 100 * s.allocation << " %, busy " << 100 * s.busy
     << " %, effective (SM active) " << 100 * s.effective << " %\n";
   o << "queue wait p50 " << s.wait.p50 / 60 << " min, p95 " << s.wait.p95 / 60 << " min, p99 "

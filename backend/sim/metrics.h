@@ -77,6 +77,7 @@ struct TeamFairness {
 struct SimSummary {
   Seconds start = 0, end = 0;
   size_t jobs = 0, completed = 0, failed = 0, unfinished = 0, neverStarted = 0;
+  size_t refused = 0;  // trace jobs the engine refused at submit (listed in the simulator's log)
   // Time-weighted means over the samples, as fractions of capacity.
   double allocation = 0, busy = 0, effective = 0;
   double fgdFragmentation = 0, migFragmentation = 0;

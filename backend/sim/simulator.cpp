@@ -25,6 +25,7 @@ Simulator::Simulator(Engine engine, Trace trace, SimConfig config,
     (void)engine_.setPolicy(std::move(p));  // same plugins: cannot fail
   }
   const Seconds t0 = engine_.now();
+  shiftTraceIds();
   for (uint32_t i = 0; i < trace_.jobs.size(); ++i) {
     const Seconds at = std::max(t0, trace_.jobs[i].job.submitTime);
     push(at, Kind::Arrival, i);
@@ -49,6 +50,17 @@ Simulator::Simulator(Engine engine, Trace trace, SimConfig config,
   engineEventsSeen_ = engine_.events().size();
   push(t0, Kind::Sample);
   requestCycle();
+}
+
+// A trace replayed on a saved state would reuse the ids of the state's jobs: number the trace's
+// jobs after the highest id the engine knows instead.
+void Simulator::shiftTraceIds() {
+  JobId highest = kNoJob;
+  for (const JobRecord* j : engine_.jobs()) highest = std::max(highest, j->job.id);
+  for (const Job& j : engine_.futureJobs()) highest = std::max(highest, j.id);
+  if (highest == kNoJob) return;
+  for (auto& t : trace_.jobs) t.job.id += highest;
+  note("trace job ids shifted by " + std::to_string(highest) + " (the starting state uses them)");
 }
 
 void Simulator::push(Seconds at, Kind kind, uint64_t a, uint64_t b) {
@@ -126,9 +138,17 @@ Status Simulator::process(const QueuedEvent& e) {
 Status Simulator::arrive(uint32_t traceIndex) {
   Job job = trace_.jobs[traceIndex].job;
   job.submitTime = engine_.now();
-  TESSERA_TRY(id, engine_.submit(std::move(job), "trace"));
-  runs_[id].traceIndex = traceIndex;
   ++arrived_;
+  auto id = engine_.submit(std::move(job), "trace");
+  if (!id) {
+    // One job the engine refuses (a model or pool the cluster lacks, a malformed request) is
+    // the trace's problem, not the run's: say so and go on.
+    ++refused_;
+    note("job " + std::to_string(trace_.jobs[traceIndex].job.id) +
+         " refused at submit: " + id.error().message);
+    return okStatus();
+  }
+  runs_[*id].traceIndex = traceIndex;
   followEngineEvents();
   requestCycle();
   return okStatus();
@@ -392,7 +412,10 @@ SimSummary Simulator::summary() const {
   std::map<std::string, double> weights;
   for (const Team& t : trace_.teams) weights[t.name] = t.weight;
   const Seconds start = trace_.jobs.empty() ? 0 : trace_.jobs.front().job.submitTime;
-  return summarize(metrics_, outcomes(), weights, std::min(start, engine_.now()), engine_.now());
+  SimSummary s =
+      summarize(metrics_, outcomes(), weights, std::min(start, engine_.now()), engine_.now());
+  s.refused = refused_;
+  return s;
 }
 
 uint64_t Simulator::logHash() const {

@@ -163,6 +163,7 @@ class Simulator {
   Expected<NodeId> nodeNamed(const std::string& name) const;
   Expected<GpuId> gpuNamed(const std::string& name) const;
   void note(std::string what);
+  void shiftTraceIds();
 
   Engine engine_;
   Trace trace_;
@@ -179,6 +180,7 @@ class Simulator {
   Seconds lastCycle_ = -1;
   std::vector<uint8_t> simDrained_;  // nodes the simulator drained itself (faults, reconfigs)
   size_t arrived_ = 0;
+  size_t refused_ = 0;   // trace jobs the engine would not accept
   Seconds horizon_ = 0;  // last arrival or scheduled event
   MetricsRecorder metrics_;
   TelemetryModel telemetry_;

@@ -362,6 +362,30 @@ class TstSimulator : public QObject {
     QVERIFY(s.error().message.find("nowhere") != std::string::npos);
   }
 
+  // A job the engine refuses (here: a duplicate id) is logged and counted; the run goes on.
+  void refusedTraceJobsDoNotStopTheRun() {
+    auto sim =
+        simulate(traceOf({wholeJob(1, 0, 1, 100), wholeJob(1, 5, 1, 100), wholeJob(2, 5, 1, 50)}));
+    const SimSummary s = sim.summary();
+    QCOMPARE(s.refused, size_t{1});
+    QCOMPARE(s.completed, size_t{2});
+    QVERIFY(sim.log().front().what.find("job 1 refused at submit") != std::string::npos);
+  }
+
+  // Replayed on a state that already has job 1, the trace's job 1 becomes job 2.
+  void traceIdsMoveAboveTheStartingState() {
+    Trace first = traceOf({wholeJob(1, 0, 1, 1000)});
+    auto engine = engineForTrace(cluster(), first, {});
+    QVERIFY(engine->submit(first.jobs[0].job).ok());
+    engine->runCycle();
+    Simulator sim(std::move(*engine), traceOf({wholeJob(1, 10, 1, 100)}), fastConfig());
+    QVERIFY(sim.run().ok());
+    QCOMPARE(sim.engine().job(2)->state, JobState::Completed);
+    QCOMPARE(sim.engine().job(2)->startTime, Seconds{10});
+    QCOMPARE(sim.engine().job(1)->state, JobState::Completed);  // its estimate: 1000 s
+    QCOMPARE(sim.engine().job(1)->endTime, Seconds{1000});
+  }
+
   void pacedClockAdvancesAtItsSpeed() {
     PacedClock c(60);
     c.start(1000, 5.0);
