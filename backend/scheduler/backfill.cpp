@@ -5,125 +5,68 @@
 // if they end before it starts.
 #include <algorithm>
 #include <map>
+#include <optional>
 #include <set>
-#include <unordered_map>
 
 #include "scheduler/engine.h"
+#include "scheduler/gpu_room.h"
 
 namespace tessera {
 
 namespace {
-
-// A necessary condition for whole-GPU jobs, kept incrementally while running jobs are released:
-// some unit at the loosest level the job may span has room for all its tasks by GPU count. The
-// full placement is tried only when it holds (a trial costs a pass over every node).
-class WholeGpuRoom {
- public:
-  WholeGpuRoom(const ClusterState& s, const Job& job) : s_(s), job_(job) {
-    active_ = job.perTask.kind == GpuRequest::Kind::Whole && job.perTask.gpus > 0;
-    if (!active_) return;
-    level_ = job.topology.required ? job.topology.level : TopologyLevel::Cluster;
-    for (const auto& n : s.cluster().nodes())
-      if (eligible(n)) add(n.id, s.freeWholeGpusOnNode(n.id) / job.perTask.gpus);
-  }
-
-  // Call with the nodes a job holds, before and after releasing it.
-  void before(const std::vector<NodeId>& nodes) {
-    if (!active_) return;
-    for (NodeId n : nodes) held_.emplace_back(n, s_.freeWholeGpusOnNode(n) / job_.perTask.gpus);
-  }
-  void after() {
-    if (!active_) return;
-    for (auto [n, old] : held_)
-      if (eligible(s_.cluster().node(n)))
-        add(n, s_.freeWholeGpusOnNode(n) / job_.perTask.gpus - old);
-    held_.clear();
-  }
-  [[nodiscard]] bool mayFit() const { return !active_ || best_ >= job_.tasks; }
-  [[nodiscard]] bool active() const { return active_; }
-
-  // The same condition with the GPUs that reservations keep from a run over [start, end) taken
-  // out: after earlier blocked jobs reserved the next free GPUs, most steps pass mayFit() but
-  // cannot place, and a full trial per step is what made backfill planning slow.
-  [[nodiscard]] bool mayFitAround(const ReservationBook& book, Seconds start, Seconds end) const {
-    if (!active_) return true;
-    std::unordered_map<int64_t, int> units;
-    const int per = job_.perTask.gpus;
-    for (const auto& n : s_.cluster().nodes()) {
-      int free = s_.freeWholeGpusOnNode(n.id);
-      if (free < per || !eligible(n)) continue;
-      if (book.touches(n.id)) {
-        free = 0;
-        for (int i = 0; i < n.gpuCount(); ++i) {
-          const GpuId g = n.firstGpu + static_cast<GpuId>(i);
-          free += s_.wholeGpuFree(g) && book.usable(g, job_.team, job_.id, start, end);
-        }
-      }
-      const auto key = topologyUnitOf(s_.cluster(), n.id, level_);
-      if (key && (units[*key] += free / per) >= job_.tasks) return true;
-    }
-    return false;
-  }
-
- private:
-  bool eligible(const Node& n) const {
-    return s_.nodeState(n.id) == NodeState::Up && nodeEligible(job_, n);
-  }
-  void add(NodeId n, int tasks) {
-    const auto key = topologyUnitOf(s_.cluster(), n, level_);
-    if (!key) return;  // no unit at this level: the node cannot host the gang's tasks
-    int& u = units_[*key];
-    u += tasks;
-    best_ = std::max(best_, u);
-  }
-
-  const ClusterState& s_;
-  const Job& job_;
-  bool active_ = false;
-  TopologyLevel level_ = TopologyLevel::Cluster;
-  std::unordered_map<int64_t, int> units_;
-  std::vector<std::pair<NodeId, int>> held_;
-  int best_ = 0;
-};
 
 class ReservationBackfill final : public BackfillPlugin {
  public:
   std::optional<BackfillReservation> reserve(const Engine& engine, const CycleContext& ctx,
                                              const JobRecord& job) const override {
     const BackfillPolicy& policy = engine.policy().backfill;
-    std::vector<std::pair<Seconds, const JobRecord*>> ends;
-    for (const auto& r : engine.runningByEnd()) {
-      if (r.end >= kForever || r.end > ctx.now + policy.window) break;
-      ends.emplace_back(r.end, &engine.jobAt(r.index));
-    }
     Transaction what(engine.scratch());
-    QuotaBook quotas = *ctx.quotas;
-    CycleContext c = ctx;
-    c.quotas = &quotas;
+    // Without any quota a charge changes nothing, so the cycle's book serves as it is. With
+    // quotas, released jobs are charged back only when a trial is about to read the book, in the
+    // order they were released (the same sums, but no work for steps that try nothing).
+    const bool quotasInUse = ctx.quotas->anyQuota();
+    std::optional<QuotaBook> quotas;
+    CycleContext c;
+    if (quotasInUse) {
+      quotas.emplace(*ctx.quotas);
+      c = ctx;
+      c.quotas = &*quotas;
+    }
+    const CycleContext& trialCtx = quotasInUse ? c : ctx;
+    size_t charged = 0;
     std::vector<const JobRecord*> released;
     const Seconds horizon = ctx.now + policy.window;
-    WholeGpuRoom room(engine.state(), job.job);
-    for (size_t i = 0; i < ends.size();) {
+    WholeGpuRoom room(engine, ctx.reservations, job);
+    // The running jobs by expected end, read as the steps go: the search usually stops long
+    // before the window does.
+    const auto& ends = engine.runningByEnd();
+    auto within = [&](auto it) {
+      return it != ends.end() && it->end < kForever && it->end <= ctx.now + policy.window;
+    };
+    for (auto it = ends.begin(); within(it);) {
       // Ends grouped to the resolution step: one trial per step, not per job.
-      const Seconds offset = std::max<Seconds>(0, ends[i].first - ctx.now);
+      const Seconds offset = std::max<Seconds>(0, it->end - ctx.now);
       const Seconds at =
           ctx.now + (offset + policy.resolution - 1) / policy.resolution * policy.resolution;
       if (at > horizon) break;
       const size_t lastGroup = released.size();
-      for (; i < ends.size() && ends[i].first <= at; ++i) {
-        const JobRecord* r = ends[i].second;
-        quotas.charge(engine.state(), r->job.team, engine.chargeOf(*r, *r->placement), -1);
+      for (; within(it) && it->end <= at; ++it) {
+        const JobRecord* r = &engine.jobAt(it->index);
         const auto nodes = r->nodes();
-        room.before(nodes);
         what.releaseJob(r->job.id, nodes);
-        room.after();
+        room.released(nodes);
         released.push_back(r);
       }
-      if (!room.mayFit() || !room.mayFitAround(*ctx.reservations, at, job.endIfStartedAt(at)))
-        continue;
+      room.advanceTo(at);
+      if (!room.mayFit()) continue;
+      if (quotasInUse)
+        for (; charged < released.size(); ++charged) {
+          const JobRecord* r = released[charged];
+          quotas->charge(engine.state(), r->job.team, engine.chargeOf(*r, *r->placement), -1);
+        }
       const size_t mark = what.size();
-      GangResult placed = engine.tryPlace(what, job, c, at);
-      const bool ok = placed.placement && engine.permit(c, job, *placed.placement).ok();
+      GangResult placed = engine.tryPlace(what, job, trialCtx, at);
+      const bool ok = placed.placement && engine.permit(trialCtx, job, *placed.placement).ok();
       what.rollbackTo(mark);
       if (ok) return reservation(job, at, *placed.placement, released, lastGroup);
     }

@@ -265,6 +265,40 @@ Expected<Engine> Engine::create(std::shared_ptr<const Cluster> cluster, const Wo
   e.reservations_ = ReservationBook(*cluster);
   e.classes_ = tenants.priorityClasses.empty() ? defaultPriorityClasses() : tenants.priorityClasses;
   e.teamUse_.assign(tenants.teams.size(), {});
+  // Unit keys are dense once shifted past the island keys (-1 - leaf), as placement's are.
+  const int64_t offset = static_cast<int64_t>(cluster->switches().size()) + 1;
+  e.unitCount_ = static_cast<size_t>(offset) +
+                 std::max({cluster->nodes().size(), cluster->nvlinkDomains().size(),
+                           cluster->switches().size(), size_t{1}}) +
+                 1;
+  for (size_t l = 0; l < e.unitIndex_.size(); ++l) {
+    auto& index = e.unitIndex_[l];
+    index.assign(cluster->nodes().size(), -1);
+    for (const auto& n : cluster->nodes())
+      if (const auto key = topologyUnitOf(*cluster, n.id, static_cast<TopologyLevel>(l)))
+        index[n.id] = static_cast<int32_t>(*key + offset);
+  }
+  // Nodes, leaves and spines nest by construction (a node has one leaf, a leaf one spine); a
+  // node outside every unit at a level, or a multi-node NVLink domain across two units, breaks
+  // it for that level and those above.
+  for (size_t l = 0; l < e.unitIndex_.size(); ++l) {
+    const auto& index = e.unitIndex_[l];
+    bool nests = std::none_of(index.begin(), index.end(), [](int32_t u) { return u < 0; });
+    if (static_cast<TopologyLevel>(l) > TopologyLevel::NvlinkDomain) {
+      // The unit at this level each NVLink domain's first node has (placement's domain is the
+      // one its node's first GPU belongs to).
+      const auto& domainOf = e.unitIndex_[static_cast<size_t>(TopologyLevel::NvlinkDomain)];
+      std::vector<int32_t> first(e.unitCount_, -1);
+      for (NodeId n = 0; n < index.size(); ++n) {
+        const int32_t d = domainOf[n];
+        if (d < 0) continue;
+        int32_t& f = first[static_cast<size_t>(d)];
+        if (f < 0) f = index[n];
+        nests = nests && f == index[n];
+      }
+    }
+    e.nests_[l] = nests;
+  }
   for (const auto& n : cluster->nodes()) {
     e.capacity_.gpus += n.gpuCount();
     e.capacity_.cpus += std::max(0, n.hw->cpus);

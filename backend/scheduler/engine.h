@@ -8,6 +8,7 @@
 // until the job's permit plugins agree and is then committed as a whole. Each cycle leaves:
 // running jobs started, preempted jobs requeued, a reason, queue position and (when backfill
 // planned one) an estimated start for every pending job, and statistics like Slurm's sdiag.
+#include <array>
 #include <chrono>
 #include <memory>
 #include <optional>
@@ -177,6 +178,19 @@ class Engine {
   };
   [[nodiscard]] const std::set<RunningEnd>& runningByEnd() const { return runningEnds_; }
   [[nodiscard]] const JobRecord& jobAt(uint32_t index) const { return jobs_[index]; }
+  // Per node, its unit at `level` (topologyUnitOf) as a dense index below topologyUnitCount()
+  // (-1 = none there). Backfill and preemption count room per unit for every blocked job; the
+  // cluster never changes under an engine, so the table is built once.
+  [[nodiscard]] const std::vector<int32_t>& topologyUnits(TopologyLevel level) const {
+    return unitIndex_[static_cast<size_t>(level)];
+  }
+  [[nodiscard]] size_t topologyUnitCount() const { return unitCount_; }
+  // Whether every unit placement may use for a gang bounded by `level` (a node, a multi-node
+  // NVLink domain, a leaf, a spine, up to `level`) lies within one unit at `level`: then room
+  // counted per unit at `level` bounds what any placement can find.
+  [[nodiscard]] bool topologyNests(TopologyLevel level) const {
+    return nests_[static_cast<size_t>(level)];
+  }
 
   // --- mutations used by operator commands (command.cpp); each records its event.
   Status cancel(JobId id, const std::string& actor, const std::string& reason);
@@ -242,6 +256,9 @@ class Engine {
   std::vector<ResourceUse> teamUse_;
   std::vector<Event> events_;
   std::vector<Job> future_;  // submitted with a submit time still ahead of the clock
+  std::array<std::vector<int32_t>, 6> unitIndex_;  // per TopologyLevel: per node, dense unit
+  size_t unitCount_ = 0;
+  std::array<bool, 6> nests_{};  // per TopologyLevel
   ResourceUse capacity_;
   EngineStats stats_;
   Seconds now_ = 0;

@@ -6,6 +6,7 @@
 #include <algorithm>
 
 #include "scheduler/engine.h"
+#include "scheduler/gpu_room.h"
 
 namespace tessera {
 
@@ -63,13 +64,18 @@ class CheckpointAwarePreemption final : public PreemptionPlugin {
       CycleContext c = ctx;
       c.quotas = &quotas;
       const bool floorAlways = !engine.policy().preemption.withinGuarantee;
+      // Free GPUs per unit bound what a trial can find: most victim sets are too small for the
+      // gang, and a trial costs a pass over every node.
+      WholeGpuRoom room(engine, nullptr, job);
       for (const Victim& v : candidates) {
         // The guarantee floor holds for the set, not one victim at a time: earlier victims of
         // the same team are already taken off `quotas`.
         const JobRecord* victim = engine.job(v.job);
         if (!stillEligible(engine, quotas, *victim, v, floorAlways)) continue;
-        release(engine, what, quotas, v.job);
+        room.released(release(engine, what, quotas, v.job));
         chosen.push_back(v);
+        room.advanceTo(ctx.now);
+        if (!room.mayFit()) continue;
         const size_t mark = what.size();
         GangResult r = engine.tryPlace(what, job, c, ctx.now);
         const bool ok = r.placement && engine.permit(c, job, *r.placement).ok();
@@ -94,10 +100,14 @@ class CheckpointAwarePreemption final : public PreemptionPlugin {
   }
 
  private:
-  static void release(const Engine& engine, Transaction& what, QuotaBook& quotas, JobId id) {
+  // Returns the nodes the victim held.
+  static std::vector<NodeId> release(const Engine& engine, Transaction& what, QuotaBook& quotas,
+                                     JobId id) {
     const JobRecord* v = engine.job(id);
     quotas.charge(engine.state(), v->job.team, engine.chargeOf(*v, *v->placement), -1);
-    what.releaseJob(id, v->nodes());
+    auto nodes = v->nodes();
+    what.releaseJob(id, nodes);
+    return nodes;
   }
 
   static std::optional<GangPlacement> placeWithout(const Engine& engine, const CycleContext& ctx,
@@ -108,6 +118,9 @@ class CheckpointAwarePreemption final : public PreemptionPlugin {
     CycleContext c = ctx;
     c.quotas = &quotas;
     for (const Victim& v : victims) release(engine, what, quotas, v.job);
+    WholeGpuRoom room(engine, nullptr, job);
+    room.advanceTo(ctx.now);
+    if (!room.mayFit()) return std::nullopt;
     GangResult r = engine.tryPlace(what, job, c, ctx.now);
     if (r.placement && engine.permit(c, job, *r.placement).ok()) return r.placement;
     return std::nullopt;

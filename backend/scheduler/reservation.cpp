@@ -29,7 +29,7 @@ void ReservationBook::add(Reservation r) {
   const auto index = static_cast<uint32_t>(entries_.size() - 1);
   for (GpuId g : entries_.back().gpus) {
     if (gpuHolds_[g].empty()) ++nodeHolds_[gpuNode_[g]];
-    gpuHolds_[g].push_back(index);
+    gpuHolds_[g].push_back({entries_.back().from, entries_.back().until, index});
   }
   for (const auto& h : entries_.back().host) nodeHostHolds_[h.node].push_back(index);
   ++version_;
@@ -74,21 +74,11 @@ void ReservationBook::reindex() {
   ++version_;
 }
 
-namespace {
-
-bool exempt(const Reservation& r, const std::string& team, JobId job) {
-  return (r.kind == Reservation::Kind::Team && r.team == team) ||
-         (r.kind == Reservation::Kind::Backfill && r.job == job);
-}
-
-}  // namespace
-
 const Reservation* ReservationBook::blocking(GpuId g, const std::string& team, JobId job,
                                              Seconds start, Seconds end) const {
-  for (uint32_t i : gpuHolds_[g]) {
-    const Reservation& r = entries_[i];
-    if (!exempt(r, team, job) && start < r.until && r.from < end) return &r;
-  }
+  for (const GpuHold& h : gpuHolds_[g])
+    if (start < h.until && h.from < end && !entries_[h.entry].exempts(team, job))
+      return &entries_[h.entry];
   return nullptr;
 }
 
@@ -98,7 +88,7 @@ std::pair<int, int64_t> ReservationBook::hostHeld(NodeId n, const std::string& t
   if (nodeHostHolds_.empty()) return held;
   for (uint32_t i : nodeHostHolds_[n]) {
     const Reservation& r = entries_[i];
-    if (exempt(r, team, job) || !(start < r.until && r.from < end)) continue;
+    if (r.exempts(team, job) || !(start < r.until && r.from < end)) continue;
     for (const auto& h : r.host)
       if (h.node == n) {
         held.first += h.cpus;

@@ -33,6 +33,11 @@ struct Reservation {
     int64_t memoryMiB = 0;
   };
   std::vector<HostHold> host;
+
+  // Whether a job of `team` (id `job`) may ignore this hold: it is held for it.
+  [[nodiscard]] bool exempts(const std::string& forTeam, JobId forJob) const {
+    return (kind == Kind::Team && team == forTeam) || (kind == Kind::Backfill && job == forJob);
+  }
 };
 const char* reservationKindName(Reservation::Kind k);
 
@@ -68,8 +73,17 @@ class ReservationBook {
  private:
   void reindex();
 
+  // A hold on one GPU with its window copied beside the entry's index: placement asks for every
+  // GPU of every touched node, and most holds are rejected on the window alone, without a visit
+  // to the (large) Reservation.
+  struct GpuHold {
+    Seconds from = 0;
+    Seconds until = 0;
+    uint32_t entry = 0;
+  };
+
   std::vector<Reservation> entries_;
-  std::vector<std::vector<uint32_t>> gpuHolds_;       // per GPU: indexes into entries_
+  std::vector<std::vector<GpuHold>> gpuHolds_;        // per GPU, in the order of entries_
   std::vector<int> nodeHolds_;                        // per node: GPUs with any hold
   std::vector<std::vector<uint32_t>> nodeHostHolds_;  // per node: entries holding CPUs/memory
   std::vector<NodeId> gpuNode_;
