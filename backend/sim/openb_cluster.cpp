@@ -1,55 +1,19 @@
 #include "sim/openb_cluster.h"
 
 #include <algorithm>
-#include <cctype>
 #include <filesystem>
 #include <map>
-#include <set>
 #include <tuple>
 
 #include "clusterspec/cluster_spec.h"
 #include "core/strings.h"
-#include "sim/trace_csv.h"
 #include "topology/gpu_catalog.h"
 
 namespace tessera {
 
 namespace {
 
-using tracefmt::CsvRow;
-
 constexpr size_t kNodesPerLeaf = 64;
-
-// The cluster spec's rule for node names (they appear in GPU names such as "node/3").
-bool hostnameChars(const std::string& name) {
-  return std::all_of(name.begin(), name.end(), [](char c) {
-    return std::isalnum(static_cast<unsigned char>(c)) || c == '-' || c == '_' || c == '.';
-  });
-}
-
-Expected<OpenbNode> readNode(const CsvRow& row) {
-  OpenbNode n;
-  n.line = row.line();
-  TESSERA_TRY(name, row.required("sn"));
-  if (!hostnameChars(name) || name.size() > 253)
-    return row.error("sn",
-                     "node name '" + name + "' may contain only letters, digits, '-', '_' and '.'");
-  n.name = name;
-  TESSERA_TRY(cpu, row.integer("cpu_milli", 0, int64_t{1} << 30));
-  n.cpuMilli = cpu;
-  TESSERA_TRY(memory, row.integer("memory_mib", 0, int64_t{1} << 40));
-  n.memoryMiB = memory;
-  TESSERA_TRY(gpus, row.integer("gpu", 0, 64));
-  n.gpus = static_cast<int>(gpus);
-  n.model = std::string(row.text("model"));
-  if (n.gpus > 0) {
-    if (!row.has("model")) return row.error("model", "a node with GPUs needs a GPU model");
-    if (!GpuCatalog::builtin().find(n.model))
-      return row.error("model", "unknown GPU model '" + n.model +
-                                    "' (known: " + GpuCatalog::builtin().knownIds() + ")");
-  }
-  return n;
-}
 
 struct TemplateKey {
   std::string modelId;
@@ -71,28 +35,6 @@ std::string templateName(const TemplateKey& k) {
 }
 
 }  // namespace
-
-Expected<std::vector<OpenbNode>> readOpenbNodeList(const std::string& path,
-                                                   const TraceReadOptions& opts,
-                                                   std::vector<TraceProblem>* problems) {
-  TraceReadOptions rowOpts = opts;
-  rowOpts.limit = 0;  // the collector counts jobs; nodes are counted here
-  tracefmt::TraceCollector c(path, rowOpts);
-  std::vector<OpenbNode> nodes;
-  std::map<std::string, int> lineOf;
-  TESSERA_CHECK(tracefmt::readCsvRows(
-      path, {"sn", "cpu_milli", "memory_mib", "gpu", "model"}, c, [&](const CsvRow& row) -> Status {
-        if (opts.limit > 0 && nodes.size() >= opts.limit) return okStatus();
-        TESSERA_TRY(n, readNode(row));
-        if (auto [it, fresh] = lineOf.emplace(n.name, n.line); !fresh)
-          return row.error("sn", "duplicate node name '" + n.name + "' (first on line " +
-                                     std::to_string(it->second) + ")");
-        nodes.push_back(std::move(n));
-        return okStatus();
-      }));
-  if (problems) *problems = std::move(c.trace().problems);
-  return nodes;
-}
 
 std::string openbClusterSpecYaml(const std::vector<OpenbNode>& nodes, const std::string& name) {
   std::map<TemplateKey, std::string> templates;

@@ -1,33 +1,17 @@
 #pragma once
-// The openb node lists (Alibaba cluster-trace-gpu-v2023: sn,cpu_milli,memory_mib,gpu,model) as raw
-// rows, for the placement-quality experiment, and as a Cluster for the simulator. Format and
-// mapping: docs/trace-formats.md.
-#include <cstdint>
+// The openb node lists (Alibaba cluster-trace-gpu-v2023: sn,cpu_milli,memory_mib,gpu,model) as a
+// Cluster for the simulator. The rows themselves (OpenbNode, readOpenbNodeList) are in
+// openb_data.h. Format and mapping: docs/trace-formats.md.
 #include <memory>
 #include <string>
 #include <vector>
 
 #include "core/expected.h"
+#include "sim/openb_data.h"
 #include "sim/trace.h"
 #include "topology/cluster.h"
 
 namespace tessera {
-
-struct OpenbNode {
-  std::string name;
-  int64_t cpuMilli = 0;
-  int64_t memoryMiB = 0;
-  int gpus = 0;
-  std::string model;  // as written in the file (G2, V100M16, ...); empty for CPU-only nodes
-  int line = 0;       // in the file, for messages
-};
-
-// Every row, CPU-only nodes included. A GPU node's model must be in the built-in GPU catalog.
-// Malformed rows follow opts.stopOnError; when not stopping they are skipped and, if `problems`
-// is given, recorded there. opts.limit bounds the number of nodes; time options do not apply.
-Expected<std::vector<OpenbNode>> readOpenbNodeList(const std::string& path,
-                                                   const TraceReadOptions& opts = {},
-                                                   std::vector<TraceProblem>* problems = nullptr);
 
 // What readOpenbNodes built and left out.
 struct OpenbClusterInfo {

@@ -32,7 +32,7 @@ struct Prepared {
 constexpr int32_t kMaxPodsPerNode = 1001;  // the reference's node "pods" allocatable
 constexpr size_t kMaxModels = 32;          // model sets are bit masks
 
-Expected<std::vector<std::string>> modelTable(const std::vector<OpenbNodeRow>& nodes) {
+Expected<std::vector<std::string>> modelTable(const std::vector<OpenbNode>& nodes) {
   std::vector<std::string> models;
   for (const auto& n : nodes)
     if (std::find(models.begin(), models.end(), n.model) == models.end()) models.push_back(n.model);
@@ -87,7 +87,7 @@ std::vector<openb::TypicalPod> traceTypicalPods(const std::vector<OpenbPodRow>& 
   return openb::selectTypicalPods(std::move(list), 0.95);
 }
 
-Expected<Prepared> prepare(const std::vector<OpenbNodeRow>& nodes,
+Expected<Prepared> prepare(const std::vector<OpenbNode>& nodes,
                            const std::vector<OpenbPodRow>& pods) {
   TESSERA_TRY(models, modelTable(nodes));
   Prepared p;
@@ -342,14 +342,14 @@ std::vector<double> openbAllocationByArrived(const std::vector<OpenbEvent>& even
   return out;
 }
 
-Expected<OpenbRun> runOpenbOnce(const std::vector<OpenbNodeRow>& nodes,
+Expected<OpenbRun> runOpenbOnce(const std::vector<OpenbNode>& nodes,
                                 const std::vector<OpenbPodRow>& pods, const OpenbRunSpec& spec) {
   if (!openb::makePolicy(spec.policy, {})) return unknownPolicy(spec.policy);
   TESSERA_TRY(prepared, prepare(nodes, pods));
   return runPrepared(prepared, spec);
 }
 
-Expected<std::vector<OpenbRun>> runOpenbExperiment(const std::vector<OpenbNodeRow>& nodes,
+Expected<std::vector<OpenbRun>> runOpenbExperiment(const std::vector<OpenbNode>& nodes,
                                                    const std::vector<OpenbPodRow>& pods,
                                                    const OpenbConfig& config) {
   for (const auto& name : config.policies)

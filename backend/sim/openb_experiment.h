@@ -7,40 +7,12 @@
 // 100 % of capacity. See docs/openb-experiment.md for the method and the results.
 #include <cstdint>
 #include <string>
-#include <string_view>
 #include <vector>
 
 #include "core/expected.h"
+#include "sim/openb_data.h"  // the input: OpenbNode and OpenbPodRow rows
 
 namespace tessera {
-
-// One row of openb_node_list_*.csv (sn,cpu_milli,memory_mib,gpu,model).
-struct OpenbNodeRow {
-  std::string name;
-  int64_t cpuMilli = 0;
-  int64_t memoryMiB = 0;
-  int gpus = 0;
-  std::string model;
-};
-
-// One row of openb_pod_list_*.csv; only the columns the experiment uses.
-struct OpenbPodRow {
-  std::string name;
-  int64_t cpuMilli = 0;
-  int64_t memoryMiB = 0;
-  int numGpu = 0;
-  int gpuMilli = 0;               // per GPU as written (the experiment clips it to 0..1000)
-  std::vector<std::string> spec;  // allowed GPU models; empty = any
-};
-
-// Readers; a malformed row fails with file:line:column and the column's name.
-Expected<std::vector<OpenbNodeRow>> readOpenbNodeRows(const std::string& path);
-Expected<std::vector<OpenbPodRow>> readOpenbPodRows(const std::string& path);
-// The same for text already in memory; `file` only names it in errors.
-Expected<std::vector<OpenbNodeRow>> parseOpenbNodeRows(std::string_view text,
-                                                       const std::string& file);
-Expected<std::vector<OpenbPodRow>> parseOpenbPodRows(std::string_view text,
-                                                     const std::string& file);
 
 // random, dot-product, gpu-clustering, gpu-packing, best-fit, fgd, tessera.
 std::vector<std::string> openbPolicyNames();
@@ -91,10 +63,10 @@ struct OpenbRunSpec {
 };
 
 // One policy, one seed; deterministic for the seed (its own std::mt19937_64).
-Expected<OpenbRun> runOpenbOnce(const std::vector<OpenbNodeRow>& nodes,
+Expected<OpenbRun> runOpenbOnce(const std::vector<OpenbNode>& nodes,
                                 const std::vector<OpenbPodRow>& pods, const OpenbRunSpec& spec);
 // Every policy x seed, in parallel; results ordered policy-major, then by seed as configured.
-Expected<std::vector<OpenbRun>> runOpenbExperiment(const std::vector<OpenbNodeRow>& nodes,
+Expected<std::vector<OpenbRun>> runOpenbExperiment(const std::vector<OpenbNode>& nodes,
                                                    const std::vector<OpenbPodRow>& pods,
                                                    const OpenbConfig& config);
 

@@ -4,6 +4,7 @@
 #include <charconv>
 #include <cmath>
 #include <filesystem>
+#include <fstream>
 #include <set>
 #include <sstream>
 
@@ -16,7 +17,7 @@ namespace {
 Status checkRegularFile(const std::string& path) {
   std::error_code ec;
   if (!std::filesystem::exists(path, ec))
-    return Error{"cannot open trace: no such file", {path, 0, 0, ""}};
+    return Error{"cannot open file: no such file", {path, 0, 0, ""}};
   // A device or a directory given by mistake must not hang the reader.
   if (!std::filesystem::is_regular_file(path, ec))
     return Error{"not a regular file", {path, 0, 0, ""}};
@@ -24,7 +25,7 @@ Status checkRegularFile(const std::string& path) {
 }
 
 Error emptyFile(const std::string& path) {
-  return Error{"the trace file is empty", {path, 0, 0, ""}};
+  return Error{"the file is empty", {path, 0, 0, ""}};
 }
 
 void dropLineEnd(std::string& line) {
@@ -33,6 +34,19 @@ void dropLineEnd(std::string& line) {
 
 void dropByteOrderMark(std::string& text) {
   if (text.rfind("\xEF\xBB\xBF", 0) == 0) text.erase(0, 3);
+}
+
+// A file of blank lines is as empty as a zero-byte one. Peeks, then rewinds to the start.
+bool hasVisibleText(std::istream& in) {
+  std::string line;
+  bool visible = false;
+  for (bool first = true; !visible && std::getline(in, line); first = false) {
+    if (first) dropByteOrderMark(line);
+    visible = !trim(line).empty();
+  }
+  in.clear();
+  in.seekg(0);
+  return visible;
 }
 
 bool allDigits(std::string_view s) {
@@ -79,23 +93,20 @@ std::optional<Seconds> parseDateTime(std::string_view s) {
 
 Expected<LineReader> LineReader::open(const std::string& path) {
   TESSERA_CHECK(checkRegularFile(path));
-  std::ifstream in(path, std::ios::binary);
-  if (!in) return Error{"cannot open trace", {path, 0, 0, ""}};
-  // A file of blank lines is as empty as a zero-byte one; peek without consuming anything.
-  std::string line;
-  bool visible = false;
-  for (bool first = true; !visible && std::getline(in, line); first = false) {
-    if (first) dropByteOrderMark(line);
-    visible = !trim(line).empty();
-  }
-  if (!visible) return emptyFile(path);
-  in.clear();
-  in.seekg(0);
+  auto in = std::make_unique<std::ifstream>(path, std::ios::binary);
+  if (!*in) return Error{"cannot open file", {path, 0, 0, ""}};
+  if (!hasVisibleText(*in)) return emptyFile(path);
+  return LineReader(std::move(in));
+}
+
+Expected<LineReader> LineReader::fromText(std::string text, const std::string& file) {
+  auto in = std::make_unique<std::istringstream>(std::move(text));
+  if (!hasVisibleText(*in)) return emptyFile(file);
   return LineReader(std::move(in));
 }
 
 bool LineReader::next(std::string& line) {
-  if (!std::getline(in_, line)) return false;
+  if (!std::getline(*in_, line)) return false;
   ++line_;
   dropLineEnd(line);
   if (line_ == 1) dropByteOrderMark(line);
@@ -105,7 +116,7 @@ bool LineReader::next(std::string& line) {
 Expected<std::string> readWholeFile(const std::string& path) {
   TESSERA_CHECK(checkRegularFile(path));
   std::ifstream in(path, std::ios::binary);
-  if (!in) return Error{"cannot open trace", {path, 0, 0, ""}};
+  if (!in) return Error{"cannot open file", {path, 0, 0, ""}};
   std::ostringstream ss;
   ss << in.rdbuf();
   if (in.bad()) return Error{"error while reading the trace", {path, 0, 0, ""}};
@@ -154,8 +165,7 @@ Expected<std::vector<CsvField>> splitCsvLine(std::string_view line) {
       std::string text;
       size_t k = j + 1;
       for (;; ++k) {
-        if (k >= line.size())
-          return Error{"unterminated quote in the field at column " + std::to_string(f.column), {}};
+        if (k >= line.size()) return Error{"unterminated double quote", {"", 0, f.column, ""}};
         if (line[k] == '"') {
           if (k + 1 < line.size() && line[k + 1] == '"') {
             text += '"';
@@ -168,8 +178,7 @@ Expected<std::vector<CsvField>> splitCsvLine(std::string_view line) {
       }
       size_t end = line.find(',', k + 1);
       if (!trim(line.substr(k + 1, end == std::string_view::npos ? end : end - k - 1)).empty())
-        return Error{
-            "text after the closing quote in the field at column " + std::to_string(f.column), {}};
+        return Error{"text after the closing double quote", {"", 0, f.column, ""}};
       f.text = text;
       out.push_back(std::move(f));
       if (end == std::string_view::npos) return out;
@@ -187,7 +196,9 @@ Expected<std::vector<CsvField>> splitCsvLine(std::string_view line) {
 Expected<CsvHeader> CsvHeader::parse(std::string_view line, const std::string& file, int lineNo,
                                      const std::vector<std::string>& required) {
   auto fields = splitCsvLine(line);
-  if (!fields) return lineError(file, lineNo, "", "header: " + fields.error().message);
+  if (!fields)
+    return Error{"header: " + fields.error().message,
+                 {file, lineNo, fields.error().where.column, ""}};
   CsvHeader h;
   for (auto& f : *fields) h.names_.push_back(f.text);
   std::vector<std::string> missing;
@@ -209,11 +220,16 @@ int CsvHeader::index(std::string_view column) const {
 Expected<CsvRow> CsvRow::parse(std::string_view line, const std::string& file, int lineNo,
                                const CsvHeader& header) {
   auto fields = splitCsvLine(line);
-  if (!fields) return lineError(file, lineNo, "", fields.error().message);
-  if (fields->size() != header.size())
-    return lineError(file, lineNo, "",
-                     "expected " + std::to_string(header.size()) +
-                         " fields like the header, found " + std::to_string(fields->size()));
+  if (!fields)
+    return Error{fields.error().message, {file, lineNo, fields.error().where.column, ""}};
+  if (fields->size() != header.size()) {
+    // Located where the first extra field starts, or just past the end of a short row.
+    const int column = fields->size() > header.size() ? (*fields)[header.size()].column
+                                                      : static_cast<int>(line.size()) + 1;
+    return Error{"expected " + std::to_string(header.size()) + " fields, found " +
+                     std::to_string(fields->size()),
+                 {file, lineNo, column, ""}};
+  }
   return CsvRow(&file, lineNo, &header, std::move(*fields));
 }
 
@@ -233,7 +249,7 @@ std::string_view CsvRow::text(std::string_view column) const {
 }
 
 Expected<std::string> CsvRow::required(std::string_view column) const {
-  if (!has(column)) return error(column, "missing value");
+  if (!has(column)) return missing(column);
   return std::string(text(column));
 }
 
@@ -241,10 +257,19 @@ Expected<int64_t> CsvRow::integer(std::string_view column, int64_t min, int64_t 
   TESSERA_TRY(t, required(column));
   auto v = parseWholeNumber(t);
   if (!v) return error(column, "expected a whole number, got '" + t + "'");
-  if (*v < min || *v > max)
-    return error(column, "value " + t + " is out of range [" + std::to_string(min) + ", " +
-                             std::to_string(max) + "]");
+  TESSERA_CHECK(inRange(column, *v, min, max));
   return *v;
+}
+
+Error CsvRow::missing(std::string_view column) const {
+  return error(column, "missing value");
+}
+
+Status CsvRow::inRange(std::string_view column, int64_t value, int64_t min, int64_t max) const {
+  if (value >= min && value <= max) return okStatus();
+  // The value as written ("8.0" stays "8.0"), so the message matches the file.
+  return error(column, std::string(text(column)) + " is out of range [" + std::to_string(min) +
+                           ", " + std::to_string(max) + "]");
 }
 
 Expected<Seconds> CsvRow::time(std::string_view column) const {
@@ -330,14 +355,20 @@ Trace TraceCollector::finish() && {
 Status readCsvRows(const std::string& path, const std::vector<std::string>& required,
                    TraceCollector& c, const std::function<Status(const CsvRow&)>& readRow) {
   TESSERA_TRY(lines, LineReader::open(path));
+  return readCsvRows(lines, path, required, c, readRow);
+}
+
+Status readCsvRows(LineReader& lines, const std::string& file,
+                   const std::vector<std::string>& required, TraceCollector& c,
+                   const std::function<Status(const CsvRow&)>& readRow) {
   std::string line;
   while (lines.next(line) && trim(line).empty()) {
   }
-  // LineReader::open made sure there is a visible line: this is the header.
-  TESSERA_TRY(header, CsvHeader::parse(line, path, lines.lineNumber(), required));
+  // LineReader made sure there is a visible line: this is the header.
+  TESSERA_TRY(header, CsvHeader::parse(line, file, lines.lineNumber(), required));
   while (!c.full() && lines.next(line)) {
     if (trim(line).empty()) continue;
-    auto row = CsvRow::parse(line, path, lines.lineNumber(), header);
+    auto row = CsvRow::parse(line, file, lines.lineNumber(), header);
     TESSERA_CHECK(c.row(row ? readRow(*row) : Status(row.error())));
   }
   return okStatus();

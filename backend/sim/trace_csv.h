@@ -4,8 +4,9 @@
 // trace time stamps, and TraceCollector, the one place that decides what a malformed row does
 // (stop with its error, or record it and go on) and that finishes a Trace (time origin, order,
 // teams). Internal to the simulator library.
-#include <fstream>
 #include <functional>
+#include <istream>
+#include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -21,13 +22,16 @@ class LineReader {
  public:
   // Fails for a missing or unreadable path, a non-regular file, or a file with no visible text.
   static Expected<LineReader> open(const std::string& path);
+  // Text already in memory, read the same way (tests, and callers that hold the file already);
+  // `file` names it in the error for text with nothing visible.
+  static Expected<LineReader> fromText(std::string text, const std::string& file);
   // The next line (blank lines included); false at the end of the file.
   bool next(std::string& line);
   [[nodiscard]] int lineNumber() const { return line_; }
 
  private:
-  explicit LineReader(std::ifstream in) : in_(std::move(in)) {}
-  std::ifstream in_;
+  explicit LineReader(std::unique_ptr<std::istream> in) : in_(std::move(in)) {}
+  std::unique_ptr<std::istream> in_;
   int line_ = 0;
 };
 
@@ -46,8 +50,9 @@ struct CsvField {
   std::string text;  // unquoted, trimmed
   int column = 0;    // 1-based character position of the field in its line
 };
-// Splits one CSV line; double-quoted fields may hold commas and doubled quotes. Fails (message
-// only) on an unterminated quote.
+// Splits one CSV line; double-quoted fields may hold commas and doubled quotes. Fails on an
+// unterminated quote or text after a closing one, with the field's column in the error's location
+// (the caller adds the file and line).
 Expected<std::vector<CsvField>> splitCsvLine(std::string_view line);
 
 class CsvHeader {
@@ -77,6 +82,11 @@ class CsvRow {
   [[nodiscard]] std::string_view text(std::string_view column) const;  // "" when absent
   [[nodiscard]] Expected<std::string> required(std::string_view column) const;
   [[nodiscard]] Expected<int64_t> integer(std::string_view column, int64_t min, int64_t max) const;
+  // The errors required() and integer() give, for readers that check a value already parsed
+  // (a narrower range than the format's, a value that must be there only in some files).
+  [[nodiscard]] Error missing(std::string_view column) const;
+  [[nodiscard]] Status inRange(std::string_view column, int64_t value, int64_t min,
+                               int64_t max) const;
   [[nodiscard]] Expected<Seconds> time(std::string_view column) const;
   [[nodiscard]] Error error(std::string_view column, const std::string& message) const;
   [[nodiscard]] Error error(const std::string& message) const;  // the whole row
@@ -109,7 +119,12 @@ class TraceCollector {
   void skip(int line, const std::string& why);
   // Job ids are 1..N in file order unless the reader sets them.
   void add(TraceJob job);
-  [[nodiscard]] bool full() const { return opts_.limit > 0 && trace_.jobs.size() >= opts_.limit; }
+  // Readers that keep rows rather than jobs (the openb node and pod lists) count each row kept
+  // here, so that opts.limit stops them where it would stop a trace.
+  void countRow() { ++rows_; }
+  [[nodiscard]] bool full() const {
+    return opts_.limit > 0 && trace_.jobs.size() + rows_ >= opts_.limit;
+  }
   [[nodiscard]] const std::string& file() const { return trace_.source; }
   [[nodiscard]] const TraceReadOptions& options() const { return opts_; }
   Trace& trace() { return trace_; }
@@ -122,6 +137,7 @@ class TraceCollector {
   TraceReadOptions opts_;
   Trace trace_;
   JobId nextId_ = 1;
+  size_t rows_ = 0;
 };
 
 // Reads a CSV trace: the first non-blank line is the header and must have the `required`
@@ -130,6 +146,11 @@ class TraceCollector {
 // TraceCollector::row.
 Status readCsvRows(const std::string& path, const std::vector<std::string>& required,
                    TraceCollector& c, const std::function<Status(const CsvRow&)>& readRow);
+// The same from lines already opened (LineReader::fromText for text in memory); `file` names
+// them in errors.
+Status readCsvRows(LineReader& lines, const std::string& file,
+                   const std::vector<std::string>& required, TraceCollector& c,
+                   const std::function<Status(const CsvRow&)>& readRow);
 
 // Sets the job's class, priority and preemptibility from the default priority class `name`.
 void setDefaultPriorityClass(Job& j, std::string_view name);

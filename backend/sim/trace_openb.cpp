@@ -1,6 +1,7 @@
-// Alibaba openb pod lists (cluster-trace-gpu-v2023, the FGD paper's trace). Schema and mapping:
-// docs/trace-formats.md.
+// Alibaba openb pod lists (cluster-trace-gpu-v2023, the FGD paper's trace) as a Trace: the rows of
+// openb_data.h, each mapped onto a job. Schema and mapping: docs/trace-formats.md.
 #include "core/strings.h"
+#include "sim/openb_data.h"
 #include "sim/trace.h"
 #include "sim/trace_csv.h"
 #include "topology/gpu_catalog.h"
@@ -29,17 +30,17 @@ constexpr QosMapping kQos[] = {
 // Files without a qos column (the multigpu variants).
 constexpr QosMapping kNoQos = {"openb", "experiment", WorkloadClass::Batch};
 
-Status readQos(const CsvRow& row, Job& j) {
+Status readQos(const OpenbPodRow& p, const CsvRow& row, Job& j) {
   const QosMapping* m = &kNoQos;
   if (row.hasColumn("qos")) {
-    TESSERA_TRY(qos, row.required("qos"));
-    const std::string lower = toLower(qos);
+    if (p.qos.empty()) return row.missing("qos");
+    const std::string lower = toLower(p.qos);
     m = nullptr;
     for (const auto& q : kQos)
       if (lower == q.qos) m = &q;
     if (!m)
       return row.error("qos",
-                       "unknown QoS '" + qos + "' (expected LS, Guaranteed, Burstable or BE)");
+                       "unknown QoS '" + p.qos + "' (expected LS, Guaranteed, Burstable or BE)");
   }
   j.team = m->qos;
   tracefmt::setDefaultPriorityClass(j, m->priorityClass);
@@ -47,37 +48,35 @@ Status readQos(const CsvRow& row, Job& j) {
   return okStatus();
 }
 
-// num_gpu 0: CPU-only; 1 with gpu_milli < 1000: a share of one GPU; otherwise whole GPUs.
-Status readGpus(const CsvRow& row, TraceJob& t) {
-  TESSERA_TRY(gpus, row.integer("num_gpu", 0, 64));
-  TESSERA_TRY(milli, row.integer("gpu_milli", 0, 1000));
+// num_gpu 0: CPU-only; 1 with gpu_milli < 1000: a share of one GPU; otherwise whole GPUs. The
+// rows allow more GPUs and milli than a simulated job can ask for; such a row is malformed here.
+Status readGpus(const OpenbPodRow& p, const CsvRow& row, TraceJob& t) {
+  TESSERA_CHECK(row.inRange("num_gpu", p.numGpu, 0, 64));
+  TESSERA_CHECK(row.inRange("gpu_milli", p.gpuMilli, 0, 1000));
   GpuRequest& r = t.job.perTask;
-  if (gpus == 0) {
-    if (milli != 0) return row.error("gpu_milli", "must be 0 when num_gpu is 0");
+  if (p.numGpu == 0) {
+    if (p.gpuMilli != 0) return row.error("gpu_milli", "must be 0 when num_gpu is 0");
     r.kind = GpuRequest::Kind::None;
     return okStatus();
   }
-  if (milli == 0) return row.error("gpu_milli", "must be 1..1000 when num_gpu is not 0");
-  if (milli < 1000) {
-    if (gpus != 1) return row.error("gpu_milli", "a GPU share (< 1000) needs num_gpu 1");
+  if (p.gpuMilli == 0) return row.error("gpu_milli", "must be 1..1000 when num_gpu is not 0");
+  if (p.gpuMilli < 1000) {
+    if (p.numGpu != 1) return row.error("gpu_milli", "a GPU share (< 1000) needs num_gpu 1");
     r.kind = GpuRequest::Kind::Fraction;
-    r.milli = static_cast<int>(milli);
+    r.milli = p.gpuMilli;
     t.usage = UsageProfile::Inference;
     return okStatus();
   }
   r.kind = GpuRequest::Kind::Whole;
-  r.gpus = static_cast<int>(gpus);
+  r.gpus = p.numGpu;
   t.usage = UsageProfile::ComputeBound;
   return okStatus();
 }
 
-Status readModels(const CsvRow& row, Job& j) {
-  if (!row.has("gpu_spec")) return okStatus();
-  for (std::string_view name : split(row.text("gpu_spec"), '|')) {
-    name = trim(name);
-    if (name.empty()) continue;
+Status readModels(const OpenbPodRow& p, const CsvRow& row, Job& j) {
+  for (const std::string& name : p.spec) {
     const GpuModel* m = GpuCatalog::builtin().find(name);
-    if (!m) return row.error("gpu_spec", "unknown GPU model '" + std::string(name) + "'");
+    if (!m) return row.error("gpu_spec", "unknown GPU model '" + name + "'");
     j.model.models.push_back(m->id);
   }
   return okStatus();
@@ -85,37 +84,36 @@ Status readModels(const CsvRow& row, Job& j) {
 
 // Arrival and runtime. Without time columns (multigpu files) every pod arrives at 0 with runtime
 // 0, which stands for "unknown": those files only serve placement experiments.
-Status readTimes(const CsvRow& row, TraceJob& t) {
+Status readTimes(const OpenbPodRow& p, const CsvRow& row, TraceJob& t) {
   if (!row.hasColumn("creation_time")) return okStatus();
-  TESSERA_TRY(created, row.integer("creation_time", 0, int64_t{1} << 40));
-  TESSERA_TRY(deleted, row.integer("deletion_time", 0, int64_t{1} << 40));
+  if (!p.creationTime) return row.missing("creation_time");
+  if (!p.deletionTime) return row.missing("deletion_time");
+  const Seconds created = *p.creationTime;
   Seconds start = created;
-  if (row.has("scheduled_time")) {  // empty: never scheduled, it only waited
-    TESSERA_TRY(scheduled, row.integer("scheduled_time", 0, int64_t{1} << 40));
-    if (scheduled < created)
+  if (p.scheduledTime) {  // missing: never scheduled, it only waited
+    if (*p.scheduledTime < created)
       return row.error("scheduled_time", "is before creation_time " + std::to_string(created));
-    start = scheduled;
+    start = *p.scheduledTime;
   }
-  if (deleted < start)
+  if (*p.deletionTime < start)
     return row.error("deletion_time", "is before the pod's start " + std::to_string(start));
   t.job.submitTime = created;
-  t.runtime = deleted - start;
+  t.runtime = *p.deletionTime - start;
   return okStatus();
 }
 
-Status readPod(const CsvRow& row, TraceCollector& c) {
+// cpu_milli is narrower here than in the rows: cpusPerTask is an int.
+Status readPod(const OpenbPodRow& p, const CsvRow& row, TraceCollector& c) {
   TraceJob t;
-  TESSERA_TRY(name, row.required("name"));
-  t.job.name = name;
-  TESSERA_TRY(cpuMilli, row.integer("cpu_milli", 0, int64_t{1} << 30));
-  t.job.cpusPerTask = static_cast<int>(tracefmt::ceilDiv(cpuMilli, 1000));
-  TESSERA_TRY(memory, row.integer("memory_mib", 0, int64_t{1} << 40));
-  t.job.memoryMiBPerTask = memory;
-  TESSERA_CHECK(readGpus(row, t));
-  TESSERA_CHECK(readModels(row, t.job));
-  TESSERA_CHECK(readQos(row, t.job));
-  TESSERA_CHECK(readTimes(row, t));
-  t.failsAtEnd = toLower(row.text("pod_phase")) == "failed";
+  t.job.name = p.name;
+  TESSERA_CHECK(row.inRange("cpu_milli", p.cpuMilli, 0, int64_t{1} << 30));
+  t.job.cpusPerTask = static_cast<int>(tracefmt::ceilDiv(p.cpuMilli, 1000));
+  t.job.memoryMiBPerTask = p.memoryMiB;
+  TESSERA_CHECK(readGpus(p, row, t));
+  TESSERA_CHECK(readModels(p, row, t.job));
+  TESSERA_CHECK(readQos(p, row, t.job));
+  TESSERA_CHECK(readTimes(p, row, t));
+  t.failsAtEnd = toLower(p.podPhase) == "failed";
   c.add(std::move(t));
   return okStatus();
 }
@@ -124,9 +122,8 @@ Status readPod(const CsvRow& row, TraceCollector& c) {
 
 Expected<Trace> readOpenbPods(const std::string& path, const TraceReadOptions& opts) {
   TraceCollector c(path, opts);
-  TESSERA_CHECK(tracefmt::readCsvRows(path,
-                                      {"name", "cpu_milli", "memory_mib", "num_gpu", "gpu_milli"},
-                                      c, [&](const CsvRow& row) { return readPod(row, c); }));
+  TESSERA_CHECK(forEachOpenbPodRow(
+      path, c, [&](const OpenbPodRow& p, const CsvRow& row) { return readPod(p, row, c); }));
   return std::move(c).finish();
 }
 

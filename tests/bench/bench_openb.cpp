@@ -95,12 +95,12 @@ bool parse(int argc, char** argv, Options& o) {
 }
 
 struct Input {
-  std::vector<OpenbNodeRow> nodes;
+  std::vector<OpenbNode> nodes;
   std::vector<OpenbPodRow> pods;
 };
 
 bool load(const Options& o, const std::string& trace, Input& in) {
-  auto nodes = readOpenbNodeRows(o.data + "/openb_node_list_gpu_node.csv");
+  auto nodes = readOpenbNodeList(o.data + "/openb_node_list_gpu_node.csv");
   auto pods = readOpenbPodRows(o.data + "/openb_pod_list_" + trace + ".csv");
   if (!nodes || !pods) {
     std::fprintf(stderr, "bench_openb: %s\n",

@@ -295,7 +295,7 @@ class TstOpenbExperiment : public QObject {
   // Four GPUs (1 % = 40 milli); specs force every placement. Arrived % after each pod:
   // 25, 37.5, 62.5, 75, 100, 100, 100.5 (rounds to 100, half to even), 150.5.
   void metricOnAHandComputedRun() {
-    const std::vector<OpenbNodeRow> nodes = {
+    const std::vector<OpenbNode> nodes = {
         {"a", 64000, 65536, 1, "A"}, {"b", 64000, 65536, 1, "B"}, {"c", 64000, 65536, 2, "C"}};
     const std::vector<OpenbPodRow> pods = {
         podRow("1", 1000, 1, 1000, "A"), podRow("2", 1000, 1, 500, "B"),
@@ -337,7 +337,7 @@ class TstOpenbExperiment : public QObject {
   }
 
   void determinism() {
-    auto nodes = readOpenbNodeRows(openbFile("openb_node_list_gpu_node.csv"));
+    auto nodes = readOpenbNodeList(openbFile("openb_node_list_gpu_node.csv"));
     auto pods = readOpenbPodRows(openbFile("openb_pod_list_default.csv"));
     QVERIFY(nodes && pods);
     auto a = runOpenbOnce(*nodes, *pods, {"best-fit", 7});
@@ -389,25 +389,28 @@ class TstOpenbExperiment : public QObject {
     QCOMPARE(q(negative.error().str()),
              QString("p.csv:2:14: num_gpu: -1 is out of range [0, 1024]"));
     auto short_ =
-        parseOpenbNodeRows("sn,cpu_milli,memory_mib,gpu,model\nn0,64000,262144\n", "n.csv");
+        parseOpenbNodeList("sn,cpu_milli,memory_mib,gpu,model\nn0,64000,262144\n", "n.csv");
     QVERIFY(!short_);
     QCOMPARE(q(short_.error().str()), QString("n.csv:2:16: expected 5 fields, found 3"));
-    auto missing = parseOpenbNodeRows("sn,cpu_milli,gpu,model\n", "n.csv");
+    auto missing = parseOpenbNodeList("sn,cpu_milli,gpu,model\n", "n.csv");
     QVERIFY(!missing);
-    QCOMPARE(q(missing.error().str()), QString("n.csv:1: missing column 'memory_mib'"));
-    auto quote = parseOpenbNodeRows("sn,cpu_milli,memory_mib,gpu,model\n\"n0,1,1,1,A\n", "n.csv");
+    QCOMPARE(
+        q(missing.error().str()),
+        QString("n.csv:1: the header lacks column memory_mib (it has: sn, cpu_milli, gpu, model)"));
+    auto quote = parseOpenbNodeList("sn,cpu_milli,memory_mib,gpu,model\n\"n0,1,1,1,A\n", "n.csv");
     QVERIFY(!quote);
     QCOMPARE(q(quote.error().str()), QString("n.csv:2:1: unterminated double quote"));
-    auto absent = readOpenbNodeRows("/nonexistent/nodes.csv");
+    auto absent = readOpenbNodeList("/nonexistent/nodes.csv");
     QVERIFY(!absent);
-    QCOMPARE(q(absent.error().str()), QString("/nonexistent/nodes.csv: cannot open file"));
+    QCOMPARE(q(absent.error().str()),
+             QString("/nonexistent/nodes.csv: cannot open file: no such file"));
     // The multigpu files have only the first five columns.
     QVERIFY(parseOpenbPodRows("name,cpu_milli,memory_mib,num_gpu,gpu_milli\np,1,1,0,0\n", "m.csv"));
   }
 
   // One seed of the default trace: FGD leaves much less unallocated than random.
   void realTraceFgdBeatsRandom() {
-    auto nodes = readOpenbNodeRows(openbFile("openb_node_list_gpu_node.csv"));
+    auto nodes = readOpenbNodeList(openbFile("openb_node_list_gpu_node.csv"));
     auto pods = readOpenbPodRows(openbFile("openb_pod_list_default.csv"));
     QVERIFY2(nodes, nodes ? "" : nodes.error().str().c_str());
     QVERIFY2(pods, pods ? "" : pods.error().str().c_str());
