@@ -3,6 +3,7 @@
 
 #include <atomic>
 #include <chrono>
+#include <cmath>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
@@ -20,6 +21,8 @@
 #include "scheduler/command_yaml.h"
 #include "scheduler/scenario.h"
 #include "sim/openb_cluster.h"
+#include "sim/openb_data.h"
+#include "sim/openb_experiment.h"
 #include "sim/simulator.h"
 #include "sim/synthetic.h"
 #include "sim/whatif.h"
@@ -395,6 +398,125 @@ int whatIf(Context& ctx, const SimArgs& a) {
   return kExitOk;
 }
 
+// ---- openb placement quality
+
+struct OpenbArgs {
+  std::string nodes;
+  std::vector<std::string> pods;
+  std::string policies = "random,dot-product,gpu-clustering,gpu-packing,best-fit,fgd,tessera";
+  std::string seeds = "42-51";
+  double tune = 1.3;
+  int threads = 0;
+  bool uniformTies = false;
+  std::string chart;
+};
+
+// "42-51" or "42,43,45" (or both mixed).
+Expected<std::vector<uint64_t>> seedList(const std::string& text) {
+  std::vector<uint64_t> out;
+  std::stringstream in(text);
+  std::string part;
+  while (std::getline(in, part, ',')) {
+    const auto dash = part.find('-');
+    try {
+      size_t used = 0;
+      const uint64_t lo = std::stoull(part.substr(0, dash), &used);
+      const uint64_t hi = dash == std::string::npos ? lo : std::stoull(part.substr(dash + 1));
+      if (hi < lo || hi - lo > 10000) throw std::invalid_argument(part);
+      for (uint64_t s = lo; s <= hi; ++s) out.push_back(s);
+    } catch (const std::exception&) {
+      return Error{"--seeds: bad seed list '" + text + "' (like 42-51 or 1,2,3)", {}};
+    }
+  }
+  if (out.empty()) return Error{"--seeds: no seeds given", {}};
+  return out;
+}
+
+std::vector<std::string> splitList(const std::string& text) {
+  std::vector<std::string> out;
+  std::stringstream in(text);
+  std::string part;
+  while (std::getline(in, part, ','))
+    if (!part.empty()) out.push_back(part);
+  return out;
+}
+
+struct PolicyStats {
+  double mean = 0, min = 0, max = 0;
+  std::vector<double> perSeed;
+  std::vector<double> curve;  // mean allocation % by arrived %, over seeds
+};
+
+PolicyStats statsOf(const std::vector<OpenbRun>& runs, const std::string& policy) {
+  PolicyStats s;
+  s.curve.assign(kOpenbMaxArrivedPercent + 1, 0.0);
+  std::vector<int> counts(s.curve.size(), 0);
+  for (const auto& r : runs) {
+    if (r.policy != policy) continue;
+    s.perSeed.push_back(r.unallocatedAt100);
+    for (size_t a = 0; a < r.allocatedByArrived.size() && a < s.curve.size(); ++a)
+      if (std::isfinite(r.allocatedByArrived[a])) s.curve[a] += r.allocatedByArrived[a], ++counts[a];
+  }
+  for (size_t a = 0; a < s.curve.size(); ++a)
+    s.curve[a] = counts[a] ? s.curve[a] / counts[a] : std::nan("");
+  if (s.perSeed.empty()) return s;
+  s.min = *std::min_element(s.perSeed.begin(), s.perSeed.end());
+  s.max = *std::max_element(s.perSeed.begin(), s.perSeed.end());
+  for (double v : s.perSeed) s.mean += v / double(s.perSeed.size());
+  return s;
+}
+
+int openb(Context& ctx, const OpenbArgs& a) {
+  auto seeds = seedList(a.seeds);
+  if (!seeds) return inputError(ctx, seeds.error());
+  auto nodes = readOpenbNodeList(a.nodes);
+  if (!nodes) return inputError(ctx, nodes.error());
+  OpenbConfig config;
+  config.policies = splitList(a.policies);
+  config.seeds = *seeds;
+  config.tune = a.tune;
+  config.threads = a.threads;
+  config.ties = a.uniformTies ? OpenbTieBreak::Uniform : OpenbTieBreak::NodeOrder;
+  nlohmann::json json = nlohmann::json::array();
+  Chart chart{"Unallocated GPU capacity as the workload arrives (mean over seeds)",
+              "arrived GPU demand (% of capacity)", "unallocated GPUs (% of capacity)", {}};
+  for (const auto& podsPath : a.pods) {
+    auto pods = readOpenbPodRows(podsPath);
+    if (!pods) return inputError(ctx, pods.error());
+    auto runs = runOpenbExperiment(*nodes, *pods, config);
+    if (!runs) return inputError(ctx, runs.error());
+    const std::string trace = std::filesystem::path(podsPath).stem().string();
+    if (ctx.format == "text")
+      ctx.out << trace << ": " << nodes->size() << " nodes, " << pods->size()
+              << " pods; unallocated GPU % at 100 % arrived (lower is better)\n"
+              << std::left << std::setw(16) << "policy" << std::right << std::setw(8) << "mean"
+              << std::setw(8) << "min" << std::setw(8) << "max" << "  per seed\n";
+    for (const auto& policy : config.policies) {
+      const PolicyStats s = statsOf(*runs, policy);
+      if (ctx.format == "text") {
+        ctx.out << std::left << std::setw(16) << policy << std::right << std::fixed
+                << std::setprecision(2) << std::setw(8) << s.mean << std::setw(8) << s.min
+                << std::setw(8) << s.max << " ";
+        for (double v : s.perSeed) ctx.out << ' ' << v;
+        ctx.out << "\n";
+      }
+      json.push_back({{"trace", trace}, {"policy", policy}, {"mean", s.mean}, {"seeds", config.seeds},
+                      {"unallocated_at_100", s.perSeed}});
+      if (podsPath != a.pods.front()) continue;
+      ChartSeries series{policy, {}};
+      for (int arrived = 90; arrived <= kOpenbMaxArrivedPercent; ++arrived)
+        series.points.emplace_back(arrived, 100 - s.curve[static_cast<size_t>(arrived)]);
+      chart.series.push_back(std::move(series));
+    }
+  }
+  if (ctx.format == "json") ctx.out << json.dump(2) << "\n";
+  if (!a.chart.empty()) {
+    if (const Status w = writeChart(chart, a.chart); !w) return ctx.fail(w.error().str(), kExitUsage);
+    if (ctx.format != "json") ctx.out << "wrote " << a.chart << "\n";
+  }
+  return kExitOk;
+}
+
 void addInputOptions(CLI::App* c, SimArgs& a) {
   c->add_option("--cluster", a.cluster, "Cluster spec (default: the built-in demo cluster)");
   c->add_option("--openb-nodes", a.openbNodes, "An openb node list CSV as the cluster");
@@ -466,6 +588,25 @@ void addSimulateVerbs(CLI::App& app, Context& ctx) {
   wi->add_option("-o,--output", ctx.format, "Output format")
       ->check(CLI::IsMember({"text", "json"}));
   wi->callback([&ctx, w] { ctx.exitCode = whatIf(ctx, *w); });
+
+  auto o = std::make_shared<OpenbArgs>();
+  auto* ob = sim->add_subcommand(
+      "openb",
+      "The FGD paper's placement-quality experiment on openb traces: unallocated GPU % when the "
+      "arrived workload reaches 100 % of capacity, per policy and seed (docs/openb-experiment.md)");
+  ob->add_option("--nodes", o->nodes, "openb node list (openb_node_list_gpu_node.csv)")->required();
+  ob->add_option("--pods", o->pods, "openb pod list(s), one table each")->required();
+  ob->add_option("--policies", o->policies, "Comma-separated policies")->capture_default_str();
+  ob->add_option("--seeds", o->seeds, "Seeds, like 42-51 or 1,2,3")->capture_default_str();
+  ob->add_option("--tune", o->tune, "Offered GPU demand as a multiple of capacity")
+      ->check(CLI::Range(0.1, 10.0))
+      ->capture_default_str();
+  ob->add_option("--threads", o->threads, "Parallel runs (0 = all cores)");
+  ob->add_flag("--uniform-ties", o->uniformTies,
+               "Break score ties uniformly at random instead of by a per-seed node order");
+  ob->add_option("--chart", o->chart, "Write unallocated % against arrived % per policy (.svg or .png)");
+  ob->add_option("-o,--output", ctx.format, "Output format")->check(CLI::IsMember({"text", "json"}));
+  ob->callback([&ctx, o] { ctx.exitCode = openb(ctx, *o); });
 }
 
 }  // namespace tessera::cli

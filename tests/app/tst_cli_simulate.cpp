@@ -15,6 +15,13 @@ using namespace tessera::test;
 namespace {
 
 const std::string kData = std::string(TESSERA_SOURCE_DIR) + "/tests/data";
+const std::string kOpenb = TESSERA_OPENB_DIR;
+
+double meanOf(const nlohmann::json& rows, const std::string& policy) {
+  for (const auto& r : rows)
+    if (r["policy"] == policy) return r["mean"].get<double>();
+  return -1;
+}
 
 }  // namespace
 
@@ -144,6 +151,45 @@ class TstCliSimulate : public QObject {
              std::string("two-more-dgx"));
     const CliResult missing = runCli({"simulate", "whatif", "--synthetic", "10"});
     QCOMPARE(missing.code, 2);
+  }
+
+  // The FGD paper's experiment on the real default trace, two seeds: FGD strands less than random.
+  void openbExperimentComparesPolicies() {
+    QTemporaryDir dir;
+    const std::string svg = dir.filePath("openb.svg").toStdString();
+    const std::vector<std::string> base{"simulate", "openb", "--nodes",
+                                        kOpenb + "/openb_node_list_gpu_node.csv", "--pods",
+                                        kOpenb + "/openb_pod_list_default.csv", "--policies",
+                                        "random,fgd", "--seeds", "42-43"};
+    std::vector<std::string> text = base;
+    text.insert(text.end(), {"--chart", svg});
+    const CliResult r = runCli(text);
+    QVERIFY2(r.code == 0, qPrintable(describe(r)));
+    QVERIFY(contains(r.out, "openb_pod_list_default: 1213 nodes, 8152 pods"));
+    QVERIFY(contains(readFile(QString::fromStdString(svg)), ">fgd</text>"));
+    std::vector<std::string> json = base;
+    json.insert(json.end(), {"-o", "json"});
+    const CliResult j = runCli(json);
+    QVERIFY2(j.code == 0, qPrintable(describe(j)));
+    const auto rows = nlohmann::json::parse(j.out);
+    QCOMPARE(rows.size(), size_t{2});
+    QCOMPARE(rows[0]["unallocated_at_100"].size(), size_t{2});
+    QVERIFY(meanOf(rows, "fgd") > 0);
+    QVERIFY(meanOf(rows, "fgd") < meanOf(rows, "random"));
+  }
+
+  void openbBadInputs() {
+    const std::string nodes = kOpenb + "/openb_node_list_gpu_node.csv";
+    const std::string pods = kData + "/traces/openb-pods-small.csv";
+    const CliResult policy = runCli({"simulate", "openb", "--nodes", nodes, "--pods", pods, "--policies", "magic"});
+    QCOMPARE(policy.code, 2);
+    QVERIFY2(contains(policy.err, "unknown placement policy 'magic'"), qPrintable(describe(policy)));
+    const CliResult seeds = runCli({"simulate", "openb", "--nodes", nodes, "--pods", pods, "--seeds", "9-x"});
+    QCOMPARE(seeds.code, 2);
+    QVERIFY(contains(seeds.err, "--seeds"));
+    const CliResult broken = runCli({"simulate", "openb", "--nodes", kData + "/traces/openb-nodes-malformed.csv", "--pods", pods});
+    QCOMPARE(broken.code, 1);
+    QVERIFY2(contains(broken.err, "openb-nodes-malformed.csv:"), qPrintable(describe(broken)));
   }
 };
 

@@ -5,6 +5,7 @@
 #include <QtTest>
 
 #include <cmath>
+#include <sstream>
 
 #include "clusterspec/cluster_spec.h"
 #include "scheduler/command.h"
@@ -255,6 +256,47 @@ class TstSimulator : public QObject {
         hostStranded = std::max(hostStranded, m.stranded[size_t(StrandCause::HostResources)]);
     QCOMPARE(hostStranded, 1.0);  // h1's second GPU
     QCOMPARE(outcome(sim.outcomes(), 2).firstStart, Seconds{1000});
+  }
+
+  // Three jobs whose every figure is known: waits 0/60/600 s, runtimes 100/5/1000 s.
+  void summaryOfHandComputedOutcomes() {
+    auto job = [](JobId id, const char* team, const char* cls, Seconds submit, Seconds start,
+                  Seconds end, Seconds runtime, double gpuHours) {
+      JobOutcome o;
+      o.id = id;
+      o.team = team;
+      o.priorityClass = cls;
+      o.submit = submit;
+      o.firstStart = start;
+      o.end = end;
+      o.runtime = runtime;
+      o.state = end >= 0 ? JobState::Completed : JobState::Running;
+      o.gpuHoursUsed = gpuHours;
+      return o;
+    };
+    const std::vector<JobOutcome> jobs{job(1, "a", "serving", 0, 0, 100, 100, 3),
+                                       job(2, "a", "spot", 0, 60, 65, 5, 1),
+                                       job(3, "b", "spot", 0, 600, 1600, 1000, 4)};
+    const SimSummary s = summarize(MetricsRecorder{}, jobs, {{"a", 1.0}, {"b", 3.0}}, 0, 1600);
+    QCOMPARE(s.completed, size_t{3});
+    QCOMPARE(s.wait.max, 600.0);
+    QCOMPARE(s.wait.p50, 60.0);
+    QCOMPARE(s.waitByTeam.at("a").max, 60.0);
+    QCOMPARE(s.waitByClass.at("spot").p50, 60.0);  // nearest rank of {60, 600}
+    // Bounded slowdown: 100/100 = 1, 65/max(5,10) = 6.5, 1600/1000 = 1.6.
+    QCOMPARE(s.slowdown.max, 6.5);
+    QCOMPARE(s.slowdown.p50, 1.6);
+    QCOMPARE(s.jct.max, 1600.0);
+    // Fairness: team a used 4 of 8 GPU-hours but deserves 1/4 by weight.
+    QCOMPARE(s.fairness.at("a").share, 0.5);
+    QCOMPARE(s.fairness.at("a").deserved, 0.25);
+    QCOMPARE(s.fairness.at("b").deserved, 0.75);
+    std::ostringstream json, csv;
+    writeSummaryJson(json, s);
+    QVERIFY(json.str().find("\"deserved\": 0.75") != std::string::npos);
+    writeJobsCsv(csv, jobs);
+    QVERIFY(csv.str().find("\n3,b,spot,batch,0,0,600,1600,1000,completed,0,4,0\n") !=
+            std::string::npos);
   }
 
   void percentilesUseNearestRank() {
