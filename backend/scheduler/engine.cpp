@@ -358,24 +358,10 @@ CycleContext Engine::context() const {
   const bool fgd = std::any_of(policy_.score.begin(), policy_.score.end(),
                                [](const auto& s) { return s.name == "fgd" && s.weight > 0; });
   if (fgd) {
-    std::map<std::tuple<int, int, std::string, int>, double> mix;
-    double total = 0;
-    for (uint32_t i : active_) {
-      const JobRecord& j = jobs_[i];
-      if (!j.active()) continue;
-      const auto& r = j.job.perTask;
-      mix[{int(r.kind), r.gpus, r.migProfile, r.milli}] += j.job.tasks;
-      total += j.job.tasks;
-    }
-    for (const auto& [k, w] : mix) {
-      DemandShape d;
-      d.request.kind = static_cast<GpuRequest::Kind>(std::get<0>(k));
-      d.request.gpus = std::get<1>(k);
-      d.request.migProfile = std::get<2>(k);
-      d.request.milli = std::get<3>(k);
-      d.weight = w / total;
-      ctx.demand.push_back(d);
-    }
+    DemandMix mix;
+    for (uint32_t i : active_)
+      if (jobs_[i].active()) mix.add(jobs_[i].job);
+    ctx.demand = mix.shapes();
   }
   return ctx;
 }

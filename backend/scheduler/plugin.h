@@ -5,9 +5,11 @@
 // (Unresolvable) and "broken" (Error). Plugins are stateless; what one cycle knows lives in
 // the CycleContext the engine builds at the start of the cycle.
 #include <cstdint>
+#include <map>
 #include <memory>
 #include <optional>
 #include <string>
+#include <tuple>
 #include <vector>
 
 #include "scheduler/gang_placement.h"
@@ -169,6 +171,19 @@ class BackfillPlugin {
 };
 
 // The built-in search plugins (explanations use the preemption one even when a policy does not).
+// The request mix FGD measures against: every task shape of the jobs added, weighted by its
+// task count. The engine's cycle builds it over the active jobs, the simulator's metrics over
+// pending and running ones.
+class DemandMix {
+ public:
+  void add(const Job& job);
+  [[nodiscard]] std::vector<DemandShape> shapes() const;
+
+ private:
+  std::map<std::tuple<int, int, std::string, int>, double> counts_;
+  double total_ = 0;
+};
+
 // FGD's fragmentation of one node against a request mix, in GPUs: what each shape could not use
 // there, weighted by how often it occurs. `wholeTaken` whole GPUs and `sharedMilli` on
 // `sharedGpu` are counted as taken (a tentative placement). The fgd score plugin and the

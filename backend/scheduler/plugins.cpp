@@ -228,6 +228,26 @@ struct FractionPackScore final : ScorePlugin {
 
 }  // namespace
 
+void DemandMix::add(const Job& job) {
+  const auto& r = job.perTask;
+  counts_[{int(r.kind), r.gpus, r.migProfile, r.milli}] += job.tasks;
+  total_ += job.tasks;
+}
+
+std::vector<DemandShape> DemandMix::shapes() const {
+  std::vector<DemandShape> out;
+  for (const auto& [k, w] : counts_) {
+    DemandShape d;
+    d.request.kind = static_cast<GpuRequest::Kind>(std::get<0>(k));
+    d.request.gpus = std::get<1>(k);
+    d.request.migProfile = std::get<2>(k);
+    d.request.milli = std::get<3>(k);
+    d.weight = w / total_;
+    out.push_back(d);
+  }
+  return out;
+}
+
 // FGD (Weng et al., ATC'23): the fragmentation of a node measured against the request mix is the
 // GPU capacity each request shape could not use there, weighted by how often the shape occurs.
 // The score is minus its growth if the job's tasks land on the node.

@@ -126,28 +126,6 @@ double gpuEquivalentsHeld(const ClusterState& s, GpuId g) {
   return 0;
 }
 
-std::vector<DemandShape> requestMix(const std::vector<const JobRecord*>& active) {
-  std::map<std::tuple<int, int, std::string, int>, double> mix;
-  double total = 0;
-  for (const JobRecord* j : active) {
-    const auto& r = j->job.perTask;
-    if (r.kind == GpuRequest::Kind::None) continue;
-    mix[{int(r.kind), r.gpus, r.migProfile, r.milli}] += j->job.tasks;
-    total += j->job.tasks;
-  }
-  std::vector<DemandShape> out;
-  for (const auto& [k, w] : mix) {
-    DemandShape d;
-    d.request.kind = static_cast<GpuRequest::Kind>(std::get<0>(k));
-    d.request.gpus = std::get<1>(k);
-    d.request.migProfile = std::get<2>(k);
-    d.request.milli = std::get<3>(k);
-    d.weight = w / total;
-    out.push_back(d);
-  }
-  return out;
-}
-
 }  // namespace
 
 void MetricsRecorder::sample(const Engine& engine, const std::vector<GpuTelemetry>& telemetry,
@@ -162,9 +140,10 @@ void MetricsRecorder::sample(const Engine& engine, const std::vector<GpuTelemetr
   m.lastCycleMs = engine.stats().lastCycleMs;
   PendingNeeds need;
   for (const JobRecord* j : pending) need.add(*j);
-  std::vector<const JobRecord*> active = pending;
-  active.insert(active.end(), running.begin(), running.end());
-  const auto mix = requestMix(active);
+  DemandMix demand;
+  for (const auto* list : {&pending, &running})
+    for (const JobRecord* j : *list) demand.add(j->job);
+  const auto mix = demand.shapes();
   int migGpus = 0;
   for (const Node& n : c.nodes()) {
     const bool up = s.nodeState(n.id) == NodeState::Up;
