@@ -112,6 +112,9 @@ std::string chartSvg(const Chart& chart) {
     for (auto [px, py] : s.points)
       if (std::isfinite(px) && std::isfinite(py)) o << sx(px) << ',' << sy(py) << ' ';
     o << "\"/>\n";
+    if (s.points.size() == 1)  // a lone point draws no line: mark it
+      o << "<circle r=\"4\" fill=\"" << color << "\" cx=\"" << sx(s.points[0].first) << "\" cy=\""
+        << sy(s.points[0].second) << "\"/>\n";
     const double ly = kTop + 10 + double(i) * 20;
     o << "<line x1=\"" << kLeft + pw + 14 << "\" y1=\"" << ly << "\" x2=\"" << kLeft + pw + 38
       << "\" y2=\"" << ly << "\" stroke-width=\"3\" stroke=\"" << color << "\"/><text x=\""

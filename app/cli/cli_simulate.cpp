@@ -37,7 +37,7 @@ struct SimArgs {
   std::vector<std::string> policies;  // one for simulate/whatif; several for compare
   size_t synthetic = 0;               // synthetic jobs (default 1000 without --workload)
   double rate = 60;                   // synthetic arrivals per hour
-  std::vector<uint64_t> seeds;        // compare: several
+  std::string seeds;                  // compare: several ("1,2,3" or "1-5")
   std::string duration, cycle = "30s", sample = "5m", grace = "30s", reconfig = "2m";
   bool keepGoing = false;
   size_t limit = 0;
@@ -54,6 +54,36 @@ struct Inputs {
   std::vector<ScheduledEvent> events;
   SimConfig config;
 };
+
+// "42-51" or "42,43,45" (or both mixed).
+Expected<std::vector<uint64_t>> seedList(const std::string& text) {
+  std::vector<uint64_t> out;
+  std::stringstream in(text);
+  std::string part;
+  while (std::getline(in, part, ',')) {
+    const auto dash = part.find('-');
+    try {
+      size_t used = 0;
+      const uint64_t lo = std::stoull(part.substr(0, dash), &used);
+      const uint64_t hi = dash == std::string::npos ? lo : std::stoull(part.substr(dash + 1));
+      if (hi < lo || hi - lo > 10000) throw std::invalid_argument(part);
+      for (uint64_t s = lo; s <= hi; ++s) out.push_back(s);
+    } catch (const std::exception&) {
+      return Error{"--seeds: bad seed list '" + text + "' (like 42-51 or 1,2,3)", {}};
+    }
+  }
+  if (out.empty()) return Error{"--seeds: no seeds given", {}};
+  return out;
+}
+
+std::vector<std::string> splitList(const std::string& text) {
+  std::vector<std::string> out;
+  std::stringstream in(text);
+  std::string part;
+  while (std::getline(in, part, ','))
+    if (!part.empty()) out.push_back(part);
+  return out;
+}
 
 Expected<Seconds> durationArg(const std::string& flag, const std::string& text) {
   const auto d = parseDuration(text);
@@ -90,14 +120,16 @@ Expected<Trace> traceOf(const SimArgs& a, const Cluster& cluster, uint64_t seed)
     sc.seed = seed;
     return synthesize(cluster, sc);
   }
+  if (!a.format.empty() && !parseTraceFormat(a.format))
+    return Error{"--format: unknown format '" + a.format + "' (openb, helios, philly, swf, jobs)",
+                 {}};
+  if (!std::filesystem::is_regular_file(a.workload))
+    return Error{"cannot open file", {a.workload, 0, 0, ""}};
   std::optional<TraceFormat> format =
       a.format.empty() ? detectTraceFormat(a.workload) : parseTraceFormat(a.format);
-  if (!format)
-    return Error{a.format.empty() ? "cannot tell the format of " + a.workload +
-                                        " (give --format openb|helios|philly|swf|jobs)"
-                                  : "--format: unknown format '" + a.format +
-                                        "' (openb, helios, philly, swf, jobs)",
-                 {}};
+  if (!format)  // read, but not a format we know: an invalid input
+    return Error{"cannot tell the trace format (give --format openb|helios|philly|swf|jobs)",
+                 {a.workload, 0, 0, ""}};
   TraceReadOptions opts;
   opts.stopOnError = !a.keepGoing;
   opts.limit = a.limit;
@@ -109,6 +141,25 @@ Workload tenantsOf(const Trace& t) {
   w.priorityClasses = t.priorityClasses.empty() ? defaultPriorityClasses() : t.priorityClasses;
   w.teams = t.teams;
   return w;
+}
+
+// Options that do not depend on any file, checked before anything runs.
+Status checkOptions(const SimArgs& a) {
+  if (!(a.rate > 0) || !std::isfinite(a.rate) || a.rate > 1e6)
+    return Error{"--rate must be more than 0 and at most 1000000 jobs per hour", {}};
+  if (a.pace != 0 && (!(a.pace > 0) || !std::isfinite(a.pace) || a.pace > 1e9))
+    return Error{"--pace must be a positive speed of at most 1e9", {}};
+  if (!a.chart.empty()) {
+    const auto ext = std::filesystem::path(a.chart).extension().string();
+    if (ext != ".svg" && ext != ".png")
+      return Error{"--chart: the file must end in .svg or .png: " + a.chart, {}};
+  }
+  if (!a.seeds.empty()) TESSERA_CHECK(seedList(a.seeds));
+  return okStatus();
+}
+
+uint64_t firstSeed(const SimArgs& a) {
+  return a.seeds.empty() ? 1 : seedList(a.seeds)->front();
 }
 
 Expected<Inputs> loadInputs(Context& ctx, const SimArgs& a, uint64_t seed) {
@@ -129,6 +180,9 @@ Expected<Inputs> loadInputs(Context& ctx, const SimArgs& a, uint64_t seed) {
     TESSERA_TRY(c, loadClusterOrDemo(a.cluster, *catalog));
     in.cluster = c;
   }
+  if (in.cluster->gpus().empty())
+    return Error{"cluster '" + in.cluster->name + "' has no GPUs to simulate",
+                 {a.cluster, 0, 0, ""}};
   TESSERA_TRY(trace, traceOf(a, *in.cluster, seed));
   in.trace = std::move(trace);
   for (size_t i = 0; i < in.trace.problems.size() && i < 5; ++i)
@@ -186,19 +240,20 @@ double secondsSince(std::chrono::steady_clock::time_point t0) {
 }
 
 // Paced against wall time: the console's live mode, here with a one-line status.
-Status runPaced(Simulator& sim, double speed) {
+Status runPaced(Simulator& sim, double speed, bool status) {
   PacedClock clock(speed);
   const auto t0 = std::chrono::steady_clock::now();
   clock.start(sim.now(), 0);
   while (!sim.finished()) {
     std::this_thread::sleep_for(std::chrono::milliseconds(100));
     TESSERA_TRY(more, sim.runUntil(clock.simTimeAt(secondsSince(t0))));
-    std::fprintf(stderr, "\rt=%s running %zu", formatDuration(sim.now()).c_str(),
-                 sim.engine().running().size());
+    if (status)
+      std::fprintf(stderr, "\rt=%s running %zu", formatDuration(sim.now()).c_str(),
+                   sim.engine().running().size());
     std::fflush(stderr);
     if (!more) break;
   }
-  std::fprintf(stderr, "\n");
+  if (status) std::fprintf(stderr, "\n");
   return okStatus();
 }
 
@@ -227,7 +282,8 @@ int inputError(Context& ctx, const Error& e) {
 }
 
 int simulate(Context& ctx, const SimArgs& a) {
-  const uint64_t seed = a.seeds.empty() ? 1 : a.seeds.front();
+  if (const Status ok = checkOptions(a); !ok) return inputError(ctx, ok.error());
+  const uint64_t seed = firstSeed(a);
   auto in = loadInputs(ctx, a, seed);
   if (!in) return inputError(ctx, in.error());
   auto policy = policyOf(a.policies.empty() ? "" : a.policies.front());
@@ -237,7 +293,8 @@ int simulate(Context& ctx, const SimArgs& a) {
   Simulator sim(std::move(*engine), in->trace, in->config, in->events);
   const auto t0 = std::chrono::steady_clock::now();
   Progress progress(ctx, !a.noProgress && ctx.format == "text");
-  const Status run = a.pace > 0 ? runPaced(sim, a.pace) : sim.run(std::ref(progress));
+  const bool status = !a.noProgress && ctx.format == "text";
+  const Status run = a.pace > 0 ? runPaced(sim, a.pace, status) : sim.run(std::ref(progress));
   progress.finish();
   if (!run) return ctx.fail("simulation stopped: " + run.error().str(), kExitInvalid);
   SimSummary s = sim.summary();
@@ -330,9 +387,10 @@ nlohmann::json compareJson(const std::vector<CompareRun>& runs) {
 }
 
 int compare(Context& ctx, const SimArgs& a) {
+  if (const Status ok = checkOptions(a); !ok) return inputError(ctx, ok.error());
   std::vector<std::string> policies =
       a.policies.empty() ? std::vector<std::string>{"default"} : a.policies;
-  std::vector<uint64_t> seeds = a.seeds.empty() ? std::vector<uint64_t>{1} : a.seeds;
+  std::vector<uint64_t> seeds = a.seeds.empty() ? std::vector<uint64_t>{1} : *seedList(a.seeds);
   std::vector<CompareRun> runs;
   for (const auto& p : policies)
     for (uint64_t s : seeds) runs.push_back({p, s, {}, {}, {}});
@@ -377,7 +435,8 @@ int compare(Context& ctx, const SimArgs& a) {
 // ---- what-if
 
 int whatIf(Context& ctx, const SimArgs& a) {
-  const uint64_t seed = a.seeds.empty() ? 1 : a.seeds.front();
+  if (const Status ok = checkOptions(a); !ok) return inputError(ctx, ok.error());
+  const uint64_t seed = firstSeed(a);
   auto in = loadInputs(ctx, a, seed);
   if (!in) return inputError(ctx, in.error());
   auto policy = policyOf(a.policies.empty() ? "" : a.policies.front());
@@ -411,36 +470,6 @@ struct OpenbArgs {
   std::string chart;
 };
 
-// "42-51" or "42,43,45" (or both mixed).
-Expected<std::vector<uint64_t>> seedList(const std::string& text) {
-  std::vector<uint64_t> out;
-  std::stringstream in(text);
-  std::string part;
-  while (std::getline(in, part, ',')) {
-    const auto dash = part.find('-');
-    try {
-      size_t used = 0;
-      const uint64_t lo = std::stoull(part.substr(0, dash), &used);
-      const uint64_t hi = dash == std::string::npos ? lo : std::stoull(part.substr(dash + 1));
-      if (hi < lo || hi - lo > 10000) throw std::invalid_argument(part);
-      for (uint64_t s = lo; s <= hi; ++s) out.push_back(s);
-    } catch (const std::exception&) {
-      return Error{"--seeds: bad seed list '" + text + "' (like 42-51 or 1,2,3)", {}};
-    }
-  }
-  if (out.empty()) return Error{"--seeds: no seeds given", {}};
-  return out;
-}
-
-std::vector<std::string> splitList(const std::string& text) {
-  std::vector<std::string> out;
-  std::stringstream in(text);
-  std::string part;
-  while (std::getline(in, part, ','))
-    if (!part.empty()) out.push_back(part);
-  return out;
-}
-
 struct PolicyStats {
   double mean = 0, min = 0, max = 0;
   std::vector<double> perSeed;
@@ -455,7 +484,8 @@ PolicyStats statsOf(const std::vector<OpenbRun>& runs, const std::string& policy
     if (r.policy != policy) continue;
     s.perSeed.push_back(r.unallocatedAt100);
     for (size_t a = 0; a < r.allocatedByArrived.size() && a < s.curve.size(); ++a)
-      if (std::isfinite(r.allocatedByArrived[a])) s.curve[a] += r.allocatedByArrived[a], ++counts[a];
+      if (std::isfinite(r.allocatedByArrived[a]))
+        s.curve[a] += r.allocatedByArrived[a], ++counts[a];
   }
   for (size_t a = 0; a < s.curve.size(); ++a)
     s.curve[a] = counts[a] ? s.curve[a] / counts[a] : std::nan("");
@@ -479,7 +509,9 @@ int openb(Context& ctx, const OpenbArgs& a) {
   config.ties = a.uniformTies ? OpenbTieBreak::Uniform : OpenbTieBreak::NodeOrder;
   nlohmann::json json = nlohmann::json::array();
   Chart chart{"Unallocated GPU capacity as the workload arrives (mean over seeds)",
-              "arrived GPU demand (% of capacity)", "unallocated GPUs (% of capacity)", {}};
+              "arrived GPU demand (% of capacity)",
+              "unallocated GPUs (% of capacity)",
+              {}};
   for (const auto& podsPath : a.pods) {
     auto pods = readOpenbPodRows(podsPath);
     if (!pods) return inputError(ctx, pods.error());
@@ -490,7 +522,8 @@ int openb(Context& ctx, const OpenbArgs& a) {
       ctx.out << trace << ": " << nodes->size() << " nodes, " << pods->size()
               << " pods; unallocated GPU % at 100 % arrived (lower is better)\n"
               << std::left << std::setw(16) << "policy" << std::right << std::setw(8) << "mean"
-              << std::setw(8) << "min" << std::setw(8) << "max" << "  per seed\n";
+              << std::setw(8) << "min" << std::setw(8) << "max"
+              << "  per seed\n";
     for (const auto& policy : config.policies) {
       const PolicyStats s = statsOf(*runs, policy);
       if (ctx.format == "text") {
@@ -500,7 +533,10 @@ int openb(Context& ctx, const OpenbArgs& a) {
         for (double v : s.perSeed) ctx.out << ' ' << v;
         ctx.out << "\n";
       }
-      json.push_back({{"trace", trace}, {"policy", policy}, {"mean", s.mean}, {"seeds", config.seeds},
+      json.push_back({{"trace", trace},
+                      {"policy", policy},
+                      {"mean", s.mean},
+                      {"seeds", config.seeds},
                       {"unallocated_at_100", s.perSeed}});
       if (podsPath != a.pods.front()) continue;
       ChartSeries series{policy, {}};
@@ -511,7 +547,8 @@ int openb(Context& ctx, const OpenbArgs& a) {
   }
   if (ctx.format == "json") ctx.out << json.dump(2) << "\n";
   if (!a.chart.empty()) {
-    if (const Status w = writeChart(chart, a.chart); !w) return ctx.fail(w.error().str(), kExitUsage);
+    if (const Status w = writeChart(chart, a.chart); !w)
+      return ctx.fail(w.error().str(), kExitUsage);
     if (ctx.format != "json") ctx.out << "wrote " << a.chart << "\n";
   }
   return kExitOk;
@@ -554,7 +591,7 @@ void addSimulateVerbs(CLI::App& app, Context& ctx) {
   addInputOptions(sim, *a);
   sim->add_option("--policy", a->policies, "Policy file (default: the built-in policy)")
       ->expected(0, 1);
-  sim->add_option("--seed", a->seeds, "Seed for synthetic work and telemetry")->expected(0, 1);
+  sim->add_option("--seed", a->seeds, "Seed for synthetic work and telemetry");
   sim->add_option("--metrics-json", a->metricsJson, "Write the summary as JSON");
   sim->add_option("--samples-csv", a->samplesCsv, "Write the metric samples over time as CSV");
   sim->add_option("--jobs-csv", a->jobsCsv, "Write every job's outcome as CSV");
@@ -571,7 +608,7 @@ void addSimulateVerbs(CLI::App& app, Context& ctx) {
       "compare", "Run several policies and seeds in parallel and compare them side by side");
   addInputOptions(cmp, *b);
   cmp->add_option("--policy", b->policies, "Policy files ('default' = built-in); repeatable");
-  cmp->add_option("--seeds", b->seeds, "Seeds (comma separated)")->delimiter(',');
+  cmp->add_option("--seeds", b->seeds, "Seeds, like 1,2,3 or 1-5");
   cmp->add_option("--chart", b->chart, "Write allocation over time per policy (.svg or .png)");
   cmp->add_option("-o,--output", ctx.format, "Output format")
       ->check(CLI::IsMember({"text", "json"}));
@@ -584,7 +621,7 @@ void addSimulateVerbs(CLI::App& app, Context& ctx) {
   wi->add_option("--changes", w->changes, "What-if changes file (docs/simulator.md#what-if)")
       ->required();
   wi->add_option("--policy", w->policies, "Baseline policy file")->expected(0, 1);
-  wi->add_option("--seed", w->seeds, "Seed")->expected(0, 1);
+  wi->add_option("--seed", w->seeds, "Seed");
   wi->add_option("-o,--output", ctx.format, "Output format")
       ->check(CLI::IsMember({"text", "json"}));
   wi->callback([&ctx, w] { ctx.exitCode = whatIf(ctx, *w); });
@@ -604,8 +641,10 @@ void addSimulateVerbs(CLI::App& app, Context& ctx) {
   ob->add_option("--threads", o->threads, "Parallel runs (0 = all cores)");
   ob->add_flag("--uniform-ties", o->uniformTies,
                "Break score ties uniformly at random instead of by a per-seed node order");
-  ob->add_option("--chart", o->chart, "Write unallocated % against arrived % per policy (.svg or .png)");
-  ob->add_option("-o,--output", ctx.format, "Output format")->check(CLI::IsMember({"text", "json"}));
+  ob->add_option("--chart", o->chart,
+                 "Write unallocated % against arrived % per policy (.svg or .png)");
+  ob->add_option("-o,--output", ctx.format, "Output format")
+      ->check(CLI::IsMember({"text", "json"}));
   ob->callback([&ctx, o] { ctx.exitCode = openb(ctx, *o); });
 }
 

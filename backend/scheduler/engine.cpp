@@ -877,8 +877,10 @@ CycleStats Engine::runCycle() {
     if (!s.ok()) {
       j.reason = s.reason;
       j.pendingCode = s.code;
+      j.blockedBy = s.plugin;
       continue;
     }
+    j.blockedBy.clear();
     const bool cacheable = j.pinned.empty();
     const ShapeKey key = failed.keyOf(j, now_);
     if (cacheable) {
@@ -909,6 +911,7 @@ CycleStats Engine::runCycle() {
       tx.discard();
       j.reason = p.reason;
       j.pendingCode = p.code;
+      j.blockedBy = p.plugin;
       // Refused by quota: lower-priority work of its own team (or borrowed GPUs) may make room;
       // otherwise it still gets its place on the timeline (when enough of its team's work ends),
       // so it has an ETA and smaller jobs cannot push it back.

@@ -301,8 +301,9 @@ std::optional<int64_t> topologyUnitOf(const Cluster& c, NodeId n, TopologyLevel 
     case TopologyLevel::Node:
       return int64_t{n};
     case TopologyLevel::NvlinkDomain: {
+      if (c.node(n).gpuCount() == 0) return std::nullopt;  // firstGpu names no GPU then
       const DomainId d = c.gpu(c.node(n).firstGpu).nvlinkDomain;
-      if (c.node(n).gpuCount() == 0 || d == kNone) return std::nullopt;
+      if (d == kNone) return std::nullopt;
       return int64_t{d};
     }
     case TopologyLevel::Leaf:

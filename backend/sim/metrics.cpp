@@ -52,7 +52,7 @@ struct PendingNeeds {
     any = true;
     minCpus = std::min(minCpus, j.job.cpusPerTask);
     minMemory = std::min(minMemory, j.job.memoryMiBPerTask);
-    allQuota = allQuota && j.reason.find("quota") != std::string::npos;
+    allQuota = allQuota && j.blockedBy == "quota";
     if (r.kind == GpuRequest::Kind::Whole) whole = true;
     if (r.kind == GpuRequest::Kind::Fraction)
       minMilli = minMilli == 0 ? r.milli : std::min(minMilli, r.milli);
@@ -66,8 +66,17 @@ bool hostShort(const ClusterState& s, NodeId n, const PendingNeeds& need) {
   return (cpus >= 0 && cpus < need.minCpus) || (mem >= 0 && mem < need.minMemory);
 }
 
-// Free MIG slices on a GPU that no pending profile could use, in GPU equivalents.
-double migStranded(const MigGeometry& mig, const MigLayout& layout, const PendingNeeds& need) {
+// MIG capacity on a GPU no pending profile could use, in GPU equivalents: idle instances of
+// profiles nobody waits for, and unconfigured slices beyond what the best waiting profile could
+// still create there.
+double migStranded(const MigGeometry& mig, const GpuOccupancy& o, const PendingNeeds& need) {
+  const MigLayout& layout = o.layout;
+  int idleUnwanted = 0;
+  for (int i = 0; i < layout.size(); ++i) {
+    const auto& p = mig.profiles[static_cast<size_t>(layout[i].profile)];
+    if (o.instanceOwner[static_cast<size_t>(i)] == kNoJob && !need.migProfiles.count(p.name))
+      idleUnwanted += p.memorySlices;
+  }
   const int freeSlices =
       mig.memorySlices - std::popcount(static_cast<unsigned>(layout.occupiedMask(mig)));
   int usable = 0;
@@ -78,7 +87,7 @@ double migStranded(const MigGeometry& mig, const MigLayout& layout, const Pendin
     usable = std::max(usable, migMaxAdditional(mig, usage, p) *
                                   mig.profiles[static_cast<size_t>(p)].memorySlices);
   }
-  return double(std::max(0, freeSlices - usable)) / mig.memorySlices;
+  return double(idleUnwanted + std::max(0, freeSlices - usable)) / mig.memorySlices;
 }
 
 void strandGpu(const ClusterState& s, GpuId g, const PendingNeeds& need, MetricSample& out) {
@@ -88,7 +97,7 @@ void strandGpu(const ClusterState& s, GpuId g, const PendingNeeds& need, MetricS
   switch (gpu.sharing.mode) {
     case SharingMode::Mig:
       if (const auto& mig = s.cluster().modelOf(g).mig)
-        add(StrandCause::MigLayout, migStranded(*mig, o.layout, need));
+        add(StrandCause::MigLayout, migStranded(*mig, o, need));
       return;
     case SharingMode::TimeSliced:
       if (o.milliUsed > 0) {
@@ -146,25 +155,27 @@ void MetricsRecorder::sample(const Engine& engine, const std::vector<GpuTelemetr
   const auto mix = demand.shapes();
   int migGpus = 0;
   for (const Node& n : c.nodes()) {
-    const bool up = s.nodeState(n.id) == NodeState::Up;
+    const NodeState state = s.nodeState(n.id);
     for (int i = 0; i < n.gpuCount(); ++i) {
       const GpuId g = n.firstGpu + static_cast<GpuId>(i);
       const double held = gpuEquivalentsHeld(s, g);
       m.allocated += held;
       m.busy += telemetry[g].value.util;
       m.effective += telemetry[g].value.sm;
-      if (up) m.capacity += 1;
-      if (!need.any) continue;
-      if (!up)
-        m.stranded[static_cast<size_t>(StrandCause::Unavailable)] += 1 - held;
-      else
-        strandGpu(s, g, need, m);
+      // A draining node still runs its jobs: its GPUs count, or allocation could pass 100 %.
+      if (state != NodeState::Down) m.capacity += 1;
       if (const auto& mig = c.modelOf(g).mig; mig && c.gpu(g).sharing.mode == SharingMode::Mig) {
         m.migFragmentation +=
             migFragmentation(*mig, s.gpu(g).layout, MigDemand::uniform(*mig)).score;
         ++migGpus;
       }
+      if (!need.any) continue;
+      if (state != NodeState::Up)
+        m.stranded[static_cast<size_t>(StrandCause::Unavailable)] += 1 - held;
+      else
+        strandGpu(s, g, need, m);
     }
+    const bool up = state == NodeState::Up;
     if (up && !mix.empty()) m.fgdFragmentation += nodeFragmentation(s, n.id, mix, 0, 0, 0);
   }
   if (migGpus > 0) m.migFragmentation /= migGpus;
@@ -231,6 +242,8 @@ SimSummary summarize(const MetricsRecorder& m, const std::vector<JobOutcome>& jo
   for (const auto& j : jobs) {
     s.preemptions += j.preemptions;
     s.gpuHoursLost += j.gpuHoursLost;
+    s.interruptions += j.interruptions;
+    s.gpuHoursLostToInterruptions += j.gpuHoursLostToInterruptions;
     s.gpuHoursUsed += j.gpuHoursUsed;
     used += j.gpuHoursUsed;
     s.fairness[j.team].gpuHours += j.gpuHoursUsed;
@@ -248,6 +261,8 @@ SimSummary summarize(const MetricsRecorder& m, const std::vector<JobOutcome>& jo
       ++s.unfinished;
       continue;
     }
+    // Failed, timed-out and cancelled jobs did not complete their work: no completion time.
+    if (j.state != JobState::Completed) continue;
     jct.push_back(double(j.end - j.submit));
     slowdown.push_back(double(j.end - j.submit) / double(std::max<Seconds>(j.runtime, 10)));
   }
@@ -298,6 +313,8 @@ void writeSummaryJson(std::ostream& out, const SimSummary& s) {
   j["jct_s"] = json(s.jct);
   j["bounded_slowdown"] = json(s.slowdown);
   j["preemptions"] = {{"count", s.preemptions}, {"gpu_hours_lost", s.gpuHoursLost}};
+  j["interruptions"] = {{"count", s.interruptions},
+                        {"gpu_hours_lost", s.gpuHoursLostToInterruptions}};
   j["gpu_hours_used"] = s.gpuHoursUsed;
   for (const auto& [k, f] : s.fairness)
     j["fairness"][k] = {{"gpu_hours", f.gpuHours}, {"share", f.share}, {"deserved", f.deserved}};
@@ -312,7 +329,7 @@ std::string summaryText(const SimSummary& s) {
   o << std::fixed << std::setprecision(1);
   o << "simulated " << double(s.end - s.start) / 3600.0 << " h: " << s.jobs << " jobs, "
     << s.completed << " completed, " << s.failed << " failed, " << s.unfinished
-    << " still running, " << s.neverStarted << " never started";
+    << " unfinished (running or requeued), " << s.neverStarted << " never started";
   if (s.refused > 0) o << ", " << s.refused << " refused at submit";
   o << "\n";
   o << "GPUs allocated " << 100 * s.allocation << " %, busy " << 100 * s.busy
@@ -321,7 +338,11 @@ std::string summaryText(const SimSummary& s) {
     << s.wait.p99 / 60 << " min; bounded slowdown p50 " << s.slowdown.p50 << ", p99 "
     << s.slowdown.p99 << "\n";
   o << "preemptions " << s.preemptions << ", GPU-hours lost " << s.gpuHoursLost << " of "
-    << s.gpuHoursUsed << " used\n";
+    << s.gpuHoursUsed << " used";
+  if (s.interruptions > 0)
+    o << "; failures and faults requeued " << s.interruptions << " jobs, "
+      << s.gpuHoursLostToInterruptions << " GPU-hours lost";
+  o << "\n";
   o << "stranded GPUs (mean):";
   for (size_t c = 0; c < kStrandCauses; ++c)
     o << ' ' << strandCauseName(static_cast<StrandCause>(c)) << ' ' << s.stranded[c];
@@ -336,7 +357,18 @@ std::string summaryText(const SimSummary& s) {
   return o.str();
 }
 
+namespace {
+// RFC 4180: a field with a comma, quote or line break is quoted, quotes doubled.
+std::string csvField(const std::string& v) {
+  if (v.find_first_of(",\"\n\r") == std::string::npos) return v;
+  std::string q = "\"";
+  for (char c : v) q += c == '"' ? std::string("\"\"") : std::string(1, c);
+  return q + "\"";
+}
+}  // namespace
+
 void writeSamplesCsv(std::ostream& out, const std::vector<MetricSample>& samples) {
+  out << std::setprecision(12);
   out << "time_s,capacity_gpus,allocated_gpus,busy_gpus,effective_gpus,fgd_fragmentation_gpus,"
          "mig_fragmentation,pending_jobs,running_jobs,last_cycle_ms";
   for (size_t c = 0; c < kStrandCauses; ++c)
@@ -352,13 +384,16 @@ void writeSamplesCsv(std::ostream& out, const std::vector<MetricSample>& samples
 }
 
 void writeJobsCsv(std::ostream& out, const std::vector<JobOutcome>& jobs) {
+  out << std::setprecision(12);
   out << "job,team,priority_class,workload_class,gpus,submit_s,first_start_s,end_s,runtime_s,"
-         "state,preemptions,gpu_hours_used,gpu_hours_lost\n";
+         "state,preemptions,gpu_hours_used,gpu_hours_lost,interruptions,"
+         "gpu_hours_lost_to_interruptions\n";
   for (const auto& j : jobs)
-    out << j.id << ',' << j.team << ',' << j.priorityClass << ','
+    out << j.id << ',' << csvField(j.team) << ',' << csvField(j.priorityClass) << ','
         << workloadClassName(j.workloadClass) << ',' << j.gpus << ',' << j.submit << ','
         << j.firstStart << ',' << j.end << ',' << j.runtime << ',' << jobStateName(j.state) << ','
-        << j.preemptions << ',' << j.gpuHoursUsed << ',' << j.gpuHoursLost << '\n';
+        << j.preemptions << ',' << j.gpuHoursUsed << ',' << j.gpuHoursLost << ',' << j.interruptions
+        << ',' << j.gpuHoursLostToInterruptions << '\n';
 }
 
 }  // namespace tessera

@@ -57,8 +57,10 @@ struct JobOutcome {
   Seconds end = -1;         // -1: not finished when the simulation stopped
   Seconds runtime = 0;      // its real runtime from the trace
   JobState state = JobState::Pending;
-  int preemptions = 0;
+  int preemptions = 0;  // by the scheduling policy or an operator
   double gpuHoursLost = 0;
+  int interruptions = 0;  // requeued by node failures, GPU faults or MIG reconfigurations
+  double gpuHoursLostToInterruptions = 0;
   double gpuHoursUsed = 0;
 };
 
@@ -88,6 +90,8 @@ struct SimSummary {
   Percentiles slowdown;  // bounded slowdown: (wait + run) / max(run, 10 s)
   int preemptions = 0;
   double gpuHoursLost = 0, gpuHoursUsed = 0;
+  int interruptions = 0;
+  double gpuHoursLostToInterruptions = 0;
   std::map<std::string, TeamFairness> fairness;
   Percentiles cycleMs;
   size_t cycles = 0;

@@ -15,7 +15,7 @@ Simulator::Simulator(Engine engine, Trace trace, SimConfig config,
       trace_(std::move(trace)),
       config_(config),
       events_(std::move(events)),
-      simDrained_(engine_.cluster().nodes().size(), 0),
+      holds_(engine_.cluster().nodes().size()),
       telemetry_(config.seed) {
   // The engine's backfill budget is wall-clock time: it would make a run depend on the machine
   // and its load. Simulated runs plan to the policy's depth instead, so a seed decides all.
@@ -25,6 +25,7 @@ Simulator::Simulator(Engine engine, Trace trace, SimConfig config,
     (void)engine_.setPolicy(std::move(p));  // same plugins: cannot fail
   }
   const Seconds t0 = engine_.now();
+  start_ = t0;
   shiftTraceIds();
   for (uint32_t i = 0; i < trace_.jobs.size(); ++i) {
     const Seconds at = std::max(t0, trace_.jobs[i].job.submitTime);
@@ -58,6 +59,10 @@ void Simulator::shiftTraceIds() {
   JobId highest = kNoJob;
   for (const JobRecord* j : engine_.jobs()) highest = std::max(highest, j->job.id);
   for (const Job& j : engine_.futureJobs()) highest = std::max(highest, j.id);
+  for (const auto& e : events_)  // operators' submits at given times take their ids too
+    if (const auto* o = std::get_if<simev::Operator>(&e.event))
+      if (const auto* sub = std::get_if<cmd::Submit>(&o->command))
+        highest = std::max(highest, sub->job.id);
   if (highest == kNoJob) return;
   for (auto& t : trace_.jobs) t.job.id += highest;
   note("trace job ids shifted by " + std::to_string(highest) + " (the starting state uses them)");
@@ -65,7 +70,7 @@ void Simulator::shiftTraceIds() {
 
 void Simulator::push(Seconds at, Kind kind, uint64_t a, uint64_t b) {
   queue_.push({at, seq_++, kind, a, b, kind == Kind::Sample});
-  if (kind != Kind::Cycle && kind != Kind::Sample) ++realQueued_;
+  if (keepsRunning(kind)) ++realQueued_;
 }
 
 std::optional<Seconds> Simulator::nextEventTime() const {
@@ -107,7 +112,7 @@ Expected<bool> Simulator::runUntil(Seconds t) {
 }
 
 Status Simulator::process(const QueuedEvent& e) {
-  if (e.kind != Kind::Cycle && e.kind != Kind::Sample) --realQueued_;
+  if (keepsRunning(e.kind)) --realQueued_;
   TESSERA_CHECK(engine_.advanceTo(e.at));
   switch (e.kind) {
     case Kind::Arrival:
@@ -120,16 +125,18 @@ Status Simulator::process(const QueuedEvent& e) {
     case Kind::Cluster:
       return apply(events_[e.a]);
     case Kind::NodeBack:
-      return returnNode(static_cast<NodeId>(e.a));
+      return returnNode(static_cast<NodeId>(e.a), e.b != 0);
     case Kind::MigApply:
       return finishReconfigure(e.a);
     case Kind::Cycle:
-      cycleQueued_ = false;
+      if (e.a == kHeartbeat) return heartbeat();
+      if (cycleAt_ && *cycleAt_ <= e.at) cycleAt_.reset();
       return cycle();
     case Kind::Sample:
       sample();
-      if (realQueued_ > 0 || cycleQueued_ || !engine_.running().empty())
-        push(e.at + config_.sampleInterval, Kind::Sample);
+      // Work with an end ahead (or events to come) keeps the clock going; jobs that never end
+      // do not, or a run would never finish.
+      if (realQueued_ > 0) push(e.at + config_.sampleInterval, Kind::Sample);
       return okStatus();
   }
   return okStatus();
@@ -181,6 +188,10 @@ void Simulator::checkpointJob(JobId id, uint32_t run) {
 
 Status Simulator::cycle() {
   if (!dirty_) return okStatus();
+  if (lastCycle_ >= 0 && engine_.now() < lastCycle_ + config_.cycleInterval) {
+    requestCycle();  // a cycle queued earlier came inside the period: keep the period
+    return okStatus();
+  }
   dirty_ = false;
   const CycleStats stats = engine_.runCycle();
   lastCycle_ = engine_.now();
@@ -190,22 +201,35 @@ Status Simulator::cycle() {
                      "s the engine broke an invariant: " + stats.invariantViolations.front(),
                  {}};
   followEngineEvents();
-  // Backfill may plan starts that nothing will announce (a reservation window ending, an
-  // estimate passing): look again now and then while work waits and time still moves.
-  if (!pending_.empty() && (realQueued_ > 0 || !engine_.running().empty())) {
-    dirty_ = true;
-    cycleQueued_ = true;
-    push(engine_.now() + std::max(config_.cycleInterval, config_.idleCycleInterval), Kind::Cycle);
+  if (!pending_.empty() && realQueued_ > 0 && !heartbeatAt_) {
+    heartbeatAt_ = engine_.now() + idlePeriod();
+    push(*heartbeatAt_, Kind::Cycle, kHeartbeat);
   }
   return okStatus();
 }
 
+// Backfill may plan starts that nothing will announce (a reservation window ending, an estimate
+// passing): while work waits and time still moves, a cycle runs at least every idle period.
+Status Simulator::heartbeat() {
+  heartbeatAt_.reset();
+  if (pending_.empty() || realQueued_ == 0) return okStatus();
+  if (engine_.now() >= lastCycle_ + idlePeriod()) {
+    dirty_ = true;
+    return cycle();
+  }
+  heartbeatAt_ = lastCycle_ + idlePeriod();
+  push(*heartbeatAt_, Kind::Cycle, kHeartbeat);
+  return okStatus();
+}
+
+// Something changed: a cycle as soon as the period allows (an idle heartbeat queued later does
+// not delay it; it finds nothing to do or a period not yet over).
 void Simulator::requestCycle() {
   dirty_ = true;
-  if (cycleQueued_) return;
-  cycleQueued_ = true;
   const Seconds at =
       lastCycle_ < 0 ? engine_.now() : std::max(engine_.now(), lastCycle_ + config_.cycleInterval);
+  if (cycleAt_ && *cycleAt_ <= at) return;
+  cycleAt_ = at;
   push(at, Kind::Cycle);
 }
 
@@ -288,7 +312,16 @@ void Simulator::requeueJobsOn(NodeId n, std::optional<GpuId> gpu, const std::str
     }
     if (hit) victims.push_back(j->job.id);
   }
-  for (JobId v : victims) (void)engine_.preempt(v, kNoJob, "simulator", why);
+  // The engine books these as preemptions; the outcomes move them to interruptions, so policy
+  // comparisons see only what the policy decided.
+  for (JobId v : victims) {
+    const JobRecord* j = engine_.job(v);
+    const double before = j->gpuHoursLost;
+    if (!engine_.preempt(v, kNoJob, "simulator", why)) continue;
+    RunInfo& r = runs_[v];
+    ++r.interruptions;
+    r.gpuHoursLostToInterruptions += engine_.job(v)->gpuHoursLost - before;
+  }
   followEngineEvents();
 }
 
@@ -296,25 +329,22 @@ Status Simulator::apply(const ScheduledEvent& e) {
   if (const auto* f = std::get_if<simev::NodeFailure>(&e.event)) {
     TESSERA_TRY(n, nodeNamed(f->node));
     requeueJobsOn(n, std::nullopt, "node " + f->node + " failed");
-    TESSERA_CHECK(engine_.setNodeState(n, NodeState::Down));
-    simDrained_[n] = 1;
-    push(engine_.now() + f->repair, Kind::NodeBack, n);
+    TESSERA_CHECK(holdNode(n, true));
+    push(engine_.now() + f->repair, Kind::NodeBack, n, 1);
     note("node " + f->node + " failed; back in " + formatDuration(f->repair));
   } else if (const auto* g = std::get_if<simev::GpuFault>(&e.event)) {
     TESSERA_TRY(gpu, gpuNamed(g->gpu));
     const NodeId n = engine_.cluster().gpu(gpu).node;
     requeueJobsOn(n, gpu, "GPU " + g->gpu + " fault (Xid " + std::to_string(g->xid) + ")");
     // Most Xids that need a GPU reset take the node out: drain it, reset, return it.
-    if (engine_.state().nodeState(n) == NodeState::Up) {
-      TESSERA_CHECK(engine_.setNodeState(n, NodeState::Draining));
-      simDrained_[n] = 1;
-    }
-    push(engine_.now() + g->repair, Kind::NodeBack, n);
+    TESSERA_CHECK(holdNode(n, false));
+    push(engine_.now() + g->repair, Kind::NodeBack, n, 0);
     note("Xid " + std::to_string(g->xid) + " on " + g->gpu + "; node drained for " +
          formatDuration(g->repair));
   } else if (const auto* m = std::get_if<simev::MigReconfigure>(&e.event)) {
     TESSERA_CHECK(startReconfigure(*m, static_cast<size_t>(&e - events_.data())));
   } else if (const auto* o = std::get_if<simev::Operator>(&e.event)) {
+    rememberOperatorIntent(o->command);
     auto result = execute(engine_, o->command, o->actor, false);
     note(o->actor + ": " + describe(o->command) + ": " +
          (result ? result->message : "refused: " + result.error().message));
@@ -324,13 +354,49 @@ Status Simulator::apply(const ScheduledEvent& e) {
   return okStatus();
 }
 
-Status Simulator::returnNode(NodeId n) {
-  if (!simDrained_[n]) return okStatus();  // an operator changed it meanwhile: theirs to decide
-  simDrained_[n] = 0;
-  TESSERA_CHECK(engine_.setNodeState(n, NodeState::Up));
-  note("node " + engine_.cluster().node(n).name + " is back");
+// Failures, faults and reconfigurations may overlap on one node: it stays out (down while any
+// failure lasts, else draining) until the last of them is over, and then goes back to what it
+// was before the first (or to what an operator asked for meanwhile).
+Status Simulator::holdNode(NodeId n, bool down) {
+  NodeHold& h = holds_[n];
+  if (h.holds++ == 0) h.restoreUp = engine_.state().nodeState(n) == NodeState::Up;
+  if (down) {
+    ++h.downs;
+    return engine_.setNodeState(n, NodeState::Down);
+  }
+  if (engine_.state().nodeState(n) == NodeState::Up)
+    return engine_.setNodeState(n, NodeState::Draining);
+  return okStatus();
+}
+
+Status Simulator::returnNode(NodeId n, bool down) {
+  NodeHold& h = holds_[n];
+  if (h.holds == 0) return okStatus();
+  --h.holds;
+  if (down) --h.downs;
+  if (h.holds > 0) {
+    if (h.downs == 0 && engine_.state().nodeState(n) == NodeState::Down)
+      TESSERA_CHECK(engine_.setNodeState(n, NodeState::Draining));
+    return okStatus();
+  }
+  TESSERA_CHECK(engine_.setNodeState(n, h.restoreUp ? NodeState::Up : NodeState::Draining));
+  note("node " + engine_.cluster().node(n).name +
+       (h.restoreUp ? " is back" : " is repaired (still drained)"));
   requestCycle();
   return okStatus();
+}
+
+// An operator's drain or undrain of a node the simulator holds decides its state after repair.
+void Simulator::rememberOperatorIntent(const Command& c) {
+  auto held = [&](const std::string& name) -> NodeHold* {
+    const Node* n = engine_.cluster().findNode(name);
+    return n && holds_[n->id].holds > 0 ? &holds_[n->id] : nullptr;
+  };
+  if (const auto* d = std::get_if<cmd::Drain>(&c)) {
+    if (NodeHold* h = held(d->node)) h->restoreUp = false;
+  } else if (const auto* u = std::get_if<cmd::Undrain>(&c)) {
+    if (NodeHold* h = held(u->node)) h->restoreUp = true;
+  }
 }
 
 // Like the GPU operator's MIG manager: the node is drained and the GPU emptied first, the new
@@ -341,10 +407,7 @@ Status Simulator::startReconfigure(const simev::MigReconfigure& m, size_t eventI
   TESSERA_CHECK(engine_.state().checkMigLayout(g, layout));
   const NodeId n = engine_.cluster().gpu(g).node;
   requeueJobsOn(n, g, "GPU " + m.gpu + " is being repartitioned");
-  if (engine_.state().nodeState(n) == NodeState::Up) {
-    TESSERA_CHECK(engine_.setNodeState(n, NodeState::Draining));
-    simDrained_[n] = 1;
-  }
+  TESSERA_CHECK(holdNode(n, false));
   push(engine_.now() + config_.migReconfigTime, Kind::MigApply, eventIndex);
   note("repartitioning " + m.gpu + " to " + m.layout);
   return okStatus();
@@ -358,7 +421,7 @@ Status Simulator::finishReconfigure(size_t eventIndex) {
   requeueJobsOn(n, g, "GPU " + m.gpu + " is being repartitioned");
   TESSERA_CHECK(engine_.repartition(g, layout, true, "simulator"));
   note("GPU " + m.gpu + " now " + m.layout);
-  return returnNode(n);
+  return returnNode(n, false);
 }
 
 void Simulator::sample() {
@@ -395,6 +458,10 @@ std::vector<JobOutcome> Simulator::outcomes() const {
     o.gpuHoursLost = j->gpuHoursLost;
     if (it != runs_.end()) {
       const RunInfo& r = it->second;
+      o.preemptions -= r.interruptions;
+      o.gpuHoursLost -= r.gpuHoursLostToInterruptions;
+      o.interruptions = r.interruptions;
+      o.gpuHoursLostToInterruptions = r.gpuHoursLostToInterruptions;
       o.firstStart = r.firstStart;
       double seconds = r.gpuSeconds;
       if (j->state == JobState::Running) seconds += r.gpus * double(engine_.now() - r.runStart);
@@ -411,9 +478,7 @@ std::vector<JobOutcome> Simulator::outcomes() const {
 SimSummary Simulator::summary() const {
   std::map<std::string, double> weights;
   for (const Team& t : trace_.teams) weights[t.name] = t.weight;
-  const Seconds start = trace_.jobs.empty() ? 0 : trace_.jobs.front().job.submitTime;
-  SimSummary s =
-      summarize(metrics_, outcomes(), weights, std::min(start, engine_.now()), engine_.now());
+  SimSummary s = summarize(metrics_, outcomes(), weights, start_, engine_.now());
   s.refused = refused_;
   return s;
 }

@@ -142,19 +142,29 @@ class Simulator {
     double gpus = 0;           // GPU equivalents of the current run
     double gpuSeconds = 0;     // of finished runs
     bool timeLimited = false;  // the current run ends at its time limit, not its work
+    int interruptions = 0;     // requeued by node failures, GPU faults, reconfigurations
+    double gpuHoursLostToInterruptions = 0;
   };
 
   void push(Seconds at, Kind kind, uint64_t a = 0, uint64_t b = 0);
+  // Events that mean the simulation has more to do. Cycles, samples and checkpoints only
+  // accompany work: a run whose only jobs never end must still finish.
+  static bool keepsRunning(Kind k) {
+    return k != Kind::Cycle && k != Kind::Sample && k != Kind::Checkpoint;
+  }
   Status process(const QueuedEvent& e);
   Status arrive(uint32_t traceIndex);
   Status end(JobId id, uint32_t run);
   void checkpointJob(JobId id, uint32_t run);
   Status apply(const ScheduledEvent& e);
-  Status returnNode(NodeId n);
+  Status holdNode(NodeId n, bool down);
+  Status returnNode(NodeId n, bool down);
+  void rememberOperatorIntent(const Command& c);
   Status startReconfigure(const simev::MigReconfigure& m, size_t eventIndex);
   Status finishReconfigure(size_t eventIndex);
   void requeueJobsOn(NodeId n, std::optional<GpuId> gpu, const std::string& why);
   Status cycle();
+  Status heartbeat();
   void followEngineEvents();
   void onStarted(JobId id, bool afterPreemption);
   void onStopped(JobId id);
@@ -175,10 +185,21 @@ class Simulator {
   std::unordered_map<JobId, RunInfo> runs_;
   std::set<JobId> pending_;  // ordered: samples and hashes must not depend on hashing
   size_t engineEventsSeen_ = 0;
-  bool dirty_ = true;         // something changed since the last cycle
-  bool cycleQueued_ = false;  // a Cycle event is in the queue
+  bool dirty_ = true;                        // something changed since the last cycle
+  std::optional<Seconds> cycleAt_;           // the earliest queued cycle a change can rely on
+  std::optional<Seconds> heartbeatAt_;       // the one queued idle-period cycle, if any
+  static constexpr uint64_t kHeartbeat = 1;  // a Cycle event's `a`: the idle-period cycle
+  [[nodiscard]] Seconds idlePeriod() const {
+    return std::max(config_.cycleInterval, config_.idleCycleInterval);
+  }
   Seconds lastCycle_ = -1;
-  std::vector<uint8_t> simDrained_;  // nodes the simulator drained itself (faults, reconfigs)
+  struct NodeHold {
+    int holds = 0;          // failures, faults and reconfigurations still under way
+    int downs = 0;          // of them, failures (the node is down while any lasts)
+    bool restoreUp = true;  // what the node returns to when the last one ends
+  };
+  std::vector<NodeHold> holds_;
+  Seconds start_ = 0;  // the clock when the simulation began
   size_t arrived_ = 0;
   size_t refused_ = 0;   // trace jobs the engine would not accept
   Seconds horizon_ = 0;  // last arrival or scheduled event

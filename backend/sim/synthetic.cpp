@@ -67,7 +67,7 @@ class Generator {
     const double in = offer_.migProfiles.empty() ? 0 : cfg_.inference;
     const double nb = offer_.timeSliced ? cfg_.notebooks : 0;
     const double ba = offer_.maxGpusPerNode > 0 ? cfg_.batch : 0;
-    std::discrete_distribution<int> d({tr, in, nb, ba});
+    std::discrete_distribution<int> d({tr, in, nb, ba});  // synthesize() checked one is > 0
     return static_cast<Kind>(d(rng_));
   }
 
@@ -165,7 +165,16 @@ class Generator {
 
 }  // namespace
 
-Trace synthesize(const Cluster& cluster, const SyntheticConfig& config) {
+Expected<Trace> synthesize(const Cluster& cluster, const SyntheticConfig& config) {
+  if (!(config.arrivalsPerHour > 0) || !std::isfinite(config.arrivalsPerHour) ||
+      config.arrivalsPerHour > 1e6)
+    return Error{"the arrival rate must be more than 0 and at most 1,000,000 jobs per hour", {}};
+  if (!(config.runtimeScale > 0) || !std::isfinite(config.runtimeScale))
+    return Error{"the runtime scale must be positive", {}};
+  if (config.teams.empty()) return Error{"a synthetic workload needs at least one team", {}};
+  const Offer offer = offerOf(cluster);
+  if (offer.maxGpusPerNode == 0 && offer.migProfiles.empty() && !offer.timeSliced)
+    return Error{"cluster '" + cluster.name + "' has no GPU a synthetic job could use", {}};
   return Generator(cluster, config).run();
 }
 

@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "core/expected.h"
 #include "sim/trace.h"
 #include "topology/cluster.h"
 
@@ -23,6 +24,7 @@ struct SyntheticConfig {
   double runtimeScale = 1.0;  // multiplies every runtime (shorter or longer work)
 };
 
-Trace synthesize(const Cluster& cluster, const SyntheticConfig& config);
+// Fails on a rate or scale that is not positive, no teams, or a cluster without usable GPUs.
+Expected<Trace> synthesize(const Cluster& cluster, const SyntheticConfig& config);
 
 }  // namespace tessera

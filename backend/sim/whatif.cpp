@@ -116,7 +116,14 @@ Expected<WhatIfResult> runWhatIf(const Engine& base, const Trace& trace, const S
                                  const std::vector<ScheduledEvent>& events,
                                  const WhatIfChanges& changes) {
   TESSERA_TRY(variantEngine, forkWithChanges(base, changes));
-  Simulator a(base, trace, config, events);
+  // Added nodes rebuild the variant from an exported scenario, which carries only active work:
+  // the baseline goes the same way, so both sides start from the same jobs and history.
+  std::optional<Engine> rebuilt;
+  if (!changes.addNodes.empty()) {
+    TESSERA_TRY(e, withAddedNodes(base, {}));
+    rebuilt.emplace(std::move(e));
+  }
+  Simulator a(rebuilt ? std::move(*rebuilt) : base, trace, config, events);
   Simulator b(std::move(variantEngine), trace, config, events);
   Status sa = okStatus(), sb = okStatus();
   std::thread other([&] { sb = b.run(); });

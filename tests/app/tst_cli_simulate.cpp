@@ -96,6 +96,24 @@ class TstCliSimulate : public QObject {
         runCli({"simulate", "--workload", kData + "/traces/helios-small.csv", "--format", "slurm"});
     QCOMPARE(format.code, 2);
     QVERIFY(contains(format.err, "unknown format 'slurm'"));
+    for (const char* rate : {"0", "-5", "inf"}) {
+      const CliResult r = runCli({"simulate", "--synthetic", "10", "--rate", rate});
+      QCOMPARE(r.code, 2);
+      QVERIFY(contains(r.err, "--rate"));
+    }
+    const CliResult pace = runCli({"simulate", "--synthetic", "10", "--pace", "inf"});
+    QCOMPARE(pace.code, 2);
+    const CliResult seeds = runCli({"simulate", "compare", "--synthetic", "10", "--seeds", "-1"});
+    QCOMPARE(seeds.code, 2);
+    const CliResult chart =
+        runCli({"simulate", "compare", "--synthetic", "10", "--chart", "x.gif"});
+    QCOMPARE(chart.code, 2);
+    QVERIFY(chart.out.empty());  // refused before any run
+    const CliResult noGpus = runCli({"simulate", "--cluster", kData + "/sim/no-gpus.yaml"});
+    QCOMPARE(noGpus.code, 1);
+    QVERIFY2(contains(noGpus.err, "no GPUs"), qPrintable(describe(noGpus)));
+    const CliResult empty = runCli({"simulate", "--workload", kData + "/traces/empty.csv"});
+    QCOMPARE(empty.code, 1);
     const CliResult duration = runCli({"simulate", "--synthetic", "10", "--duration", "soon"});
     QCOMPARE(duration.code, 2);
     QVERIFY(contains(duration.err, "--duration"));
@@ -157,10 +175,11 @@ class TstCliSimulate : public QObject {
   void openbExperimentComparesPolicies() {
     QTemporaryDir dir;
     const std::string svg = dir.filePath("openb.svg").toStdString();
-    const std::vector<std::string> base{"simulate", "openb", "--nodes",
-                                        kOpenb + "/openb_node_list_gpu_node.csv", "--pods",
-                                        kOpenb + "/openb_pod_list_default.csv", "--policies",
-                                        "random,fgd", "--seeds", "42-43"};
+    const std::vector<std::string> base{"simulate",   "openb",
+                                        "--nodes",    kOpenb + "/openb_node_list_gpu_node.csv",
+                                        "--pods",     kOpenb + "/openb_pod_list_default.csv",
+                                        "--policies", "random,fgd",
+                                        "--seeds",    "42-43"};
     std::vector<std::string> text = base;
     text.insert(text.end(), {"--chart", svg});
     const CliResult r = runCli(text);
@@ -181,13 +200,17 @@ class TstCliSimulate : public QObject {
   void openbBadInputs() {
     const std::string nodes = kOpenb + "/openb_node_list_gpu_node.csv";
     const std::string pods = kData + "/traces/openb-pods-small.csv";
-    const CliResult policy = runCli({"simulate", "openb", "--nodes", nodes, "--pods", pods, "--policies", "magic"});
+    const CliResult policy =
+        runCli({"simulate", "openb", "--nodes", nodes, "--pods", pods, "--policies", "magic"});
     QCOMPARE(policy.code, 2);
-    QVERIFY2(contains(policy.err, "unknown placement policy 'magic'"), qPrintable(describe(policy)));
-    const CliResult seeds = runCli({"simulate", "openb", "--nodes", nodes, "--pods", pods, "--seeds", "9-x"});
+    QVERIFY2(contains(policy.err, "unknown placement policy 'magic'"),
+             qPrintable(describe(policy)));
+    const CliResult seeds =
+        runCli({"simulate", "openb", "--nodes", nodes, "--pods", pods, "--seeds", "9-x"});
     QCOMPARE(seeds.code, 2);
     QVERIFY(contains(seeds.err, "--seeds"));
-    const CliResult broken = runCli({"simulate", "openb", "--nodes", kData + "/traces/openb-nodes-malformed.csv", "--pods", pods});
+    const CliResult broken = runCli({"simulate", "openb", "--nodes",
+                                     kData + "/traces/openb-nodes-malformed.csv", "--pods", pods});
     QCOMPARE(broken.code, 1);
     QVERIFY2(contains(broken.err, "openb-nodes-malformed.csv:"), qPrintable(describe(broken)));
   }

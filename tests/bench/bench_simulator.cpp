@@ -61,7 +61,7 @@ int main(int argc, char** argv) {
       nodes = std::stoi(argv[i + 1]);
   }
   const auto c = cluster(nodes);
-  Trace trace = synthesize(*c, sc);
+  Trace trace = *synthesize(*c, sc);
   auto engine = engineForTrace(c, trace, Policy{});  // backfill + checkpoint-aware preemption
   if (!engine) {
     std::fprintf(stderr, "%s\n", engine.error().str().c_str());

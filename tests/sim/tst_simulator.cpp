@@ -141,7 +141,7 @@ class TstSimulator : public QObject {
       sc.jobs = 150;
       sc.seed = seed;
       sc.arrivalsPerHour = 120;
-      Trace t = synthesize(*demoCluster(), sc);
+      Trace t = *synthesize(*demoCluster(), sc);
       auto engine = engineForTrace(demoCluster(), t, preemptingPolicy());
       SimConfig c;
       c.seed = seed;
@@ -176,7 +176,8 @@ class TstSimulator : public QObject {
     simev::NodeFailure f{"h1", 500};
     auto sim = simulate(traceOf({wholeJob(1, 0, 2, 300)}), fastConfig(), {at(100, f)});
     const auto jobs = sim.outcomes();
-    QCOMPARE(outcome(jobs, 1).preemptions, 1);
+    QCOMPARE(outcome(jobs, 1).interruptions, 1);
+    QCOMPARE(outcome(jobs, 1).preemptions, 0);  // a failure is not the policy's preemption
     // Back at 600 s; no checkpoints: the whole 300 s run again.
     QCOMPARE(outcome(jobs, 1).end, Seconds{900});
     QVERIFY(!sim.log().empty());
@@ -191,15 +192,71 @@ class TstSimulator : public QObject {
     // One of the two jobs sat on GPU 1: it restarts when the node returns at 500 s.
     const JobOutcome& a = outcome(jobs, 1);
     const JobOutcome& b = outcome(jobs, 2);
-    QCOMPARE(a.preemptions + b.preemptions, 1);
-    const JobOutcome& hit = a.preemptions ? a : b;
-    const JobOutcome& kept = a.preemptions ? b : a;
+    QCOMPARE(a.interruptions + b.interruptions, 1);
+    const JobOutcome& hit = a.interruptions ? a : b;
+    const JobOutcome& kept = a.interruptions ? b : a;
     QCOMPARE(kept.end, Seconds{300});
     QCOMPARE(hit.end, Seconds{500 + 300});
   }
 
   // The repartition drains the node for the reconfiguration time; MIG work waits for the new
   // layout's instances.
+  // A node failure (repair 1000 s) and a GPU fault on the same node (repair 100 s): the node
+  // stays down until the failure's repair is over.
+  void overlappingRepairsKeepTheNodeOutUntilTheLast() {
+    simev::NodeFailure f{"h1", 1000};
+    simev::GpuFault x{"h1/0", 79, 100};
+    auto sim =
+        simulate(traceOf({wholeJob(1, 150, 2, 100)}), fastConfig(), {at(100, f), at(200, x)});
+    QCOMPARE(outcome(sim.outcomes(), 1).firstStart, Seconds{1100});
+  }
+
+  // Only a job that can never start waits; a free GPU's job arriving later starts within the
+  // cycle interval, not at the next idle heartbeat.
+  void theCycleIntervalHoldsWhileWorkWaits() {
+    SimConfig c = fastConfig();
+    c.cycleInterval = 30;
+    c.idleCycleInterval = 300;
+    TraceJob never = wholeJob(1, 0, 8, 100);  // 8 GPUs: no node has them
+    auto sim = simulate(traceOf({never, wholeJob(2, 100, 1, 50)}), c);
+    QVERIFY(outcome(sim.outcomes(), 2).firstStart <= 130);
+    QCOMPARE(outcome(sim.outcomes(), 1).firstStart, Seconds{-1});
+  }
+
+  // Work without a runtime never ends; the run still does, with the job reported running.
+  void aRunEndsEvenWithWorkThatNeverEnds() {
+    TraceJob t = wholeJob(1, 0, 1, 100);
+    auto engine = engineForTrace(cluster(), traceOf({}), {});
+    t.job.estimatedRuntime.reset();
+    QVERIFY(engine->submit(t.job).ok());
+    engine->runCycle();
+    Simulator sim(std::move(*engine), traceOf({wholeJob(2, 10, 1, 50)}), fastConfig());
+    QVERIFY(sim.run().ok());
+    QCOMPARE(sim.engine().job(1)->state, JobState::Running);
+    QCOMPARE(sim.engine().job(3)->state, JobState::Completed);  // trace job 2, renumbered
+    QVERIFY(sim.now() < 1000);
+  }
+
+  // A draining node still runs its jobs: allocation never exceeds capacity.
+  void drainingNodesStayInCapacity() {
+    Command drain = cmd::Drain{"h1", "test"};
+    auto sim = simulate(traceOf({wholeJob(1, 0, 2, 100)}), fastConfig(),
+                        {at(20, simev::Operator{drain, "alice"})});
+    for (const auto& m : sim.metrics().samples()) QVERIFY(m.allocated <= m.capacity);
+  }
+
+  // GPUs free while every waiting job is held back by its quota are stranded by quota.
+  void quotaStrandingIsRecognized() {
+    Trace t = traceOf({wholeJob(1, 0, 1, 1000), wholeJob(2, 5, 1, 100)});
+    t.teams[0].quotas["*"] = Quota{1, 0, 0};
+    auto sim = simulate(t);
+    double quota = 0;
+    for (const auto& m : sim.metrics().samples())
+      if (m.time > 10 && m.time < 1000)
+        quota = std::max(quota, m.stranded[size_t(StrandCause::Quota)]);
+    QCOMPARE(quota, 1.0);  // h1's second GPU; the MIG GPUs suit no waiting job
+  }
+
   void migReconfigurationTakesTime() {
     TraceJob inf;
     inf.job.id = 1;
@@ -295,7 +352,7 @@ class TstSimulator : public QObject {
     writeSummaryJson(json, s);
     QVERIFY(json.str().find("\"deserved\": 0.75") != std::string::npos);
     writeJobsCsv(csv, jobs);
-    QVERIFY(csv.str().find("\n3,b,spot,batch,0,0,600,1600,1000,completed,0,4,0\n") !=
+    QVERIFY(csv.str().find("\n3,b,spot,batch,0,0,600,1600,1000,completed,0,4,0,0,0\n") !=
             std::string::npos);
   }
 
@@ -365,7 +422,7 @@ class TstSimulator : public QObject {
     SyntheticConfig sc;
     sc.jobs = 2000;
     sc.arrivalsPerHour = 100;
-    const Trace a = synthesize(*demoCluster(), sc);
+    const Trace a = *synthesize(*demoCluster(), sc);
     QCOMPARE(a.jobs.size(), size_t{2000});
     const double hours = double(a.jobs.back().job.submitTime) / 3600.0;
     QVERIFY(std::abs(hours - 20.0) < 2.0);  // 2000 arrivals at 100/h
@@ -378,7 +435,7 @@ class TstSimulator : public QObject {
     QVERIFY(kinds[int(GpuRequest::Kind::Whole)] > 500);
     QVERIFY(kinds[int(GpuRequest::Kind::Mig)] > 200);
     QVERIFY(kinds[int(GpuRequest::Kind::Fraction)] > 200);
-    const Trace b = synthesize(*demoCluster(), sc);
+    const Trace b = *synthesize(*demoCluster(), sc);
     QCOMPARE(b.jobs[1234].job.submitTime, a.jobs[1234].job.submitTime);
     QCOMPARE(b.jobs[1234].runtime, a.jobs[1234].runtime);
   }
