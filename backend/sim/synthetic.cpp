@@ -10,13 +10,14 @@ namespace {
 // What the cluster offers each kind of work.
 struct Offer {
   int maxGpusPerNode = 0;  // exclusive GPUs on the biggest node
-  int exclusiveNodes = 0;
+  int fullNodes = 0;       // nodes with maxGpusPerNode exclusive GPUs: what a multi-node gang needs
   std::vector<std::string> migProfiles;  // profiles of the MIG GPUs' models (small ones first)
   bool timeSliced = false;
 };
 
 Offer offerOf(const Cluster& c) {
   Offer o;
+  std::vector<int> exclusivePerNode;
   for (const Node& n : c.nodes()) {
     int exclusive = 0;
     for (int i = 0; i < n.gpuCount(); ++i) {
@@ -30,8 +31,10 @@ Offer offerOf(const Cluster& c) {
             o.migProfiles.push_back(p.name);
     }
     o.maxGpusPerNode = std::max(o.maxGpusPerNode, exclusive);
-    if (exclusive > 0) ++o.exclusiveNodes;
+    exclusivePerNode.push_back(exclusive);
   }
+  o.fullNodes = static_cast<int>(
+      std::count(exclusivePerNode.begin(), exclusivePerNode.end(), o.maxGpusPerNode));
   return o;
 }
 
@@ -93,13 +96,13 @@ class Generator {
       case Kind::Training: {
         const int perNode = std::max(1, offer_.maxGpusPerNode);
         // Gangs: half single-node (1..perNode GPUs), half multi-node (2..8 full nodes).
-        if (std::bernoulli_distribution(0.5)(rng_) || offer_.exclusiveNodes < 2) {
+        if (std::bernoulli_distribution(0.5)(rng_) || offer_.fullNodes < 2) {
           const int sizes[] = {1, 2, 4, 8};
           int g = sizes[pick(4)];
           while (g > perNode) g /= 2;
           job.perTask = {GpuRequest::Kind::Whole, g, {}, 0, 0};
         } else {
-          job.tasks = std::min<int>(offer_.exclusiveNodes / 2 + 1, static_cast<int>(2 + pick(7)));
+          job.tasks = std::min<int>(offer_.fullNodes / 2 + 1, static_cast<int>(2 + pick(7)));
           job.perTask = {GpuRequest::Kind::Whole, perNode, {}, 0, 0};
           job.topology = {TopologyLevel::Leaf, false};
         }
