@@ -796,7 +796,8 @@ bool Engine::tryPreempt(CycleContext& ctx, JobRecord& job, CycleStats& stats) {
 }
 
 bool Engine::tryReserve(const CycleContext& ctx, JobRecord& job, CycleStats& stats) {
-  if (!plugins_.backfill || stats.reservations >= policy_.backfill.depth) return false;
+  if (!plugins_.backfill || !stats.backfillPlanned || stats.reservations >= policy_.backfill.depth)
+    return false;
   // Slurm's bf_max_time: the planning time of this cycle, not the whole cycle.
   if (stats.backfillMs > policy_.backfill.timeBudgetMs) {
     stats.backfillBudgetHit = true;
@@ -827,17 +828,28 @@ CycleStats Engine::runCycle() {
   CycleStats st;
   st.cycle = stats_.cycles + 1;
   st.now = now_;
-  reservations_.clearBackfill();
+  st.backfillPlanned = policy_.backfill.interval <= 0 || lastPlan_ < 0 ||
+                       now_ >= lastPlan_ + policy_.backfill.interval;
+  if (st.backfillPlanned) {
+    lastPlan_ = now_;
+    reservations_.clearBackfill();
+    // Last plan's estimates go; this cycle's reservations set them again.
+    for (uint32_t i : withEta_) {
+      jobs_[i].eta.reset();
+      jobs_[i].waitingFor.clear();
+    }
+    withEta_.clear();
+  } else {
+    // Between plans the last plan holds, except for jobs that started or left since.
+    reservations_.dropBackfillUnless([this](JobId id) {
+      const JobRecord* r = job(id);
+      return r && r->state == JobState::Pending;
+    });
+  }
   CycleContext ctx = context();
   const auto order = orderedPending(ctx);
   st.orderMs = msSince(t0);
   st.pending = static_cast<int>(order.size());
-  // Last cycle's estimates go; this cycle's reservations set them again.
-  for (uint32_t i : withEta_) {
-    jobs_[i].eta.reset();
-    jobs_[i].waitingFor.clear();
-  }
-  withEta_.clear();
   std::vector<size_t> startedNow;  // job indexes started this cycle
   ShapeCache failed(plugins_.preemption != nullptr);
   failed.reset(reservations_, now_);

@@ -73,12 +73,13 @@ struct CycleStats {
   int pending = 0;     // at the start of the cycle
   int considered = 0;  // pending jobs looked at
   int started = 0;
-  int backfilled = 0;     // started behind a blocked higher job with a reservation
-  int preempted = 0;      // victims evicted
-  int reservations = 0;   // backfill reservations made (depth reached)
-  double orderMs = 0;     // building the context and sorting the queue
-  double preemptMs = 0;   // searching for victims
-  double backfillMs = 0;  // time spent planning reservations
+  int backfilled = 0;           // started behind a blocked higher job with a reservation
+  int preempted = 0;            // victims evicted
+  int reservations = 0;         // backfill reservations made (depth reached)
+  bool backfillPlanned = true;  // false between plans when the policy sets an interval
+  double orderMs = 0;           // building the context and sorting the queue
+  double preemptMs = 0;         // searching for victims
+  double backfillMs = 0;        // time spent planning reservations
   bool backfillBudgetHit = false;
   int shapeCacheHits = 0;  // pending jobs skipped as identical to one that did not fit
   std::vector<std::string> invariantViolations;
@@ -263,6 +264,7 @@ class Engine {
   ResourceUse capacity_;
   EngineStats stats_;
   Seconds now_ = 0;
+  Seconds lastPlan_ = -1;  // when backfill last planned reservations (-1 = never)
   int64_t nextRank_ = 0;
 };
 

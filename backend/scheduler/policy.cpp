@@ -129,7 +129,8 @@ class PolicyReader {
   }
 
   Status readBackfill(const YamlField& f) {
-    TESSERA_CHECK(f.onlyKeys({"plugin", "window", "resolution", "depth", "time_budget_ms"}));
+    TESSERA_CHECK(
+        f.onlyKeys({"plugin", "window", "resolution", "depth", "time_budget_ms", "interval"}));
     BackfillPolicy& b = p_.backfill;
     if (f.has("plugin")) {
       TESSERA_TRY(name, f.stringAt("plugin"));
@@ -155,6 +156,11 @@ class PolicyReader {
       if (!(t > 0) || t > 3.6e6)
         return f.child("time_budget_ms").error("time_budget_ms must be > 0");
       b.timeBudgetMs = t;
+    }
+    if (f.has("interval")) {
+      TESSERA_TRY(i, duration(f.child("interval")));
+      if (i < 0) return f.child("interval").error("interval must not be negative");
+      b.interval = i;
     }
     return okStatus();
   }
@@ -217,7 +223,8 @@ std::string writePolicy(const Policy& p) {
       << ", max_attempts_per_cycle: " << p.preemption.maxAttemptsPerCycle << "}\n"
       << "backfill: {plugin: " << p.backfill.plugin << ", window: " << p.backfill.window
       << ", resolution: " << p.backfill.resolution << ", depth: " << p.backfill.depth
-      << ", time_budget_ms: " << num(p.backfill.timeBudgetMs) << "}\n"
+      << ", time_budget_ms: " << num(p.backfill.timeBudgetMs)
+      << ", interval: " << p.backfill.interval << "}\n"
       << "fair_share: {half_life: " << p.fairShare.halfLife << "}\n"
       << "check_invariants: " << (p.checkInvariants ? "true" : "false") << "\n";
   return out.str();

@@ -32,6 +32,10 @@ struct BackfillPolicy {
   Seconds resolution = 60;              // running jobs' ends are grouped to this step
   int depth = 100;                      // blocked jobs that get a reservation per cycle
   double timeBudgetMs = 50;             // planning time per cycle before it stops reserving
+  // Slurm's bf_interval: plan reservations at most this often (0 = every cycle). Cycles in
+  // between keep the last plan's reservations (dropping those of jobs no longer waiting) and
+  // make no new ones, so a deep backlog is not re-planned on every arrival.
+  Seconds interval = 0;
 };
 
 struct FairSharePolicy {

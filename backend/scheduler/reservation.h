@@ -49,6 +49,15 @@ class ReservationBook {
   void add(Reservation r);
   bool remove(const std::string& id);
   void clearBackfill();
+  // Removes the backfill reservations of jobs for which `keep(job)` is false.
+  template <typename Keep>
+  void dropBackfillUnless(Keep&& keep) {
+    const auto before = entries_.size();
+    std::erase_if(entries_, [&](const Reservation& r) {
+      return r.kind == Reservation::Kind::Backfill && !keep(r.job);
+    });
+    if (entries_.size() != before) reindex();
+  }
   [[nodiscard]] const Reservation* find(const std::string& id) const;
   [[nodiscard]] const std::vector<Reservation>& all() const { return entries_; }
   [[nodiscard]] bool empty() const { return entries_.empty(); }

@@ -6,6 +6,7 @@
 // The trace is the synthetic generator's (sim/synthetic.h): training gangs (single-node and
 // 2-8 node), short batch jobs, heavy-tailed runtimes, padded estimates, Poisson arrivals.
 // Run: build/release/tests/bench/bench_simulator [--jobs N] [--rate PER_HOUR] [--runtime-scale X]
+//      [--nodes N] [--bf-interval SECONDS]
 #include <sys/resource.h>
 
 #include <chrono>
@@ -50,6 +51,7 @@ int main(int argc, char** argv) {
   sc.runtimeScale = 0.25;
   sc.seed = 42;
   int nodes = 750;
+  Seconds bfInterval = 0;  // the policy's backfill interval (Slurm's bf_interval); 0 = every cycle
   for (int i = 1; i + 1 < argc; i += 2) {
     if (!std::strcmp(argv[i], "--jobs"))
       sc.jobs = std::stoul(argv[i + 1]);
@@ -59,10 +61,14 @@ int main(int argc, char** argv) {
       sc.runtimeScale = std::stod(argv[i + 1]);
     else if (!std::strcmp(argv[i], "--nodes"))
       nodes = std::stoi(argv[i + 1]);
+    else if (!std::strcmp(argv[i], "--bf-interval"))
+      bfInterval = std::stol(argv[i + 1]);
   }
   const auto c = cluster(nodes);
   Trace trace = *synthesize(*c, sc);
-  auto engine = engineForTrace(c, trace, Policy{});  // backfill + checkpoint-aware preemption
+  Policy policy;  // backfill + checkpoint-aware preemption
+  policy.backfill.interval = bfInterval;
+  auto engine = engineForTrace(c, trace, policy);
   if (!engine) {
     std::fprintf(stderr, "%s\n", engine.error().str().c_str());
     return 1;

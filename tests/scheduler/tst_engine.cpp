@@ -497,6 +497,40 @@ class TstEngine : public QObject {
     QCOMPARE(queue[0]->job.id, JobId{3});
   }
 
+  // Slurm's bf_interval: between plans the last plan's reservations hold and no new ones are made.
+  void backfillPlansOnItsInterval() {
+    auto policy = loadPolicy("version: 1\nbackfill: {interval: 10m}\n", "p.yaml");
+    QVERIFY2(policy.ok(), policy.ok() ? "" : policy.error().str().c_str());
+    QCOMPARE(policy->backfill.interval, Seconds{600});
+    QVERIFY(writePolicy(*policy).find("interval: 600") != std::string::npos);
+    QVERIFY(!loadPolicy("version: 1\nbackfill: {interval: -5}\n", "p.yaml").ok());
+    Engine e = makeEngine(tenants(), *policy);
+    QVERIFY(e.submit(job(1, 4)).ok());  // with job 10: all 8 GPUs for an hour
+    QVERIFY(e.submit(job(10, 4)).ok());
+    QVERIFY(e.advanceTo(1).ok());
+    QVERIFY(e.runCycle().backfillPlanned);
+    QVERIFY(e.submit(job(2, 4)).ok());
+    QVERIFY(e.advanceTo(2).ok());
+    const CycleStats planned = e.runCycle();  // 2 s after the last plan: not planned again...
+    QVERIFY(!planned.backfillPlanned);
+    QVERIFY(!e.job(2)->eta);  // ...so job 2 has no reservation yet
+    QVERIFY(e.advanceTo(601).ok());
+    QVERIFY(e.runCycle().backfillPlanned);
+    QVERIFY2(e.job(2)->eta.has_value(), e.job(2)->reason.c_str());
+    const Seconds eta = *e.job(2)->eta;  // when job 1 ends (to the policy's 60 s resolution)
+    QVERIFY2(eta >= 3601 && eta < 3601 + 60, std::to_string(eta).c_str());
+    QVERIFY(e.submit(job(3, 4)).ok());
+    QVERIFY(e.advanceTo(700).ok());
+    QVERIFY(!e.runCycle().backfillPlanned);
+    QCOMPARE(e.job(2)->eta, std::optional<Seconds>{eta});  // the plan holds between plans
+    QVERIFY(e.reservations().find("bf-2") != nullptr);
+    QVERIFY(!e.job(3)->eta);
+    QVERIFY(e.cancel(2, "alice", "no longer needed").ok());
+    QVERIFY(e.advanceTo(800).ok());
+    e.runCycle();
+    QVERIFY(e.reservations().find("bf-2") == nullptr);  // a job that left loses its hold
+  }
+
   void invariantsHoldAcrossCycles() {
     Workload w = tenants();
     w.teams[0].quotas["*"] = Quota{4, 4, -1};
