@@ -1,0 +1,162 @@
+// The backend's SQLite state: schema creation and migration, refusing newer, foreign and corrupt
+// files and unwritable directories with clear errors, transactions that leave nothing behind when
+// they fail, the append-only event log (order, no rewrites, reopen), and online backup.
+#include <QFile>
+#include <QTemporaryDir>
+#include <QtTest>
+
+#include <sqlite3.h>
+
+#include <filesystem>
+
+#include "store/database.h"
+#include "store/event_store.h"
+
+using namespace tessera;
+
+namespace {
+
+Event logEvent(uint64_t seq, EventKind kind, JobId job, const char* reason) {
+  Event e;
+  e.seq = seq;
+  e.time = static_cast<Seconds>(seq * 10);
+  e.kind = kind;
+  e.job = job;
+  e.from = JobState::Pending;
+  e.to = JobState::Running;
+  e.reason = reason;
+  e.actor = "scheduler";
+  return e;
+}
+
+// Sets a raw PRAGMA on a database file, as another program (or a newer tesserad) would.
+void pragma(const std::string& path, const std::string& sql) {
+  sqlite3* db = nullptr;
+  QCOMPARE(sqlite3_open(path.c_str(), &db), SQLITE_OK);
+  QCOMPARE(sqlite3_exec(db, sql.c_str(), nullptr, nullptr, nullptr), SQLITE_OK);
+  sqlite3_close(db);
+}
+
+}  // namespace
+
+class TstStore : public QObject {
+  Q_OBJECT
+
+ private slots:
+  void createsTheSchemaAndReopens() {
+    QTemporaryDir dir;
+    const std::string path = dir.filePath("t.db").toStdString();
+    {
+      auto db = Database::open(path);
+      QVERIFY2(db.ok(), db.ok() ? "" : db.error().str().c_str());
+      QCOMPARE(db->schemaVersion(), kStoreSchemaVersion);
+      EventStore log(*db);
+      QVERIFY(log.append({logEvent(1, EventKind::Submitted, 7, "submitted"),
+                          logEvent(2, EventKind::Started, 7, "started on n1 GPUs 0,1")})
+                  .ok());
+    }
+    auto again = Database::open(path);
+    QVERIFY(again.ok());
+    EventStore log(*again);
+    QCOMPARE(*log.lastSeq(), uint64_t{2});
+    auto events = log.after(0, 100);
+    QVERIFY(events.ok());
+    QCOMPARE(events->size(), size_t{2});
+    QCOMPARE((*events)[1].kind, EventKind::Started);
+    QCOMPARE((*events)[1].reason, std::string("started on n1 GPUs 0,1"));
+    QCOMPARE((*events)[1].to, JobState::Running);
+    QCOMPARE(log.after(1, 100)->size(), size_t{1});
+  }
+
+  // A batch with a sequence number already stored fails whole: nothing of it is kept.
+  void theLogNeverRewritesAndBatchesAreAtomic() {
+    QTemporaryDir dir;
+    auto db = Database::open(dir.filePath("t.db").toStdString());
+    QVERIFY(db.ok());
+    EventStore log(*db);
+    QVERIFY(log.append({logEvent(1, EventKind::Submitted, 1, "a")}).ok());
+    const Status dup = log.append({logEvent(2, EventKind::Submitted, 2, "b"),
+                                   logEvent(1, EventKind::Cancelled, 1, "rewrite")});
+    QVERIFY(!dup.ok());
+    QVERIFY(dup.error().message.find("event 1 not stored") != std::string::npos);
+    QCOMPARE(*log.lastSeq(), uint64_t{1});  // event 2 of the failed batch is not there
+    QCOMPARE(log.after(0, 10)->front().reason, std::string("a"));
+  }
+
+  void refusesADatabaseFromANewerBinary() {
+    QTemporaryDir dir;
+    const std::string path = dir.filePath("t.db").toStdString();
+    QVERIFY(Database::open(path).ok());
+    pragma(path, "PRAGMA user_version=" + std::to_string(kStoreSchemaVersion + 1));
+    auto db = Database::open(path);
+    QVERIFY(!db.ok());
+    QVERIFY2(db.error().message.find("newer than this tesserad") != std::string::npos,
+             db.error().str().c_str());
+    QCOMPARE(db.error().where.file, path);
+  }
+
+  void refusesForeignAndCorruptFiles() {
+    QTemporaryDir dir;
+    const std::string foreign = dir.filePath("other.db").toStdString();
+    pragma(foreign, "CREATE TABLE photos(id INTEGER)");
+    auto a = Database::open(foreign);
+    QVERIFY(!a.ok());
+    QVERIFY2(a.error().message.find("another application") != std::string::npos,
+             a.error().str().c_str());
+    const QString junk = dir.filePath("junk.db");
+    QFile f(junk);
+    QVERIFY(f.open(QIODevice::WriteOnly));
+    f.write(QByteArray(4096, 'x'));
+    f.close();
+    auto b = Database::open(junk.toStdString());
+    QVERIFY(!b.ok());
+    QVERIFY2(b.error().message.find("not a Tessera database") != std::string::npos,
+             b.error().str().c_str());
+    QCOMPARE(QFile(junk).size(), qint64{4096});  // left exactly as it was
+  }
+
+  void refusesAMissingOrReadOnlyDirectory() {
+    auto missing = Database::open("/nonexistent-dir/t.db");
+    QVERIFY(!missing.ok());
+    QVERIFY(missing.error().message.find("directory does not exist") != std::string::npos);
+    if (geteuid() == 0) return;  // root writes anywhere: the permission check cannot fail then
+    QTemporaryDir dir;
+    std::filesystem::permissions(dir.path().toStdString(), std::filesystem::perms::owner_read |
+                                                               std::filesystem::perms::owner_exec);
+    auto ro = Database::open(dir.filePath("t.db").toStdString());
+    std::filesystem::permissions(dir.path().toStdString(), std::filesystem::perms::owner_all);
+    QVERIFY(!ro.ok());
+    QVERIFY2(ro.error().message.find("writable") != std::string::npos, ro.error().str().c_str());
+  }
+
+  void aFailedTransactionLeavesNothingBehind() {
+    QTemporaryDir dir;
+    auto db = Database::open(dir.filePath("t.db").toStdString());
+    QVERIFY(db.ok());
+    const Status s = db->transaction([](Database& d) -> Status {
+      TESSERA_CHECK(d.exec("INSERT INTO meta VALUES('a', '1')"));
+      return Error{"the caller changed its mind", {}};
+    });
+    QVERIFY(!s.ok());
+    auto q = db->prepare("SELECT count(*) FROM meta");
+    QVERIFY(q.ok() && *q->step());
+    QCOMPARE(q->int64At(0), int64_t{0});
+  }
+
+  void backsUpWhileOpen() {
+    QTemporaryDir dir;
+    auto db = Database::open(dir.filePath("live.db").toStdString());
+    QVERIFY(db.ok());
+    EventStore log(*db);
+    QVERIFY(log.append({logEvent(1, EventKind::Submitted, 3, "x")}).ok());
+    const std::string copy = dir.filePath("copy.db").toStdString();
+    QVERIFY(db->backupTo(copy).ok());
+    auto reopened = Database::open(copy);
+    QVERIFY(reopened.ok());
+    QCOMPARE(*EventStore(*reopened).lastSeq(), uint64_t{1});
+    QVERIFY(!db->backupTo("/nonexistent-dir/copy.db").ok());
+  }
+};
+
+QTEST_APPLESS_MAIN(TstStore)
+#include "tst_store.moc"
