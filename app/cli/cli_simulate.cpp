@@ -281,16 +281,36 @@ int inputError(Context& ctx, const Error& e) {
   return ctx.fail(e.str(), e.where.file.empty() ? kExitUsage : loadErrorCode(e.where.file));
 }
 
-int simulate(Context& ctx, const SimArgs& a) {
-  if (const Status ok = checkOptions(a); !ok) return inputError(ctx, ok.error());
-  const uint64_t seed = firstSeed(a);
-  auto in = loadInputs(ctx, a, seed);
-  if (!in) return inputError(ctx, in.error());
+// What one run (or a what-if's baseline) starts from: checked options, inputs, policy, engine.
+struct Prepared {
+  Inputs in;
+  std::optional<Engine> engine;
+};
+
+// Fails with the exit code the verb returns (its message already printed).
+Expected<Prepared> prepare(Context& ctx, const SimArgs& a, int& code) {
+  auto fail = [&](const Error& e, int exit) -> Expected<Prepared> {
+    code = exit < 0 ? inputError(ctx, e) : ctx.fail(e.str(), exit);
+    return e;
+  };
+  if (const Status ok = checkOptions(a); !ok) return fail(ok.error(), -1);
+  auto in = loadInputs(ctx, a, firstSeed(a));
+  if (!in) return fail(in.error(), -1);
   auto policy = policyOf(a.policies.empty() ? "" : a.policies.front());
-  if (!policy) return inputError(ctx, policy.error());
+  if (!policy) return fail(policy.error(), -1);
   auto engine = engineOf(*in, *policy);
-  if (!engine) return ctx.fail(engine.error().str(), kExitInvalid);
-  Simulator sim(std::move(*engine), in->trace, in->config, in->events);
+  if (!engine) return fail(engine.error(), kExitInvalid);
+  Prepared p{std::move(*in), {}};
+  p.engine.emplace(std::move(*engine));
+  return p;
+}
+
+int simulate(Context& ctx, const SimArgs& a) {
+  int code = kExitOk;
+  auto prepared = prepare(ctx, a, code);
+  if (!prepared) return code;
+  const Inputs* in = &prepared->in;
+  Simulator sim(std::move(*prepared->engine), in->trace, in->config, in->events);
   const auto t0 = std::chrono::steady_clock::now();
   Progress progress(ctx, !a.noProgress && ctx.format == "text");
   const bool status = !a.noProgress && ctx.format == "text";
@@ -435,14 +455,11 @@ int compare(Context& ctx, const SimArgs& a) {
 // ---- what-if
 
 int whatIf(Context& ctx, const SimArgs& a) {
-  if (const Status ok = checkOptions(a); !ok) return inputError(ctx, ok.error());
-  const uint64_t seed = firstSeed(a);
-  auto in = loadInputs(ctx, a, seed);
-  if (!in) return inputError(ctx, in.error());
-  auto policy = policyOf(a.policies.empty() ? "" : a.policies.front());
-  if (!policy) return inputError(ctx, policy.error());
-  auto base = engineOf(*in, *policy);
-  if (!base) return ctx.fail(base.error().str(), kExitInvalid);
+  int code = kExitOk;
+  auto prepared = prepare(ctx, a, code);
+  if (!prepared) return code;
+  const Inputs* in = &prepared->in;
+  const Engine* base = &*prepared->engine;
   const Workload tenants = tenantsOf(in->trace);
   auto changes = loadWhatIfFile(a.changes, &tenants);
   if (!changes) return inputError(ctx, changes.error());
