@@ -9,7 +9,7 @@
 #include <fstream>
 #include <iomanip>
 #include <iostream>
-#include <mutex>
+#include <map>
 #include <nlohmann/json.hpp>
 #include <sstream>
 #include <thread>
@@ -355,19 +355,11 @@ std::string policyLabel(const std::string& path) {
   return std::filesystem::path(path).stem().string();
 }
 
-void runOne(Context& ctx, const SimArgs& a, CompareRun& r, std::mutex& loadLock) {
-  Expected<Inputs> in = Error{"", {}};
-  Expected<Policy> policy = Error{"", {}};
-  {
-    std::lock_guard lock(loadLock);  // the catalog and readers are not shared across threads
-    in = loadInputs(ctx, a, r.seed);
-    policy = policyOf(r.policy);
-  }
-  if (!in) return void(r.error = in.error().str());
-  if (!policy) return void(r.error = policy.error().str());
-  auto engine = engineOf(*in, *policy);
+// One policy x seed on inputs loaded beforehand (read once, shared read-only by the threads).
+void runOne(const Inputs& in, const Policy& policy, CompareRun& r) {
+  auto engine = engineOf(in, policy);
   if (!engine) return void(r.error = engine.error().str());
-  Simulator sim(std::move(*engine), std::move(in->trace), in->config, in->events);
+  Simulator sim(std::move(*engine), in.trace, in.config, in.events);
   const auto t0 = std::chrono::steady_clock::now();
   if (const Status s = sim.run(); !s) return void(r.error = s.error().str());
   r.summary = sim.summary();
@@ -411,17 +403,30 @@ int compare(Context& ctx, const SimArgs& a) {
   std::vector<std::string> policies =
       a.policies.empty() ? std::vector<std::string>{"default"} : a.policies;
   std::vector<uint64_t> seeds = a.seeds.empty() ? std::vector<uint64_t>{1} : *seedList(a.seeds);
+  // Every file is read once, before the runs: a bad one fails with its own exit code.
+  std::map<uint64_t, Inputs> inputs;
+  for (uint64_t seed : seeds) {
+    auto in = loadInputs(ctx, a, seed);
+    if (!in) return inputError(ctx, in.error());
+    inputs.emplace(seed, std::move(*in));
+  }
+  std::map<std::string, Policy> loaded;
+  for (const auto& p : policies) {
+    auto policy = policyOf(p);
+    if (!policy) return inputError(ctx, policy.error());
+    loaded.emplace(p, std::move(*policy));
+  }
   std::vector<CompareRun> runs;
   for (const auto& p : policies)
     for (uint64_t s : seeds) runs.push_back({p, s, {}, {}, {}});
-  std::mutex loadLock;
   std::atomic<size_t> next{0};
   const size_t threads =
       std::min<size_t>(runs.size(), std::max(1u, std::thread::hardware_concurrency()));
   std::vector<std::thread> pool;
   for (size_t t = 0; t < threads; ++t)
     pool.emplace_back([&] {
-      for (size_t i = next++; i < runs.size(); i = next++) runOne(ctx, a, runs[i], loadLock);
+      for (size_t i = next++; i < runs.size(); i = next++)
+        runOne(inputs.at(runs[i].seed), loaded.at(runs[i].policy), runs[i]);
     });
   for (auto& t : pool) t.join();
   for (const auto& r : runs)
