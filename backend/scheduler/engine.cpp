@@ -512,13 +512,7 @@ void Engine::evict(JobRecord& victim, const JobRecord& by, const Victim& cost,
   victim.reason = "requeued after preemption by job " + std::to_string(by.job.id);
 }
 
-Expected<JobId> Engine::submit(Job job, const std::string& actor) {
-  if (job.id == kNoJob) {
-    JobId next = 1;
-    for (const auto& j : jobs_) next = std::max(next, j.job.id + 1);
-    for (const auto& j : future_) next = std::max(next, j.id + 1);
-    job.id = next;
-  }
+Expected<std::vector<GpuId>> Engine::resolveSubmit(Job& job) const {
   if (index_.count(job.id) ||
       std::any_of(future_.begin(), future_.end(), [&](const Job& f) { return f.id == job.id; }))
     return Error{"job " + std::to_string(job.id) + " already exists", {}};
@@ -555,6 +549,24 @@ Expected<JobId> Engine::submit(Job job, const std::string& actor) {
   pinned.erase(std::unique(pinned.begin(), pinned.end()), pinned.end());
   if (auto problem = pinProblem(job, pinned.size()))
     return Error{"job " + std::to_string(job.id) + ": " + *problem, {}};
+  return pinned;
+}
+
+Status Engine::validate(Job job) const {
+  TESSERA_TRY(pinned, resolveSubmit(job));
+  (void)pinned;
+  return okStatus();
+}
+
+Expected<JobId> Engine::submit(Job job, const std::string& actor) {
+  if (job.id == kNoJob) {
+    JobId next = 1;
+    for (const auto& j : jobs_) next = std::max(next, j.job.id + 1);
+    for (const auto& j : future_) next = std::max(next, j.id + 1);
+    job.id = next;
+  }
+  TESSERA_TRY(pinned, resolveSubmit(job));
+  const int team = quotas_.teamIndex(job.team);
   if (job.submitTime > now_) {
     future_.push_back(std::move(job));
     return future_.back().id;
@@ -686,6 +698,16 @@ Status Engine::restoreFairShare(const std::vector<std::pair<std::string, double>
     values[static_cast<size_t>(t)] = u;
   }
   fairShare_.restore(values, now_);
+  return okStatus();
+}
+
+Status Engine::restoreCounters(JobId id, int preemptions, double gpuHoursLost) {
+  JobRecord* j = mutableJob(id);
+  if (!j) return Error{"no job " + std::to_string(id), {}};
+  if (preemptions < 0 || !(gpuHoursLost >= 0))
+    return Error{"job " + std::to_string(id) + ": negative preemption count or GPU-hours", {}};
+  j->preemptions = preemptions;
+  j->gpuHoursLost = gpuHoursLost;
   return okStatus();
 }
 

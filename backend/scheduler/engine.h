@@ -135,6 +135,8 @@ class Engine {
   Status advanceTo(Seconds now);
   CycleStats runCycle();
   Expected<JobId> submit(Job job, const std::string& actor = "scheduler");
+  // Whether submit would take the job (team, class, request, pins, id not taken); changes nothing.
+  [[nodiscard]] Status validate(Job job) const;
   Status complete(JobId id, const std::string& reason = "finished");
   Status fail(JobId id, const std::string& reason);
   // Puts a pending job back where it was running (a snapshot or export being loaded, a backend
@@ -152,6 +154,8 @@ class Engine {
   // Sets the teams' fair-share usage (decayed GPU-seconds, sub-teams included) as a snapshot
   // taken at the current clock recorded it; teams not listed have none.
   Status restoreFairShare(const std::vector<std::pair<std::string, double>>& usage);
+  // Sets a job's history counters as a saved state recorded them (a backend restarting).
+  Status restoreCounters(JobId id, int preemptions, double gpuHoursLost);
   // Records a checkpoint of a running job now (the simulator's checkpoint events).
   Status checkpoint(JobId id);
 
@@ -221,6 +225,8 @@ class Engine {
   Engine(ClusterState state, Policy policy, PluginSet plugins);
 
   JobRecord* mutableJob(JobId id);
+  // Checks a job for submit, resolves its priority and returns its pin as GPUs.
+  Expected<std::vector<GpuId>> resolveSubmit(Job& job) const;
   void addEvent(EventKind kind, JobRecord& job, JobState to, std::string reason,
                 const std::string& actor = "scheduler", JobId by = kNoJob);
   void start(JobRecord& job, GangPlacement placement, const std::string& why);

@@ -34,6 +34,39 @@ const std::vector<const char*>& migrations() {
         submit_time INTEGER NOT NULL,
         updated INTEGER NOT NULL);
       CREATE INDEX jobs_state ON jobs(state);
+      )sql",
+      // 2: jobs become the engine's materialized state (spec, state, where it runs, counters);
+      // metric time series at three resolutions. Version 1's jobs table was never written.
+      R"sql(
+      DROP TABLE jobs;
+      CREATE TABLE jobs(
+        id INTEGER PRIMARY KEY,
+        team TEXT NOT NULL,
+        class TEXT NOT NULL,
+        state TEXT NOT NULL,
+        submit_time INTEGER NOT NULL,
+        start_time INTEGER,
+        end_time INTEGER,
+        spec TEXT NOT NULL,
+        run TEXT,
+        preemptions INTEGER NOT NULL DEFAULT 0,
+        gpu_hours_lost REAL NOT NULL DEFAULT 0,
+        reason TEXT NOT NULL DEFAULT '',
+        actual_runtime INTEGER);
+      CREATE INDEX jobs_state ON jobs(state, id);
+      CREATE INDEX jobs_team ON jobs(team, id);
+      CREATE INDEX events_job ON events(job, seq);
+      CREATE TABLE metric_raw(
+        series TEXT NOT NULL, time INTEGER NOT NULL, value REAL NOT NULL,
+        PRIMARY KEY(series, time)) WITHOUT ROWID;
+      CREATE TABLE metric_minute(
+        series TEXT NOT NULL, time INTEGER NOT NULL, count INTEGER NOT NULL,
+        sum REAL NOT NULL, min REAL NOT NULL, max REAL NOT NULL,
+        PRIMARY KEY(series, time)) WITHOUT ROWID;
+      CREATE TABLE metric_hour(
+        series TEXT NOT NULL, time INTEGER NOT NULL, count INTEGER NOT NULL,
+        sum REAL NOT NULL, min REAL NOT NULL, max REAL NOT NULL,
+        PRIMARY KEY(series, time)) WITHOUT ROWID;
       )sql"};
   return m;
 }

@@ -19,7 +19,7 @@ struct sqlite3_stmt;
 namespace tessera {
 
 // The schema version this binary writes; migrations bring older databases up to it.
-inline constexpr int kStoreSchemaVersion = 1;
+inline constexpr int kStoreSchemaVersion = 2;
 
 class Statement;
 

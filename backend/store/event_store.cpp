@@ -17,33 +17,47 @@ constexpr size_t kJobStates = static_cast<size_t>(JobState::Preempted) + 1;
 
 }  // namespace
 
+Status EventStore::appendInTransaction(const std::vector<Event>& events) {
+  if (events.empty()) return okStatus();
+  TESSERA_TRY(insert, db_.prepare("INSERT INTO events(seq, time, kind, job, from_state, "
+                                  "to_state, reason, actor, by_job) VALUES(?,?,?,?,?,?,?,?,?)"));
+  for (const Event& e : events) {
+    insert.bind(1, static_cast<int64_t>(e.seq))
+        .bind(2, static_cast<int64_t>(e.time))
+        .bind(3, std::string(eventKindName(e.kind)))
+        .bind(4, static_cast<int64_t>(e.job))
+        .bind(5, std::string(jobStateName(e.from)))
+        .bind(6, std::string(jobStateName(e.to)))
+        .bind(7, e.reason)
+        .bind(8, e.actor)
+        .bind(9, static_cast<int64_t>(e.by));
+    if (auto s = insert.run(); !s)
+      return Error{"event " + std::to_string(e.seq) + " not stored: " + s.error().message, {}};
+    TESSERA_CHECK(insert.reset());
+  }
+  return okStatus();
+}
+
 Status EventStore::append(const std::vector<Event>& events) {
   if (events.empty()) return okStatus();
-  return db_.transaction([&](Database& db) -> Status {
-    TESSERA_TRY(insert, db.prepare("INSERT INTO events(seq, time, kind, job, from_state, "
-                                   "to_state, reason, actor, by_job) VALUES(?,?,?,?,?,?,?,?,?)"));
-    for (const Event& e : events) {
-      insert.bind(1, static_cast<int64_t>(e.seq))
-          .bind(2, static_cast<int64_t>(e.time))
-          .bind(3, std::string(eventKindName(e.kind)))
-          .bind(4, static_cast<int64_t>(e.job))
-          .bind(5, std::string(jobStateName(e.from)))
-          .bind(6, std::string(jobStateName(e.to)))
-          .bind(7, e.reason)
-          .bind(8, e.actor)
-          .bind(9, static_cast<int64_t>(e.by));
-      if (auto s = insert.run(); !s)
-        return Error{"event " + std::to_string(e.seq) + " not stored: " + s.error().message, {}};
-      TESSERA_CHECK(insert.reset());
-    }
-    return okStatus();
-  });
+  return db_.transaction([&](Database&) { return appendInTransaction(events); });
 }
 
 Expected<std::vector<Event>> EventStore::after(uint64_t after, size_t limit) const {
   TESSERA_TRY(q, db_.prepare("SELECT seq, time, kind, job, from_state, to_state, reason, actor, "
                              "by_job FROM events WHERE seq > ? ORDER BY seq LIMIT ?"));
   q.bind(1, static_cast<int64_t>(after)).bind(2, static_cast<int64_t>(limit));
+  return readEvents(q);
+}
+
+Expected<std::vector<Event>> EventStore::forJob(JobId job, size_t limit) const {
+  TESSERA_TRY(q, db_.prepare("SELECT seq, time, kind, job, from_state, to_state, reason, actor, "
+                             "by_job FROM events WHERE job = ? ORDER BY seq LIMIT ?"));
+  q.bind(1, static_cast<int64_t>(job)).bind(2, static_cast<int64_t>(limit));
+  return readEvents(q);
+}
+
+Expected<std::vector<Event>> EventStore::readEvents(Statement& q) {
   std::vector<Event> out;
   for (;;) {
     TESSERA_TRY(row, q.step());

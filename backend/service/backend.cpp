@@ -1,0 +1,712 @@
+#include "service/backend.h"
+
+#include <filesystem>
+#include <future>
+#include <unordered_set>
+
+#include "scheduler/command_yaml.h"
+#include "sim/metrics.h"
+#include "sim/simulator.h"
+#include "topology/mig_layout.h"
+
+namespace tessera {
+
+const char* backendModeName(BackendMode m) {
+  return m == BackendMode::Live ? "live" : "simulated-live";
+}
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+bool contains(const std::string& hay, std::string_view needle) {
+  return hay.find(needle) != std::string::npos;
+}
+
+// Synthetic arrivals are generated in chunks (each from its own seed), so a restart regenerates
+// the chunk it was in and carries on where it stopped.
+constexpr size_t kLoadChunk = 200;
+
+ApiError unavailable(const Error& e) {
+  return {ErrorKind::Unavailable,
+          "the database refused the write, nothing was applied: " + e.str()};
+}
+
+// Which API error an engine refusal is: a name that matches nothing, a request that does not
+// suit the current state, or a malformed request.
+ErrorKind classify(const Error& e) {
+  const std::string& m = e.message;
+  if (m.starts_with("no ") || m.starts_with("unknown ") || contains(m, ": unknown ") ||
+      contains(m, "no reservation"))
+    return ErrorKind::NotFound;
+  if (contains(m, " is not ") || contains(m, "already") || contains(m, " still ") ||
+      contains(m, " is running") || contains(m, " is pending") || contains(m, " is completed") ||
+      contains(m, " is cancelled") || contains(m, " is failed"))
+    return ErrorKind::FailedPrecondition;
+  return ErrorKind::InvalidArgument;
+}
+
+ApiError refusal(const Error& e) {
+  return {classify(e), e.str()};
+}
+
+std::optional<JobId> jobOf(const Command& c) {
+  return std::visit(
+      [](const auto& x) -> std::optional<JobId> {
+        if constexpr (requires { x.job.id; })
+          return std::nullopt;
+        else if constexpr (requires { x.job; })
+          return static_cast<JobId>(x.job);
+        else
+          return std::nullopt;
+      },
+      c);
+}
+
+std::string gpuSharingName(SharingMode m) {
+  switch (m) {
+    case SharingMode::Exclusive:
+      return "exclusive";
+    case SharingMode::Mig:
+      return "mig";
+    default:
+      return "shared";
+  }
+}
+
+}  // namespace
+
+struct Backend::Batch {
+  std::vector<JobId> dirty;
+  bool setupChanged = false;
+  std::vector<std::pair<std::string, double>> samples;
+  Seconds sampleTime = 0;
+  bool compactMetrics = false;
+};
+
+struct Backend::Item {
+  Deadline deadline;
+  std::function<void(Backend&, Batch&)> apply;
+  std::function<void(const std::optional<Error>&)> finish;  // after the commit
+  std::function<void()> expire;                             // deadline passed before apply
+};
+
+namespace {
+
+// A work item whose result is replied after the batch's commit (or replaced by an
+// "unavailable" error when that commit fails).
+template <typename T, typename Item, typename Work>
+std::unique_ptr<Item> makeItem(Deadline d, Reply<T> reply, Work work) {
+  auto item = std::make_unique<Item>();
+  auto result = std::make_shared<std::optional<std::variant<T, ApiError>>>();
+  item->deadline = d;
+  item->apply = [result, work = std::move(work)](auto& backend, auto& batch) mutable {
+    *result = work(backend, batch);
+  };
+  item->finish = [result, reply](const std::optional<Error>& commitError) {
+    if (commitError)
+      reply(unavailable(*commitError));
+    else
+      reply(std::move(**result));
+  };
+  item->expire = [reply] {
+    reply(ApiError{ErrorKind::DeadlineExceeded,
+                   "the deadline passed while the request waited; nothing was applied"});
+  };
+  return item;
+}
+
+}  // namespace
+
+Backend::Backend(BackendConfig config) : config_(std::move(config)), telemetry_(config_.seed) {}
+
+Backend::~Backend() {
+  stop();
+}
+
+Expected<std::unique_ptr<Backend>> Backend::open(BackendConfig config) {
+  std::unique_ptr<Backend> b(new Backend(std::move(config)));
+  TESSERA_CHECK(b->restoreOrCreate());
+  b->nextTick_ = Clock::now();
+  b->thread_ = std::thread([raw = b.get()] { raw->engineLoop(); });
+  return b;
+}
+
+Status Backend::restoreOrCreate() {
+  const auto started = Clock::now();
+  TESSERA_TRY(db, Database::open(config_.database));
+  db_ = std::make_unique<Database>(std::move(db));
+  state_ = std::make_unique<StateStore>(*db_);
+  eventStore_ = std::make_unique<EventStore>(*db_);
+  metricStore_ = std::make_unique<MetricStore>(*db_, config_.retention);
+  TESSERA_TRY(has, state_->hasState());
+  if (has) {
+    TESSERA_TRY(mode, state_->meta("mode"));
+    if (mode && *mode != backendModeName(config_.mode))
+      return Error{"the database " + config_.database + " was written in " + *mode +
+                       " mode; start tesserad in that mode or with a new database",
+                   {}};
+    static const GpuCatalog builtin = GpuCatalog::builtin();
+    TESSERA_TRY(loaded, state_->load(config_.catalog ? *config_.catalog : builtin));
+    engine_.emplace(std::move(loaded.engine));
+    extras_ = std::move(loaded.extras);
+    restoredJobs_ = loaded.activeJobs;
+  } else {
+    if (!config_.cluster) return Error{"a new database needs a cluster spec", {}};
+    Workload tenants = config_.tenants;
+    tenants.jobs.clear();
+    TESSERA_TRY(engine, Engine::create(config_.cluster, tenants, config_.policy));
+    engine_.emplace(std::move(engine));
+    if (config_.mode == BackendMode::Live)
+      TESSERA_CHECK(engine_->advanceTo(static_cast<Seconds>(std::time(nullptr))));
+    const Status created = db_->transaction([&](Database&) -> Status {
+      TESSERA_CHECK(state_->putMeta("mode", backendModeName(config_.mode)));
+      TESSERA_CHECK(state_->saveSetup(*engine_));
+      return state_->saveGlobal(*engine_, extras_);
+    });
+    if (!created) return created;
+  }
+  TESSERA_TRY(last, eventStore_->lastSeq());
+  storeSeq_ = last;
+  eventCursor_ = engine_->events().size();
+  engineBase_ = engine_->now();
+  clockBase_ = Clock::now();
+  lastCompact_ = engine_->now();
+  if (config_.mode == BackendMode::SimulatedLive) {
+    for (const auto& [key, value] : extras_.meta)
+      if (key == "load.chunk") loadChunk_ = std::stoull(value);
+  }
+  TESSERA_TRY(readDb, Database::open(config_.database));
+  readDb_ = std::make_unique<Database>(std::move(readDb));
+  readEvents_ = std::make_unique<EventStore>(*readDb_);
+  if (!hub_)
+    hub_ = std::make_unique<EventHub>(
+        config_.eventMemory, storeSeq_,
+        [this](uint64_t after, size_t limit) { return readEvents_->after(after, limit); });
+  restoreSeconds_ = std::chrono::duration<double>(Clock::now() - started).count();
+  return okStatus();
+}
+
+void Backend::stop() {
+  {
+    std::lock_guard lock(queueMutex_);
+    if (stopping_ && !thread_.joinable()) return;
+    stopping_ = true;
+  }
+  queueCv_.notify_all();
+  if (thread_.joinable()) thread_.join();
+  if (hub_) hub_->stop();
+}
+
+void Backend::post(std::unique_ptr<Item> item) {
+  {
+    std::lock_guard lock(queueMutex_);
+    if (!stopping_) {
+      queue_.push_back(std::move(item));
+      item = nullptr;
+    }
+  }
+  if (item) {
+    item->finish(Error{"the backend is shutting down", {}});
+    return;
+  }
+  queueCv_.notify_one();
+}
+
+Seconds Backend::clockNow() const {
+  if (config_.clock) return std::max(engine_->now(), config_.clock());
+  if (config_.mode == BackendMode::Live)
+    return std::max(engine_->now(), static_cast<Seconds>(std::time(nullptr)));
+  const double elapsed = std::chrono::duration<double>(Clock::now() - clockBase_).count();
+  return engineBase_ + static_cast<Seconds>(elapsed * config_.speed);
+}
+
+void Backend::engineLoop() {
+  while (true) {
+    std::vector<std::unique_ptr<Item>> items;
+    bool tick = false;
+    {
+      std::unique_lock lock(queueMutex_);
+      queueCv_.wait_until(lock, nextTick_, [&] { return stopping_ || !queue_.empty(); });
+      while (!queue_.empty() && items.size() < config_.maxBatch) {
+        items.push_back(std::move(queue_.front()));
+        queue_.pop_front();
+      }
+      tick = config_.runCycles && !stopping_ && Clock::now() >= nextTick_;
+      if (stopping_ && items.empty()) break;
+    }
+    runBatch(items, tick);
+    if (tick)
+      nextTick_ = Clock::now() +
+                  std::chrono::microseconds(static_cast<int64_t>(config_.cycleSeconds * 1e6));
+  }
+}
+
+void Backend::runBatch(std::vector<std::unique_ptr<Item>>& items, bool tick) {
+  Batch batch;
+  if (const Seconds now = clockNow(); now > engine_->now()) (void)engine_->advanceTo(now);
+  std::vector<bool> applied(items.size(), false);
+  const auto now = Clock::now();
+  for (size_t i = 0; i < items.size(); ++i) {
+    if (items[i]->deadline && *items[i]->deadline < now) continue;
+    items[i]->apply(*this, batch);
+    applied[i] = true;
+  }
+  if (tick) tickWork(batch);
+  const Status committed = commit(batch);
+  for (size_t i = 0; i < items.size(); ++i) {
+    if (!applied[i])
+      items[i]->expire();
+    else
+      items[i]->finish(committed ? std::nullopt : std::optional<Error>(committed.error()));
+  }
+  if (!committed) rollbackToStore(committed.error());
+}
+
+Status Backend::commit(Batch& batch) {
+  const auto& all = engine_->events();
+  std::vector<Event> fresh(all.begin() + static_cast<std::ptrdiff_t>(eventCursor_), all.end());
+  uint64_t seq = storeSeq_;
+  for (Event& e : fresh) {
+    e.seq = ++seq;
+    if (e.job != kNoJob) batch.dirty.push_back(e.job);
+  }
+  std::sort(batch.dirty.begin(), batch.dirty.end());
+  batch.dirty.erase(std::unique(batch.dirty.begin(), batch.dirty.end()), batch.dirty.end());
+  const Status st = db_->transaction([&](Database&) -> Status {
+    TESSERA_CHECK(eventStore_->appendInTransaction(fresh));
+    TESSERA_CHECK(state_->saveJobs(*engine_, batch.dirty, extras_.actualRuntime));
+    if (batch.setupChanged) TESSERA_CHECK(state_->saveSetup(*engine_));
+    if (config_.mode == BackendMode::SimulatedLive)
+      extras_.meta = {{"load.chunk", std::to_string(loadChunk_)}};
+    TESSERA_CHECK(state_->saveGlobal(*engine_, extras_));
+    if (!batch.samples.empty())
+      TESSERA_CHECK(metricStore_->recordInTransaction(batch.sampleTime, batch.samples));
+    if (batch.compactMetrics) TESSERA_CHECK(metricStore_->compactInTransaction(engine_->now()));
+    return okStatus();
+  });
+  if (!st) return st;
+  storeSeq_ = seq;
+  eventCursor_ = all.size();
+  // Finished jobs leave the in-memory table of simulated ends.
+  for (JobId id : batch.dirty)
+    if (const JobRecord* r = engine_->job(id); r && !r->active()) extras_.actualRuntime.erase(id);
+  hub_->publish(fresh);
+  return okStatus();
+}
+
+void Backend::rollbackToStore(const Error& why) {
+  // Memory must not run ahead of the database: rebuild from what is stored.
+  (void)why;
+  static const GpuCatalog builtin = GpuCatalog::builtin();
+  auto loaded = state_->load(config_.catalog ? *config_.catalog : builtin);
+  if (!loaded) return;  // keep serving reads; the next commit will fail the same way
+  engine_.emplace(std::move(loaded->engine));
+  extras_ = std::move(loaded->extras);
+  eventCursor_ = engine_->events().size();
+  arrivals_.clear();
+}
+
+CycleStats Backend::tickWork(Batch& batch) {
+  if (config_.mode == BackendMode::SimulatedLive) {
+    simulateEnds();
+    generateLoad(batch);
+  }
+  const CycleStats stats = engine_->runCycle();
+  if (config_.mode == BackendMode::SimulatedLive)
+    lastTelemetry_ = telemetry_.gpus(engine_->state(), engine_->now(), [&](JobId id) {
+      const JobRecord* r = engine_->job(id);
+      return r ? defaultUsage(r->job) : UsageProfile::ComputeBound;
+    });
+  if (lastSample_ < 0 || engine_->now() - lastSample_ >= config_.sampleEvery) sampleMetrics(batch);
+  if (engine_->now() - lastCompact_ >= 3600) {
+    batch.compactMetrics = true;
+    lastCompact_ = engine_->now();
+  }
+  if (onCycle_)
+    onCycle_(CycleReport{*engine_, stats,
+                         config_.mode == BackendMode::SimulatedLive ? &lastTelemetry_ : nullptr});
+  return stats;
+}
+
+void Backend::cycleNow(Reply<CycleStats> reply) {
+  post(makeItem<CycleStats, Item>(
+      std::nullopt, std::move(reply),
+      [](Backend& b, Batch& batch) -> std::variant<CycleStats, ApiError> {
+        return b.tickWork(batch);
+      }));
+}
+
+Seconds Backend::simulatedRuntime(const Job& job) const {
+  // A job submitted through the API in simulated-live mode runs for its estimate (an hour when
+  // it gives none): the demo needs its jobs to end.
+  return job.estimatedRuntime.value_or(3600);
+}
+
+void Backend::simulateEnds() {
+  std::vector<JobId> ending;
+  for (const JobRecord* r : engine_->running()) {
+    const auto it = extras_.actualRuntime.find(r->job.id);
+    const Seconds runtime =
+        it != extras_.actualRuntime.end() ? it->second : simulatedRuntime(r->job);
+    if (r->startTime + std::max<Seconds>(0, runtime - r->workKept) <= engine_->now())
+      ending.push_back(r->job.id);
+  }
+  for (JobId id : ending) (void)engine_->complete(id, "finished (simulated)");
+}
+
+void Backend::generateLoad(Batch& batch) {
+  (void)batch;
+  const Seconds now = engine_->now();
+  while (true) {
+    if (arrivals_.empty()) {
+      SyntheticConfig sc;
+      sc.jobs = kLoadChunk;
+      sc.arrivalsPerHour = config_.arrivalsPerHour;
+      sc.seed = config_.seed * 1000003 + loadChunk_;
+      sc.teams.clear();
+      for (const Team& t : engine_->quotas().teams())
+        if (!t.parent.empty()) sc.teams.push_back(t.name);
+      if (sc.teams.empty())
+        for (const Team& t : engine_->quotas().teams()) sc.teams.push_back(t.name);
+      if (sc.teams.empty()) sc.teams = {"default"};
+      auto trace = synthesize(engine_->cluster(), sc);
+      if (!trace || trace->jobs.empty()) return;
+      // The chunk starts where the stored state says the last one ended.
+      Seconds chunkStart = 0;
+      for (const auto& [key, value] : extras_.meta)
+        if (key == "load.start") chunkStart = std::stoll(value);
+      if (chunkStart == 0) chunkStart = now;
+      for (auto& tj : trace->jobs) {
+        tj.job.submitTime += chunkStart;
+        arrivals_.push_back(std::move(tj));
+      }
+      extras_.meta = {{"load.chunk", std::to_string(loadChunk_)},
+                      {"load.start", std::to_string(chunkStart)}};
+    }
+    if (arrivals_.front().job.submitTime > now) return;
+    TraceJob tj = std::move(arrivals_.front());
+    arrivals_.pop_front();
+    if (arrivals_.empty()) ++loadChunk_;
+    tj.job.id = extras_.nextJob;
+    tj.job.submitTime = now;
+    if (!engine_->validate(tj.job)) continue;  // a class or team the tenants do not have
+    if (!engine_->submit(tj.job, "load-generator")) continue;
+    ++extras_.nextJob;
+    extras_.actualRuntime[tj.job.id] = tj.runtime;
+  }
+}
+
+void Backend::sampleMetrics(Batch& batch) {
+  std::vector<const JobRecord*> pending, running;
+  for (const JobRecord* r : engine_->jobs()) {
+    if (r->state == JobState::Pending) pending.push_back(r);
+    if (r->state == JobState::Running) running.push_back(r);
+  }
+  std::vector<GpuTelemetry> telemetry = lastTelemetry_;
+  telemetry.resize(engine_->cluster().gpus().size());
+  MetricsRecorder recorder;
+  recorder.sample(*engine_, telemetry, pending, running);
+  const MetricSample& s = recorder.samples().back();
+  batch.sampleTime = engine_->now();
+  auto& out = batch.samples;
+  out = {{"gpus_capacity", s.capacity},
+         {"gpus_allocated", s.allocated},
+         {"jobs_pending", s.pending},
+         {"jobs_running", s.running},
+         {"fragmentation_fgd_gpus", s.fgdFragmentation},
+         {"fragmentation_mig", s.migFragmentation},
+         {"cycle_ms", engine_->stats().lastCycleMs}};
+  if (config_.mode == BackendMode::SimulatedLive) {
+    out.emplace_back("gpus_busy", s.busy);
+    out.emplace_back("gpus_sm_active", s.effective);
+  }
+  const auto use = engine_->teamUse();
+  const auto& teams = engine_->quotas().teams();
+  for (size_t t = 0; t < teams.size() && t < use.size(); ++t)
+    out.emplace_back("team_gpus{team=\"" + teams[t].name + "\"}", use[t].gpus);
+  lastSample_ = engine_->now();
+}
+
+// --- requests
+
+void Backend::submit(std::vector<Job> jobs, const Caller& who, Deadline d,
+                     Reply<std::vector<JobId>> reply) {
+  post(makeItem<std::vector<JobId>, Item>(
+      d, std::move(reply),
+      [jobs = std::move(jobs), actor = who.name](
+          Backend& b, Batch&) mutable -> std::variant<std::vector<JobId>, ApiError> {
+        Engine& e = *b.engine_;
+        if (jobs.empty()) return ApiError{ErrorKind::InvalidArgument, "jobs: no job given"};
+        for (size_t i = 0; i < jobs.size(); ++i) {
+          Job& j = jobs[i];
+          j.id = b.extras_.nextJob + i;
+          j.submitTime = e.now();
+          j.state = JobState::Pending;
+          if (auto st = e.validate(j); !st) {
+            Error err = st.error();
+            err.message = "jobs[" + std::to_string(i) + "]: " + err.message;
+            return ApiError{ErrorKind::InvalidArgument, err.str()};
+          }
+        }
+        std::vector<JobId> ids;
+        ids.reserve(jobs.size());
+        for (Job& j : jobs) {
+          const Seconds runtime = b.simulatedRuntime(j);
+          auto id = e.submit(std::move(j), actor);
+          if (!id) return ApiError{ErrorKind::Internal, id.error().str()};
+          ++b.extras_.nextJob;
+          if (b.config_.mode == BackendMode::SimulatedLive) b.extras_.actualRuntime[*id] = runtime;
+          ids.push_back(*id);
+        }
+        return ids;
+      }));
+}
+
+JobInfo Backend::infoOf(const JobRecord& r) const {
+  const Cluster& c = engine_->cluster();
+  JobInfo info;
+  info.row.job = r.job;
+  info.row.state = r.state;
+  info.row.startTime = r.startTime;
+  info.row.endTime = r.active() ? 0 : r.endTime;
+  info.row.preemptions = r.preemptions;
+  info.row.gpuHoursLost = r.gpuHoursLost;
+  info.row.reason = r.reason;
+  if (auto it = extras_.actualRuntime.find(r.job.id); it != extras_.actualRuntime.end())
+    info.row.actualRuntime = it->second;
+  info.priority = r.job.priority;
+  info.queuePosition = engine_->queuePosition(r);
+  if (r.state == JobState::Pending) info.eta = r.eta;
+  info.blockedBy = r.blockedBy;
+  if (r.state == JobState::Running && r.placement)
+    for (const auto& t : r.placement->tasks) {
+      PlacedTask p;
+      p.node = c.node(t.node).name;
+      for (GpuId g : t.gpus) p.gpus.push_back(c.gpu(g).index);
+      p.migStart = t.migStart;
+      info.placement.push_back(std::move(p));
+    }
+  return info;
+}
+
+void Backend::job(JobId id, Reply<JobInfo> reply) {
+  post(makeItem<JobInfo, Item>(
+      std::nullopt, std::move(reply), [id](Backend& b, Batch&) -> std::variant<JobInfo, ApiError> {
+        if (const JobRecord* r = b.engine_->job(id)) return b.infoOf(*r);
+        auto row = b.state_->job(id);
+        if (!row) return ApiError{ErrorKind::Internal, row.error().str()};
+        if (!*row) return ApiError{ErrorKind::NotFound, "no job " + std::to_string(id)};
+        JobInfo info;
+        info.row = std::move(**row);
+        return info;
+      }));
+}
+
+void Backend::jobs(JobFilter filter, Reply<JobPage> reply) {
+  post(makeItem<JobPage, Item>(std::nullopt, std::move(reply),
+                               [filter](Backend& b, Batch&) -> std::variant<JobPage, ApiError> {
+                                 auto rows = b.state_->list(filter);
+                                 if (!rows)
+                                   return ApiError{ErrorKind::Internal, rows.error().str()};
+                                 JobPage page;
+                                 for (JobRow& row : *rows) {
+                                   const JobRecord* r = b.engine_->job(row.job.id);
+                                   if (r && r->active()) {
+                                     page.jobs.push_back(b.infoOf(*r));
+                                   } else {
+                                     JobInfo info;
+                                     info.row = std::move(row);
+                                     page.jobs.push_back(std::move(info));
+                                   }
+                                 }
+                                 if (rows->size() == filter.limit && !page.jobs.empty())
+                                   page.nextAfter = page.jobs.back().row.job.id;
+                                 return page;
+                               }));
+}
+
+void Backend::act(Command command, bool dryRun, const Caller& who, Deadline d,
+                  Reply<CommandResult> reply) {
+  post(makeItem<CommandResult, Item>(
+      d, std::move(reply),
+      [command = std::move(command), dryRun, actor = who.name](
+          Backend& b, Batch& batch) -> std::variant<CommandResult, ApiError> {
+        Engine& e = *b.engine_;
+        const auto target = jobOf(command);
+        if (target && !e.job(*target)) {
+          auto row = b.state_->job(*target);
+          if (row && *row)
+            return ApiError{
+                ErrorKind::FailedPrecondition,
+                "job " + std::to_string(*target) + " is " + jobStateName((*row)->state)};
+          return ApiError{ErrorKind::NotFound, "no job " + std::to_string(*target)};
+        }
+        // A move can re-rank every pending job of the same priority: remember the ranks.
+        std::vector<std::pair<JobId, int64_t>> ranks;
+        if (std::holds_alternative<cmd::Move>(command))
+          for (const JobRecord* r : e.jobs())
+            if (r->state == JobState::Pending) ranks.emplace_back(r->job.id, r->job.queueRank);
+        auto result = execute(e, command, actor, dryRun);
+        if (!result) return refusal(result.error());
+        if (dryRun) e.recordCommand(actor, "dry run: " + describe(command), result->message);
+        if (target) batch.dirty.push_back(*target);
+        for (const auto& [id, rank] : ranks)
+          if (e.job(id)->job.queueRank != rank) batch.dirty.push_back(id);
+        if (!dryRun && std::holds_alternative<cmd::SetQuota>(command)) batch.setupChanged = true;
+        return std::move(*result);
+      }));
+}
+
+void Backend::explainJob(JobId id, Reply<Explanation> reply) {
+  post(makeItem<Explanation, Item>(
+      std::nullopt, std::move(reply),
+      [id](Backend& b, Batch&) -> std::variant<Explanation, ApiError> {
+        if (b.engine_->job(id)) {
+          auto x = explain(*b.engine_, id);
+          if (!x) return refusal(x.error());
+          return std::move(*x);
+        }
+        // Finished before the last restart: its record and its history from the event log.
+        auto row = b.state_->job(id);
+        if (!row) return ApiError{ErrorKind::Internal, row.error().str()};
+        if (!*row) return ApiError{ErrorKind::NotFound, "no job " + std::to_string(id)};
+        Explanation x;
+        x.job = id;
+        x.state = (*row)->state;
+        x.dominantReason = (*row)->reason;
+        if (auto events = b.eventStore_->forJob(id, 1000))
+          for (const Event& ev : *events)
+            x.history.push_back(formatDuration(ev.time) + " " + eventKindName(ev.kind) + ": " +
+                                ev.reason);
+        return x;
+      }));
+}
+
+ClusterSnapshot Backend::snapshotNow() const {
+  const Engine& e = *engine_;
+  const Cluster& c = e.cluster();
+  ClusterSnapshot s;
+  s.now = e.now();
+  s.mode = backendModeName(config_.mode);
+  for (const Node& n : c.nodes()) {
+    NodeView nv;
+    nv.name = n.name;
+    nv.state = nodeStateName(e.state().nodeState(n.id));
+    nv.pool = n.pool;
+    if (n.leaf != kNone) {
+      const FabricSwitch& leaf = c.switches()[static_cast<size_t>(n.leaf)];
+      nv.leaf = leaf.name;
+      if (leaf.parent != kNone) nv.spine = c.switches()[static_cast<size_t>(leaf.parent)].name;
+    }
+    for (int i = 0; i < n.gpuCount(); ++i) {
+      const GpuId g = n.firstGpu + static_cast<GpuId>(i);
+      const GpuOccupancy& o = e.state().gpu(g);
+      GpuView gv;
+      gv.index = i;
+      gv.model = c.modelOf(g).id;
+      gv.sharing = gpuSharingName(c.gpu(g).sharing.mode);
+      if (const DomainId d = c.gpu(g).nvlinkDomain; d != kNone)
+        gv.nvlinkDomain = c.nvlinkDomains()[static_cast<size_t>(d)].name;
+      if (o.wholeOwner != kNoJob) gv.occupants.push_back({o.wholeOwner, 1000, ""});
+      for (const auto& sh : o.shares) gv.occupants.push_back({sh.job, sh.milli, ""});
+      if (const auto& mig = c.modelOf(g).mig) {
+        MigLayout l = o.layout;
+        for (int k = 0; k < l.size(); ++k) {
+          const JobId owner = o.instanceOwner[static_cast<size_t>(k)];
+          l[k].busy = owner != kNoJob;
+          if (owner == kNoJob) continue;
+          const auto& p = mig->profiles[static_cast<size_t>(l[k].profile)];
+          gv.occupants.push_back(
+              {owner, static_cast<int>(1000 * p.memorySlices / mig->memorySlices), p.name});
+        }
+        if (c.gpu(g).sharing.mode == SharingMode::Mig)
+          gv.migLayout = formatMigLayout(c.modelOf(g), l, true);
+      }
+      for (const auto& occ : gv.occupants) gv.allocated += occ.milli / 1000.0;
+      if (g < lastTelemetry_.size()) {
+        gv.util = lastTelemetry_[g].value.util;
+        gv.smActive = lastTelemetry_[g].value.sm;
+      }
+      s.gpusTotal += 1;
+      s.gpusAllocated += gv.allocated;
+      nv.gpus.push_back(std::move(gv));
+    }
+    s.nodes.push_back(std::move(nv));
+  }
+  const auto use = e.teamUse();
+  const auto& teams = e.quotas().teams();
+  for (size_t t = 0; t < teams.size(); ++t) {
+    TeamView tv;
+    tv.name = teams[t].name;
+    tv.parent = teams[t].parent;
+    tv.gpusInUse = t < use.size() ? use[t].gpus : 0;
+    for (const auto& [key, q] : teams[t].quotas) tv.guaranteed += q.guaranteed;
+    tv.fairShareUsage = e.fairShare().usage(static_cast<int>(t));
+    s.teams.push_back(std::move(tv));
+  }
+  for (const JobRecord* r : e.jobs()) {
+    if (r->state == JobState::Pending) ++s.pendingJobs;
+    if (r->state == JobState::Running) ++s.runningJobs;
+  }
+  s.lastEventSeq = storeSeq_;
+  s.cycles = e.stats().cycles;
+  s.lastCycleMs = e.stats().lastCycleMs;
+  return s;
+}
+
+void Backend::snapshot(Reply<ClusterSnapshot> reply) {
+  post(makeItem<ClusterSnapshot, Item>(
+      std::nullopt, std::move(reply),
+      [](Backend& b, Batch&) -> std::variant<ClusterSnapshot, ApiError> {
+        return b.snapshotNow();
+      }));
+}
+
+void Backend::metrics(MetricQuery query, Reply<MetricAnswer> reply) {
+  post(makeItem<MetricAnswer, Item>(
+      std::nullopt, std::move(reply),
+      [query](Backend& b, Batch&) -> std::variant<MetricAnswer, ApiError> {
+        MetricAnswer a;
+        if (query.series.empty()) {
+          auto names = b.metricStore_->seriesNames();
+          if (!names) return ApiError{ErrorKind::Internal, names.error().str()};
+          a.names = std::move(*names);
+          return a;
+        }
+        const int64_t to = query.to > 0 ? query.to : b.engine_->now() + 1;
+        if (to <= query.from) return ApiError{ErrorKind::InvalidArgument, "to: must be after from"};
+        auto series =
+            b.metricStore_->query(query.series, query.from, to, query.resolution, query.maxPoints);
+        if (!series) return ApiError{ErrorKind::InvalidArgument, series.error().str()};
+        a.series = std::move(*series);
+        return a;
+      }));
+}
+
+void Backend::backup(std::string path, Reply<uint64_t> reply) {
+  post(makeItem<uint64_t, Item>(
+      std::nullopt, std::move(reply),
+      [path](Backend& b, Batch&) -> std::variant<uint64_t, ApiError> {
+        std::error_code ec;
+        if (path.empty()) return ApiError{ErrorKind::InvalidArgument, "path: empty"};
+        if (std::filesystem::exists(path, ec))
+          return ApiError{ErrorKind::FailedPrecondition, "path: " + path + " already exists"};
+        if (auto st = b.db_->backupTo(path); !st)
+          return ApiError{ErrorKind::FailedPrecondition, st.error().str()};
+        return static_cast<uint64_t>(std::filesystem::file_size(path, ec));
+      }));
+}
+
+void Backend::inspect(std::function<void(const Engine&)> f) {
+  std::promise<void> done;
+  auto item = std::make_unique<Item>();
+  item->apply = [&f](Backend& b, Batch&) { f(*b.engine_); };
+  item->finish = [&done](const std::optional<Error>&) { done.set_value(); };
+  item->expire = [&done] { done.set_value(); };
+  auto fut = done.get_future();
+  post(std::move(item));
+  fut.wait();
+}
+
+}  // namespace tessera

@@ -1,0 +1,152 @@
+#pragma once
+// The backend core: one engine, one engine thread, one database. Every request becomes a work
+// item on a queue; the engine thread takes all queued items at once, applies them in order,
+// runs the scheduling cycle when it is due, and commits everything the batch changed (events,
+// job rows, global state, metric samples) in ONE transaction - the group commit - before any
+// reply of the batch is sent. So nothing is acknowledged that is not durable, and durability
+// costs one fsync per batch rather than per request.
+//
+// When a commit fails (disk full, I/O error) the batch's replies say so and the engine is
+// rebuilt from the database: memory never runs ahead of what is stored.
+//
+// Modes: live (the engine clock is the wall clock; job ends come from the cluster - wired in by
+// a later issue - or from cancels) and simulated-live (a demo cluster on a sped-up clock with
+// synthetic load and simulated job ends: what the console's remote mode connects to out of the
+// box).
+#include <atomic>
+#include <chrono>
+#include <condition_variable>
+#include <deque>
+#include <memory>
+#include <mutex>
+#include <thread>
+#include <unordered_map>
+
+#include "service/event_hub.h"
+#include "service/session.h"
+#include "sim/synthetic.h"
+#include "sim/telemetry.h"
+#include "store/event_store.h"
+#include "store/metric_store.h"
+#include "store/state_store.h"
+
+namespace tessera {
+
+enum class BackendMode : uint8_t { Live, SimulatedLive };
+const char* backendModeName(BackendMode m);
+
+struct BackendConfig {
+  std::string database;  // SQLite file; created when missing
+  BackendMode mode = BackendMode::Live;
+  // The setup of a new database; a database that already holds a state keeps its own.
+  std::shared_ptr<const Cluster> cluster;
+  Workload tenants;
+  Policy policy;
+  const GpuCatalog* catalog = nullptr;  // resolves the stored cluster on restart
+  double cycleSeconds = 2.0;            // wall seconds between scheduling cycles
+  double speed = 60.0;                  // simulated-live: engine seconds per wall second
+  double arrivalsPerHour = 120;         // simulated-live: synthetic arrivals per engine hour
+  uint64_t seed = 1;
+  Seconds sampleEvery = 60;  // engine seconds between metric samples
+  MetricRetention retention;
+  size_t maxBatch = 20000;         // work items per group commit
+  size_t eventMemory = 200000;     // recent events kept in memory for watchers
+  bool runCycles = true;           // false: cycles run only when asked (tests)
+  std::function<Seconds()> clock;  // replaces the mode's clock (tests); never goes back
+};
+
+// Figures the daemon's Prometheus endpoint reads after each cycle (engine thread).
+struct CycleReport {
+  const Engine& engine;
+  const CycleStats& stats;
+  const std::vector<GpuTelemetry>* telemetry;  // simulated-live only
+};
+
+class Backend final : public ClusterSession {
+ public:
+  // Opens (or creates) the database, rebuilds the engine from it, and starts the engine thread.
+  static Expected<std::unique_ptr<Backend>> open(BackendConfig config);
+  ~Backend() override;
+  // Finishes the queued work, commits, and stops the engine thread. Idempotent.
+  void stop();
+
+  void submit(std::vector<Job> jobs, const Caller& who, Deadline d,
+              Reply<std::vector<JobId>> reply) override;
+  void job(JobId id, Reply<JobInfo> reply) override;
+  void jobs(JobFilter filter, Reply<JobPage> reply) override;
+  void act(Command command, bool dryRun, const Caller& who, Deadline d,
+           Reply<CommandResult> reply) override;
+  void explainJob(JobId id, Reply<Explanation> reply) override;
+  void snapshot(Reply<ClusterSnapshot> reply) override;
+  void metrics(MetricQuery query, Reply<MetricAnswer> reply) override;
+  // Runs a scheduling cycle now (with the tick's other work), after the queued requests.
+  void cycleNow(Reply<CycleStats> reply);
+  // A consistent copy of the database at `path` (which must not exist).
+  void backup(std::string path, Reply<uint64_t> reply);
+
+  [[nodiscard]] EventHub& events() { return *hub_; }
+  [[nodiscard]] BackendMode mode() const { return config_.mode; }
+  [[nodiscard]] size_t restoredJobs() const { return restoredJobs_; }
+  [[nodiscard]] double restoreSeconds() const { return restoreSeconds_; }
+  // Called on the engine thread after every cycle.
+  void onCycle(std::function<void(const CycleReport&)> f) { onCycle_ = std::move(f); }
+  // Runs `f` on the engine thread with the engine (tests: compare state across restarts).
+  void inspect(std::function<void(const Engine&)> f);
+
+ private:
+  struct Item;
+  struct Batch;
+  explicit Backend(BackendConfig config);
+  Status restoreOrCreate();
+  void post(std::unique_ptr<Item> item);
+  void engineLoop();
+  void runBatch(std::vector<std::unique_ptr<Item>>& items, bool tick);
+  CycleStats tickWork(Batch& batch);
+  Status commit(Batch& batch);
+  void rollbackToStore(const Error& why);
+  [[nodiscard]] Seconds clockNow() const;
+  void simulateEnds();
+  void generateLoad(Batch& batch);
+  void sampleMetrics(Batch& batch);
+  [[nodiscard]] JobInfo infoOf(const JobRecord& r) const;
+  [[nodiscard]] ClusterSnapshot snapshotNow() const;
+  Seconds simulatedRuntime(const Job& job) const;
+
+  BackendConfig config_;
+  std::unique_ptr<Database> db_;
+  std::unique_ptr<StateStore> state_;
+  std::unique_ptr<EventStore> eventStore_;
+  std::unique_ptr<MetricStore> metricStore_;
+  std::unique_ptr<Database> readDb_;  // the event hub's own connection
+  std::unique_ptr<EventStore> readEvents_;
+  std::unique_ptr<EventHub> hub_;
+  std::optional<Engine> engine_;
+  BackendExtras extras_;
+  size_t eventCursor_ = 0;  // engine events already stored
+  uint64_t storeSeq_ = 0;   // last stored event sequence number
+  size_t restoredJobs_ = 0;
+  double restoreSeconds_ = 0;
+
+  // Clock: engine time at `clockBase_` wall time (simulated-live runs `speed` times faster).
+  Seconds engineBase_ = 0;
+  std::chrono::steady_clock::time_point clockBase_;
+  Seconds lastSample_ = -1;
+  Seconds lastCompact_ = 0;
+
+  // Simulated-live: the synthetic arrivals not yet submitted, and when each running job ends.
+  std::deque<TraceJob> arrivals_;
+  uint64_t loadChunk_ = 0;
+  TelemetryModel telemetry_;
+  std::vector<GpuTelemetry> lastTelemetry_;
+
+  std::function<void(const CycleReport&)> onCycle_;
+
+  std::mutex queueMutex_;
+  std::condition_variable queueCv_;
+  std::deque<std::unique_ptr<Item>> queue_;
+  bool stopping_ = false;
+  std::chrono::steady_clock::time_point nextTick_;
+  std::thread thread_;
+};
+
+}  // namespace tessera

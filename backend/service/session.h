@@ -1,0 +1,145 @@
+#pragma once
+// What a console or a script can ask of a running scheduler, in engine value types and with no
+// transport in sight: the in-process Backend (tesserad's core, also embeddable) and the gRPC
+// client (RemoteSession) implement the same interface, so the console switches between an
+// embedded engine and a remote tesserad without widget changes.
+//
+// Calls are asynchronous: the reply callback runs once, on a thread of the implementation's
+// choosing (the Backend's engine thread after the batch committed; the client's thread). A
+// reply is never given before the change it reports is durable.
+#include <chrono>
+#include <cstdint>
+#include <functional>
+#include <optional>
+#include <string>
+#include <variant>
+#include <vector>
+
+#include "scheduler/command.h"
+#include "scheduler/explain.h"
+#include "store/metric_store.h"
+#include "store/state_store.h"
+
+namespace tessera {
+
+// Who is calling: written to the audit log as the actor of what they apply.
+struct Caller {
+  std::string name = "local";
+};
+
+struct PlacedTask {
+  std::string node;
+  std::vector<int> gpus;  // local indexes
+  int migStart = -1;
+};
+
+// A job as the API shows it: its stored row plus what only the live engine knows.
+struct JobInfo {
+  JobRow row;
+  int priority = 0;
+  int queuePosition = 0;  // 1 = next; 0 = not pending
+  std::optional<Seconds> eta;
+  std::string blockedBy;
+  std::vector<PlacedTask> placement;
+};
+
+struct JobPage {
+  std::vector<JobInfo> jobs;
+  JobId nextAfter = 0;  // pass as JobFilter::afterId for the next page; 0 = no more
+};
+
+struct GpuView {
+  int index = 0;
+  std::string model;
+  std::string sharing;    // exclusive, mig, shared
+  std::string migLayout;  // busy instances marked
+  struct Occupant {
+    JobId job = kNoJob;
+    int milli = 1000;
+    std::string migProfile;
+  };
+  std::vector<Occupant> occupants;
+  double allocated = 0;
+  std::optional<double> util;
+  std::optional<double> smActive;
+  std::string nvlinkDomain;
+};
+
+struct NodeView {
+  std::string name;
+  std::string state;
+  std::string pool;
+  std::string leaf;
+  std::string spine;
+  std::vector<GpuView> gpus;
+};
+
+struct TeamView {
+  std::string name;
+  std::string parent;
+  double gpusInUse = 0;
+  int guaranteed = 0;
+  double fairShareUsage = 0;
+};
+
+struct ClusterSnapshot {
+  Seconds now = 0;
+  std::string mode;
+  std::vector<NodeView> nodes;
+  std::vector<TeamView> teams;
+  int pendingJobs = 0;
+  int runningJobs = 0;
+  double gpusTotal = 0;
+  double gpusAllocated = 0;
+  uint64_t lastEventSeq = 0;
+  uint64_t cycles = 0;
+  double lastCycleMs = 0;
+};
+
+struct MetricQuery {
+  std::string series;  // empty = list the names
+  int64_t from = 0;
+  int64_t to = 0;  // 0 = now
+  MetricResolution resolution = MetricResolution::Auto;
+  size_t maxPoints = 2000;
+};
+
+struct MetricAnswer {
+  MetricSeries series;
+  std::vector<std::string> names;  // when the query named no series
+};
+
+// The error classes the API maps to status codes; the message says what and where.
+enum class ErrorKind : uint8_t {
+  InvalidArgument,     // a field is wrong (the message names it)
+  NotFound,            // no such job, node, GPU, reservation
+  FailedPrecondition,  // valid, but not in this state (cancel a finished job)
+  Unavailable,         // the database refused the write; nothing was applied
+  DeadlineExceeded,    // the caller's deadline passed before the work started
+  Internal,
+};
+struct ApiError {
+  ErrorKind kind = ErrorKind::Internal;
+  std::string message;
+};
+template <typename T>
+using Reply = std::function<void(std::variant<T, ApiError>)>;
+
+using Deadline = std::optional<std::chrono::steady_clock::time_point>;
+
+class ClusterSession {
+ public:
+  virtual ~ClusterSession() = default;
+  // Each job gets the next id; all or nothing.
+  virtual void submit(std::vector<Job> jobs, const Caller& who, Deadline d,
+                      Reply<std::vector<JobId>> reply) = 0;
+  virtual void job(JobId id, Reply<JobInfo> reply) = 0;
+  virtual void jobs(JobFilter filter, Reply<JobPage> reply) = 0;
+  virtual void act(Command command, bool dryRun, const Caller& who, Deadline d,
+                   Reply<CommandResult> reply) = 0;
+  virtual void explainJob(JobId id, Reply<Explanation> reply) = 0;
+  virtual void snapshot(Reply<ClusterSnapshot> reply) = 0;
+  virtual void metrics(MetricQuery query, Reply<MetricAnswer> reply) = 0;
+};
+
+}  // namespace tessera

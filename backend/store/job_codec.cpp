@@ -1,0 +1,197 @@
+#include "store/job_codec.h"
+
+#include <array>
+
+namespace tessera {
+namespace {
+
+using nlohmann::json;
+
+template <typename E, size_t N>
+std::optional<E> byName(std::string_view name, const std::array<E, N>& all,
+                        const char* (*nameOf)(E)) {
+  for (E e : all)
+    if (name == nameOf(e)) return e;
+  return std::nullopt;
+}
+
+constexpr std::array kClasses{WorkloadClass::Training, WorkloadClass::Inference,
+                              WorkloadClass::Interactive, WorkloadClass::Batch};
+constexpr std::array kLevels{TopologyLevel::Gpu,  TopologyLevel::Node,  TopologyLevel::NvlinkDomain,
+                             TopologyLevel::Leaf, TopologyLevel::Spine, TopologyLevel::Cluster};
+constexpr std::array kStates{JobState::Pending,   JobState::Admitted, JobState::Running,
+                             JobState::Completed, JobState::Failed,   JobState::Cancelled,
+                             JobState::Preempted};
+
+const char* requestKindName(GpuRequest::Kind k) {
+  switch (k) {
+    case GpuRequest::Kind::None:
+      return "none";
+    case GpuRequest::Kind::Whole:
+      return "whole";
+    case GpuRequest::Kind::Mig:
+      return "mig";
+    case GpuRequest::Kind::Fraction:
+      return "fraction";
+  }
+  return "?";
+}
+constexpr std::array kKinds{GpuRequest::Kind::None, GpuRequest::Kind::Whole, GpuRequest::Kind::Mig,
+                            GpuRequest::Kind::Fraction};
+
+void putOptional(json& out, const char* key, const std::optional<Seconds>& v) {
+  if (v) out[key] = *v;
+}
+
+// Reads one field with a message naming it; `T` is what the field must hold.
+template <typename T>
+Status read(const json& j, const char* key, T& out, bool required = true) {
+  const auto it = j.find(key);
+  if (it == j.end()) {
+    if (!required) return okStatus();
+    return Error{std::string("stored job: field '") + key + "' is missing", {}};
+  }
+  try {
+    out = it->get<T>();
+  } catch (const json::exception&) {
+    return Error{std::string("stored job: field '") + key + "' has the wrong type", {}};
+  }
+  return okStatus();
+}
+
+template <typename E, size_t N>
+Status readEnum(const json& j, const char* key, E& out, const std::array<E, N>& all,
+                const char* (*nameOf)(E)) {
+  std::string name;
+  TESSERA_CHECK(read(j, key, name));
+  const auto e = byName(name, all, nameOf);
+  if (!e) return Error{std::string("stored job: field '") + key + "' is '" + name + "'", {}};
+  out = *e;
+  return okStatus();
+}
+
+Status readOptional(const json& j, const char* key, std::optional<Seconds>& out) {
+  if (!j.contains(key)) return okStatus();
+  Seconds v = 0;
+  TESSERA_CHECK(read(j, key, v));
+  out = v;
+  return okStatus();
+}
+
+}  // namespace
+
+JobState jobStateFromName(std::string_view name, bool* ok) {
+  const auto s = byName(name, kStates, jobStateName);
+  if (ok) *ok = s.has_value();
+  return s.value_or(JobState::Pending);
+}
+
+json jobToJson(const Job& job) {
+  json j;
+  j["id"] = job.id;
+  j["name"] = job.name;
+  j["team"] = job.team;
+  j["class"] = job.priorityClass;
+  j["preemptible"] = job.preemptible;
+  j["kind"] = workloadClassName(job.workloadClass);
+  j["tasks"] = job.tasks;
+  j["request"] = requestKindName(job.perTask.kind);
+  if (job.perTask.gpus) j["gpus"] = job.perTask.gpus;
+  if (!job.perTask.migProfile.empty()) j["mig"] = job.perTask.migProfile;
+  if (job.perTask.milli) j["milli"] = job.perTask.milli;
+  if (job.perTask.vramMiB) j["vram"] = job.perTask.vramMiB;
+  if (job.cpusPerTask) j["cpus"] = job.cpusPerTask;
+  if (job.memoryMiBPerTask) j["memory"] = job.memoryMiBPerTask;
+  if (!job.model.models.empty()) j["models"] = job.model.models;
+  if (job.model.minMemoryMiB) j["min_memory"] = job.model.minMemoryMiB;
+  if (!job.pool.empty()) j["pool"] = job.pool;
+  j["topology"] = topologyLevelName(job.topology.level);
+  if (job.topology.required) j["topology_required"] = true;
+  j["submit"] = job.submitTime;
+  putOptional(j, "runtime", job.estimatedRuntime);
+  putOptional(j, "checkpoint_every", job.checkpointInterval);
+  putOptional(j, "last_checkpoint", job.lastCheckpoint);
+  if (job.held) j["held"] = true;
+  if (job.queueRank) j["rank"] = job.queueRank;
+  if (!job.pinGpus.empty()) j["pin_gpus"] = job.pinGpus;
+  if (!job.pinNodes.empty()) j["pin_nodes"] = job.pinNodes;
+  return j;
+}
+
+Expected<Job> jobFromJson(const json& j) {
+  if (!j.is_object()) return Error{"stored job: not a JSON object", {}};
+  Job job;
+  TESSERA_CHECK(read(j, "id", job.id));
+  TESSERA_CHECK(read(j, "name", job.name));
+  TESSERA_CHECK(read(j, "team", job.team));
+  TESSERA_CHECK(read(j, "class", job.priorityClass));
+  TESSERA_CHECK(read(j, "preemptible", job.preemptible));
+  TESSERA_CHECK(readEnum(j, "kind", job.workloadClass, kClasses, workloadClassName));
+  TESSERA_CHECK(read(j, "tasks", job.tasks));
+  TESSERA_CHECK(readEnum(j, "request", job.perTask.kind, kKinds, requestKindName));
+  TESSERA_CHECK(read(j, "gpus", job.perTask.gpus, false));
+  TESSERA_CHECK(read(j, "mig", job.perTask.migProfile, false));
+  TESSERA_CHECK(read(j, "milli", job.perTask.milli, false));
+  TESSERA_CHECK(read(j, "vram", job.perTask.vramMiB, false));
+  TESSERA_CHECK(read(j, "cpus", job.cpusPerTask, false));
+  TESSERA_CHECK(read(j, "memory", job.memoryMiBPerTask, false));
+  TESSERA_CHECK(read(j, "models", job.model.models, false));
+  TESSERA_CHECK(read(j, "min_memory", job.model.minMemoryMiB, false));
+  TESSERA_CHECK(read(j, "pool", job.pool, false));
+  TESSERA_CHECK(readEnum(j, "topology", job.topology.level, kLevels, topologyLevelName));
+  TESSERA_CHECK(read(j, "topology_required", job.topology.required, false));
+  TESSERA_CHECK(read(j, "submit", job.submitTime));
+  TESSERA_CHECK(readOptional(j, "runtime", job.estimatedRuntime));
+  TESSERA_CHECK(readOptional(j, "checkpoint_every", job.checkpointInterval));
+  TESSERA_CHECK(readOptional(j, "last_checkpoint", job.lastCheckpoint));
+  TESSERA_CHECK(read(j, "held", job.held, false));
+  TESSERA_CHECK(read(j, "rank", job.queueRank, false));
+  TESSERA_CHECK(read(j, "pin_gpus", job.pinGpus, false));
+  TESSERA_CHECK(read(j, "pin_nodes", job.pinNodes, false));
+  return job;
+}
+
+json runToJson(const Cluster& cluster, const JobRecord& record) {
+  json tasks = json::array();
+  for (const auto& t : record.placement->tasks) {
+    json task;
+    task["node"] = cluster.node(t.node).name;
+    json gpus = json::array();
+    for (GpuId g : t.gpus) gpus.push_back(cluster.gpu(g).index);
+    task["gpus"] = std::move(gpus);
+    if (t.migStart >= 0) task["mig_start"] = t.migStart;
+    tasks.push_back(std::move(task));
+  }
+  return json{
+      {"tasks", std::move(tasks)}, {"started", record.startTime}, {"kept", record.workKept}};
+}
+
+Expected<StoredRun> runFromJson(const Cluster& cluster, const json& j) {
+  if (!j.is_object()) return Error{"stored run: not a JSON object", {}};
+  StoredRun run;
+  TESSERA_CHECK(read(j, "started", run.started));
+  TESSERA_CHECK(read(j, "kept", run.workKept));
+  const auto tasks = j.find("tasks");
+  if (tasks == j.end() || !tasks->is_array())
+    return Error{"stored run: field 'tasks' is missing", {}};
+  for (const json& t : *tasks) {
+    std::string nodeName;
+    std::vector<int> gpus;
+    TESSERA_CHECK(read(t, "node", nodeName));
+    TESSERA_CHECK(read(t, "gpus", gpus));
+    Engine::RestoredTask task;
+    TESSERA_CHECK(read(t, "mig_start", task.migStart, false));
+    const Node* n = cluster.findNode(nodeName);
+    if (!n) return Error{"stored run: unknown node '" + nodeName + "'", {}};
+    task.node = n->id;
+    for (int i : gpus) {
+      if (i < 0 || i >= n->gpuCount())
+        return Error{"stored run: node " + nodeName + " has no GPU " + std::to_string(i), {}};
+      task.gpus.push_back(n->firstGpu + static_cast<GpuId>(i));
+    }
+    run.tasks.push_back(std::move(task));
+  }
+  return run;
+}
+
+}  // namespace tessera

@@ -1,0 +1,30 @@
+#pragma once
+// Jobs and their runs as compact JSON for the backend's database rows. Enums travel by name so a
+// reordered enum cannot silently change stored meaning; decoding checks every field and says
+// which one is wrong (a row edited by hand, or written by a buggy build, is refused, not guessed).
+#include <string>
+#include <string_view>
+
+#include <nlohmann/json.hpp>
+
+#include "core/expected.h"
+#include "scheduler/engine.h"
+
+namespace tessera {
+
+nlohmann::json jobToJson(const Job& job);
+Expected<Job> jobFromJson(const nlohmann::json& j);
+
+// Where a running job sits, by node name and local GPU index (names survive a cluster reload;
+// dense ids need not), with its start time and the work saved before this run.
+struct StoredRun {
+  std::vector<Engine::RestoredTask> tasks;
+  Seconds started = 0;
+  Seconds workKept = 0;
+};
+nlohmann::json runToJson(const Cluster& cluster, const JobRecord& record);
+Expected<StoredRun> runFromJson(const Cluster& cluster, const nlohmann::json& j);
+
+JobState jobStateFromName(std::string_view name, bool* ok);
+
+}  // namespace tessera

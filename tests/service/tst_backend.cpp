@@ -1,0 +1,360 @@
+// The backend core: acknowledged work is durable, a restart rebuilds the same engine (jobs,
+// placements, queue order, quotas, drains, layouts, reservations), batches are all or nothing,
+// refusals carry the right error class, dry runs change nothing but are audited, a failed commit
+// is reported and leaves memory as the database has it, and event sequence numbers run on
+// without gaps across restarts.
+#include <QTemporaryDir>
+#include <QtTest>
+
+#include <sqlite3.h>
+
+#include <sstream>
+
+#include "backend_test_util.h"
+#include "clusterspec/cluster_spec.h"
+#include "scheduler/command_yaml.h"
+
+using namespace tessera;
+using namespace tessera::test;
+
+namespace {
+
+// The engine's state as an operator would compare it: every active job with its state, where
+// it runs, hold, rank and class; the queue order; quota use per team; nodes not up; MIG
+// layouts; reservations; clock; fair-share usage.
+std::string digest(const Engine& e) {
+  std::ostringstream out;
+  out << "now " << e.now() << "\n";
+  // By id: the engine's storage order is not part of its state (a restart puts running jobs
+  // back first); the queue order below is.
+  auto jobs = e.jobs();
+  std::sort(jobs.begin(), jobs.end(),
+            [](const JobRecord* a, const JobRecord* b) { return a->job.id < b->job.id; });
+  for (const JobRecord* r : jobs) {
+    if (!r->active()) continue;
+    out << "job " << r->job.id << " " << jobStateName(r->state) << " class " << r->job.priorityClass
+        << " held " << r->job.held << " rank " << r->job.queueRank << " preemptions "
+        << r->preemptions << " kept " << r->workKept;
+    if (r->placement)
+      for (const auto& t : r->placement->tasks) {
+        out << " [" << e.cluster().node(t.node).name;
+        for (GpuId g : t.gpus) out << " " << e.cluster().gpu(g).index;
+        out << " mig " << t.migStart << "]";
+      }
+    out << "\n";
+  }
+  out << "queue";
+  for (const JobRecord* r : e.queue()) out << " " << r->job.id;
+  out << "\n";
+  const auto use = e.teamUse();
+  const auto& teams = e.quotas().teams();
+  for (size_t t = 0; t < teams.size(); ++t) {
+    out << "team " << teams[t].name << " use " << use[t].gpus << " fair "
+        << e.fairShare().usage(static_cast<int>(t));
+    for (const auto& [k, q] : teams[t].quotas)
+      out << " " << k << "=" << q.guaranteed << "/" << q.borrowLimit << "/" << q.lendLimit;
+    out << "\n";
+  }
+  for (const Node& n : e.cluster().nodes())
+    if (e.state().nodeState(n.id) != NodeState::Up)
+      out << "node " << n.name << " " << nodeStateName(e.state().nodeState(n.id)) << "\n";
+  for (const Gpu& g : e.cluster().gpus())
+    if (!e.state().gpu(g.id).layout.empty())
+      out << "layout " << g.id << " "
+          << formatMigLayout(e.cluster().modelOf(g.id), e.state().gpu(g.id).layout, true) << "\n";
+  for (const Reservation& r : e.reservations().all())
+    if (r.kind != Reservation::Kind::Backfill)
+      out << "reservation " << r.id << " " << r.from << "-" << r.until << " " << r.gpus.size()
+          << "\n";
+  return out.str();
+}
+
+struct Fixture {
+  QTemporaryDir dir;
+  Seconds now = 1000;
+  std::string path() const { return dir.filePath("state.db").toStdString(); }
+  BackendConfig config() {
+    BackendConfig c;
+    c.database = path();
+    c.cluster = demoCluster();
+    auto w = demoWorkload();
+    if (!w) qFatal("demo workload: %s", w.error().str().c_str());
+    c.tenants = *w;
+    c.runCycles = false;
+    c.clock = [this] { return now; };
+    return c;
+  }
+  std::unique_ptr<Backend> open() {
+    auto b = Backend::open(config());
+    if (!b) qFatal("open: %s", b.error().str().c_str());
+    return std::move(*b);
+  }
+};
+
+std::vector<Job> demoJobs() {
+  auto w = demoWorkload();
+  std::vector<Job> jobs = w->jobs;
+  for (Job& j : jobs) j.id = kNoJob;
+  return jobs;
+}
+
+std::vector<JobId> submit(Backend& b, std::vector<Job> jobs, const std::string& who = "alice") {
+  return ok(await<std::vector<JobId>>(
+      [&](auto reply) { b.submit(std::move(jobs), Caller{who}, std::nullopt, reply); }));
+}
+
+std::variant<CommandResult, ApiError> act(Backend& b, Command c, bool dryRun = false) {
+  return await<CommandResult>(
+      [&](auto reply) { b.act(std::move(c), dryRun, Caller{"bob"}, std::nullopt, reply); });
+}
+
+void cycle(Backend& b) {
+  ok(await<CycleStats>([&](auto reply) { b.cycleNow(reply); }));
+}
+
+std::string digestOf(Backend& b) {
+  std::string d;
+  b.inspect([&](const Engine& e) { d = digest(e); });
+  return d;
+}
+
+Command parse(const std::string& yaml) {
+  YAML::Node n = YAML::Load(yaml);
+  static const std::string file = "test";
+  auto c = commandFromYaml(YamlField(n, "command", &file));
+  if (!c) qFatal("command: %s", c.error().str().c_str());
+  return *c;
+}
+
+}  // namespace
+
+class TstBackend : public QObject {
+  Q_OBJECT
+
+ private slots:
+  void acknowledgedSubmitsAreStored() {
+    Fixture f;
+    std::vector<JobId> ids;
+    {
+      auto b = f.open();
+      ids = submit(*b, demoJobs());
+      QCOMPARE(ids.size(), demoJobs().size());
+      QCOMPARE(ids.front(), JobId{1});
+    }
+    auto db = Database::open(f.path());
+    QVERIFY(db);
+    StateStore store(*db);
+    for (JobId id : ids) {
+      auto row = store.job(id);
+      QVERIFY(row && *row);
+      QCOMPARE((*row)->state, JobState::Pending);
+      QCOMPARE((*row)->job.id, id);
+    }
+  }
+
+  void restartRebuildsTheSameEngine() {
+    Fixture f;
+    std::string before;
+    {
+      auto b = f.open();
+      const auto ids = submit(*b, demoJobs());
+      cycle(*b);
+      f.now += 600;
+      Job big = demoJobs().front();
+      big.tasks = 64;  // never fits: stays pending, so it can be held
+      const JobId held = submit(*b, {big}).front();
+      QVERIFY(std::holds_alternative<CommandResult>(
+          act(*b, parse("{hold: " + std::to_string(held) + "}"))));
+      QVERIFY(!ids.empty());
+      QVERIFY(std::holds_alternative<CommandResult>(
+          act(*b, parse("{drain: {node: pod-a-03, reason: psu}}"))));
+      QVERIFY(std::holds_alternative<CommandResult>(act(
+          *b,
+          parse("{set_quota: {team: vision, key: H100-SXM5-80GB, guaranteed: 8, borrow: 4}}"))));
+      QVERIFY(std::holds_alternative<CommandResult>(act(
+          *b, parse("{create_reservation: {id: mw1, nodes: [pod-a-04], from: 2h, until: 4h}}"))));
+      submit(*b, demoJobs());
+      cycle(*b);
+      f.now += 600;
+      cycle(*b);
+      before = digestOf(*b);
+      QVERIFY(before.find("running") != std::string::npos);
+      QVERIFY(before.find("node pod-a-03 draining") != std::string::npos);
+    }
+    auto b = f.open();
+    const std::string after = digestOf(*b);
+    QCOMPARE(after, before);
+    QVERIFY(b->restoredJobs() > 0);
+    // And it carries on: the next cycle decides from the same state.
+    cycle(*b);
+  }
+
+  void aMoveAmongPeersSurvivesARestart() {
+    Fixture f;
+    std::string before;
+    {
+      auto b = f.open();
+      std::vector<Job> jobs;
+      for (int i = 0; i < 6; ++i) {
+        Job j = demoJobs().front();
+        j.tasks = 64;  // never fits: stays pending
+        jobs.push_back(j);
+      }
+      const auto ids = submit(*b, jobs);
+      cycle(*b);
+      QVERIFY(std::holds_alternative<CommandResult>(
+          act(*b, parse("{move: {job: " + std::to_string(ids[4]) +
+                        ", to: before, before: " + std::to_string(ids[1]) + "}}"))));
+      before = digestOf(*b);
+    }
+    auto b = f.open();
+    QCOMPARE(digestOf(*b), before);
+  }
+
+  void aBatchIsAllOrNothing() {
+    Fixture f;
+    auto b = f.open();
+    auto jobs = demoJobs();
+    jobs[1].team = "no-such-team";
+    auto r = await<std::vector<JobId>>(
+        [&](auto reply) { b->submit(jobs, Caller{}, std::nullopt, reply); });
+    QVERIFY(std::holds_alternative<ApiError>(r));
+    const auto& e = std::get<ApiError>(r);
+    QCOMPARE(e.kind, ErrorKind::InvalidArgument);
+    QVERIFY2(e.message.find("jobs[1]") != std::string::npos, e.message.c_str());
+    QVERIFY(e.message.find("no-such-team") != std::string::npos);
+    size_t count = 0;
+    b->inspect([&](const Engine& eng) { count = eng.jobs().size(); });
+    QCOMPARE(count, size_t{0});
+    // The ids a refused batch would have used are still free.
+    QCOMPARE(submit(*b, {demoJobs().front()}).front(), JobId{1});
+  }
+
+  void refusalsHaveTheRightClass() {
+    Fixture f;
+    auto b = f.open();
+    const auto ids = submit(*b, {demoJobs()[4]});
+    auto unknown = act(*b, parse("{hold: 999}"));
+    QCOMPARE(std::get<ApiError>(unknown).kind, ErrorKind::NotFound);
+    auto node = act(*b, parse("{drain: {node: nope}}"));
+    QCOMPARE(std::get<ApiError>(node).kind, ErrorKind::NotFound);
+    auto layout = act(*b, parse("{repartition: {gpu: inf-01/0, layout: 9g.99gb}}"));
+    QVERIFY(std::holds_alternative<ApiError>(layout));
+    QVERIFY(std::get<ApiError>(layout).kind != ErrorKind::Internal);
+    QVERIFY(std::holds_alternative<CommandResult>(
+        act(*b, parse("{cancel: " + std::to_string(ids[0]) + "}"))));
+    auto again = act(*b, parse("{cancel: " + std::to_string(ids[0]) + "}"));
+    QCOMPARE(std::get<ApiError>(again).kind, ErrorKind::FailedPrecondition);
+    auto missing = await<JobInfo>([&](auto reply) { b->job(12345, reply); });
+    QCOMPARE(std::get<ApiError>(missing).kind, ErrorKind::NotFound);
+  }
+
+  void aDryRunChangesNothingButIsAudited() {
+    Fixture f;
+    auto b = f.open();
+    const auto ids = submit(*b, {demoJobs()[0]});
+    const std::string before = digestOf(*b);
+    auto r = act(*b, parse("{hold: " + std::to_string(ids[0]) + "}"), true);
+    QVERIFY(!ok(r).applied);
+    QCOMPARE(digestOf(*b), before);
+    auto events = b->events().read(0, 100);
+    QVERIFY(events);
+    QVERIFY(std::any_of(events->begin(), events->end(), [](const Event& e) {
+      return e.kind == EventKind::Command && e.actor == "bob" &&
+             e.reason.find("dry run") != std::string::npos;
+    }));
+  }
+
+  void eventSequenceRunsOnAcrossRestarts() {
+    Fixture f;
+    uint64_t last = 0;
+    {
+      auto b = f.open();
+      submit(*b, demoJobs());
+      cycle(*b);
+      last = b->events().lastSeq();
+      QVERIFY(last > 0);
+    }
+    auto b = f.open();
+    QCOMPARE(b->events().lastSeq(), last);
+    submit(*b, {demoJobs()[0]});
+    auto events = b->events().read(0, 100000);
+    QVERIFY(events);
+    for (size_t i = 0; i < events->size(); ++i) QCOMPARE((*events)[i].seq, uint64_t(i + 1));
+    QVERIFY(events->back().seq > last);
+    QCOMPARE(events->back().kind, EventKind::Submitted);
+    // Old events come from the database once memory no longer holds them.
+    auto old = b->events().read(0, 5);
+    QVERIFY(old && old->size() == 5 && old->front().seq == 1);
+  }
+
+  void finishedJobsAreServedFromTheDatabaseAfterARestart() {
+    Fixture f;
+    JobId id = 0;
+    {
+      auto b = f.open();
+      id = submit(*b, {demoJobs()[4]}).front();
+      cycle(*b);
+      QVERIFY(std::holds_alternative<CommandResult>(
+          act(*b, parse("{cancel: " + std::to_string(id) + "}"))));
+    }
+    auto b = f.open();
+    const JobInfo info = ok(await<JobInfo>([&](auto reply) { b->job(id, reply); }));
+    QCOMPARE(info.row.state, JobState::Cancelled);
+    const Explanation x = ok(await<Explanation>([&](auto reply) { b->explainJob(id, reply); }));
+    QCOMPARE(x.state, JobState::Cancelled);
+    QVERIFY(x.history.size() >= 2);
+    const JobPage page = ok(await<JobPage>([&](auto reply) {
+      JobFilter filter;
+      b->jobs(filter, reply);
+    }));
+    QCOMPARE(page.jobs.size(), size_t{1});
+  }
+
+  void aFailedCommitIsReportedAndNothingIsApplied() {
+    Fixture f;
+    auto b = f.open();
+    submit(*b, {demoJobs()[0]});
+    const std::string before = digestOf(*b);
+    // Another process holds the database's write lock past the busy timeout.
+    sqlite3* other = nullptr;
+    QCOMPARE(sqlite3_open(f.path().c_str(), &other), SQLITE_OK);
+    sqlite3_busy_timeout(other, 5000);
+    QCOMPARE(sqlite3_exec(other, "BEGIN EXCLUSIVE", nullptr, nullptr, nullptr), SQLITE_OK);
+    auto r = await<std::vector<JobId>>(
+        [&](auto reply) { b->submit({demoJobs()[1]}, Caller{}, std::nullopt, reply); });
+    sqlite3_exec(other, "ROLLBACK", nullptr, nullptr, nullptr);
+    sqlite3_close(other);
+    QVERIFY(std::holds_alternative<ApiError>(r));
+    QCOMPARE(std::get<ApiError>(r).kind, ErrorKind::Unavailable);
+    QCOMPARE(digestOf(*b), before);
+    // The next write goes through, with the id the refused one did not keep.
+    QCOMPARE(submit(*b, {demoJobs()[1]}).front(), JobId{2});
+  }
+
+  void anExpiredDeadlineIsNotApplied() {
+    Fixture f;
+    auto b = f.open();
+    auto r = await<std::vector<JobId>>([&](auto reply) {
+      b->submit({demoJobs()[0]}, Caller{},
+                std::chrono::steady_clock::now() - std::chrono::seconds(1), reply);
+    });
+    QCOMPARE(std::get<ApiError>(r).kind, ErrorKind::DeadlineExceeded);
+    size_t count = 1;
+    b->inspect([&](const Engine& e) { count = e.jobs().size(); });
+    QCOMPARE(count, size_t{0});
+  }
+
+  void aDatabaseOfTheOtherModeIsRefused() {
+    Fixture f;
+    { f.open(); }
+    auto c = f.config();
+    c.mode = BackendMode::SimulatedLive;
+    auto b = Backend::open(c);
+    QVERIFY(!b);
+    QVERIFY2(b.error().message.find("live mode") != std::string::npos, b.error().message.c_str());
+  }
+};
+
+QTEST_GUILESS_MAIN(TstBackend)
+#include "tst_backend.moc"
