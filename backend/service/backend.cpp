@@ -15,6 +15,30 @@ const char* backendModeName(BackendMode m) {
   return m == BackendMode::Live ? "live" : "simulated-live";
 }
 
+const char* errorKindName(ErrorKind k) {
+  switch (k) {
+    case ErrorKind::InvalidArgument:
+      return "invalid argument";
+    case ErrorKind::NotFound:
+      return "not found";
+    case ErrorKind::FailedPrecondition:
+      return "failed precondition";
+    case ErrorKind::Unavailable:
+      return "unavailable";
+    case ErrorKind::DeadlineExceeded:
+      return "deadline exceeded";
+    case ErrorKind::Internal:
+      return "internal";
+    case ErrorKind::PermissionDenied:
+      return "permission denied";
+    case ErrorKind::Unauthenticated:
+      return "unauthenticated";
+    case ErrorKind::ResourceExhausted:
+      return "resource exhausted";
+  }
+  return "?";
+}
+
 namespace {
 
 using Clock = std::chrono::steady_clock;
@@ -36,8 +60,9 @@ ApiError unavailable(const Error& e) {
 // suit the current state, or a malformed request.
 ErrorKind classify(const Error& e) {
   const std::string& m = e.message;
-  if (m.starts_with("no ") || m.starts_with("unknown ") || contains(m, ": unknown ") ||
-      contains(m, "no reservation"))
+  if (e.where.field == "layout") return ErrorKind::InvalidArgument;
+  if (m.starts_with("no ") || contains(m, "unknown node") || contains(m, "unknown GPU") ||
+      contains(m, "unknown team") || contains(m, "no reservation"))
     return ErrorKind::NotFound;
   if (contains(m, " is not ") || contains(m, "already") || contains(m, " still ") ||
       contains(m, " is running") || contains(m, " is pending") || contains(m, " is completed") ||
@@ -151,6 +176,11 @@ Status Backend::restoreOrCreate() {
     engine_.emplace(std::move(loaded.engine));
     extras_ = std::move(loaded.extras);
     restoredJobs_ = loaded.activeJobs;
+    // A state that breaks the engine's invariants is refused rather than served from.
+    if (const auto broken = engine_->invariantViolations(); !broken.empty())
+      return Error{"the stored state of " + config_.database +
+                       " breaks the engine's invariants: " + broken.front(),
+                   {}};
   } else {
     if (!config_.cluster) return Error{"a new database needs a cluster spec", {}};
     Workload tenants = config_.tenants;
@@ -166,6 +196,7 @@ Status Backend::restoreOrCreate() {
     });
     if (!created) return created;
   }
+  classes_ = engine_->priorityClasses();
   TESSERA_TRY(last, eventStore_->lastSeq());
   storeSeq_ = last;
   eventCursor_ = engine_->events().size();
@@ -325,7 +356,8 @@ CycleStats Backend::tickWork(Batch& batch) {
   }
   if (onCycle_)
     onCycle_(CycleReport{*engine_, stats,
-                         config_.mode == BackendMode::SimulatedLive ? &lastTelemetry_ : nullptr});
+                         config_.mode == BackendMode::SimulatedLive ? &lastTelemetry_ : nullptr,
+                         sample_ ? &*sample_ : nullptr});
   return stats;
 }
 
@@ -407,7 +439,8 @@ void Backend::sampleMetrics(Batch& batch) {
   telemetry.resize(engine_->cluster().gpus().size());
   MetricsRecorder recorder;
   recorder.sample(*engine_, telemetry, pending, running);
-  const MetricSample& s = recorder.samples().back();
+  sample_ = recorder.samples().back();
+  const MetricSample& s = *sample_;
   batch.sampleTime = engine_->now();
   auto& out = batch.samples;
   out = {{"gpus_capacity", s.capacity},

@@ -24,6 +24,7 @@
 
 #include "service/event_hub.h"
 #include "service/session.h"
+#include "sim/metrics.h"
 #include "sim/synthetic.h"
 #include "sim/telemetry.h"
 #include "store/event_store.h"
@@ -60,6 +61,7 @@ struct CycleReport {
   const Engine& engine;
   const CycleStats& stats;
   const std::vector<GpuTelemetry>* telemetry;  // simulated-live only
+  const MetricSample* sample;                  // the latest metric sample (none before the first)
 };
 
 class Backend final : public ClusterSession {
@@ -85,6 +87,8 @@ class Backend final : public ClusterSession {
   void backup(std::string path, Reply<uint64_t> reply);
 
   [[nodiscard]] EventHub& events() { return *hub_; }
+  // The priority classes (fixed for the life of a database), readable from any thread.
+  [[nodiscard]] const std::vector<PriorityClass>& priorityClasses() const { return classes_; }
   [[nodiscard]] BackendMode mode() const { return config_.mode; }
   [[nodiscard]] size_t restoredJobs() const { return restoredJobs_; }
   [[nodiscard]] double restoreSeconds() const { return restoreSeconds_; }
@@ -122,6 +126,7 @@ class Backend final : public ClusterSession {
   std::unique_ptr<EventHub> hub_;
   std::optional<Engine> engine_;
   BackendExtras extras_;
+  std::vector<PriorityClass> classes_;
   size_t eventCursor_ = 0;  // engine events already stored
   uint64_t storeSeq_ = 0;   // last stored event sequence number
   size_t restoredJobs_ = 0;
@@ -131,6 +136,7 @@ class Backend final : public ClusterSession {
   Seconds engineBase_ = 0;
   std::chrono::steady_clock::time_point clockBase_;
   Seconds lastSample_ = -1;
+  std::optional<MetricSample> sample_;
   Seconds lastCompact_ = 0;
 
   // Simulated-live: the synthetic arrivals not yet submitted, and when each running job ends.

@@ -117,7 +117,12 @@ enum class ErrorKind : uint8_t {
   Unavailable,         // the database refused the write; nothing was applied
   DeadlineExceeded,    // the caller's deadline passed before the work started
   Internal,
+  // Only from a remote session (the server's gatekeeping):
+  PermissionDenied,   // the caller's role does not allow it
+  Unauthenticated,    // no token or an unknown one
+  ResourceExhausted,  // rate or size limit
 };
+const char* errorKindName(ErrorKind k);
 struct ApiError {
   ErrorKind kind = ErrorKind::Internal;
   std::string message;

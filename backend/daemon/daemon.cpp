@@ -1,0 +1,209 @@
+#include "daemon/daemon.h"
+
+#include <csignal>
+#include <filesystem>
+#include <memory>
+
+#include "clusterspec/cluster_spec.h"
+#include "clusterspec/cluster_summary.h"
+#include "daemon/http_exporter.h"
+#include "daemon/logger.h"
+#include "daemon/prometheus.h"
+#include "rpc/server.h"
+
+namespace tessera {
+namespace {
+
+struct Loaded {
+  GpuCatalog catalog;
+  std::shared_ptr<const Cluster> cluster;
+  Workload tenants;
+  Policy policy;
+  std::optional<TokenBook> tokens;
+};
+
+int unreadableOr(const std::string& path, int otherwise) {
+  return !path.empty() && !std::filesystem::is_regular_file(path) ? kTesseradUsage : otherwise;
+}
+
+// Everything the configuration names, loaded and checked; on failure the exit code to use.
+std::variant<Loaded, int> loadAll(const TesseradConfig& c, const Logger& log) {
+  auto fail = [&](const Error& e, const std::string& path) -> std::variant<Loaded, int> {
+    log.error(e.str());
+    return unreadableOr(path, kTesseradInvalidConfig);
+  };
+  if (auto st = validateTesseradConfig(c); !st) {
+    log.error("configuration: " + st.error().str());
+    return kTesseradInvalidConfig;
+  }
+  auto catalog = loadCatalog(c.catalog);
+  if (!catalog) return fail(catalog.error(), c.catalog);
+  Loaded l{std::move(*catalog), nullptr, {}, {}, std::nullopt};
+  auto cluster = loadClusterOrDemo(c.cluster, l.catalog);
+  if (!cluster) return fail(cluster.error(), c.cluster);
+  l.cluster = *cluster;
+  auto tenants =
+      c.workload.empty() ? demoWorkload(&l.catalog) : loadWorkloadFile(c.workload, &l.catalog);
+  if (!tenants) return fail(tenants.error(), c.workload);
+  l.tenants = std::move(*tenants);
+  l.tenants.jobs.clear();
+  if (!c.policy.empty()) {
+    auto policy = loadPolicyFile(c.policy);
+    if (!policy) return fail(policy.error(), c.policy);
+    l.policy = std::move(*policy);
+  }
+  if (!c.tokens.empty()) {
+    auto tokens = TokenBook::load(c.tokens);
+    if (!tokens) return fail(tokens.error(), c.tokens);
+    l.tokens = std::move(*tokens);
+  }
+  return l;
+}
+
+BackendConfig backendConfig(const TesseradConfig& c, Loaded& l) {
+  BackendConfig b;
+  b.database = c.database;
+  b.mode = c.mode == "live" ? BackendMode::Live : BackendMode::SimulatedLive;
+  b.cluster = l.cluster;
+  b.tenants = l.tenants;
+  b.policy = l.policy;
+  b.catalog = &l.catalog;
+  b.cycleSeconds = c.cycleSeconds;
+  b.speed = c.speed;
+  b.arrivalsPerHour = c.arrivalsPerHour;
+  b.seed = c.seed;
+  b.retention = {c.retentionRaw, c.retentionMinute, c.retentionHour};
+  return b;
+}
+
+void declareMetrics(MetricsRegistry& r) {
+  r.declareGauge("tessera_queue_depth", "Pending jobs by team and priority class");
+  r.declareHistogram("tessera_cycle_seconds", "Scheduling cycle duration",
+                     {0.001, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5});
+  r.declareCounter("tessera_placements_total", "Jobs started by the scheduler");
+  r.declareCounter("tessera_backfilled_total", "Jobs started by backfill");
+  r.declareCounter("tessera_preemptions_total", "Jobs preempted");
+  r.declareGauge("tessera_jobs_running", "Running jobs");
+  r.declareGauge("tessera_gpus_total", "GPUs in the cluster");
+  r.declareGauge("tessera_gpus_allocated", "GPU equivalents held by jobs");
+  r.declareGauge("tessera_allocation_ratio", "Allocated GPUs / GPUs");
+  r.declareGauge("tessera_fragmentation_mig", "Mean MIG fragmentation score of MIG GPUs (0..1)");
+  r.declareGauge("tessera_fragmentation_fgd_gpus",
+                 "GPUs unusable by the current request mix (FGD's measure)");
+}
+
+void updateMetrics(MetricsRegistry& r, const CycleReport& c) {
+  std::map<std::pair<std::string, std::string>, double> depth;
+  double allocated = 0;
+  int running = 0;
+  for (const JobRecord* j : c.engine.jobs()) {
+    if (j->state == JobState::Pending) depth[{j->job.team, j->job.priorityClass}] += 1;
+    if (j->state == JobState::Running) {
+      ++running;
+      allocated += j->gpusHeld(c.engine.state());
+    }
+  }
+  std::vector<std::pair<Labels, double>> series;
+  for (const auto& [key, n] : depth)
+    series.push_back({{{"team", key.first}, {"class", key.second}}, n});
+  r.replaceGauge("tessera_queue_depth", series);
+  r.observe("tessera_cycle_seconds", c.stats.cycleMs / 1000.0);
+  r.add("tessera_placements_total", c.stats.started);
+  r.add("tessera_backfilled_total", c.stats.backfilled);
+  r.add("tessera_preemptions_total", c.stats.preempted);
+  r.set("tessera_jobs_running", running);
+  const double total = static_cast<double>(c.engine.cluster().gpus().size());
+  r.set("tessera_gpus_total", total);
+  r.set("tessera_gpus_allocated", allocated);
+  r.set("tessera_allocation_ratio", total > 0 ? allocated / total : 0);
+  if (c.sample) {
+    r.set("tessera_fragmentation_mig", c.sample->migFragmentation);
+    r.set("tessera_fragmentation_fgd_gpus", c.sample->fgdFragmentation);
+  }
+}
+
+int waitForSignal() {
+  sigset_t set;
+  sigemptyset(&set);
+  sigaddset(&set, SIGTERM);
+  sigaddset(&set, SIGINT);
+  int sig = 0;
+  sigwait(&set, &sig);
+  return sig;
+}
+
+}  // namespace
+
+int runTesserad(const TesseradConfig& config, bool checkOnly, std::ostream& out) {
+  const Logger log(config.logFormat == "json", Logger::levelNamed(config.logLevel));
+  // Before any thread exists, so every thread inherits the mask and sigwait() sees the signal.
+  sigset_t set;
+  sigemptyset(&set);
+  sigaddset(&set, SIGTERM);
+  sigaddset(&set, SIGINT);
+  pthread_sigmask(SIG_BLOCK, &set, nullptr);
+
+  auto loaded = loadAll(config, log);
+  if (auto* code = std::get_if<int>(&loaded)) return *code;
+  Loaded& l = std::get<Loaded>(loaded);
+  if (checkOnly) {
+    out << formatSummary(summarize(*l.cluster));
+    out << "tesserad: configuration OK (mode " << config.mode << ", database " << config.database
+        << ", listen " << config.listen
+        << (l.tokens ? ", tokens " + std::to_string(l.tokens->size()) : ", no authentication")
+        << ")\n";
+    return kTesseradOk;
+  }
+
+  auto backend = Backend::open(backendConfig(config, l));
+  if (!backend) {
+    log.error("cannot open the backend: " + backend.error().str(), {{"database", config.database}});
+    return kTesseradCannotServe;
+  }
+  log.info("engine restored", {{"database", config.database},
+                               {"active_jobs", std::to_string((*backend)->restoredJobs())},
+                               {"seconds", std::to_string((*backend)->restoreSeconds())}});
+  auto registry = std::make_shared<MetricsRegistry>();
+  declareMetrics(*registry);
+  (*backend)->onCycle([registry](const CycleReport& c) { updateMetrics(*registry, c); });
+
+  rpc::ServerOptions so;
+  so.listen = config.listen;
+  so.tlsCert = config.tlsCert;
+  so.tlsKey = config.tlsKey;
+  so.allowInsecureRemote = config.allowInsecureRemote;
+  so.tokens = l.tokens;
+  so.ratePerSecond = config.ratePerSecond;
+  so.rateBurst = config.rateBurst;
+  so.maxMessageBytes = config.maxMessageMiB << 20;
+  so.maxBatchJobs = config.maxBatchJobs;
+  auto server = rpc::ApiServer::start(**backend, so);
+  if (!server) {
+    log.error(server.error().str(), {{"listen", config.listen}});
+    return kTesseradCannotServe;
+  }
+  std::unique_ptr<HttpExporter> exporter;
+  if (config.metricsListen != "off" && !config.metricsListen.empty()) {
+    auto e = HttpExporter::start(config.metricsListen, [registry] { return registry->render(); });
+    if (!e) {
+      log.error("metrics endpoint: " + e.error().str());
+      return kTesseradCannotServe;
+    }
+    exporter = std::move(*e);
+  }
+  log.info("serving", {{"mode", config.mode},
+                       {"listen", config.listen},
+                       {"port", std::to_string((*server)->port())},
+                       {"metrics_port", exporter ? std::to_string(exporter->port()) : "off"},
+                       {"auth", l.tokens ? "tokens" : "none"},
+                       {"tls", config.tlsCert.empty() ? "off" : "on"}});
+  const int sig = waitForSignal();
+  log.info("shutting down", {{"signal", sig == SIGTERM ? "SIGTERM" : "SIGINT"}});
+  (*server)->shutdown();
+  if (exporter) exporter->stop();
+  (*backend)->stop();
+  log.info("stopped cleanly");
+  return kTesseradOk;
+}
+
+}  // namespace tessera

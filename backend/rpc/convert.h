@@ -1,0 +1,45 @@
+#pragma once
+// Engine and session values <-> tessera.v1 messages, both directions: the server turns requests
+// into commands and jobs and replies into messages; the client (RemoteSession, tessera ctl) does
+// the reverse. Conversions from messages validate and name the offending field.
+#include "auth.h"
+#include "service/session.h"
+#include "tessera.grpc.pb.h"
+
+namespace tessera::rpc {
+
+namespace v1 = ::tessera::v1;
+
+// A field error: "jobs[2].per_task: ..." (the server answers INVALID_ARGUMENT with it).
+Expected<Job> jobFromProto(const v1::JobSpec& spec, const std::string& field,
+                           const std::vector<PriorityClass>& classes);
+v1::JobSpec jobSpecToProto(const Job& job);
+
+v1::Job jobToProto(const JobInfo& info);
+JobInfo jobFromProto(const v1::Job& job);
+
+v1::JobState stateToProto(JobState s);
+std::optional<JobState> stateFromProto(v1::JobState s);
+
+// The action of an ActRequest as a command; INVALID_ARGUMENT text when none or malformed.
+Expected<Command> commandFromProto(const v1::ActRequest& request);
+v1::ActRequest commandToProto(const Command& command, bool dryRun);
+// The role an action needs: job and queue actions operator, cluster-wide ones admin.
+Role requiredRole(const Command& command);
+
+v1::ActResponse resultToProto(const CommandResult& r);
+CommandResult resultFromProto(const v1::ActResponse& r);
+
+v1::Explanation explanationToProto(const Explanation& x);
+Explanation explanationFromProto(const v1::Explanation& x);
+
+v1::ClusterSnapshot snapshotToProto(const ClusterSnapshot& s);
+ClusterSnapshot snapshotFromProto(const v1::ClusterSnapshot& s);
+
+v1::Event eventToProto(const Event& e);
+Event eventFromProto(const v1::Event& e);
+
+v1::QueryMetricsResponse metricsToProto(const MetricAnswer& a);
+MetricAnswer metricsFromProto(const v1::QueryMetricsResponse& r);
+
+}  // namespace tessera::rpc

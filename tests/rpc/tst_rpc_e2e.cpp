@@ -1,0 +1,408 @@
+// End to end: a real tesserad process on loopback, driven through the real client
+// (RemoteSession): submit, watch, act with dry run and apply, explain, snapshot, metrics,
+// restart and resume the stream; authentication and roles; TLS; bad input answered with the
+// right status while the server stays healthy; health and reflection for standard tools.
+#include <QProcess>
+#include <QTcpServer>
+#include <QTemporaryDir>
+#include <QtTest>
+
+#include <atomic>
+#include <fstream>
+#include <thread>
+
+#include <grpcpp/generic/generic_stub.h>
+
+#include "daemon_process.h"
+#include "reflection_min.grpc.pb.h"
+#include "rpc/auth.h"
+#include "workload/workload_spec.h"
+
+using namespace tessera;
+using namespace tessera::test;
+
+namespace {
+
+template <typename T, typename Call>
+std::variant<T, ApiError> call(Call&& c) {
+  std::optional<std::variant<T, ApiError>> out;
+  c([&](std::variant<T, ApiError> r) { out = std::move(r); });
+  return std::move(*out);
+}
+
+template <typename T>
+const T& ok(const std::variant<T, ApiError>& r) {
+  if (const auto* e = std::get_if<ApiError>(&r))
+    qFatal("unexpected error (%s): %s", errorKindName(e->kind), e->message.c_str());
+  return std::get<T>(r);
+}
+
+template <typename T>
+ErrorKind kindOf(const std::variant<T, ApiError>& r) {
+  if (!std::holds_alternative<ApiError>(r)) return ErrorKind::Internal;
+  return std::get<ApiError>(r).kind;
+}
+
+Job demoJob(size_t i) {
+  auto w = demoWorkload();
+  Job j = w->jobs[i % w->jobs.size()];
+  j.id = kNoJob;
+  return j;
+}
+
+int freePort() {
+  QTcpServer s;
+  s.listen(QHostAddress::LocalHost, 0);
+  return s.serverPort();
+}
+
+QStringList simulated(const QString& db) {
+  return {"--mode", "simulated-live", "--db", db, "--cycle-interval", "0.2", "--speed", "60"};
+}
+
+std::string writeFile(const QTemporaryDir& dir, const QString& name, const std::string& text) {
+  const std::string path = dir.filePath(name).toStdString();
+  std::ofstream(path) << text;
+  return path;
+}
+
+}  // namespace
+
+class TstRpcE2e : public QObject {
+  Q_OBJECT
+
+ private slots:
+  void submitWatchActExplainAndResumeAfterRestart() {
+    QTemporaryDir dir;
+    const QString db = dir.filePath("e2e.db");
+    const QString listen = "127.0.0.1:" + QString::number(freePort());
+    Daemon d;
+    QVERIFY2(d.start(simulated(db) << "--listen" << listen), qPrintable(d.log()));
+    auto c = d.client();
+    QCOMPARE(std::get<std::string>(c->health()), std::string("SERVING"));
+    const auto me = std::get<rpc::ServerIdentity>(c->whoAmI());
+    QCOMPARE(me.role, std::string("admin"));  // no token file: local callers are admin
+    QCOMPARE(me.mode, std::string("simulated-live"));
+
+    // A watcher from the start of the log, collecting every event.
+    std::vector<Event> seen;
+    std::mutex seenMutex;
+    std::atomic<bool> stop{false};
+    std::thread watcher([&] {
+      c->watch(0, [&](const Event& e) {
+        std::lock_guard lock(seenMutex);
+        seen.push_back(e);
+        return !stop.load();
+      });
+    });
+
+    Job big = demoJob(0);
+    big.tasks = 64;  // never fits: stays pending
+    const auto ids = ok(call<std::vector<JobId>>([&](auto r) {
+      c->submit({big, demoJob(4)}, Caller{}, std::nullopt, r);
+    }));
+    QCOMPARE(ids.size(), size_t{2});
+    const JobId held = ids[0];
+
+    // Dry run: the impact, nothing applied.
+    auto dry = ok(call<CommandResult>(
+        [&](auto r) { c->act(cmd::Hold{held}, true, Caller{}, std::nullopt, r); }));
+    QVERIFY(!dry.applied);
+    QVERIFY(!ok(call<JobInfo>([&](auto r) { c->job(held, r); })).row.job.held);
+    auto applied = ok(call<CommandResult>(
+        [&](auto r) { c->act(cmd::Hold{held}, false, Caller{}, std::nullopt, r); }));
+    QVERIFY(applied.applied);
+    QVERIFY(ok(call<JobInfo>([&](auto r) { c->job(held, r); })).row.job.held);
+
+    const auto x = ok(call<Explanation>([&](auto r) { c->explainJob(held, r); }));
+    QCOMPARE(x.job, held);
+    QVERIFY(!x.dominantReason.empty());
+
+    const auto snap = ok(call<ClusterSnapshot>([&](auto r) { c->snapshot(r); }));
+    QCOMPARE(snap.nodes.size(), size_t{62});
+    QCOMPARE(snap.gpusTotal, 392.0);
+
+    // Samples come every simulated minute (a second of wall time at speed 60).
+    QTRY_VERIFY_WITH_TIMEOUT(!ok(call<MetricAnswer>([&](auto r) {
+                                MetricQuery q;
+                                q.series = "jobs_pending";
+                                c->metrics(q, r);
+                              })).series.points.empty(),
+                             10000);
+    const auto names = ok(call<MetricAnswer>([&](auto r) { c->metrics(MetricQuery{}, r); })).names;
+    QVERIFY(std::find(names.begin(), names.end(), "gpus_allocated") != names.end());
+
+    QTRY_VERIFY_WITH_TIMEOUT(
+        [&] {
+          std::lock_guard lock(seenMutex);
+          return std::any_of(seen.begin(), seen.end(), [&](const Event& e) {
+            return e.job == held && e.kind == EventKind::Held;
+          });
+        }(),
+        10000);
+
+    // Restart on the same address: the watcher reconnects and resumes after the last event it
+    // saw, so the sequence it collected stays dense (no gap, no duplicate).
+    QCOMPARE(d.terminate(), 0);
+    QVERIFY2(d.start(simulated(db) << "--listen" << listen), qPrintable(d.log()));
+    uint64_t lastBefore = 0;
+    {
+      std::lock_guard lock(seenMutex);
+      lastBefore = seen.back().seq;
+    }
+    auto c2 = d.client();
+    ok(call<std::vector<JobId>>(
+        [&](auto r) { c2->submit({demoJob(5)}, Caller{}, std::nullopt, r); }));
+    QTRY_VERIFY_WITH_TIMEOUT(
+        [&] {
+          std::lock_guard lock(seenMutex);
+          return seen.back().seq > lastBefore + 1;
+        }(),
+        15000);
+    stop = true;
+    QTRY_VERIFY_WITH_TIMEOUT(
+        [&] {
+          ok(call<std::vector<JobId>>(
+              [&](auto r) { c2->submit({demoJob(6)}, Caller{}, std::nullopt, r); }));
+          return true;
+        }(),
+        5000);
+    watcher.join();
+    for (size_t i = 0; i < seen.size(); ++i) QCOMPARE(seen[i].seq, uint64_t(i + 1));
+    // The held job is still held after the restart.
+    QVERIFY(ok(call<JobInfo>([&](auto r) { c2->job(held, r); })).row.job.held);
+    QCOMPARE(d.terminate(), 0);
+  }
+
+  void rolesDecideWhoMayAct() {
+    QTemporaryDir dir;
+    std::map<std::string, std::string> tokens;
+    std::string file = "tokens:\n";
+    for (const char* who : {"viewer", "operator", "admin"}) {
+      tokens[who] = *generateToken();
+      file += std::string("  - {name: ") + who + "-alice, role: " + who +
+              ", sha256: " + sha256Hex(tokens[who]) + "}\n";
+    }
+    const std::string path = writeFile(dir, "tokens.yaml", file);
+    Daemon d;
+    QVERIFY2(
+        d.start(simulated(dir.filePath("auth.db")) << "--tokens" << QString::fromStdString(path)),
+        qPrintable(d.log()));
+    auto viewer = d.client(tokens["viewer"]);
+    auto op = d.client(tokens["operator"]);
+    auto admin = d.client(tokens["admin"]);
+    QCOMPARE(std::get<rpc::ServerIdentity>(viewer->whoAmI()).name, std::string("viewer-alice"));
+    ok(call<ClusterSnapshot>([&](auto r) { viewer->snapshot(r); }));
+    QCOMPARE(kindOf(call<std::vector<JobId>>(
+                 [&](auto r) { viewer->submit({demoJob(0)}, Caller{}, std::nullopt, r); })),
+             ErrorKind::PermissionDenied);
+    Job big = demoJob(0);
+    big.tasks = 64;
+    const JobId id = ok(
+        call<std::vector<JobId>>([&](auto r) { op->submit({big}, Caller{}, std::nullopt, r); }))[0];
+    QCOMPARE(kindOf(call<CommandResult>(
+                 [&](auto r) { viewer->act(cmd::Hold{id}, false, Caller{}, std::nullopt, r); })),
+             ErrorKind::PermissionDenied);
+    ok(call<CommandResult>(
+        [&](auto r) { op->act(cmd::Hold{id}, false, Caller{}, std::nullopt, r); }));
+    QCOMPARE(kindOf(call<CommandResult>([&](auto r) {
+               op->act(cmd::Drain{"pod-a-02", "x"}, false, Caller{}, std::nullopt, r);
+             })),
+             ErrorKind::PermissionDenied);
+    ok(call<CommandResult>([&](auto r) {
+      admin->act(cmd::Drain{"pod-a-02", "psu"}, false, Caller{}, std::nullopt, r);
+    }));
+    // Bad or missing tokens are unauthenticated, whatever they ask.
+    auto stranger = d.client("tsr_not-a-real-token");
+    QCOMPARE(kindOf(call<ClusterSnapshot>([&](auto r) { stranger->snapshot(r); })),
+             ErrorKind::Unauthenticated);
+    auto anonymous = d.client();
+    QCOMPARE(kindOf(call<ClusterSnapshot>([&](auto r) { anonymous->snapshot(r); })),
+             ErrorKind::Unauthenticated);
+    // Every applied action is attributed to its token's identity.
+    std::vector<Event> audit;
+    admin->watch(0, [&](const Event& e) {
+      if (e.kind == EventKind::Command) audit.push_back(e);
+      return e.seq < ok(call<ClusterSnapshot>([&](auto r) { admin->snapshot(r); })).lastEventSeq;
+    });
+    QVERIFY(std::any_of(audit.begin(), audit.end(),
+                        [](const Event& e) { return e.actor == "operator-alice"; }));
+    QVERIFY(std::any_of(audit.begin(), audit.end(), [](const Event& e) {
+      return e.actor == "admin-alice" && e.reason.find("drain") != std::string::npos;
+    }));
+    QCOMPARE(d.terminate(), 0);
+  }
+
+  void tlsRoundTrip() {
+    QTemporaryDir dir;
+    const QString cert = dir.filePath("cert.pem"), key = dir.filePath("key.pem");
+    QProcess openssl;
+    openssl.start("openssl", {"req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "1",
+                              "-subj", "/CN=tesserad.test", "-addext",
+                              "subjectAltName=DNS:tesserad.test", "-keyout", key, "-out", cert});
+    QVERIFY(openssl.waitForFinished(30000));
+    QCOMPARE(openssl.exitCode(), 0);
+    Daemon d;
+    QVERIFY2(
+        d.start(simulated(dir.filePath("tls.db")) << "--tls-cert" << cert << "--tls-key" << key),
+        qPrintable(d.log()));
+    auto secure = d.client({}, cert.toStdString(), "tesserad.test");
+    QCOMPARE(std::get<rpc::ServerIdentity>(secure->whoAmI()).mode, std::string("simulated-live"));
+    auto plain = d.client();
+    QVERIFY(std::holds_alternative<ApiError>(plain->whoAmI()));
+    QCOMPARE(d.terminate(), 0);
+  }
+
+  void badInputGetsTheRightStatusAndTheServerStaysHealthy() {
+    QTemporaryDir dir;
+    const std::string config =
+        writeFile(dir, "tesserad.yaml", "limits: {max_message_mib: 1, max_batch_jobs: 50}\n");
+    Daemon d;
+    QVERIFY2(
+        d.start(simulated(dir.filePath("bad.db")) << "--config" << QString::fromStdString(config)),
+        qPrintable(d.log()));
+    auto c = d.client();
+    // Unknown enum value, named by field.
+    {
+      grpc::ClientContext ctx;
+      c->prepare(ctx);
+      v1::SubmitRequest req;
+      *req.mutable_job() = rpc::jobSpecToProto(demoJob(0));
+      req.mutable_job()->set_workload_class(static_cast<v1::WorkloadClass>(99));
+      v1::SubmitResponse resp;
+      const auto st = c->stub().Submit(&ctx, req, &resp);
+      QCOMPARE(st.error_code(), grpc::StatusCode::INVALID_ARGUMENT);
+      QVERIFY2(st.error_message().find("job.workload_class") != std::string::npos,
+               st.error_message().c_str());
+    }
+    // No GPU request, unknown team: INVALID_ARGUMENT naming the job of the batch.
+    {
+      Job noTeam = demoJob(0);
+      noTeam.team = "nobody";
+      auto r = call<std::vector<JobId>>([&](auto rep) {
+        c->submit({demoJob(1), noTeam}, Caller{}, std::nullopt, rep);
+      });
+      QCOMPARE(kindOf(r), ErrorKind::InvalidArgument);
+      QVERIFY(std::get<ApiError>(r).message.find("jobs[1]") != std::string::npos);
+    }
+    // Invalid MIG layout.
+    QCOMPARE(kindOf(call<CommandResult>([&](auto r) {
+               c->act(cmd::Repartition{"inf-01/2", "7g.80gb+1g.10gb", false}, false, Caller{},
+                      std::nullopt, r);
+             })),
+             ErrorKind::InvalidArgument);
+    // Unknown ids and names.
+    QCOMPARE(kindOf(call<JobInfo>([&](auto r) { c->job(987654, r); })), ErrorKind::NotFound);
+    QCOMPARE(kindOf(call<Explanation>([&](auto r) { c->explainJob(987654, r); })),
+             ErrorKind::NotFound);
+    QCOMPARE(kindOf(call<CommandResult>(
+                 [&](auto r) { c->act(cmd::Cancel{987654}, false, Caller{}, std::nullopt, r); })),
+             ErrorKind::NotFound);
+    QCOMPARE(kindOf(call<CommandResult>([&](auto r) {
+               c->act(cmd::Drain{"no-such-node", ""}, false, Caller{}, std::nullopt, r);
+             })),
+             ErrorKind::NotFound);
+    // An empty action.
+    {
+      grpc::ClientContext ctx;
+      c->prepare(ctx);
+      v1::ActResponse resp;
+      QCOMPARE(c->stub().Act(&ctx, v1::ActRequest{}, &resp).error_code(),
+               grpc::StatusCode::INVALID_ARGUMENT);
+    }
+    // Too many jobs in one batch, and a request over the size limit.
+    {
+      std::vector<Job> many(51, demoJob(4));
+      QCOMPARE(kindOf(call<std::vector<JobId>>(
+                   [&](auto r) { c->submit(many, Caller{}, std::nullopt, r); })),
+               ErrorKind::ResourceExhausted);
+      Job huge = demoJob(4);
+      huge.name = std::string(2 << 20, 'x');
+      QCOMPARE(kindOf(call<std::vector<JobId>>(
+                   [&](auto r) { c->submit({huge}, Caller{}, std::nullopt, r); })),
+               ErrorKind::ResourceExhausted);
+    }
+    // Bytes that are not a message at all.
+    {
+      grpc::GenericStub generic(
+          grpc::CreateChannel(d.address(), grpc::InsecureChannelCredentials()));
+      grpc::ClientContext ctx;
+      const char garbage[] = "\xff\xff\xff\xff\x0f not protobuf";
+      grpc::Slice slice(garbage, sizeof garbage - 1);
+      grpc::ByteBuffer request(&slice, 1), response;
+      std::mutex m;
+      std::condition_variable cv;
+      bool done = false;
+      grpc::Status st;
+      grpc::StubOptions options;
+      generic.UnaryCall(&ctx, "/tessera.v1.Scheduler/GetJob", options, &request, &response,
+                        [&](grpc::Status s) {
+                          std::lock_guard lock(m);
+                          st = s;
+                          done = true;
+                          cv.notify_one();
+                        });
+      std::unique_lock lock(m);
+      cv.wait(lock, [&] { return done; });
+      QVERIFY(!st.ok());
+    }
+    QCOMPARE(std::get<std::string>(c->health()), std::string("SERVING"));
+    ok(call<ClusterSnapshot>([&](auto r) { c->snapshot(r); }));
+    QCOMPARE(d.terminate(), 0);
+  }
+
+  void rateLimitsAnswerResourceExhausted() {
+    QTemporaryDir dir;
+    const std::string config =
+        writeFile(dir, "tesserad.yaml", "limits: {rate_per_second: 2, burst: 3}\n");
+    Daemon d;
+    QVERIFY2(
+        d.start(simulated(dir.filePath("rate.db")) << "--config" << QString::fromStdString(config)),
+        qPrintable(d.log()));
+    auto c = d.client();
+    int refused = 0;
+    for (int i = 0; i < 10; ++i)
+      if (kindOf(call<ClusterSnapshot>([&](auto r) { c->snapshot(r); })) ==
+          ErrorKind::ResourceExhausted)
+        ++refused;
+    QVERIFY(refused >= 5);
+    QCOMPARE(d.terminate(), 0);
+  }
+
+  void listeningBeyondLoopbackNeedsTls() {
+    QTemporaryDir dir;
+    QProcess p;
+    p.setProcessChannelMode(QProcess::MergedChannels);
+    p.start(TESSERAD_BIN,
+            {"--db", dir.filePath("x.db"), "--listen", "0.0.0.0:0", "--metrics-listen", "off"});
+    QVERIFY(p.waitForFinished(20000));
+    QCOMPARE(p.exitCode(), 3);
+    QVERIFY(QString::fromUtf8(p.readAll()).contains("needs TLS"));
+  }
+
+  void healthAndReflectionServeStandardTools() {
+    QTemporaryDir dir;
+    Daemon d;
+    QVERIFY2(d.start(simulated(dir.filePath("refl.db"))), qPrintable(d.log()));
+    auto channel = grpc::CreateChannel(d.address(), grpc::InsecureChannelCredentials());
+    auto stub = grpc::reflection::v1alpha::ServerReflection::NewStub(channel);
+    grpc::ClientContext ctx;
+    auto stream = stub->ServerReflectionInfo(&ctx);
+    grpc::reflection::v1alpha::ServerReflectionRequest req;
+    req.set_list_services("");
+    QVERIFY(stream->Write(req));
+    stream->WritesDone();
+    grpc::reflection::v1alpha::ServerReflectionResponse resp;
+    QVERIFY(stream->Read(&resp));
+    std::set<std::string> services;
+    for (const auto& s : resp.list_services_response().service()) services.insert(s.name());
+    QVERIFY(services.contains("tessera.v1.Scheduler"));
+    QVERIFY(services.contains("grpc.health.v1.Health"));
+    QVERIFY(stream->Finish().ok());
+    QCOMPARE(std::get<std::string>(d.client()->health()), std::string("SERVING"));
+    QCOMPARE(d.terminate(), 0);
+  }
+};
+
+QTEST_GUILESS_MAIN(TstRpcE2e)
+#include "tst_rpc_e2e.moc"
