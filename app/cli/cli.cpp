@@ -9,6 +9,7 @@
 #include <string_view>
 
 #include "cli/cli_context.h"
+#include "cli/cli_ctl.h"
 
 namespace tessera::cli {
 
@@ -93,12 +94,15 @@ int run(int argc, const char* const* argv, std::ostream& out, std::ostream& err)
   addMigVerbs(app, ctx);
   addScheduleVerbs(app, ctx);
   addSimulateVerbs(app, ctx);
+  addCtlVerbs(app, ctx);
   auto isVerb = [&app](const std::string& name) {
     return !app.get_subcommands([&name](CLI::App* sub) { return sub->check_name(name); }).empty();
   };
   if (auto verb = firstPositional(argc, argv); verb && !isVerb(*verb)) {
     err << "tessera: unknown verb '" << *verb
-        << "' (verbs: cluster, gpus, mig, schedule, scenario, policy; without a verb the console "
+        << "' (verbs: cluster, gpus, mig, schedule, scenario, policy, simulate, ctl; without a "
+           "verb "
+           "the console "
            "opens)\n";
     return kExitUsage;
   }

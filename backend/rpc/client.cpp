@@ -242,8 +242,11 @@ std::optional<ApiError> RemoteSession::watch(uint64_t afterSeq,
       }
     }
     const grpc::Status st = reader->Finish();
-    const bool transient =
-        st.error_code() == grpc::StatusCode::UNAVAILABLE || st.error_code() == grpc::StatusCode::OK;
+    // A server shutting down ends streams with UNAVAILABLE or CANCELLED (this client cancels only
+    // when asked to stop, and has returned then): both mean "reconnect and resume".
+    const auto code = st.error_code();
+    const bool transient = code == grpc::StatusCode::UNAVAILABLE ||
+                           code == grpc::StatusCode::CANCELLED || code == grpc::StatusCode::OK;
     if (!transient || ++failures > retries) return apiErrorOf(st);
     std::this_thread::sleep_for(std::chrono::milliseconds(200 * failures));
   }

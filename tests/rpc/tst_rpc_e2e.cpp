@@ -380,6 +380,47 @@ class TstRpcE2e : public QObject {
     QVERIFY(QString::fromUtf8(p.readAll()).contains("needs TLS"));
   }
 
+  // The shell client against the real server: every kind of call, tables and JSON, dry runs,
+  // and its exit codes.
+  void ctlDrivesTheServer() {
+    QTemporaryDir dir;
+    Daemon d;
+    QVERIFY2(d.start(simulated(dir.filePath("ctl.db"))), qPrintable(d.log()));
+    const QString server = QString::fromStdString(d.address());
+    auto ctl = [&](QStringList args, int expectCode) {
+      QProcess p;
+      p.setProcessChannelMode(QProcess::MergedChannels);
+      p.start(TESSERA_BIN, QStringList{"ctl", "--server", server} + args);
+      if (!p.waitForFinished(30000)) qFatal("tessera ctl did not finish");
+      const QString out = QString::fromUtf8(p.readAll());
+      if (p.exitCode() != expectCode)
+        qFatal("tessera ctl %s: exit %d, expected %d:\n%s", qPrintable(args.join(' ')),
+               p.exitCode(), expectCode, qPrintable(out));
+      return out;
+    };
+    const QString submitted = ctl({"submit", "--team", "vision", "--priority", "experiment",
+                                   "--gpus", "8", "--tasks", "64", "--name", "too-big"},
+                                  0);
+    static const QRegularExpression idRe(R"((\d+))");
+    const QString id = idRe.match(submitted).captured(1);
+    QVERIFY2(!id.isEmpty(), qPrintable(submitted));
+    QVERIFY(ctl({"get", id}, 0).contains("too-big"));
+    QVERIFY(ctl({"hold", id, "--dry-run"}, 0).contains("dry run"));
+    QVERIFY(!ctl({"get", id, "-o", "json"}, 0).contains("\"held\": true"));
+    ctl({"hold", id}, 0);
+    QVERIFY(ctl({"get", id, "-o", "json"}, 0).contains("\"held\": true"));
+    QVERIFY(ctl({"explain", id}, 0).contains("held"));
+    QVERIFY(ctl({"list", "--team", "vision"}, 0).contains("too-big"));
+    QVERIFY(ctl({"snapshot"}, 0).contains("simulated-live"));
+    QVERIFY(ctl({"watch", "--after", "0", "--count", "3"}, 0).count('\n') >= 3);
+    QVERIFY(ctl({"drain", "pod-a-02", "--reason", "psu", "--dry-run"}, 0).contains("dry run"));
+    QVERIFY(ctl({"get", "987654"}, 4).contains("not found"));
+    QVERIFY(ctl({"repartition", "inf-01/2", "9g.99gb"}, 4).contains("invalid argument"));
+    QCOMPARE(ctl({"health"}, 0).trimmed(), QString("SERVING"));
+    QCOMPARE(d.terminate(), 0);
+    QVERIFY(ctl({"health", "--timeout", "2"}, 3).contains("unavailable"));
+  }
+
   void healthAndReflectionServeStandardTools() {
     QTemporaryDir dir;
     Daemon d;

@@ -1,0 +1,109 @@
+// The console's two sessions are interchangeable: the same operator script, written against
+// ClusterSession only, gives the same answers on an in-process Backend (the embedded engine)
+// and through RemoteSession over gRPC to a Backend behind an ApiServer (a remote tesserad).
+#include <QTemporaryDir>
+#include <QtTest>
+
+#include <future>
+
+#include "clusterspec/cluster_spec.h"
+#include "rpc/client.h"
+#include "rpc/server.h"
+
+using namespace tessera;
+
+namespace {
+
+template <typename T, typename Call>
+std::variant<T, ApiError> await(Call&& c) {
+  std::promise<std::variant<T, ApiError>> p;
+  auto f = p.get_future();
+  c([&p](std::variant<T, ApiError> r) { p.set_value(std::move(r)); });
+  return f.get();
+}
+
+std::unique_ptr<Backend> openBackend(const QTemporaryDir& dir, const char* name) {
+  BackendConfig c;
+  c.database = dir.filePath(name).toStdString();
+  c.cluster = demoCluster();
+  c.tenants = *demoWorkload();
+  c.runCycles = false;
+  c.clock = [] { return Seconds{5000}; };
+  auto b = Backend::open(c);
+  if (!b) qFatal("%s", b.error().str().c_str());
+  return std::move(*b);
+}
+
+// What an operator does in the console, seen only through the session interface; the
+// transcript is what the widgets would show.
+std::string script(ClusterSession& s) {
+  std::string out;
+  auto line = [&out](const std::string& l) { out += l + "\n"; };
+  Job big = demoWorkload()->jobs[0];
+  big.id = kNoJob;
+  big.tasks = 64;
+  Job small = demoWorkload()->jobs[4];
+  small.id = kNoJob;
+  const auto ids = std::get<std::vector<JobId>>(await<std::vector<JobId>>([&](auto r) {
+    s.submit({big, small}, Caller{}, std::nullopt, r);
+  }));
+  line("ids " + std::to_string(ids[0]) + " " + std::to_string(ids[1]));
+  const auto dry = await<CommandResult>(
+      [&](auto r) { s.act(cmd::Hold{ids[0]}, true, Caller{}, std::nullopt, r); });
+  line("dry applied " + std::to_string(std::get<CommandResult>(dry).applied));
+  const auto held = await<CommandResult>(
+      [&](auto r) { s.act(cmd::Hold{ids[0]}, false, Caller{}, std::nullopt, r); });
+  line("hold " + std::get<CommandResult>(held).message);
+  const auto info = std::get<JobInfo>(await<JobInfo>([&](auto r) { s.job(ids[0], r); }));
+  line("job " + std::string(jobStateName(info.row.state)) + " held " +
+       std::to_string(info.row.job.held) + " team " + info.row.job.team + " class " +
+       info.row.job.priorityClass + " tasks " + std::to_string(info.row.job.tasks));
+  const auto x =
+      std::get<Explanation>(await<Explanation>([&](auto r) { s.explainJob(ids[0], r); }));
+  line("explain " + x.dominantReason);
+  const auto missing = await<JobInfo>([&](auto r) { s.job(999, r); });
+  line("missing " + std::string(errorKindName(std::get<ApiError>(missing).kind)));
+  const auto snap =
+      std::get<ClusterSnapshot>(await<ClusterSnapshot>([&](auto r) { s.snapshot(r); }));
+  line("snapshot nodes " + std::to_string(snap.nodes.size()) + " pending " +
+       std::to_string(snap.pendingJobs) + " now " + std::to_string(snap.now));
+  const auto page = std::get<JobPage>(await<JobPage>([&](auto r) {
+    JobFilter f;
+    f.limit = 1;
+    s.jobs(f, r);
+  }));
+  line("page " + std::to_string(page.jobs.size()) + " next " + std::to_string(page.nextAfter));
+  return out;
+}
+
+}  // namespace
+
+class TstSessionContract : public QObject {
+  Q_OBJECT
+
+ private slots:
+  void embeddedAndRemoteAnswerTheSame() {
+    QTemporaryDir dir;
+    auto embedded = openBackend(dir, "embedded.db");
+    const std::string local = script(*embedded);
+
+    auto served = openBackend(dir, "served.db");
+    rpc::ServerOptions so;
+    so.listen = "127.0.0.1:0";
+    auto server = rpc::ApiServer::start(*served, so);
+    QVERIFY(server);
+    rpc::ClientOptions co;
+    co.address = "127.0.0.1:" + std::to_string((*server)->port());
+    auto remote = rpc::RemoteSession::connect(co);
+    QVERIFY(remote);
+    const std::string overGrpc = script(**remote);
+    QCOMPARE(QString::fromStdString(overGrpc), QString::fromStdString(local));
+    QVERIFY(local.find("held 1") != std::string::npos);
+    QVERIFY(local.find("missing not found") != std::string::npos);
+    QVERIFY(local.find("now 5000") != std::string::npos);
+    (*server)->shutdown();
+  }
+};
+
+QTEST_GUILESS_MAIN(TstSessionContract)
+#include "tst_session_contract.moc"
