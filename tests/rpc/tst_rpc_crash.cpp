@@ -14,6 +14,7 @@
 #include <random>
 #include <thread>
 
+#include "../service/backend_test_util.h"
 #include "daemon_process.h"
 #include "workload/workload_spec.h"
 
@@ -21,13 +22,6 @@ using namespace tessera;
 using namespace tessera::test;
 
 namespace {
-
-template <typename T, typename Call>
-std::variant<T, ApiError> call(Call&& c) {
-  std::optional<std::variant<T, ApiError>> out;
-  c([&](std::variant<T, ApiError> r) { out = std::move(r); });
-  return std::move(*out);
-}
 
 int freePort() {
   QTcpServer s;
@@ -52,7 +46,7 @@ void load(rpc::RemoteSession& c, Acknowledged& acked, std::atomic<bool>& run, ui
       j.id = kNoJob;
       jobs.push_back(j);
     }
-    auto r = call<std::vector<JobId>>(
+    auto r = await<std::vector<JobId>>(
         [&](auto reply) { c.submit(jobs, Caller{}, std::nullopt, reply); });
     if (const auto* ids = std::get_if<std::vector<JobId>>(&r)) {
       std::lock_guard lock(acked.mutex);
@@ -69,7 +63,7 @@ void load(rpc::RemoteSession& c, Acknowledged& acked, std::atomic<bool>& run, ui
         }
       }
       if (victim) {
-        auto cr = call<CommandResult>(
+        auto cr = await<CommandResult>(
             [&](auto reply) { c.act(cmd::Cancel{victim}, false, Caller{}, std::nullopt, reply); });
         if (std::holds_alternative<CommandResult>(cr)) {
           std::lock_guard lock(acked.mutex);
@@ -131,7 +125,7 @@ class TstRpcCrash : public QObject {
       }
       QVERIFY(!expected.empty());
       for (const auto& [id, cancelled] : expected) {
-        auto r = call<JobInfo>([&](auto reply) { check->job(id, reply); });
+        auto r = await<JobInfo>([&](auto reply) { check->job(id, reply); });
         if (const auto* e = std::get_if<ApiError>(&r))
           QFAIL(qPrintable(QString("round %1: acknowledged job %2: %3: %4")
                                .arg(round)
@@ -140,7 +134,7 @@ class TstRpcCrash : public QObject {
                                .arg(QString::fromStdString(e->message))));
         if (cancelled) QCOMPARE(std::get<JobInfo>(r).row.state, JobState::Cancelled);
       }
-      const auto snap = call<ClusterSnapshot>([&](auto reply) { check->snapshot(reply); });
+      const auto snap = await<ClusterSnapshot>([&](auto reply) { check->snapshot(reply); });
       const uint64_t last = std::get<ClusterSnapshot>(snap).lastEventSeq;
       uint64_t expectSeq = 1;
       bool dense = true;

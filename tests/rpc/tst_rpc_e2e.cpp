@@ -13,6 +13,7 @@
 
 #include <grpcpp/generic/generic_stub.h>
 
+#include "../service/backend_test_util.h"
 #include "daemon_process.h"
 #include "reflection_min.grpc.pb.h"
 #include "rpc/auth.h"
@@ -20,28 +21,9 @@
 
 using namespace tessera;
 using namespace tessera::test;
+using tessera::test::ok;
 
 namespace {
-
-template <typename T, typename Call>
-std::variant<T, ApiError> call(Call&& c) {
-  std::optional<std::variant<T, ApiError>> out;
-  c([&](std::variant<T, ApiError> r) { out = std::move(r); });
-  return std::move(*out);
-}
-
-template <typename T>
-const T& ok(const std::variant<T, ApiError>& r) {
-  if (const auto* e = std::get_if<ApiError>(&r))
-    qFatal("unexpected error (%s): %s", errorKindName(e->kind), e->message.c_str());
-  return std::get<T>(r);
-}
-
-template <typename T>
-ErrorKind kindOf(const std::variant<T, ApiError>& r) {
-  if (!std::holds_alternative<ApiError>(r)) return ErrorKind::Internal;
-  return std::get<ApiError>(r).kind;
-}
 
 Job demoJob(size_t i) {
   auto w = demoWorkload();
@@ -98,38 +80,38 @@ class TstRpcE2e : public QObject {
 
     Job big = demoJob(0);
     big.tasks = 64;  // never fits: stays pending
-    const auto ids = ok(call<std::vector<JobId>>([&](auto r) {
+    const auto ids = ok(await<std::vector<JobId>>([&](auto r) {
       c->submit({big, demoJob(4)}, Caller{}, std::nullopt, r);
     }));
     QCOMPARE(ids.size(), size_t{2});
     const JobId held = ids[0];
 
     // Dry run: the impact, nothing applied.
-    auto dry = ok(call<CommandResult>(
+    auto dry = ok(await<CommandResult>(
         [&](auto r) { c->act(cmd::Hold{held}, true, Caller{}, std::nullopt, r); }));
     QVERIFY(!dry.applied);
-    QVERIFY(!ok(call<JobInfo>([&](auto r) { c->job(held, r); })).row.job.held);
-    auto applied = ok(call<CommandResult>(
+    QVERIFY(!ok(await<JobInfo>([&](auto r) { c->job(held, r); })).row.job.held);
+    auto applied = ok(await<CommandResult>(
         [&](auto r) { c->act(cmd::Hold{held}, false, Caller{}, std::nullopt, r); }));
     QVERIFY(applied.applied);
-    QVERIFY(ok(call<JobInfo>([&](auto r) { c->job(held, r); })).row.job.held);
+    QVERIFY(ok(await<JobInfo>([&](auto r) { c->job(held, r); })).row.job.held);
 
-    const auto x = ok(call<Explanation>([&](auto r) { c->explainJob(held, r); }));
+    const auto x = ok(await<Explanation>([&](auto r) { c->explainJob(held, r); }));
     QCOMPARE(x.job, held);
     QVERIFY(!x.dominantReason.empty());
 
-    const auto snap = ok(call<ClusterSnapshot>([&](auto r) { c->snapshot(r); }));
+    const auto snap = ok(await<ClusterSnapshot>([&](auto r) { c->snapshot(r); }));
     QCOMPARE(snap.nodes.size(), size_t{62});
     QCOMPARE(snap.gpusTotal, 392.0);
 
     // Samples come every simulated minute (a second of wall time at speed 60).
-    QTRY_VERIFY_WITH_TIMEOUT(!ok(call<MetricAnswer>([&](auto r) {
+    QTRY_VERIFY_WITH_TIMEOUT(!ok(await<MetricAnswer>([&](auto r) {
                                 MetricQuery q;
                                 q.series = "jobs_pending";
                                 c->metrics(q, r);
                               })).series.points.empty(),
                              10000);
-    const auto names = ok(call<MetricAnswer>([&](auto r) { c->metrics(MetricQuery{}, r); })).names;
+    const auto names = ok(await<MetricAnswer>([&](auto r) { c->metrics(MetricQuery{}, r); })).names;
     QVERIFY(std::find(names.begin(), names.end(), "gpus_allocated") != names.end());
 
     QTRY_VERIFY_WITH_TIMEOUT(
@@ -151,7 +133,7 @@ class TstRpcE2e : public QObject {
       lastBefore = seen.back().seq;
     }
     auto c2 = d.client();
-    ok(call<std::vector<JobId>>(
+    ok(await<std::vector<JobId>>(
         [&](auto r) { c2->submit({demoJob(5)}, Caller{}, std::nullopt, r); }));
     QTRY_VERIFY_WITH_TIMEOUT(
         [&] {
@@ -162,7 +144,7 @@ class TstRpcE2e : public QObject {
     stop = true;
     QTRY_VERIFY_WITH_TIMEOUT(
         [&] {
-          ok(call<std::vector<JobId>>(
+          ok(await<std::vector<JobId>>(
               [&](auto r) { c2->submit({demoJob(6)}, Caller{}, std::nullopt, r); }));
           return true;
         }(),
@@ -170,7 +152,7 @@ class TstRpcE2e : public QObject {
     watcher.join();
     for (size_t i = 0; i < seen.size(); ++i) QCOMPARE(seen[i].seq, uint64_t(i + 1));
     // The held job is still held after the restart.
-    QVERIFY(ok(call<JobInfo>([&](auto r) { c2->job(held, r); })).row.job.held);
+    QVERIFY(ok(await<JobInfo>([&](auto r) { c2->job(held, r); })).row.job.held);
     QCOMPARE(d.terminate(), 0);
   }
 
@@ -192,38 +174,38 @@ class TstRpcE2e : public QObject {
     auto op = d.client(tokens["operator"]);
     auto admin = d.client(tokens["admin"]);
     QCOMPARE(std::get<rpc::ServerIdentity>(viewer->whoAmI()).name, std::string("viewer-alice"));
-    ok(call<ClusterSnapshot>([&](auto r) { viewer->snapshot(r); }));
-    QCOMPARE(kindOf(call<std::vector<JobId>>(
+    ok(await<ClusterSnapshot>([&](auto r) { viewer->snapshot(r); }));
+    QCOMPARE(kindOf(await<std::vector<JobId>>(
                  [&](auto r) { viewer->submit({demoJob(0)}, Caller{}, std::nullopt, r); })),
              ErrorKind::PermissionDenied);
     Job big = demoJob(0);
     big.tasks = 64;
-    const JobId id = ok(
-        call<std::vector<JobId>>([&](auto r) { op->submit({big}, Caller{}, std::nullopt, r); }))[0];
-    QCOMPARE(kindOf(call<CommandResult>(
+    const JobId id = ok(await<std::vector<JobId>>(
+        [&](auto r) { op->submit({big}, Caller{}, std::nullopt, r); }))[0];
+    QCOMPARE(kindOf(await<CommandResult>(
                  [&](auto r) { viewer->act(cmd::Hold{id}, false, Caller{}, std::nullopt, r); })),
              ErrorKind::PermissionDenied);
-    ok(call<CommandResult>(
+    ok(await<CommandResult>(
         [&](auto r) { op->act(cmd::Hold{id}, false, Caller{}, std::nullopt, r); }));
-    QCOMPARE(kindOf(call<CommandResult>([&](auto r) {
+    QCOMPARE(kindOf(await<CommandResult>([&](auto r) {
                op->act(cmd::Drain{"pod-a-02", "x"}, false, Caller{}, std::nullopt, r);
              })),
              ErrorKind::PermissionDenied);
-    ok(call<CommandResult>([&](auto r) {
+    ok(await<CommandResult>([&](auto r) {
       admin->act(cmd::Drain{"pod-a-02", "psu"}, false, Caller{}, std::nullopt, r);
     }));
     // Bad or missing tokens are unauthenticated, whatever they ask.
     auto stranger = d.client("tsr_not-a-real-token");
-    QCOMPARE(kindOf(call<ClusterSnapshot>([&](auto r) { stranger->snapshot(r); })),
+    QCOMPARE(kindOf(await<ClusterSnapshot>([&](auto r) { stranger->snapshot(r); })),
              ErrorKind::Unauthenticated);
     auto anonymous = d.client();
-    QCOMPARE(kindOf(call<ClusterSnapshot>([&](auto r) { anonymous->snapshot(r); })),
+    QCOMPARE(kindOf(await<ClusterSnapshot>([&](auto r) { anonymous->snapshot(r); })),
              ErrorKind::Unauthenticated);
     // Every applied action is attributed to its token's identity.
     std::vector<Event> audit;
     admin->watch(0, [&](const Event& e) {
       if (e.kind == EventKind::Command) audit.push_back(e);
-      return e.seq < ok(call<ClusterSnapshot>([&](auto r) { admin->snapshot(r); })).lastEventSeq;
+      return e.seq < ok(await<ClusterSnapshot>([&](auto r) { admin->snapshot(r); })).lastEventSeq;
     });
     QVERIFY(std::any_of(audit.begin(), audit.end(),
                         [](const Event& e) { return e.actor == "operator-alice"; }));
@@ -279,26 +261,26 @@ class TstRpcE2e : public QObject {
     {
       Job noTeam = demoJob(0);
       noTeam.team = "nobody";
-      auto r = call<std::vector<JobId>>([&](auto rep) {
+      auto r = await<std::vector<JobId>>([&](auto rep) {
         c->submit({demoJob(1), noTeam}, Caller{}, std::nullopt, rep);
       });
       QCOMPARE(kindOf(r), ErrorKind::InvalidArgument);
       QVERIFY(std::get<ApiError>(r).message.find("jobs[1]") != std::string::npos);
     }
     // Invalid MIG layout.
-    QCOMPARE(kindOf(call<CommandResult>([&](auto r) {
+    QCOMPARE(kindOf(await<CommandResult>([&](auto r) {
                c->act(cmd::Repartition{"inf-01/2", "7g.80gb+1g.10gb", false}, false, Caller{},
                       std::nullopt, r);
              })),
              ErrorKind::InvalidArgument);
     // Unknown ids and names.
-    QCOMPARE(kindOf(call<JobInfo>([&](auto r) { c->job(987654, r); })), ErrorKind::NotFound);
-    QCOMPARE(kindOf(call<Explanation>([&](auto r) { c->explainJob(987654, r); })),
+    QCOMPARE(kindOf(await<JobInfo>([&](auto r) { c->job(987654, r); })), ErrorKind::NotFound);
+    QCOMPARE(kindOf(await<Explanation>([&](auto r) { c->explainJob(987654, r); })),
              ErrorKind::NotFound);
-    QCOMPARE(kindOf(call<CommandResult>(
+    QCOMPARE(kindOf(await<CommandResult>(
                  [&](auto r) { c->act(cmd::Cancel{987654}, false, Caller{}, std::nullopt, r); })),
              ErrorKind::NotFound);
-    QCOMPARE(kindOf(call<CommandResult>([&](auto r) {
+    QCOMPARE(kindOf(await<CommandResult>([&](auto r) {
                c->act(cmd::Drain{"no-such-node", ""}, false, Caller{}, std::nullopt, r);
              })),
              ErrorKind::NotFound);
@@ -313,12 +295,12 @@ class TstRpcE2e : public QObject {
     // Too many jobs in one batch, and a request over the size limit.
     {
       std::vector<Job> many(51, demoJob(4));
-      QCOMPARE(kindOf(call<std::vector<JobId>>(
+      QCOMPARE(kindOf(await<std::vector<JobId>>(
                    [&](auto r) { c->submit(many, Caller{}, std::nullopt, r); })),
                ErrorKind::ResourceExhausted);
       Job huge = demoJob(4);
       huge.name = std::string(2 << 20, 'x');
-      QCOMPARE(kindOf(call<std::vector<JobId>>(
+      QCOMPARE(kindOf(await<std::vector<JobId>>(
                    [&](auto r) { c->submit({huge}, Caller{}, std::nullopt, r); })),
                ErrorKind::ResourceExhausted);
     }
@@ -347,7 +329,7 @@ class TstRpcE2e : public QObject {
       QVERIFY(!st.ok());
     }
     QCOMPARE(std::get<std::string>(c->health()), std::string("SERVING"));
-    ok(call<ClusterSnapshot>([&](auto r) { c->snapshot(r); }));
+    ok(await<ClusterSnapshot>([&](auto r) { c->snapshot(r); }));
     QCOMPARE(d.terminate(), 0);
   }
 
@@ -362,7 +344,7 @@ class TstRpcE2e : public QObject {
     auto c = d.client();
     int refused = 0;
     for (int i = 0; i < 10; ++i)
-      if (kindOf(call<ClusterSnapshot>([&](auto r) { c->snapshot(r); })) ==
+      if (kindOf(await<ClusterSnapshot>([&](auto r) { c->snapshot(r); })) ==
           ErrorKind::ResourceExhausted)
         ++refused;
     QVERIFY(refused >= 5);

@@ -4,23 +4,16 @@
 #include <QTemporaryDir>
 #include <QtTest>
 
-#include <future>
-
+#include "../service/backend_test_util.h"
 #include "clusterspec/cluster_spec.h"
 #include "rpc/client.h"
 #include "rpc/server.h"
+#include "service/backend.h"
 
 using namespace tessera;
+using namespace tessera::test;
 
 namespace {
-
-template <typename T, typename Call>
-std::variant<T, ApiError> await(Call&& c) {
-  std::promise<std::variant<T, ApiError>> p;
-  auto f = p.get_future();
-  c([&p](std::variant<T, ApiError> r) { p.set_value(std::move(r)); });
-  return f.get();
-}
 
 std::unique_ptr<Backend> openBackend(const QTemporaryDir& dir, const char* name) {
   BackendConfig c;

@@ -1,9 +1,9 @@
 #pragma once
-// Synchronous calls into the asynchronous session interface, for tests.
+// Synchronous calls into the asynchronous session interface (Backend or RemoteSession), for tests.
 #include <future>
 #include <variant>
 
-#include "service/backend.h"
+#include "service/session.h"
 
 namespace tessera::test {
 
@@ -17,8 +17,15 @@ std::variant<T, ApiError> await(Call&& call) {
 
 template <typename T>
 const T& ok(const std::variant<T, ApiError>& r) {
-  if (const auto* e = std::get_if<ApiError>(&r)) qFatal("unexpected error: %s", e->message.c_str());
+  if (const auto* e = std::get_if<ApiError>(&r))
+    qFatal("unexpected error (%s): %s", errorKindName(e->kind), e->message.c_str());
   return std::get<T>(r);
+}
+
+template <typename T>
+ErrorKind kindOf(const std::variant<T, ApiError>& r) {
+  if (!std::holds_alternative<ApiError>(r)) return ErrorKind::Internal;
+  return std::get<ApiError>(r).kind;
 }
 
 }  // namespace tessera::test

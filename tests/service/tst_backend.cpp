@@ -13,6 +13,7 @@
 #include "backend_test_util.h"
 #include "clusterspec/cluster_spec.h"
 #include "scheduler/command_yaml.h"
+#include "service/backend.h"
 
 using namespace tessera;
 using namespace tessera::test;
