@@ -403,6 +403,39 @@ class TstRpcE2e : public QObject {
     QVERIFY(ctl({"health", "--timeout", "2"}, 3).contains("unavailable"));
   }
 
+  // A watcher that stops reading fills its own HTTP/2 window and nothing else: submits are
+  // still acknowledged and another watcher still sees every event.
+  void aStalledWatcherDelaysNobody() {
+    QTemporaryDir dir;
+    Daemon d;
+    QVERIFY2(d.start(simulated(dir.filePath("slow.db")) << "--rate-limit"
+                                                        << "100000"),
+             qPrintable(d.log()));
+    auto c = d.client();
+    grpc::ClientContext stalledCtx;
+    auto stalled = c->stub().WatchEvents(&stalledCtx, v1::WatchEventsRequest{});  // never read
+    std::atomic<uint64_t> lastSeen{0};
+    std::atomic<uint64_t> until{UINT64_MAX};
+    std::thread reader([&] {
+      c->watch(0, [&](const Event& e) {
+        lastSeen = e.seq;
+        return e.seq < until.load();
+      });
+    });
+    uint64_t lastAcked = 0;
+    for (int i = 0; i < 40; ++i) {
+      std::vector<Job> jobs(250, demoJob(4));
+      ok(await<std::vector<JobId>>([&](auto r) { c->submit(jobs, Caller{}, std::nullopt, r); }));
+      lastAcked = ok(await<ClusterSnapshot>([&](auto r) { c->snapshot(r); })).lastEventSeq;
+    }
+    QVERIFY(lastAcked > 10000);  // far more than a stalled stream's window holds
+    until = lastAcked;
+    QTRY_VERIFY_WITH_TIMEOUT(lastSeen.load() >= lastAcked, 15000);
+    reader.join();
+    stalledCtx.TryCancel();
+    QCOMPARE(d.terminate(), 0);
+  }
+
   void healthAndReflectionServeStandardTools() {
     QTemporaryDir dir;
     Daemon d;
