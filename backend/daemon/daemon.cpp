@@ -155,7 +155,11 @@ int runTesserad(const TesseradConfig& config, bool checkOnly, std::ostream& out)
     return kTesseradOk;
   }
 
-  auto backend = Backend::open(backendConfig(config, l));
+  auto registry = std::make_shared<MetricsRegistry>();
+  declareMetrics(*registry);
+  BackendConfig bc = backendConfig(config, l);
+  bc.onCycle = [registry](const CycleReport& c) { updateMetrics(*registry, c); };
+  auto backend = Backend::open(std::move(bc));
   if (!backend) {
     log.error("cannot open the backend: " + backend.error().str(), {{"database", config.database}});
     return kTesseradCannotServe;
@@ -163,9 +167,6 @@ int runTesserad(const TesseradConfig& config, bool checkOnly, std::ostream& out)
   log.info("engine restored", {{"database", config.database},
                                {"active_jobs", std::to_string((*backend)->restoredJobs())},
                                {"seconds", std::to_string((*backend)->restoreSeconds())}});
-  auto registry = std::make_shared<MetricsRegistry>();
-  declareMetrics(*registry);
-  (*backend)->onCycle([registry](const CycleReport& c) { updateMetrics(*registry, c); });
 
   rpc::ServerOptions so;
   so.listen = config.listen;

@@ -395,10 +395,13 @@ class ApiServer::Service final : public v1::Scheduler::CallbackService {
              id.name + " has role " + roleName(id.role) + "; this call needs " + roleName(needed)};
       return Error{"", {}};
     }
-    if (!limiter_.allow(id.name)) {
+    // Without tokens every caller is "local": limit each connection instead, so one busy
+    // script does not starve the console.
+    const std::string who = options_.tokens ? id.name : ctx->peer();
+    if (!limiter_.allow(who)) {
       why = {grpc::StatusCode::RESOURCE_EXHAUSTED,
              "rate limit: more than " + std::to_string(static_cast<int>(options_.ratePerSecond)) +
-                 " requests per second from " + id.name};
+                 " requests per second from " + who};
       return Error{"", {}};
     }
     return id;

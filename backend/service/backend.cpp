@@ -153,7 +153,10 @@ Backend::~Backend() {
 Expected<std::unique_ptr<Backend>> Backend::open(BackendConfig config) {
   std::unique_ptr<Backend> b(new Backend(std::move(config)));
   TESSERA_CHECK(b->restoreOrCreate());
-  b->nextTick_ = Clock::now();
+  // The first cycle waits one interval, so the first requests after a restart are not queued
+  // behind it.
+  b->nextTick_ = Clock::now() + std::chrono::microseconds(
+                                    static_cast<int64_t>(b->config_.cycleSeconds * 1e6));
   b->thread_ = std::thread([raw = b.get()] { raw->engineLoop(); });
   return b;
 }
@@ -277,9 +280,8 @@ void Backend::engineLoop() {
 }
 
 void Backend::runBatch(std::vector<std::unique_ptr<Item>>& items, bool tick) {
-  Batch batch;
-  batch.tick = tick;
   if (const Seconds now = clockNow(); now > engine_->now()) (void)engine_->advanceTo(now);
+  Batch batch;
   std::vector<bool> applied(items.size(), false);
   const auto now = Clock::now();
   for (size_t i = 0; i < items.size(); ++i) {
@@ -287,7 +289,8 @@ void Backend::runBatch(std::vector<std::unique_ptr<Item>>& items, bool tick) {
     items[i]->apply(*this, batch);
     applied[i] = true;
   }
-  if (tick) tickWork(batch);
+  // The requests are committed and answered before the cycle runs: a cycle over a long queue
+  // can take a second, and no reply should wait for it (one more fsync per cycle is the price).
   const Status committed = commit(batch);
   for (size_t i = 0; i < items.size(); ++i) {
     if (!applied[i])
@@ -295,7 +298,15 @@ void Backend::runBatch(std::vector<std::unique_ptr<Item>>& items, bool tick) {
     else
       items[i]->finish(committed ? std::nullopt : std::optional<Error>(committed.error()));
   }
-  if (!committed) rollbackToStore(committed.error());
+  if (!committed) {
+    rollbackToStore(committed.error());
+    return;
+  }
+  if (!tick) return;
+  Batch cycle;
+  cycle.tick = true;
+  tickWork(cycle);
+  if (const Status st = commit(cycle); !st) rollbackToStore(st.error());
 }
 
 Status Backend::commit(Batch& batch) {
@@ -362,8 +373,8 @@ CycleStats Backend::tickWork(Batch& batch) {
     batch.compactMetrics = true;
     lastCompact_ = engine_->now();
   }
-  if (onCycle_)
-    onCycle_(CycleReport{*engine_, stats,
+  if (config_.onCycle)
+    config_.onCycle(CycleReport{*engine_, stats,
                          config_.mode == BackendMode::SimulatedLive ? &lastTelemetry_ : nullptr,
                          sample_ ? &*sample_ : nullptr});
   return stats;

@@ -36,6 +36,14 @@ namespace tessera {
 enum class BackendMode : uint8_t { Live, SimulatedLive };
 const char* backendModeName(BackendMode m);
 
+// Figures the daemon's Prometheus endpoint reads after each cycle (engine thread).
+struct CycleReport {
+  const Engine& engine;
+  const CycleStats& stats;
+  const std::vector<GpuTelemetry>* telemetry;  // simulated-live only
+  const MetricSample* sample;                  // the latest metric sample (none before the first)
+};
+
 struct BackendConfig {
   std::string database;  // SQLite file; created when missing
   BackendMode mode = BackendMode::Live;
@@ -54,14 +62,9 @@ struct BackendConfig {
   size_t eventMemory = 200000;     // recent events kept in memory for watchers
   bool runCycles = true;           // false: cycles run only when asked (tests)
   std::function<Seconds()> clock;  // replaces the mode's clock (tests); never goes back
-};
-
-// Figures the daemon's Prometheus endpoint reads after each cycle (engine thread).
-struct CycleReport {
-  const Engine& engine;
-  const CycleStats& stats;
-  const std::vector<GpuTelemetry>* telemetry;  // simulated-live only
-  const MetricSample* sample;                  // the latest metric sample (none before the first)
+  // Called on the engine thread after every cycle (the daemon's Prometheus figures). Part of the
+  // configuration because the engine thread starts inside open().
+  std::function<void(const CycleReport&)> onCycle;
 };
 
 class Backend final : public ClusterSession {
@@ -92,8 +95,6 @@ class Backend final : public ClusterSession {
   [[nodiscard]] BackendMode mode() const { return config_.mode; }
   [[nodiscard]] size_t restoredJobs() const { return restoredJobs_; }
   [[nodiscard]] double restoreSeconds() const { return restoreSeconds_; }
-  // Called on the engine thread after every cycle.
-  void onCycle(std::function<void(const CycleReport&)> f) { onCycle_ = std::move(f); }
   // Runs `f` on the engine thread with the engine (tests: compare state across restarts).
   void inspect(std::function<void(const Engine&)> f);
 
@@ -145,7 +146,6 @@ class Backend final : public ClusterSession {
   TelemetryModel telemetry_;
   std::vector<GpuTelemetry> lastTelemetry_;
 
-  std::function<void(const CycleReport&)> onCycle_;
 
   std::mutex queueMutex_;
   std::condition_variable queueCv_;

@@ -220,23 +220,30 @@ Expected<ActiveJobs> readActive(Database& db) {
   return active;
 }
 
-Status restoreJobs(Engine& e, const ActiveJobs& active, BackendExtras& extras) {
-  for (const JobRow& row : active.running) {
-    const std::string who = "job " + std::to_string(row.job.id) + ": ";
-    TESSERA_TRY(spec, parseJson(row.run, "run of job " + std::to_string(row.job.id)));
-    TESSERA_TRY(run, runFromJson(e.cluster(), spec));
-    if (auto id = e.submit(row.job); !id) return Error{who + id.error().message, {}};
-    if (auto st = e.restoreRunning(row.job.id, run.tasks, run.started, run.workKept); !st)
-      return Error{who + st.error().message, {}};
+Status restoreJob(Engine& e, JobRow& row, BackendExtras& extras) {
+  const JobId id = row.job.id;
+  const std::string who = "job " + std::to_string(id) + ": ";
+  std::optional<StoredRun> run;
+  if (row.state == JobState::Running) {
+    TESSERA_TRY(spec, parseJson(row.run, "run of job " + std::to_string(id)));
+    TESSERA_TRY(r, runFromJson(e.cluster(), spec));
+    run = std::move(r);
   }
-  for (const JobRow& row : active.pending)
-    if (auto id = e.submit(row.job); !id)
-      return Error{"job " + std::to_string(row.job.id) + ": " + id.error().message, {}};
-  for (const auto* rows : {&active.running, &active.pending})
-    for (const JobRow& row : *rows) {
-      TESSERA_CHECK(e.restoreCounters(row.job.id, row.preemptions, row.gpuHoursLost));
-      if (row.actualRuntime) extras.actualRuntime[row.job.id] = *row.actualRuntime;
-    }
+  if (auto submitted = e.submit(std::move(row.job)); !submitted)
+    return Error{who + submitted.error().message, {}};
+  if (run)
+    if (auto st = e.restoreRunning(id, run->tasks, run->started, run->workKept); !st)
+      return Error{who + st.error().message, {}};
+  TESSERA_CHECK(e.restoreCounters(id, row.preemptions, row.gpuHoursLost));
+  if (row.actualRuntime) extras.actualRuntime[id] = *row.actualRuntime;
+  return okStatus();
+}
+
+// Running jobs first, by start time (each takes its GPUs back), then the pending ones in the
+// order they were submitted. Rows are moved into the engine, not copied.
+Status restoreJobs(Engine& e, ActiveJobs& active, BackendExtras& extras) {
+  for (JobRow& row : active.running) TESSERA_CHECK(restoreJob(e, row, extras));
+  for (JobRow& row : active.pending) TESSERA_CHECK(restoreJob(e, row, extras));
   return okStatus();
 }
 
