@@ -93,9 +93,28 @@ bool isLocalAddress(const std::string& address) {
   return false;
 }
 
+// One event as an entry of WatchEventsResponse.events (field 1, length-delimited): any run of
+// these, concatenated, is a valid WatchEventsResponse. Made once per event by the hub.
+std::string encodeEventEntry(const Event& e) {
+  const std::string body = eventToProto(e).SerializeAsString();
+  std::string out;
+  out.reserve(body.size() + 6);
+  out.push_back('\x0a');
+  for (size_t n = body.size();; n >>= 7) {
+    const auto low = static_cast<char>(n & 0x7f);
+    if (n < 0x80) {
+      out.push_back(low);
+      break;
+    }
+    out.push_back(static_cast<char>(low | 0x80));
+  }
+  return out + body;
+}
+
 // Streams committed events to one watcher from its own cursor; a slow watcher only delays
-// itself (its next batch is read when its previous write completed).
-class WatchReactor final : public grpc::ServerWriteReactor<v1::WatchEventsResponse> {
+// itself (its next batch is read when its previous write completed). Writes the hub's
+// ready-made encodings, so a hundred watchers cost one serialization per event, not a hundred.
+class WatchReactor final : public grpc::ServerWriteReactor<grpc::ByteBuffer> {
  public:
   WatchReactor(EventHub& hub, uint64_t after, std::function<void(WatchReactor*, bool)> track)
       : hub_(hub), cursor_(after), track_(std::move(track)) {
@@ -129,15 +148,15 @@ class WatchReactor final : public grpc::ServerWriteReactor<v1::WatchEventsRespon
   void pump() {
     std::lock_guard lock(mutex_);
     if (writing_ || finished_) return;
-    auto events = hub_.read(cursor_, 512);
-    if (!events) {
-      finishLocked(grpc::Status(grpc::StatusCode::UNAVAILABLE, events.error().str()));
+    auto batch = hub_.readEncoded(cursor_, 512);
+    if (!batch) {
+      finishLocked(grpc::Status(grpc::StatusCode::UNAVAILABLE, batch.error().str()));
       return;
     }
-    if (events->empty()) return;
-    message_.Clear();
-    for (const Event& e : *events) *message_.add_events() = eventToProto(e);
-    cursor_ = events->back().seq;
+    if (batch->count == 0) return;
+    grpc::Slice slice(batch->bytes);
+    message_ = grpc::ByteBuffer(&slice, 1);
+    cursor_ = batch->lastSeq;
     writing_ = true;
     StartWrite(&message_);
   }
@@ -154,10 +173,11 @@ class WatchReactor final : public grpc::ServerWriteReactor<v1::WatchEventsRespon
   std::mutex mutex_;
   bool writing_ = false;
   bool finished_ = false;
-  v1::WatchEventsResponse message_;
+  grpc::ByteBuffer message_;
 };
 
-class ApiServer::Service final : public v1::Scheduler::CallbackService {
+class ApiServer::Service final
+    : public v1::Scheduler::WithRawCallbackMethod_WatchEvents<v1::Scheduler::CallbackService> {
  public:
   Service(Backend& backend, ServerOptions options)
       : backend_(backend),
@@ -292,16 +312,21 @@ class ApiServer::Service final : public v1::Scheduler::CallbackService {
     return reactor;
   }
 
-  grpc::ServerWriteReactor<v1::WatchEventsResponse>* WatchEvents(
-      grpc::CallbackServerContext* ctx, const v1::WatchEventsRequest* req) override {
+  grpc::ServerWriteReactor<grpc::ByteBuffer>* WatchEvents(grpc::CallbackServerContext* ctx,
+                                                          const grpc::ByteBuffer* raw) override {
     auto who = gate(ctx, Role::Viewer);
     if (!who) return refusedStream(who.error());
+    v1::WatchEventsRequest req;
+    if (!grpc::GenericDeserialize<grpc::ProtoBufferReader, v1::WatchEventsRequest>(
+             const_cast<grpc::ByteBuffer*>(raw), &req)
+             .ok())
+      return refusedStream({grpc::StatusCode::INVALID_ARGUMENT, "not a WatchEventsRequest"});
     {
       std::lock_guard lock(watchMutex_);
       if (closing_)
         return refusedStream({grpc::StatusCode::UNAVAILABLE, "tesserad is shutting down"});
     }
-    const uint64_t after = req->only_new() ? backend_.events().lastSeq() : req->after_seq();
+    const uint64_t after = req.only_new() ? backend_.events().lastSeq() : req.after_seq();
     return new WatchReactor(backend_.events(), after, [this](WatchReactor* w, bool add) {
       std::lock_guard lock(watchMutex_);
       if (add)
@@ -428,8 +453,8 @@ class ApiServer::Service final : public v1::Scheduler::CallbackService {
     return reactor;
   }
 
-  static grpc::ServerWriteReactor<v1::WatchEventsResponse>* refusedStream(const grpc::Status& st) {
-    class Refusal final : public grpc::ServerWriteReactor<v1::WatchEventsResponse> {
+  static grpc::ServerWriteReactor<grpc::ByteBuffer>* refusedStream(const grpc::Status& st) {
+    class Refusal final : public grpc::ServerWriteReactor<grpc::ByteBuffer> {
      public:
       explicit Refusal(const grpc::Status& s) { Finish(s); }
       void OnDone() override { delete this; }
@@ -489,6 +514,7 @@ Expected<std::unique_ptr<ApiServer>> ApiServer::start(Backend& backend, ServerOp
     ssl.pem_key_cert_pairs.push_back({key, cert});
     creds = grpc::SslServerCredentials(ssl);
   }
+  backend.events().setEncoder(encodeEventEntry);
   grpc::EnableDefaultHealthCheckService(true);
   grpc::reflection::InitProtoReflectionServerBuilderPlugin();
   std::unique_ptr<ApiServer> s(new ApiServer());

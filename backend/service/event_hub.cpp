@@ -21,12 +21,35 @@ void EventHub::stop() {
   if (waker_.joinable()) waker_.join();
 }
 
+void EventHub::setEncoder(Encoder encoder) {
+  std::lock_guard lock(mutex_);
+  encoder_ = std::move(encoder);
+  recentEncoded_.clear();
+  for (const Event& e : recent_) recentEncoded_.push_back(encoder_(e));
+}
+
 void EventHub::publish(const std::vector<Event>& events) {
   if (events.empty()) return;
+  // Encoded outside the lock: readers are not held up by it.
+  std::vector<std::string> encoded;
+  Encoder encoder;
+  {
+    std::lock_guard lock(mutex_);
+    encoder = encoder_;
+  }
+  if (encoder) {
+    encoded.reserve(events.size());
+    for (const Event& e : events) encoded.push_back(encoder(e));
+  }
   {
     std::lock_guard lock(mutex_);
     for (const Event& e : events) recent_.push_back(e);
+    if (encoder_ && encoded.size() == events.size())
+      for (auto& bytes : encoded) recentEncoded_.push_back(std::move(bytes));
+    else
+      recentEncoded_.clear();
     while (recent_.size() > capacity_) recent_.pop_front();
+    while (recentEncoded_.size() > recent_.size()) recentEncoded_.pop_front();
     lastSeq_ = events.back().seq;
   }
   {
@@ -55,6 +78,42 @@ Expected<std::vector<Event>> EventHub::read(uint64_t after, size_t limit) const 
   // Older than memory holds: the database has every committed event.
   std::lock_guard lock(storeMutex_);
   return fromStore_(after, limit);
+}
+
+Expected<EventHub::Encoded> EventHub::readEncoded(uint64_t after, size_t limit) const {
+  Encoded out;
+  {
+    std::lock_guard lock(mutex_);
+    if (after >= lastSeq_) {
+      out.lastSeq = after;
+      return out;
+    }
+    // recentEncoded_ covers the newest recentEncoded_.size() events of recent_.
+    const size_t covered = recentEncoded_.size();
+    if (covered > 0 && covered <= recent_.size()) {
+      const uint64_t firstCovered = recent_[recent_.size() - covered].seq;
+      if (after + 1 >= firstCovered) {
+        const size_t first = static_cast<size_t>(after + 1 - firstCovered);
+        const size_t n = std::min(limit, covered - first);
+        for (size_t i = first; i < first + n; ++i) out.bytes += recentEncoded_[i];
+        out.count = n;
+        out.lastSeq = after + n;
+        return out;
+      }
+    }
+  }
+  // Older than the encodings reach: read and encode here (a watcher catching up).
+  TESSERA_TRY(events, read(after, limit));
+  Encoder encoder;
+  {
+    std::lock_guard lock(mutex_);
+    encoder = encoder_;
+  }
+  if (!encoder) return Error{"the event hub has no encoder", {}};
+  for (const Event& e : events) out.bytes += encoder(e);
+  out.count = events.size();
+  out.lastSeq = events.empty() ? after : events.back().seq;
+  return out;
 }
 
 uint64_t EventHub::subscribe(std::function<void()> wake) {

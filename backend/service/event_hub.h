@@ -33,6 +33,18 @@ class EventHub {
   // Events with seq > after, in order, at most `limit` (from memory when it still holds them).
   [[nodiscard]] Expected<std::vector<Event>> read(uint64_t after, size_t limit) const;
 
+  // The wire form of events, made once per event at publish instead of once per watcher: the
+  // transport sets it before the first publish (the hub itself knows no wire format).
+  using Encoder = std::function<std::string(const Event&)>;
+  void setEncoder(Encoder encoder);
+  struct Encoded {
+    std::string bytes;  // the encodings of the events, concatenated
+    uint64_t lastSeq = 0;
+    size_t count = 0;
+  };
+  // As read(), in wire form: from the encodings made at publish while memory holds them.
+  [[nodiscard]] Expected<Encoded> readEncoded(uint64_t after, size_t limit) const;
+
   // `wake` runs on the hub's thread after every publish until unsubscribed; it must not block.
   uint64_t subscribe(std::function<void()> wake);
   void unsubscribe(uint64_t id);
@@ -44,6 +56,8 @@ class EventHub {
 
   mutable std::mutex mutex_;
   std::deque<Event> recent_;
+  std::deque<std::string> recentEncoded_;  // parallel to recent_ when an encoder is set
+  Encoder encoder_;
   size_t capacity_;
   uint64_t lastSeq_;
   StoreReader fromStore_;
