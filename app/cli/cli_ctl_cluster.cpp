@@ -1,0 +1,300 @@
+// tessera ctl's cluster and admin calls: snapshot (with --nodes), watch (events as they happen),
+// metrics, whoami, health, backup and report.
+#include <algorithm>
+
+#include "cli/cli_ctl_internal.h"
+#include "workload/workload_spec.h"
+
+namespace tessera::cli::ctl {
+
+namespace {
+
+// ============================================================================ snapshot
+
+void printSnapshotSummary(Call& c, const v1::ClusterSnapshot& s) {
+  const double share = s.gpus_total() > 0 ? 100.0 * s.gpus_allocated() / s.gpus_total() : 0.0;
+  Table t;
+  t.add({"now", clockText(s.now())});
+  t.add({"mode", orDash(s.mode())});
+  t.add({"pending", std::to_string(s.pending_jobs())});
+  t.add({"running", std::to_string(s.running_jobs())});
+  t.add({"allocation", fixed(s.gpus_allocated(), 1) + " of " + number(s.gpus_total()) + " GPUs (" +
+                           fixed(share, 1) + "%)"});
+  t.add({"nodes", std::to_string(s.nodes_size())});
+  t.add({"last event", "#" + std::to_string(s.last_event_seq())});
+  t.add({"cycles", std::to_string(s.cycles()) + " (last " + fixed(s.last_cycle_ms(), 1) + " ms)"});
+  t.print(c.out());
+}
+
+void printTeams(Call& c, const v1::ClusterSnapshot& s) {
+  if (s.teams_size() == 0) return;
+  c.out() << "\n";
+  Table teams;
+  teams.add({"TEAM", "PARENT", "GPUS IN USE", "GUARANTEED", "FAIR-SHARE USAGE"});
+  for (const auto& team : s.teams())
+    teams.add({team.name(), orDash(team.parent()), fixed(team.gpus_in_use(), 1),
+               std::to_string(team.guaranteed()), number(team.fair_share_usage())});
+  teams.print(c.out());
+}
+
+// One node's row: its GPUs' allocation summed, utilization averaged, models listed once each.
+void addNodeRow(Table& t, const v1::SnapshotNode& n) {
+  double allocated = 0, util = 0;
+  int withUtil = 0;
+  std::vector<std::string> models;
+  for (const auto& g : n.gpus()) {
+    allocated += g.allocated();
+    if (g.has_util()) {
+      util += g.util();
+      ++withUtil;
+    }
+    if (std::find(models.begin(), models.end(), g.model()) == models.end())
+      models.push_back(g.model());
+  }
+  t.add({n.name(), n.state(), orDash(n.pool()), orDash(n.leaf()), std::to_string(n.gpus_size()),
+         fixed(allocated, 2), withUtil ? fixed(100.0 * util / withUtil, 0) + "%" : "-",
+         orDash(join(models, ","))});
+}
+
+void printNodes(Call& c, const v1::ClusterSnapshot& s) {
+  c.out() << "\n";
+  Table t;
+  t.add({"NODE", "STATE", "POOL", "LEAF", "GPUS", "ALLOCATED", "UTIL", "MODELS"});
+  for (const auto& n : s.nodes()) addNodeRow(t, n);
+  t.print(c.out());
+}
+
+int showSnapshot(Call& c, bool nodes) {
+  return callAndPrint(c, &Stub::GetSnapshot, v1::GetSnapshotRequest{},
+                      [&c, nodes](const v1::ClusterSnapshot& s) {
+                        printSnapshotSummary(c, s);
+                        printTeams(c, s);
+                        if (nodes) printNodes(c, s);
+                      });
+}
+
+// ============================================================================ watch
+
+std::string eventLine(const Event& e) {
+  std::string line =
+      "#" + std::to_string(e.seq) + " " + clockText(e.time) + " " + eventKindName(e.kind);
+  if (e.job != kNoJob) {
+    line += " job " + std::to_string(e.job);
+    if (e.from != e.to)
+      line += std::string(" (") + jobStateName(e.from) + " -> " + jobStateName(e.to) + ")";
+  }
+  if (e.by != kNoJob) line += " for job " + std::to_string(e.by);
+  if (!e.reason.empty()) line += ": " + e.reason;
+  // The scheduler is the usual actor; naming it on every line would only be noise.
+  if (!e.actor.empty() && e.actor != "scheduler") line += " [" + e.actor + "]";
+  return line;
+}
+
+struct WatchArgs {
+  uint64_t after = 0;
+  bool afterGiven = false;
+  JobId job = kNoJob;
+  int count = 0;  // 0 = until interrupted
+};
+
+int watchEvents(Call& c, const WatchArgs& a) {
+  uint64_t after = a.after;
+  if (!a.afterGiven) {
+    // Without --after only what happens from now on: a long-lived server's history is large.
+    auto snapshot = fetchSnapshot(c);
+    if (!snapshot) return c.failed;
+    after = snapshot->last_event_seq();
+  }
+  int printed = 0;
+  const auto error = c.remote->watch(after, [&](const Event& e) {
+    if (a.job != kNoJob && e.job != a.job) return true;
+    if (c.json())
+      printJson(c, rpc::eventToProto(e), true);
+    else
+      c.out() << eventLine(e) << "\n";
+    c.out().flush();  // a pipe (| grep) should see each event as it happens
+    ++printed;
+    return a.count == 0 || printed < a.count;
+  });
+  if (error) return failApi(c, *error);
+  return kExitOk;
+}
+
+// ============================================================================ metrics and reports
+
+// With --since DUR, the last DUR up to the server's now, into `window`; false when the server's
+// clock could not be read (reported, see Call::failed). `since` was checked before the call.
+bool sinceWindow(Call& c, const std::string& since, std::optional<Window>& window) {
+  if (since.empty()) return true;
+  const auto now = serverNow(c);
+  if (!now) return false;
+  window = Window{*now - *parseDuration(since), *now};
+  return true;
+}
+
+struct MetricsArgs {
+  std::string series, since, resolution = "auto";
+  uint32_t maxPoints = 0;
+};
+
+void printMetrics(Call& c, const v1::QueryMetricsResponse& r) {
+  if (r.series().empty()) {
+    for (const auto& name : r.series_names()) c.out() << name << "\n";
+    return;
+  }
+  Table t;
+  t.add({"TIME", "VALUE", "MIN", "MAX", "COUNT"});
+  for (const auto& p : r.points())
+    t.add({clockText(p.time()), number(p.value()), number(p.min()), number(p.max()),
+           std::to_string(p.count())});
+  t.print(c.out());
+}
+
+int queryMetrics(Call& c, const MetricsArgs& a) {
+  v1::QueryMetricsRequest request;
+  request.set_series(a.series);
+  request.set_resolution(a.resolution);
+  request.set_max_points(a.maxPoints);
+  std::optional<Window> window;
+  if (!sinceWindow(c, a.since, window)) return c.failed;
+  if (window) request.set_from(window->from);
+  return callAndPrint(c, &Stub::QueryMetrics, request,
+                      [&c](const v1::QueryMetricsResponse& r) { printMetrics(c, r); });
+}
+
+struct ReportArgs {
+  std::string kind = "utilization", format = "csv", since;
+};
+
+int getReport(Call& c, const ReportArgs& a) {
+  v1::GetReportRequest request;
+  request.set_kind(a.kind);
+  request.set_format(a.format);
+  std::optional<Window> window;
+  if (!sinceWindow(c, a.since, window)) return c.failed;
+  if (window) {
+    request.set_from(window->from);
+    request.set_to(window->until);
+  }
+  // The content is already CSV or JSON as asked.
+  return callAndPrint(c, &Stub::GetReport, request,
+                      [&c](const v1::GetReportResponse& r) { printText(c, r.content()); });
+}
+
+// ============================================================================ admin
+
+int whoAmI(Call& c) {
+  return callAndPrint(c, &Stub::WhoAmI, v1::WhoAmIRequest{}, [&c](const v1::WhoAmIResponse& r) {
+    Table t;
+    t.add({"name", r.name()});
+    t.add({"role", r.role()});
+    t.add({"server", c.address});
+    t.add({"server version", r.server_version()});
+    t.add({"mode", r.mode()});
+    t.print(c.out());
+  });
+}
+
+int health(Call& c) {
+  auto answer = c.remote->health();
+  if (const auto* e = std::get_if<ApiError>(&answer)) return failApi(c, *e);
+  const std::string& status = std::get<std::string>(answer);
+  if (c.json())
+    c.out() << "{\"status\": \"" << status << "\"}\n";
+  else
+    c.out() << status << "\n";
+  // A health check is for scripts: anything but SERVING must fail them.
+  return status == "SERVING" ? kExitOk : kExitRefused;
+}
+
+int backup(Call& c, const std::string& path) {
+  v1::BackupRequest request;
+  request.set_path(path);
+  return callAndPrint(c, &Stub::Backup, request, [&c](const v1::BackupResponse& r) {
+    c.out() << "backup written on the server: " << r.path() << " (" << r.bytes() << " bytes)\n";
+  });
+}
+
+// ============================================================================ registration
+
+void addSnapshotCall(const Registrar& r) {
+  auto nodes = std::make_shared<bool>(false);
+  auto* sub =
+      r.addCall("snapshot", "Cluster summary: clock, mode, jobs, allocation, per-team usage");
+  sub->add_flag("--nodes", *nodes, "Add a table of the nodes");
+  r.onCall(sub, [nodes](Call& c) { return showSnapshot(c, *nodes); });
+}
+
+void addWatchCall(const Registrar& r) {
+  auto w = std::make_shared<WatchArgs>();
+  auto* sub =
+      r.addCall("watch", "Print events as they happen, one per line; survives server restarts");
+  auto* after = sub->add_option("--after", w->after,
+                                "Start after this event number (0 = from the first; default: "
+                                "only new events)")
+                    ->type_name("SEQ");
+  sub->add_option("--job", w->job, "Only this job's events")->type_name("ID");
+  sub->add_option("--count", w->count, "Stop after N events (default: until interrupted)")
+      ->check(CLI::PositiveNumber);
+  r.onCall(
+      sub,
+      [w, after] {
+        w->afterGiven = after->count() > 0;
+        return std::string();
+      },
+      [w](Call& c) { return watchEvents(c, *w); });
+}
+
+void addMetricsCall(const Registrar& r) {
+  auto m = std::make_shared<MetricsArgs>();
+  auto* sub = r.addCall("metrics", "A metric series as a table; without SERIES, the names");
+  sub->add_option("SERIES", m->series, "Series name, like cluster_allocation");
+  sub->add_option("--since", m->since, "Only the last DUR (default: everything kept)")
+      ->type_name("DUR");
+  sub->add_option("--resolution", m->resolution, "auto, raw, 1m or 1h")
+      ->check(CLI::IsMember({"auto", "raw", "1m", "1h"}))
+      ->capture_default_str();
+  sub->add_option("--max-points", m->maxPoints, "At most N points (default 2000)")
+      ->check(CLI::Range(1, 1'000'000));
+  r.onCall(
+      sub, [m] { return durationProblem("--since", m->since); },
+      [m](Call& c) { return queryMetrics(c, *m); });
+}
+
+void addBackupCall(const Registrar& r) {
+  auto path = std::make_shared<std::string>();
+  auto* sub = r.addCall("backup", "Write a consistent copy of the database (admin)");
+  sub->add_option("PATH", *path, "Path on the server's file system; must not exist yet")
+      ->required();
+  r.onCall(sub, [path](Call& c) { return backup(c, *path); });
+}
+
+void addReportCall(const Registrar& r) {
+  auto a = std::make_shared<ReportArgs>();
+  auto* sub = r.addCall("report", "A utilization or chargeback report, as CSV or JSON");
+  sub->add_option("--kind", a->kind, "utilization or chargeback")
+      ->check(CLI::IsMember({"utilization", "chargeback"}))
+      ->capture_default_str();
+  sub->add_option("--format", a->format, "csv or json")
+      ->check(CLI::IsMember({"csv", "json"}))
+      ->capture_default_str();
+  sub->add_option("--since", a->since, "Only the last DUR (default: everything)")->type_name("DUR");
+  r.onCall(
+      sub, [a] { return durationProblem("--since", a->since); },
+      [a](Call& c) { return getReport(c, *a); });
+}
+
+}  // namespace
+
+void addClusterCalls(const Registrar& r) {
+  addSnapshotCall(r);
+  addWatchCall(r);
+  addMetricsCall(r);
+  r.onCall(r.addCall("whoami", "Who the server takes you for, your role, its version and mode"),
+           whoAmI);
+  r.onCall(r.addCall("health", "The server's health status (exit 0 only when SERVING)"), health);
+  addBackupCall(r);
+  addReportCall(r);
+}
+
+}  // namespace tessera::cli::ctl
