@@ -155,8 +155,8 @@ Expected<std::unique_ptr<Backend>> Backend::open(BackendConfig config) {
   TESSERA_CHECK(b->restoreOrCreate());
   // The first cycle waits one interval, so the first requests after a restart are not queued
   // behind it.
-  b->nextTick_ = Clock::now() + std::chrono::microseconds(
-                                    static_cast<int64_t>(b->config_.cycleSeconds * 1e6));
+  b->nextTick_ =
+      Clock::now() + std::chrono::microseconds(static_cast<int64_t>(b->config_.cycleSeconds * 1e6));
   b->thread_ = std::thread([raw = b.get()] { raw->engineLoop(); });
   return b;
 }
@@ -280,6 +280,10 @@ void Backend::engineLoop() {
 }
 
 void Backend::runBatch(std::vector<std::unique_ptr<Item>>& items, bool tick) {
+  if (broken_) {
+    for (auto& item : items) item->finish(*broken_);
+    return;
+  }
   if (const Seconds now = clockNow(); now > engine_->now()) (void)engine_->advanceTo(now);
   Batch batch;
   std::vector<bool> applied(items.size(), false);
@@ -346,11 +350,17 @@ Status Backend::commit(Batch& batch) {
 }
 
 void Backend::rollbackToStore(const Error& why) {
-  // Memory must not run ahead of the database: rebuild from what is stored.
-  (void)why;
+  // Memory must not run ahead of the database: rebuild from what is stored. When even that
+  // fails, the engine holds changes that were reported as not applied; a later commit must not
+  // store them, so the backend refuses all further work until it is restarted.
   static const GpuCatalog builtin = GpuCatalog::builtin();
   auto loaded = state_->load(config_.catalog ? *config_.catalog : builtin);
-  if (!loaded) return;  // keep serving reads; the next commit will fail the same way
+  if (!loaded) {
+    broken_ = Error{"a write failed (" + why.str() + ") and the state could not be reloaded (" +
+                        loaded.error().str() + "); restart tesserad",
+                    {}};
+    return;
+  }
   engine_.emplace(std::move(loaded->engine));
   extras_ = std::move(loaded->extras);
   eventCursor_ = engine_->events().size();
@@ -374,9 +384,9 @@ CycleStats Backend::tickWork(Batch& batch) {
     lastCompact_ = engine_->now();
   }
   if (config_.onCycle)
-    config_.onCycle(CycleReport{*engine_, stats,
-                         config_.mode == BackendMode::SimulatedLive ? &lastTelemetry_ : nullptr,
-                         sample_ ? &*sample_ : nullptr});
+    config_.onCycle(CycleReport{
+        *engine_, stats, config_.mode == BackendMode::SimulatedLive ? &lastTelemetry_ : nullptr,
+        sample_ ? &*sample_ : nullptr});
   return stats;
 }
 

@@ -128,8 +128,9 @@ class Backend final : public ClusterSession {
   std::optional<Engine> engine_;
   BackendExtras extras_;
   std::vector<PriorityClass> classes_;
-  size_t eventCursor_ = 0;  // engine events already stored
-  uint64_t storeSeq_ = 0;   // last stored event sequence number
+  size_t eventCursor_ = 0;       // engine events already stored
+  std::optional<Error> broken_;  // set when a failed write could not be rolled back
+  uint64_t storeSeq_ = 0;        // last stored event sequence number
   size_t restoredJobs_ = 0;
   double restoreSeconds_ = 0;
 
@@ -145,7 +146,6 @@ class Backend final : public ClusterSession {
   uint64_t loadChunk_ = 0;
   TelemetryModel telemetry_;
   std::vector<GpuTelemetry> lastTelemetry_;
-
 
   std::mutex queueMutex_;
   std::condition_variable queueCv_;

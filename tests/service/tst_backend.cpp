@@ -333,6 +333,32 @@ class TstBackend : public QObject {
     QCOMPARE(submit(*b, {demoJobs()[1]}).front(), JobId{2});
   }
 
+  // When a write fails and the stored state cannot even be read back, the engine may hold
+  // changes that were reported as not applied: every later request is refused rather than
+  // letting a later commit store them.
+  void aFailedRollbackRefusesFurtherWork() {
+    Fixture f;
+    auto b = f.open();
+    submit(*b, {demoJobs()[0]});
+    sqlite3* other = nullptr;
+    QCOMPARE(sqlite3_open(f.path().c_str(), &other), SQLITE_OK);
+    sqlite3_busy_timeout(other, 5000);
+    QCOMPARE(sqlite3_exec(other, "UPDATE meta SET value = 'not json' WHERE key = 'global'", nullptr,
+                          nullptr, nullptr),
+             SQLITE_OK);
+    QCOMPARE(sqlite3_exec(other, "BEGIN EXCLUSIVE", nullptr, nullptr, nullptr), SQLITE_OK);
+    auto r = await<std::vector<JobId>>(
+        [&](auto reply) { b->submit({demoJobs()[1]}, Caller{}, std::nullopt, reply); });
+    sqlite3_exec(other, "ROLLBACK", nullptr, nullptr, nullptr);
+    sqlite3_close(other);
+    QCOMPARE(kindOf(r), ErrorKind::Unavailable);
+    auto later = await<std::vector<JobId>>(
+        [&](auto reply) { b->submit({demoJobs()[2]}, Caller{}, std::nullopt, reply); });
+    QCOMPARE(kindOf(later), ErrorKind::Unavailable);
+    QVERIFY2(std::get<ApiError>(later).message.find("restart tesserad") != std::string::npos,
+             std::get<ApiError>(later).message.c_str());
+  }
+
   void anExpiredDeadlineIsNotApplied() {
     Fixture f;
     auto b = f.open();
