@@ -516,6 +516,8 @@ v1::ClusterSnapshot snapshotToProto(const ClusterSnapshot& s) {
         po->set_job(o.job);
         po->set_milli(static_cast<uint32_t>(o.milli));
         po->set_mig_profile(o.migProfile);
+        po->set_team(o.team);
+        po->set_mig_start(o.migStart);
       }
       pg->set_allocated(g.allocated);
       if (g.util) pg->set_util(*g.util);
@@ -554,7 +556,8 @@ ClusterSnapshot snapshotFromProto(const v1::ClusterSnapshot& s) {
       g.sharing = pg.sharing();
       g.migLayout = pg.mig_layout();
       for (const auto& po : pg.occupants())
-        g.occupants.push_back({po.job(), static_cast<int>(po.milli()), po.mig_profile()});
+        g.occupants.push_back(
+            {po.job(), static_cast<int>(po.milli()), po.mig_profile(), po.team(), po.mig_start()});
       g.allocated = pg.allocated();
       if (pg.has_util()) g.util = pg.util();
       if (pg.has_sm_active()) g.smActive = pg.sm_active();

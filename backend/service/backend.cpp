@@ -671,8 +671,14 @@ ClusterSnapshot Backend::snapshotNow() const {
       gv.sharing = gpuSharingName(c.gpu(g).sharing.mode);
       if (const DomainId d = c.gpu(g).nvlinkDomain; d != kNone)
         gv.nvlinkDomain = c.nvlinkDomains()[static_cast<size_t>(d)].name;
-      if (o.wholeOwner != kNoJob) gv.occupants.push_back({o.wholeOwner, 1000, ""});
-      for (const auto& sh : o.shares) gv.occupants.push_back({sh.job, sh.milli, ""});
+      auto teamOf = [&e](JobId id) {
+        const JobRecord* r = e.job(id);
+        return r ? r->job.team : std::string();
+      };
+      if (o.wholeOwner != kNoJob)
+        gv.occupants.push_back({o.wholeOwner, 1000, "", teamOf(o.wholeOwner), -1});
+      for (const auto& sh : o.shares)
+        gv.occupants.push_back({sh.job, sh.milli, "", teamOf(sh.job), -1});
       if (const auto& mig = c.modelOf(g).mig) {
         MigLayout l = o.layout;
         for (int k = 0; k < l.size(); ++k) {
@@ -680,8 +686,9 @@ ClusterSnapshot Backend::snapshotNow() const {
           l[k].busy = owner != kNoJob;
           if (owner == kNoJob) continue;
           const auto& p = mig->profiles[static_cast<size_t>(l[k].profile)];
-          gv.occupants.push_back(
-              {owner, static_cast<int>(1000 * p.memorySlices / mig->memorySlices), p.name});
+          gv.occupants.push_back({owner,
+                                  static_cast<int>(1000 * p.memorySlices / mig->memorySlices),
+                                  p.name, teamOf(owner), l[k].start});
         }
         if (c.gpu(g).sharing.mode == SharingMode::Mig)
           gv.migLayout = formatMigLayout(c.modelOf(g), l, true);

@@ -57,6 +57,8 @@ struct GpuView {
     JobId job = kNoJob;
     int milli = 1000;
     std::string migProfile;
+    std::string team;  // the job's team (the heatmap's "owning team" layer)
+    int migStart = -1;  // MIG: the instance's first memory slice
   };
   std::vector<Occupant> occupants;
   double allocated = 0;
