@@ -208,6 +208,7 @@ Status Backend::restoreOrCreate() {
   eventCursor_ = engine_->events().size();
   engineBase_ = engine_->now();
   clockBase_ = Clock::now();
+  speed_ = config_.speed;
   lastCompact_ = engine_->now();
   if (config_.mode == BackendMode::SimulatedLive) {
     for (const auto& [key, value] : extras_.meta)
@@ -255,7 +256,7 @@ Seconds Backend::clockNow() const {
   if (config_.mode == BackendMode::Live)
     return std::max(engine_->now(), static_cast<Seconds>(std::time(nullptr)));
   const double elapsed = std::chrono::duration<double>(Clock::now() - clockBase_).count();
-  return engineBase_ + static_cast<Seconds>(elapsed * config_.speed);
+  return engineBase_ + static_cast<Seconds>(elapsed * speed_);
 }
 
 void Backend::engineLoop() {
@@ -766,6 +767,19 @@ void Backend::backup(std::string path, Reply<uint64_t> reply) {
           return ApiError{ErrorKind::FailedPrecondition, st.error().str()};
         return static_cast<uint64_t>(std::filesystem::file_size(path, ec));
       }));
+}
+
+void Backend::setSpeed(double speed) {
+  auto item = std::make_unique<Item>();
+  item->apply = [speed](Backend& b, Batch&) {
+    // Re-base the clock where it stands, so changing the speed never moves time backwards.
+    b.engineBase_ = b.clockNow();
+    b.clockBase_ = Clock::now();
+    b.speed_ = std::max(0.0, speed);
+  };
+  item->finish = [](const std::optional<Error>&) {};
+  item->expire = [] {};
+  post(std::move(item));
 }
 
 void Backend::inspect(std::function<void(const Engine&)> f) {

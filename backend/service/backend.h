@@ -95,6 +95,9 @@ class Backend final : public ClusterSession {
   [[nodiscard]] BackendMode mode() const { return config_.mode; }
   [[nodiscard]] size_t restoredJobs() const { return restoredJobs_; }
   [[nodiscard]] double restoreSeconds() const { return restoreSeconds_; }
+  // Simulated-live: engine seconds per wall second from now on (0 pauses the clock; cycles go
+  // on, so commands still take effect). Ignored in live mode.
+  void setSpeed(double speed);
   // Runs `f` on the engine thread with the engine (tests: compare state across restarts).
   void inspect(std::function<void(const Engine&)> f);
 
@@ -136,6 +139,7 @@ class Backend final : public ClusterSession {
 
   // Clock: engine time at `clockBase_` wall time (simulated-live runs `speed` times faster).
   Seconds engineBase_ = 0;
+  double speed_ = 1;
   std::chrono::steady_clock::time_point clockBase_;
   Seconds lastSample_ = -1;
   std::optional<MetricSample> sample_;

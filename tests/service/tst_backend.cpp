@@ -372,6 +372,28 @@ class TstBackend : public QObject {
     QCOMPARE(count, size_t{0});
   }
 
+  void theSimulatedClockPausesAndResumes() {
+    Fixture f;
+    auto c = f.config();
+    c.mode = BackendMode::SimulatedLive;
+    c.clock = nullptr;
+    c.speed = 3600;  // an engine hour per wall second
+    auto b = Backend::open(c);
+    QVERIFY(b);
+    auto nowOf = [&] {
+      Seconds t = 0;
+      (*b)->inspect([&](const Engine& e) { t = e.now(); });
+      return t;
+    };
+    (*b)->setSpeed(0);
+    const Seconds paused = nowOf();
+    QTest::qWait(300);
+    QCOMPARE(nowOf(), paused);
+    (*b)->setSpeed(3600);
+    QTest::qWait(300);
+    QVERIFY(nowOf() >= paused + 600);  // 0.3 s at 3600x, with slack for a loaded machine
+  }
+
   void aDatabaseOfTheOtherModeIsRefused() {
     Fixture f;
     { f.open(); }
