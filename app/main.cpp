@@ -2,7 +2,9 @@
 #include <QApplication>
 #include <QCommandLineParser>
 #include <QCoreApplication>
+#include <QLibraryInfo>
 #include <QLocale>
+#include <QSettings>
 #include <QTimer>
 #include <QTranslator>
 
@@ -16,6 +18,7 @@
 #include "clusterspec/cluster_spec.h"
 #include "clusterspec/cluster_summary.h"
 #include "console/main_window.h"
+#include "workload/workload_spec.h"
 
 namespace {
 
@@ -98,9 +101,28 @@ int runWithoutDisplay(int argc, char** argv) {
   return tessera::cli::kExitOk;
 }
 
+// The console's UI language. By default it follows the system locale (LANG, LC_ALL,
+// LC_MESSAGES). An override wins over it: the environment variable TESSERA_LANG, else the setting
+// ui/language (QSettings of organization "Tessera", application "tessera", e.g.
+// ~/.config/Tessera/tessera.conf: [ui] language=de). Values: de, zh_CN, or en for the built-in
+// English. Shipped translations: translations/tessera_*.ts, embedded under :/i18n.
+// Needs the organization and application names set (QSettings).
+QLocale uiLocale() {
+  QString choice = qEnvironmentVariable("TESSERA_LANG").trimmed();
+  if (choice.isEmpty())
+    choice = QSettings().value(QStringLiteral("ui/language")).toString().trimmed();
+  if (choice.isEmpty()) return QLocale();
+  // "en" (or a language without a translation) loads nothing: the English source strings show.
+  const QLocale locale(choice);
+  // Numbers and dates formatted through QLocale() then match the chosen language too.
+  QLocale::setDefault(locale);
+  return locale;
+}
+
 // Renders the window to `file` once it has been laid out, then quits (0, or 2 if not written).
 void screenshotLater(tessera::console::MainWindow& window, const QString& file) {
-  QTimer::singleShot(300, &window, [&window, file] {
+  // Long enough for the embedded engine's first cycle and the first refresh to be painted.
+  QTimer::singleShot(2500, &window, [&window, file] {
     const bool ok = window.grab().save(file);
     std::fprintf(ok ? stdout : stderr, ok ? "wrote %s\n" : "tessera: cannot write %s\n",
                  qPrintable(file));
@@ -112,18 +134,34 @@ int runConsole(int argc, char** argv) {
   if (!displayAvailable()) return runWithoutDisplay(argc, argv);
   QApplication app(argc, argv);
   QApplication::setApplicationName(QStringLiteral("tessera"));
+  QApplication::setOrganizationName(QStringLiteral("Tessera"));
   QApplication::setApplicationVersion(QStringLiteral("0.1.0"));
-  // UI language follows the system locale (LANG/LC_ALL); English is built in.
+  // UI language: see uiLocale. Qt's own strings (standard dialog buttons, shortcuts) come from
+  // qtbase_*.qm when Qt's translations are installed; without them those stay English.
+  const QLocale ui = uiLocale();
+  QTranslator qtTranslator;
+  if (qtTranslator.load(ui, QStringLiteral("qtbase"), QStringLiteral("_"),
+                        QLibraryInfo::path(QLibraryInfo::TranslationsPath)))
+    QApplication::installTranslator(&qtTranslator);
   QTranslator translator;
-  if (translator.load(QLocale(), QStringLiteral("tessera"), QStringLiteral("_"),
-                      QStringLiteral(":/i18n")))
+  if (translator.load(ui, QStringLiteral("tessera"), QStringLiteral("_"), QStringLiteral(":/i18n")))
     QApplication::installTranslator(&translator);
   ConsoleOptions options;
   if (auto code = parseConsoleOptions(QApplication::arguments(), options)) return *code;
   int failure = 0;
   const auto cluster = loadCluster(options, failure);
   if (!cluster) return failure;
-  tessera::console::MainWindow window(cluster);
+  // The catalog outlives the window: the MIG panels look GPU models up in it.
+  const auto catalog = tessera::loadCatalog(options.catalog);
+  tessera::console::EmbeddedOptions demo;
+  demo.cluster = cluster;
+  demo.catalog = catalog ? &*catalog : nullptr;
+  // The demo workload is written for the demo cluster; another cluster starts with no jobs and
+  // the synthetic load alone.
+  if (options.cluster.empty()) {
+    if (auto w = tessera::demoWorkload(demo.catalog)) demo.workload = std::move(*w);
+  }
+  tessera::console::MainWindow window(std::move(demo));
   window.show();
   if (!options.screenshot.isEmpty()) screenshotLater(window, options.screenshot);
   return QApplication::exec();

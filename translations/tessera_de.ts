@@ -8,16 +8,156 @@
         <translation>Tessera — %1</translation>
     </message>
     <message>
-        <source>Cluster summary</source>
-        <translation>Cluster-Übersicht</translation>
+        <source>Session</source>
+        <translation>Sitzung</translation>
     </message>
     <message>
-        <source>GPU links of the selected node</source>
-        <translation>GPU-Verbindungen des gewählten Knotens</translation>
+        <source>Embedded demo</source>
+        <translation>Eingebettete Demo</translation>
     </message>
     <message>
-        <source>%1 nodes, %2 GPUs, %3 MIG instances</source>
-        <translation>%1 Knoten, %2 GPUs, %3 MIG-Instanzen</translation>
+        <source>Connect…</source>
+        <translation>Verbinden…</translation>
+    </message>
+    <message>
+        <source>Ctrl+K</source>
+        <translation>Ctrl+K</translation>
+    </message>
+    <message>
+        <source>Speed </source>
+        <translation>Tempo </translation>
+    </message>
+    <message>
+        <source>paused</source>
+        <translation>angehalten</translation>
+    </message>
+    <message>
+        <source>1×</source>
+        <translation>1×</translation>
+    </message>
+    <message>
+        <source>60×</source>
+        <translation>60×</translation>
+    </message>
+    <message>
+        <source>600×</source>
+        <translation>600×</translation>
+    </message>
+    <message>
+        <source>3600×</source>
+        <translation>3600×</translation>
+    </message>
+    <message>
+        <source>Layer </source>
+        <translation>Ebene </translation>
+    </message>
+    <message>
+        <source>Fit</source>
+        <translation>Einpassen</translation>
+    </message>
+    <message>
+        <source>Ctrl+0</source>
+        <translation>Ctrl+0</translation>
+    </message>
+    <message>
+        <source>Search jobs, nodes, GPUs (Ctrl+F)</source>
+        <translation>Jobs, Knoten, GPUs suchen (Strg+F)</translation>
+    </message>
+    <message>
+        <source>Pending</source>
+        <translation>Wartend</translation>
+    </message>
+    <message>
+        <source>Running</source>
+        <translation>Laufend</translation>
+    </message>
+    <message>
+        <source>Why pending</source>
+        <translation>Wartegrund</translation>
+    </message>
+    <message>
+        <source>MIG map</source>
+        <translation>MIG-Karte</translation>
+    </message>
+    <message>
+        <source>Repartition</source>
+        <translation>Neu partitionieren</translation>
+    </message>
+    <message>
+        <source>Hardware</source>
+        <translation>Hardware</translation>
+    </message>
+    <message>
+        <source>Activity</source>
+        <translation>Aktivität</translation>
+    </message>
+    <message>
+        <source>Session: %1</source>
+        <translation>Sitzung: %1</translation>
+    </message>
+    <message>
+        <source>Dry run: %1 → %2</source>
+        <translation>Probelauf: %1 → %2</translation>
+    </message>
+    <message>
+        <source>%1 → %2</source>
+        <translation>%1 → %2</translation>
+    </message>
+    <message>
+        <source>Refused: %1 — %2</source>
+        <translation>Abgelehnt: %1 — %2</translation>
+    </message>
+    <message>
+        <source>%1 — disconnected: %2</source>
+        <translation>%1 — Verbindung getrennt: %2</translation>
+    </message>
+    <message>
+        <source>GPUs %1 / %2 allocated</source>
+        <translation>GPUs %1 / %2 belegt</translation>
+    </message>
+    <message>
+        <source>, %1 busy, %2 SM-active</source>
+        <translation>, %1 ausgelastet, %2 SM-aktiv</translation>
+    </message>
+    <message>
+        <source> · %1 pending, %2 running · cycle %3 ms</source>
+        <translation> · %1 wartend, %2 laufend · Zyklus %3 ms</translation>
+    </message>
+    <message>
+        <source>Layout refused: %1</source>
+        <translation>Layout abgelehnt: %1</translation>
+    </message>
+    <message>
+        <source>Cannot start the embedded demo: %1</source>
+        <translation>Die eingebettete Demo kann nicht gestartet werden: %1</translation>
+    </message>
+    <message>
+        <source>Embedded demo (simulated, %1)</source>
+        <translation>Eingebettete Demo (simuliert, %1)</translation>
+    </message>
+    <message>
+        <source>Connect to tesserad</source>
+        <translation>Mit tesserad verbinden</translation>
+    </message>
+    <message>
+        <source>PEM file; empty = plaintext (loopback only)</source>
+        <translation>PEM-Datei; leer = Klartext (nur Loopback)</translation>
+    </message>
+    <message>
+        <source>Address</source>
+        <translation>Adresse</translation>
+    </message>
+    <message>
+        <source>Token</source>
+        <translation>Token</translation>
+    </message>
+    <message>
+        <source>CA certificate</source>
+        <translation>CA-Zertifikat</translation>
+    </message>
+    <message>
+        <source>tesserad at %1</source>
+        <translation>tesserad unter %1</translation>
     </message>
 </context>
 <context>
@@ -77,6 +217,624 @@
     <message>
         <source>template %1</source>
         <translation>Vorlage %1</translation>
+    </message>
+</context>
+<context>
+    <name>tessera::widgets::HeatmapWidget</name>
+    <message>
+        <source>%1%</source>
+        <translation>%1&#xa0;%</translation>
+    </message>
+    <message>
+        <source>up</source>
+        <translation>verfügbar</translation>
+    </message>
+    <message>
+        <source>draining</source>
+        <translation>wird geleert</translation>
+    </message>
+    <message>
+        <source>drained</source>
+        <translation>geleert</translation>
+    </message>
+    <message>
+        <source>down</source>
+        <translation>ausgefallen</translation>
+    </message>
+    <message>
+        <source>unknown</source>
+        <translation>unbekannt</translation>
+    </message>
+    <message>
+        <source>Allocation</source>
+        <translation>Belegung</translation>
+    </message>
+    <message>
+        <source>Owning team</source>
+        <translation>Zugehöriges Team</translation>
+    </message>
+    <message>
+        <source>GPU utilization</source>
+        <translation>GPU-Auslastung</translation>
+    </message>
+    <message>
+        <source>SM active</source>
+        <translation>SM aktiv</translation>
+    </message>
+    <message>
+        <source>Allocated but idle</source>
+        <translation>Belegt, aber ungenutzt</translation>
+    </message>
+    <message>
+        <source>Node state</source>
+        <translation>Knotenzustand</translation>
+    </message>
+    <message>
+        <source>NVLink %1</source>
+        <translation>NVLink %1</translation>
+    </message>
+    <message>
+        <source>job %1</source>
+        <translation>Job %1</translation>
+    </message>
+    <message>
+        <source>free</source>
+        <translation>frei</translation>
+    </message>
+    <message>
+        <source>no telemetry</source>
+        <translation>keine Telemetrie</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;%1&lt;/b&gt;&lt;br&gt;%2 GPUs · pool %3 · state %4</source>
+        <translation>&lt;b&gt;%1&lt;/b&gt;&lt;br&gt;%2 GPUs · Pool %3 · Zustand %4</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;%1&lt;/b&gt; GPU %2 · %3</source>
+        <translation>&lt;b&gt;%1&lt;/b&gt; GPU %2 · %3</translation>
+    </message>
+    <message>
+        <source>leaf %1 · spine %2 · state %3</source>
+        <translation>Leaf %1 · Spine %2 · Zustand %3</translation>
+    </message>
+    <message>
+        <source>NVLink domain %1</source>
+        <translation>NVLink-Domäne %1</translation>
+    </message>
+    <message>
+        <source>allocated %1 · utilization %2 · SM active %3</source>
+        <translation>belegt %1 · Auslastung %2 · SM aktiv %3</translation>
+    </message>
+    <message>
+        <source>MIG layout %1</source>
+        <translation>MIG-Layout %1</translation>
+    </message>
+    <message>
+        <source>idle</source>
+        <translation>ungenutzt</translation>
+    </message>
+    <message>
+        <source>%1 GPU</source>
+        <translation>%1 GPU</translation>
+    </message>
+    <message>
+        <source>job %1 · team %2 · %3</source>
+        <translation>Job %1 · Team %2 · %3</translation>
+    </message>
+    <message>
+        <source>instance %1, slices %2-%3: %4</source>
+        <translation>Instanz %1, Slices %2-%3: %4</translation>
+    </message>
+</context>
+<context>
+    <name>tessera::widgets::JobInspector</name>
+    <message>
+        <source>node not up</source>
+        <translation>Knoten nicht verfügbar</translation>
+    </message>
+    <message>
+        <source>pool mismatch</source>
+        <translation>falscher Pool</translation>
+    </message>
+    <message>
+        <source>GPU model not allowed</source>
+        <translation>GPU-Modell nicht zulässig</translation>
+    </message>
+    <message>
+        <source>GPU memory too small</source>
+        <translation>GPU-Speicher zu klein</translation>
+    </message>
+    <message>
+        <source>not enough free GPUs</source>
+        <translation>nicht genug freie GPUs</translation>
+    </message>
+    <message>
+        <source>no MIG GPU with the profile</source>
+        <translation>keine MIG-GPU mit dem Profil</translation>
+    </message>
+    <message>
+        <source>no free MIG slot for the profile</source>
+        <translation>kein freier MIG-Platz für das Profil</translation>
+    </message>
+    <message>
+        <source>no GPU share left</source>
+        <translation>kein GPU-Anteil mehr frei</translation>
+    </message>
+    <message>
+        <source>not enough free CPUs</source>
+        <translation>nicht genug freie CPUs</translation>
+    </message>
+    <message>
+        <source>not enough free memory</source>
+        <translation>nicht genug freier Arbeitsspeicher</translation>
+    </message>
+    <message>
+        <source>GPUs reserved</source>
+        <translation>GPUs reserviert</translation>
+    </message>
+    <message>
+        <source>not among the pinned GPUs</source>
+        <translation>nicht unter den festgelegten GPUs</translation>
+    </message>
+    <message>
+        <source>pending</source>
+        <translation>wartend</translation>
+    </message>
+    <message>
+        <source>admitted</source>
+        <translation>zugelassen</translation>
+    </message>
+    <message>
+        <source>running</source>
+        <translation>laufend</translation>
+    </message>
+    <message>
+        <source>completed</source>
+        <translation>abgeschlossen</translation>
+    </message>
+    <message>
+        <source>failed</source>
+        <translation>fehlgeschlagen</translation>
+    </message>
+    <message>
+        <source>cancelled</source>
+        <translation>abgebrochen</translation>
+    </message>
+    <message>
+        <source>preempted</source>
+        <translation>verdrängt</translation>
+    </message>
+    <message>
+        <source>Hold</source>
+        <translation>Zurückhalten</translation>
+    </message>
+    <message>
+        <source>Release</source>
+        <translation>Freigeben</translation>
+    </message>
+    <message>
+        <source>Preempt</source>
+        <translation>Verdrängen</translation>
+    </message>
+    <message>
+        <source>Cancel</source>
+        <translation>Abbrechen</translation>
+    </message>
+    <message>
+        <source>Priority class to set</source>
+        <translation>Zu setzende Prioritätsklasse</translation>
+    </message>
+    <message>
+        <source>Set priority</source>
+        <translation>Priorität setzen</translation>
+    </message>
+    <message>
+        <source>No job selected</source>
+        <translation>Kein Job ausgewählt</translation>
+    </message>
+    <message>
+        <source>Placed on %1</source>
+        <translation>Platziert auf %1</translation>
+    </message>
+    <message>
+        <source>%1 %2</source>
+        <translation>%1 Knoten: %2</translation>
+    </message>
+    <message>
+        <source>Job %1 — %2</source>
+        <translation>Job %1 — %2</translation>
+    </message>
+    <message>
+        <source>%1 of %2 nodes fit</source>
+        <translation>%1 von %2 Knoten passen</translation>
+    </message>
+    <message>
+        <source>Queue position %1 of %2</source>
+        <translation>Position %1 von %2 in der Warteschlange</translation>
+    </message>
+    <message>
+        <source>ETA at %1 s</source>
+        <translation>Start voraussichtlich bei %1 s</translation>
+    </message>
+    <message>
+        <source>ETA now</source>
+        <translation>Start voraussichtlich jetzt</translation>
+    </message>
+    <message>
+        <source>ETA in %1</source>
+        <translation>Start voraussichtlich in %1</translation>
+    </message>
+    <message>
+        <source>no ETA</source>
+        <translation>Start nicht absehbar</translation>
+    </message>
+    <message>
+        <source>Waiting for jobs %1</source>
+        <translation>Wartet auf Jobs %1</translation>
+    </message>
+    <message>
+        <source>Teams in the way: %1</source>
+        <translation>Blockierende Teams: %1</translation>
+    </message>
+    <message>
+        <source>Quota</source>
+        <translation>Kontingent</translation>
+    </message>
+    <message>
+        <source>Repartition</source>
+        <translation>Neupartitionierung</translation>
+    </message>
+    <message>
+        <source>Jobs end</source>
+        <translation>Jobs enden</translation>
+    </message>
+    <message>
+        <source>Relax topology</source>
+        <translation>Topologie lockern</translation>
+    </message>
+    <message>
+        <source>Preemption</source>
+        <translation>Verdrängung</translation>
+    </message>
+    <message>
+        <source>What would help:</source>
+        <translation>Was helfen würde:</translation>
+    </message>
+</context>
+<context>
+    <name>tessera::widgets::JobTableModel</name>
+    <message>
+        <source>pending</source>
+        <translation>wartend</translation>
+    </message>
+    <message>
+        <source>admitted</source>
+        <translation>zugelassen</translation>
+    </message>
+    <message>
+        <source>running</source>
+        <translation>laufend</translation>
+    </message>
+    <message>
+        <source>completed</source>
+        <translation>abgeschlossen</translation>
+    </message>
+    <message>
+        <source>failed</source>
+        <translation>fehlgeschlagen</translation>
+    </message>
+    <message>
+        <source>cancelled</source>
+        <translation>abgebrochen</translation>
+    </message>
+    <message>
+        <source>preempted</source>
+        <translation>verdrängt</translation>
+    </message>
+    <message>
+        <source>training</source>
+        <translation>Training</translation>
+    </message>
+    <message>
+        <source>inference</source>
+        <translation>Inferenz</translation>
+    </message>
+    <message>
+        <source>interactive</source>
+        <translation>interaktiv</translation>
+    </message>
+    <message>
+        <source>batch</source>
+        <translation>Batch</translation>
+    </message>
+    <message>
+        <source>%1s</source>
+        <translation>%1&#xa0;s</translation>
+    </message>
+    <message>
+        <source>%1m</source>
+        <translation>%1&#xa0;min</translation>
+    </message>
+    <message>
+        <source>%1h %2m</source>
+        <translation>%1&#xa0;h %2&#xa0;min</translation>
+    </message>
+    <message>
+        <source>%1d %2h</source>
+        <translation>%1&#xa0;d %2&#xa0;h</translation>
+    </message>
+    <message>
+        <source>no GPU</source>
+        <translation>keine GPU</translation>
+    </message>
+    <message>
+        <source>%1 GPU</source>
+        <translation>%1 GPU</translation>
+    </message>
+    <message>
+        <source>%1x %2</source>
+        <translation>%1× %2</translation>
+    </message>
+    <message>
+        <source>now</source>
+        <translation>jetzt</translation>
+    </message>
+    <message>
+        <source>in %1</source>
+        <translation>in %1</translation>
+    </message>
+    <message>
+        <source>Blocked by: %1</source>
+        <translation>Blockiert durch: %1</translation>
+    </message>
+    <message>
+        <source>Job</source>
+        <translation>Job</translation>
+    </message>
+    <message>
+        <source>Name</source>
+        <translation>Name</translation>
+    </message>
+    <message>
+        <source>Team</source>
+        <translation>Team</translation>
+    </message>
+    <message>
+        <source>Priority</source>
+        <translation>Priorität</translation>
+    </message>
+    <message>
+        <source>Workload</source>
+        <translation>Arbeitslast</translation>
+    </message>
+    <message>
+        <source>Tasks</source>
+        <translation>Tasks</translation>
+    </message>
+    <message>
+        <source>Request</source>
+        <translation>Anforderung</translation>
+    </message>
+    <message>
+        <source>State</source>
+        <translation>Zustand</translation>
+    </message>
+    <message>
+        <source>Wait</source>
+        <translation>Wartezeit</translation>
+    </message>
+    <message>
+        <source>Queue</source>
+        <translation>Warteschlange</translation>
+    </message>
+    <message>
+        <source>ETA</source>
+        <translation>Vorauss. Start</translation>
+    </message>
+    <message>
+        <source>Reason / placement</source>
+        <translation>Grund / Platzierung</translation>
+    </message>
+</context>
+<context>
+    <name>tessera::widgets::MigEditor</name>
+    <message>
+        <source>%1 is busy (pinned)</source>
+        <translation>%1 ist belegt (fixiert)</translation>
+    </message>
+    <message>
+        <source>Remove %1</source>
+        <translation>%1 entfernen</translation>
+    </message>
+    <message>
+        <source>Drag a profile onto a slice position; double-click to add it where it leaves the least fragmentation</source>
+        <translation>Ein Profil auf eine Slice-Position ziehen; Doppelklick fügt es dort ein, wo es die geringste Fragmentierung hinterlässt</translation>
+    </message>
+    <message>
+        <source>Dry-run result</source>
+        <translation>Ergebnis des Probelaufs</translation>
+    </message>
+    <message>
+        <source>Reset</source>
+        <translation>Zurücksetzen</translation>
+    </message>
+    <message>
+        <source>Dry run</source>
+        <translation>Probelauf</translation>
+    </message>
+    <message>
+        <source>Apply</source>
+        <translation>Anwenden</translation>
+    </message>
+    <message>
+        <source>%1 (%2) is not a MIG-capable GPU model</source>
+        <translation>%1 (%2) ist kein MIG-fähiges GPU-Modell</translation>
+    </message>
+    <message>
+        <source>%1 is not in MIG mode</source>
+        <translation>%1 ist nicht im MIG-Modus</translation>
+    </message>
+    <message>
+        <source>the layout of %1 cannot be read: %2</source>
+        <translation>das Layout von %1 kann nicht gelesen werden: %2</translation>
+    </message>
+    <message>
+        <source>no MIG GPU loaded</source>
+        <translation>keine MIG-GPU geladen</translation>
+    </message>
+    <message>
+        <source>%1: %2 memory slice(s), %3 compute slice(s), starts {%4}, at most %5 per GPU</source>
+        <translation>%1: %2 Speicher-Slice(s), %3 Rechen-Slice(s), Startpositionen {%4}, höchstens %5 pro GPU</translation>
+    </message>
+    <message>
+        <source>drop %1 on a memory slice position (0-%2)</source>
+        <translation>%1 auf einer Speicher-Slice-Position ablegen (0-%2)</translation>
+    </message>
+    <message>
+        <source>%1 fits nowhere next to the instances of %2</source>
+        <translation>%1 passt nirgends neben die Instanzen von %2</translation>
+    </message>
+    <message>
+        <source>no instance at memory slice %1</source>
+        <translation>keine Instanz an Speicher-Slice %1</translation>
+    </message>
+    <message>
+        <source>move it onto a memory slice position (0-%1)</source>
+        <translation>auf eine Speicher-Slice-Position verschieben (0-%1)</translation>
+    </message>
+    <message>
+        <source>idle</source>
+        <translation>ungenutzt</translation>
+    </message>
+    <message>
+        <source>job %1</source>
+        <translation>Job %1</translation>
+    </message>
+    <message>
+        <source>busy</source>
+        <translation>belegt</translation>
+    </message>
+    <message>
+        <source>%1 is busy (job %2) and pinned: drain it before repartitioning</source>
+        <translation>%1 ist belegt (Job %2) und fixiert: vor dem Neupartitionieren leeren</translation>
+    </message>
+    <message>
+        <source>%1 is busy and pinned: drain it before repartitioning</source>
+        <translation>%1 ist belegt und fixiert: vor dem Neupartitionieren leeren</translation>
+    </message>
+    <message>
+        <source>%1 (%2)</source>
+        <translation>%1 (%2)</translation>
+    </message>
+    <message>
+        <source>No MIG GPU selected</source>
+        <translation>Keine MIG-GPU ausgewählt</translation>
+    </message>
+    <message>
+        <source>Layout: %1</source>
+        <translation>Layout: %1</translation>
+    </message>
+    <message>
+        <source>empty</source>
+        <translation>leer</translation>
+    </message>
+</context>
+<context>
+    <name>tessera::widgets::MigFleetSummary</name>
+    <message>
+        <source>%1 on %2 MIG GPU(s) of model %3</source>
+        <translation>%1 auf %2 MIG-GPU(s) des Modells %3</translation>
+    </message>
+    <message>
+        <source>GPU model</source>
+        <translation>GPU-Modell</translation>
+    </message>
+    <message>
+        <source>Profile</source>
+        <translation>Profil</translation>
+    </message>
+    <message>
+        <source>Idle</source>
+        <translation>Ungenutzt</translation>
+    </message>
+    <message>
+        <source>Can add now</source>
+        <translation>Jetzt hinzufügbar</translation>
+    </message>
+    <message>
+        <source>Available now</source>
+        <translation>Jetzt verfügbar</translation>
+    </message>
+    <message>
+        <source>After repartition</source>
+        <translation>Nach Neupartitionierung</translation>
+    </message>
+    <message>
+        <source>Existing instances of the profile without work</source>
+        <translation>Vorhandene Instanzen des Profils ohne Arbeit</translation>
+    </message>
+    <message>
+        <source>New instances of the profile that can still be created, summed over GPUs, without touching any existing instance</source>
+        <translation>Neue Instanzen des Profils, die noch angelegt werden können, summiert über alle GPUs, ohne eine bestehende Instanz anzutasten</translation>
+    </message>
+    <message>
+        <source>Idle plus can add now: jobs of this profile that could start now</source>
+        <translation>Ungenutzt plus jetzt hinzufügbar: Jobs dieses Profils, die jetzt starten könnten</translation>
+    </message>
+    <message>
+        <source>The same count once every GPU is repartitioned as suggested for the demand (busy instances kept)</source>
+        <translation>Dieselbe Anzahl, nachdem jede GPU wie für den Bedarf vorgeschlagen neu partitioniert wurde (belegte Instanzen bleiben erhalten)</translation>
+    </message>
+</context>
+<context>
+    <name>tessera::widgets::MigMapWidget</name>
+    <message>
+        <source>%1: layout unreadable: %2</source>
+        <translation>%1: Layout nicht lesbar: %2</translation>
+    </message>
+    <message>
+        <source>%1 (%2)</source>
+        <translation>%1 (%2)</translation>
+    </message>
+    <message>
+        <source>%1 on %2, %3</source>
+        <translation>%1 auf %2, %3</translation>
+    </message>
+    <message>
+        <source>busy: job %1</source>
+        <translation>belegt: Job %1</translation>
+    </message>
+    <message>
+        <source>(team %1)</source>
+        <translation>(Team %1)</translation>
+    </message>
+    <message>
+        <source>busy</source>
+        <translation>belegt</translation>
+    </message>
+    <message>
+        <source>idle</source>
+        <translation>ungenutzt</translation>
+    </message>
+    <message>
+        <source>%1 slice %2: free but stranded: no profile in demand can be placed over it</source>
+        <translation>%1 Slice %2: frei, aber verwaist: kein nachgefragtes Profil lässt sich darauf platzieren</translation>
+    </message>
+    <message>
+        <source>%1 slice %2: free</source>
+        <translation>%1 Slice %2: frei</translation>
+    </message>
+    <message>
+        <source>unreadable</source>
+        <translation>nicht lesbar</translation>
+    </message>
+    <message>
+        <source>%1 stranded</source>
+        <translation>%1 verwaist</translation>
+    </message>
+    <message>
+        <source>job %1</source>
+        <translation>Job %1</translation>
     </message>
 </context>
 </TS>

@@ -1,19 +1,32 @@
 #pragma once
-// The console's main window (until the console issue lands: the cluster tree, the cluster
-// summary and the link matrix of the selected node, all from the embedded cluster model).
+// The console's main window: the topology heatmap in the middle; dockable, restorable panels
+// for the pending and running queues, the job inspector ("why pending"), the MIG map with its
+// repartition editor, the hardware tree and an activity log of every action and its result; a
+// toolbar with the session (embedded demo or a tesserad), the demo's speed, the heatmap layer
+// and search; cluster totals in the status bar. Every gesture becomes one operator command sent
+// through the session - the same path as the CLI and the API.
 #include <QMainWindow>
 
 #include <memory>
 
-#include "topology/cluster.h"
+#include "console/session_factory.h"
 
-class QPlainTextEdit;
+class QComboBox;
+class QLabel;
+class QLineEdit;
+class QListWidget;
 class QTableView;
 class QTreeView;
 
 namespace tessera::widgets {
 class ClusterTreeModel;
-class NodeLinksModel;
+class ConsoleSession;
+class HeatmapWidget;
+class JobFilterProxy;
+class JobInspector;
+class JobTableModel;
+class MigEditor;
+class MigMapWidget;
 }  // namespace tessera::widgets
 
 namespace tessera::console {
@@ -21,18 +34,58 @@ namespace tessera::console {
 class MainWindow : public QMainWindow {
   Q_OBJECT
  public:
-  explicit MainWindow(std::shared_ptr<const Cluster> cluster, QWidget* parent = nullptr);
+  // Opens on the embedded demo described by `demo` (its cluster also fills the hardware tree).
+  explicit MainWindow(EmbeddedOptions demo, QWidget* parent = nullptr);
+  ~MainWindow() override;
+
+  // For tests and screenshots: the panels, and the latest snapshot shown.
+  [[nodiscard]] widgets::HeatmapWidget* heatmap() const { return heatmap_; }
+  [[nodiscard]] widgets::MigMapWidget* migMap() const { return migMap_; }
+  [[nodiscard]] widgets::JobTableModel* jobs() const { return jobModel_; }
+  [[nodiscard]] widgets::ConsoleSession* session() const { return session_; }
+  [[nodiscard]] QListWidget* activity() const { return activity_; }
+  // Replaces the session (the embedded demo or a remote tesserad).
+  void useSession(std::shared_ptr<ClusterSession> session, const QString& description,
+                  std::shared_ptr<Backend> embedded);
+
+ protected:
+  void closeEvent(QCloseEvent* event) override;
 
  private:
-  void showSelection(const QModelIndex& index);
-  void selectFirstNode();
+  void buildToolbar();
+  void buildDocks();
+  QTableView* makeJobView(widgets::JobFilterProxy* proxy);
+  void restoreSettings();
+  void connectSession();
+  void showSnapshot(const ClusterSnapshot& s);
+  void showJobs(const std::vector<JobInfo>& jobs);
+  void selectJob(JobId id);
+  void log(const QString& line, bool error = false);
+  void sendCommand(const Command& c, bool dryRun);
+  void wireGestures();
+  void openConnectDialog();
+  void openEmbedded();
+  void applySearch(const QString& text);
 
-  std::shared_ptr<const Cluster> cluster_;
+  EmbeddedOptions demo_;
+  std::shared_ptr<Backend> embedded_;  // set while the demo runs (speed control)
+  widgets::ConsoleSession* session_ = nullptr;
+  widgets::HeatmapWidget* heatmap_;
+  widgets::JobTableModel* jobModel_;
+  widgets::JobFilterProxy* pendingProxy_;
+  widgets::JobFilterProxy* runningProxy_;
+  widgets::JobInspector* inspector_;
+  widgets::MigMapWidget* migMap_;
+  widgets::MigEditor* migEditor_;
   widgets::ClusterTreeModel* treeModel_;
-  widgets::NodeLinksModel* linksModel_;
-  QTreeView* tree_;
-  QPlainTextEdit* summary_;
-  QTableView* links_;
+  QTreeView* tree_ = nullptr;
+  QListWidget* activity_;
+  QComboBox* layer_ = nullptr;
+  QComboBox* speed_ = nullptr;
+  QLineEdit* search_ = nullptr;
+  QLabel* sessionLabel_ = nullptr;
+  QLabel* totals_ = nullptr;
+  Seconds now_ = 0;
 };
 
 }  // namespace tessera::console

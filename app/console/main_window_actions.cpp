@@ -1,0 +1,167 @@
+// The console's gestures, each turned into one operator command sent through the session: a
+// job dropped on the heatmap pins it there, a job dragged within the queue moves it, the
+// inspector's buttons hold/release/preempt/cancel/re-prioritize, the repartition editor dry-runs
+// and applies layouts; plus switching sessions and search.
+#include <QComboBox>
+#include <QDialog>
+#include <QDialogButtonBox>
+#include <QDockWidget>
+#include <QFormLayout>
+#include <QLineEdit>
+#include <QMessageBox>
+#include <QRegularExpression>
+
+#include "console/main_window.h"
+#include "console_session.h"
+#include "heatmap_widget.h"
+#include "job_inspector.h"
+#include "job_table_model.h"
+#include "mig_editor.h"
+#include "mig_map_widget.h"
+
+namespace tessera::console {
+namespace {
+
+Command commandFor(JobId job, widgets::JobAction action, const QString& priorityClass) {
+  switch (action) {
+    case widgets::JobAction::Hold:
+      return cmd::Hold{job};
+    case widgets::JobAction::Release:
+      return cmd::Release{job};
+    case widgets::JobAction::Preempt:
+      return cmd::Preempt{job};
+    case widgets::JobAction::Cancel:
+      return cmd::Cancel{job};
+    case widgets::JobAction::SetPriority:
+      break;
+  }
+  return cmd::SetPriority{job, priorityClass.toStdString()};
+}
+
+const GpuView* findGpu(const ClusterSnapshot& s, const QString& name) {
+  const auto slash = name.lastIndexOf('/');
+  const std::string node = name.left(slash).toStdString();
+  const int index = name.mid(slash + 1).toInt();
+  for (const NodeView& n : s.nodes)
+    if (n.name == node)
+      for (const GpuView& g : n.gpus)
+        if (g.index == index) return &g;
+  return nullptr;
+}
+
+}  // namespace
+
+void MainWindow::sendCommand(const Command& c, bool dryRun) {
+  if (session_) session_->act(c, dryRun);
+}
+
+void MainWindow::selectJob(JobId id) {
+  if (!session_ || id == kNoJob) return;
+  session_->explain(id);
+  heatmap_->highlightJob(id);
+}
+
+void MainWindow::wireGestures() {
+  connect(heatmap_, &widgets::HeatmapWidget::jobDropped, this,
+          [this](JobId job, const QString& node, int gpu) {
+            cmd::Pin pin{job, {}, {}};
+            if (gpu >= 0)
+              pin.gpus.push_back(node.toStdString() + "/" + std::to_string(gpu));
+            else
+              pin.nodes.push_back(node.toStdString());
+            sendCommand(pin, false);
+          });
+  connect(jobModel_, &widgets::JobTableModel::moveRequested, this, [this](JobId job, JobId before) {
+    cmd::Move m{job, before ? cmd::Move::To::Before : cmd::Move::To::Bottom, before};
+    sendCommand(m, false);
+  });
+  connect(inspector_, &widgets::JobInspector::actionRequested, this,
+          [this](JobId job, widgets::JobAction a, const QString& cls) {
+            sendCommand(commandFor(job, a, cls), false);
+          });
+  connect(inspector_, &widgets::JobInspector::jobActivated, this, &MainWindow::selectJob);
+  connect(
+      inspector_, &widgets::JobInspector::suggestionActivated, this,
+      [this](const Counterfactual& c) {
+        // "... if GPU inf-01/3 were repartitioned from A to B (...)": open the editor there.
+        static const QRegularExpression re(R"(GPU (\S+) were repartitioned from .* to (\S+) \()");
+        const auto m = re.match(QString::fromStdString(c.text));
+        if (c.kind != Counterfactual::Kind::Repartition || !m.hasMatch()) {
+          log(QString::fromStdString(c.text));
+          return;
+        }
+        if (migMap_->selectGpu(m.captured(1))) migEditor_->setInitialLayout(m.captured(2));
+        if (auto* dock = findChild<QDockWidget*>(QStringLiteral("repartition"))) dock->raise();
+      });
+  connect(migMap_, &widgets::MigMapWidget::gpuSelected, this, [this](const QString& gpu) {
+    if (const GpuView* g = findGpu(heatmap_->snapshot(), gpu)) migEditor_->setGpu(*g, gpu);
+  });
+  connect(heatmap_, &widgets::HeatmapWidget::gpuSelected, this,
+          [this](const QString& node, int gpu) {
+            migMap_->selectGpu(node + "/" + QString::number(gpu));
+          });
+  connect(migEditor_, &widgets::MigEditor::dryRunRequested, this,
+          [this](const QString& gpu, const QString& layout) {
+            sendCommand(cmd::Repartition{gpu.toStdString(), layout.toStdString(), false}, true);
+          });
+  connect(migEditor_, &widgets::MigEditor::applyRequested, this,
+          [this](const QString& gpu, const QString& layout) {
+            sendCommand(cmd::Repartition{gpu.toStdString(), layout.toStdString(), false}, false);
+          });
+  connect(migEditor_, &widgets::MigEditor::refused, this,
+          [this](const QString& reason) { log(tr("Layout refused: %1").arg(reason), true); });
+}
+
+void MainWindow::applySearch(const QString& text) {
+  pendingProxy_->setSearchText(text);
+  runningProxy_->setSearchText(text);
+  // A node or GPU name selects it on the heatmap too.
+  QStringList gpus;
+  for (const NodeView& n : heatmap_->snapshot().nodes) {
+    const QString node = QString::fromStdString(n.name);
+    for (const GpuView& g : n.gpus) {
+      const QString name = node + "/" + QString::number(g.index);
+      if (!text.isEmpty() && (node == text || name == text)) gpus << name;
+    }
+  }
+  heatmap_->setSelectedGpus(gpus);
+}
+
+void MainWindow::openEmbedded() {
+  auto backend = openEmbeddedSession(demo_);
+  if (!backend) {
+    log(tr("Cannot start the embedded demo: %1").arg(QString::fromStdString(backend.error().str())),
+        true);
+    return;
+  }
+  useSession(*backend, tr("Embedded demo (simulated, %1)").arg(speed_->currentText()), *backend);
+  (*backend)->setSpeed(speed_->currentData().toDouble());
+}
+
+void MainWindow::openConnectDialog() {
+  QDialog dialog(this);
+  dialog.setWindowTitle(tr("Connect to tesserad"));
+  auto* form = new QFormLayout(&dialog);
+  auto* address = new QLineEdit(QStringLiteral("127.0.0.1:50551"));
+  auto* token = new QLineEdit;
+  token->setEchoMode(QLineEdit::Password);
+  auto* ca = new QLineEdit;
+  ca->setPlaceholderText(tr("PEM file; empty = plaintext (loopback only)"));
+  form->addRow(tr("Address"), address);
+  form->addRow(tr("Token"), token);
+  form->addRow(tr("CA certificate"), ca);
+  auto* buttons = new QDialogButtonBox(QDialogButtonBox::Ok | QDialogButtonBox::Cancel);
+  connect(buttons, &QDialogButtonBox::accepted, &dialog, &QDialog::accept);
+  connect(buttons, &QDialogButtonBox::rejected, &dialog, &QDialog::reject);
+  form->addRow(buttons);
+  if (dialog.exec() != QDialog::Accepted) return;
+  auto session = openRemoteSession({address->text(), token->text(), ca->text()});
+  if (!session) {
+    QMessageBox::warning(this, tr("Connect to tesserad"),
+                         QString::fromStdString(session.error().str()));
+    return;
+  }
+  useSession(*session, tr("tesserad at %1").arg(address->text()), nullptr);
+}
+
+}  // namespace tessera::console

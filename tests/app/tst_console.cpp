@@ -1,0 +1,77 @@
+// The console window on the live embedded demo, headless: it fills the queues from the running
+// engine, paints a non-empty heatmap and MIG map (pixels inspected, not just "no crash"), and a
+// pending job dropped on a GPU becomes the engine's pin command, with its result in the
+// activity log.
+#include <QListWidget>
+#include <QSettings>
+#include <QtTest>
+
+#include "clusterspec/cluster_spec.h"
+#include "console/main_window.h"
+#include "heatmap_widget.h"
+#include "job_table_model.h"
+#include "mig_map_widget.h"
+#include "workload/workload_spec.h"
+
+using namespace tessera;
+
+namespace {
+
+// Pixels that differ from the most common color (the background).
+int paintedPixels(const QImage& image) {
+  QHash<QRgb, int> counts;
+  for (int y = 0; y < image.height(); y += 2)
+    for (int x = 0; x < image.width(); x += 2) ++counts[image.pixel(x, y)];
+  int background = 0;
+  for (int c : counts) background = std::max(background, c);
+  int total = 0;
+  for (int c : counts) total += c;
+  return total - background;
+}
+
+bool logContains(QListWidget* log, const QString& text) {
+  for (int i = 0; i < log->count(); ++i)
+    if (log->item(i)->text().contains(text)) return true;
+  return false;
+}
+
+}  // namespace
+
+class TstConsole : public QObject {
+  Q_OBJECT
+
+ private slots:
+  void initTestCase() {
+    // Keep the developer's own window layout out of the test.
+    QStandardPaths::setTestModeEnabled(true);
+    QSettings().clear();
+  }
+
+  void opensOnTheLiveDemoAndActs() {
+    console::EmbeddedOptions demo;
+    demo.cluster = demoCluster();
+    demo.workload = *demoWorkload();
+    console::MainWindow window(std::move(demo));
+    window.resize(1440, 900);
+    window.show();
+    QTRY_VERIFY_WITH_TIMEOUT(window.jobs()->rowCount() >= 20, 10000);
+    QTRY_VERIFY_WITH_TIMEOUT(!window.heatmap()->snapshot().nodes.empty(), 10000);
+    QVERIFY(paintedPixels(window.heatmap()->grab().toImage()) > 2000);
+    QVERIFY(window.migMap()->gpuCount() > 0);
+    QVERIFY(paintedPixels(window.migMap()->grab().toImage()) > 500);
+
+    // The first pending job, dropped on a GPU of the demo's H100 pod: the pin command goes to
+    // the engine and its answer (applied or refused with the reason) lands in the log.
+    JobId pending = kNoJob;
+    for (int r = 0; r < window.jobs()->rowCount() && pending == kNoJob; ++r)
+      if (window.jobs()->jobAt(r).row.state == JobState::Pending)
+        pending = window.jobs()->jobAt(r).row.job.id;
+    QVERIFY(pending != kNoJob);
+    emit window.heatmap()->jobDropped(pending, "pod-a-01", 0);
+    const QString what = "pin job " + QString::number(pending);
+    QTRY_VERIFY_WITH_TIMEOUT(logContains(window.activity(), what), 10000);
+  }
+};
+
+QTEST_MAIN(TstConsole)
+#include "tst_console.moc"

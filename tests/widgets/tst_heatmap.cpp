@@ -1,0 +1,649 @@
+// The topology heatmap: HeatmapLayout's geometry and hit testing (a hand-written snapshot, the
+// demo cluster through a real Backend, and a synthetic 10,000-GPU cluster checked against a
+// brute-force scan), and HeatmapWidget's behaviour through real input events: clicks, rubber
+// band, wheel zoom, layer colors read back from grab(), job highlight, and a synthetic drop.
+// Expected values come from the snapshots written here, never from the code under test.
+#include <QMimeData>
+#include <QRandomGenerator>
+#include <QSignalSpy>
+#include <QTemporaryDir>
+#include <QtTest>
+
+#include <set>
+
+#include "../service/backend_test_util.h"
+#include "clusterspec/cluster_spec.h"
+#include "heatmap_layout.h"
+#include "heatmap_widget.h"
+#include "service/backend.h"
+#include "workload/workload_spec.h"
+
+using namespace tessera;
+using namespace tessera::widgets;
+
+namespace {
+
+GpuView gpu(int index, const std::string& model = "H100-SXM5-80GB") {
+  GpuView g;
+  g.index = index;
+  g.model = model;
+  g.sharing = "exclusive";
+  g.util = 0.0;
+  g.smActive = 0.0;
+  return g;
+}
+
+void occupy(GpuView& g, JobId job, const std::string& team, double util) {
+  g.occupants.push_back({job, 1000, "", team, -1});
+  g.allocated = 1;
+  g.util = util;
+  g.smActive = util / 2;
+}
+
+NodeView node(const std::string& name, const std::string& leaf, int gpus,
+              const std::string& state = "up") {
+  NodeView n;
+  n.name = name;
+  n.state = state;
+  n.pool = "training";
+  n.leaf = leaf;
+  n.spine = "spine-1";
+  for (int i = 0; i < gpus; ++i) n.gpus.push_back(gpu(i));
+  return n;
+}
+
+// Two leaves under one spine:
+//   leaf-a: a1 (4 x H100, one NVSwitch domain; GPU0 job 5 nlp, GPU2 job 6 vision without
+//           telemetry), a2 (4 x H100; GPU0 job 5 nlp), a3 (2 GPUs, draining with nothing left:
+//           drained)
+//   leaf-b: r1, r2 (2 GPUs each, one NVLink rack domain), m1 (A100-80GB in MIG mode with
+//           3g.40gb@4 busy (job 7, vision), 2g.20gb@0 and two 1g.10gb idle)
+ClusterSnapshot tinySnapshot() {
+  ClusterSnapshot s;
+  NodeView a1 = node("a1", "leaf-a", 4);
+  for (auto& g : a1.gpus) g.nvlinkDomain = "a1-nvswitch";
+  occupy(a1.gpus[0], 5, "nlp", 0.9);
+  occupy(a1.gpus[2], 6, "vision", 0.5);
+  a1.gpus[2].util.reset();
+  a1.gpus[2].smActive.reset();
+  NodeView a2 = node("a2", "leaf-a", 4);
+  occupy(a2.gpus[0], 5, "nlp", 0.8);
+  NodeView a3 = node("a3", "leaf-a", 2, "draining");
+  NodeView r1 = node("r1", "leaf-b", 2);
+  NodeView r2 = node("r2", "leaf-b", 2);
+  for (NodeView* n : {&r1, &r2})
+    for (auto& g : n->gpus) g.nvlinkDomain = "rack-1";
+  NodeView m1 = node("m1", "leaf-b", 1);
+  GpuView& mig = m1.gpus[0];
+  mig.model = "A100-SXM4-80GB";
+  mig.sharing = "mig";
+  mig.migLayout = "3g.40gb@4*,2g.20gb@0,1g.10gb@2,1g.10gb@3";
+  mig.occupants.push_back({7, 500, "3g.40gb", "vision", 4});
+  mig.allocated = 0.5;
+  s.nodes = {a1, a2, a3, r1, r2, m1};
+  s.teams = {{"nlp", "", 2, 0, 0}, {"vision", "", 1.5, 0, 0}};
+  return s;
+}
+
+// `nodes` x `gpusPerNode` GPUs spread evenly over `leaves` leaves and `spines` spines.
+ClusterSnapshot syntheticSnapshot(int nodes, int gpusPerNode, int leaves, int spines) {
+  ClusterSnapshot s;
+  for (int n = 0; n < nodes; ++n) {
+    const int leaf = n * leaves / nodes;
+    NodeView nv = node("n" + std::to_string(n), "leaf-" + std::to_string(leaf), gpusPerNode);
+    nv.spine = "spine-" + std::to_string(leaf * spines / leaves);
+    for (auto& g : nv.gpus)
+      if ((n + g.index) % 3 != 0) occupy(g, static_cast<JobId>(1 + n / 4), "team", 0.5);
+    s.nodes.push_back(std::move(nv));
+  }
+  return s;
+}
+
+// The demo cluster as the Backend sees it, with the demo workload submitted and scheduled.
+ClusterSnapshot demoSnapshot() {
+  QTemporaryDir dir;
+  BackendConfig c;
+  c.database = dir.filePath("heatmap.db").toStdString();
+  c.cluster = demoCluster();
+  auto w = demoWorkload();
+  if (!w) qFatal("demo workload: %s", w.error().str().c_str());
+  c.tenants = *w;
+  c.runCycles = false;
+  c.clock = [] { return Seconds{5000}; };
+  auto b = Backend::open(c);
+  if (!b) qFatal("%s", b.error().str().c_str());
+  std::vector<Job> jobs = w->jobs;
+  for (Job& j : jobs) j.id = kNoJob;
+  test::ok(test::await<std::vector<JobId>>(
+      [&](auto r) { (*b)->submit(jobs, Caller{}, std::nullopt, r); }));
+  test::ok(test::await<CycleStats>([&](auto r) { (*b)->cycleNow(r); }));
+  return test::ok(test::await<ClusterSnapshot>([&](auto r) { (*b)->snapshot(r); }));
+}
+
+QRectF tileRect(const HeatmapLayout& l, const char* node, int gpu) {
+  const int k = l.tileOf(QString::fromLatin1(node), gpu);
+  if (k < 0) qFatal("no tile %s/%d", node, gpu);
+  return l.tiles()[static_cast<size_t>(k)].rect;
+}
+
+const HeatmapNodeBox& nodeBox(const HeatmapLayout& l, const char* name) {
+  for (const auto& n : l.nodes())
+    if (n.name == QLatin1String(name)) return n;
+  qFatal("no node %s", name);
+}
+
+// Geometry invariants that hold for any snapshot.
+void checkGeometry(const ClusterSnapshot& s, const HeatmapLayout& l) {
+  size_t gpus = 0;
+  for (const auto& n : s.nodes) gpus += n.gpus.size();
+  QCOMPARE(l.tiles().size(), gpus);
+  QCOMPARE(l.nodes().size(), s.nodes.size());
+  for (const auto& n : s.nodes)
+    for (const auto& g : n.gpus)
+      QVERIFY2(l.tileOf(QString::fromStdString(n.name), g.index) >= 0, n.name.c_str());
+  for (const HeatmapNodeBox& box : l.nodes()) {
+    const NodeView& nv = s.nodes[static_cast<size_t>(box.snapshotNode)];
+    QCOMPARE(box.name, QString::fromStdString(nv.name));
+    const HeatmapFrame& leaf = l.leaves()[static_cast<size_t>(box.leaf)];
+    QCOMPARE(leaf.name, QString::fromStdString(nv.leaf));
+    QVERIFY2(leaf.rect.contains(box.rect), nv.name.c_str());
+    for (int i = 0; i < box.tileCount; ++i)
+      QVERIFY(box.rect.contains(l.tiles()[static_cast<size_t>(box.firstTile + i)].rect));
+  }
+  for (const HeatmapFrame& leaf : l.leaves()) {
+    bool inSpine = false;
+    for (const HeatmapFrame& spine : l.spines()) inSpine |= spine.rect.contains(leaf.rect);
+    QVERIFY2(inSpine, qPrintable(leaf.name));
+  }
+  // No two tiles, and no two nodes, overlap: the grid query of a tile's (slightly shrunk) rect
+  // finds only the tile itself.
+  std::vector<int> found;
+  for (size_t k = 0; k < l.tiles().size(); ++k) {
+    l.tilesIn(l.tiles()[k].rect.adjusted(0.01, 0.01, -0.01, -0.01), found);
+    QCOMPARE(found, std::vector<int>{static_cast<int>(k)});
+  }
+  for (size_t k = 0; k < l.nodes().size(); ++k) {
+    l.nodesIn(l.nodes()[k].rect.adjusted(0.01, 0.01, -0.01, -0.01), found);
+    QCOMPARE(found, std::vector<int>{static_cast<int>(k)});
+  }
+  QVERIFY(l.bounds().contains(l.nodes().front().rect));
+}
+
+// A widget showing the tiny snapshot, shown offscreen at a fixed size with no legend in the way.
+struct Fixture {
+  HeatmapWidget w;
+  explicit Fixture(const ClusterSnapshot& s = tinySnapshot()) {
+    w.setLegendVisible(false);
+    w.resize(800, 500);
+    w.setSnapshot(s);
+    w.show();
+    if (!QTest::qWaitForWindowExposed(&w)) qFatal("not exposed");
+    w.fitToView();
+  }
+  QPoint at(QPointF scene) const { return w.mapFromScene(scene).toPoint(); }
+  QPoint tileCenter(const char* node, int gpu) const {
+    return at(tileRect(w.heatmapLayout(), node, gpu).center());
+  }
+  // A pixel well inside the tile, away from the centered GPU number.
+  QRgb tilePixel(const QImage& img, const char* node, int gpu) const {
+    const QRectF r = w.mapFromScene(tileRect(w.heatmapLayout(), node, gpu));
+    return img.pixel((r.topLeft() + QPointF(r.width() * 0.2, r.height() * 0.2)).toPoint());
+  }
+  QImage grab() { return w.grab().toImage().convertToFormat(QImage::Format_RGB32); }
+};
+
+int distinctColors(const QImage& img, const QRect& r) {
+  std::set<QRgb> colors;
+  for (int y = r.top(); y <= r.bottom(); ++y)
+    for (int x = r.left(); x <= r.right(); ++x) colors.insert(img.pixel(x, y));
+  return static_cast<int>(colors.size());
+}
+
+}  // namespace
+
+class TstHeatmap : public QObject {
+  Q_OBJECT
+
+ private slots:
+  void layoutOfTheTinySnapshot() {
+    const ClusterSnapshot s = tinySnapshot();
+    HeatmapLayout l;
+    l.build(s);
+    checkGeometry(s, l);
+    QCOMPARE(l.spines().size(), size_t{1});
+    QCOMPARE(l.leaves().size(), size_t{2});
+    // The rack's two nodes share one frame; a1's NVSwitch domain is an outline inside a1.
+    QCOMPARE(l.domains().size(), size_t{1});
+    QCOMPARE(l.domains()[0].name, QStringLiteral("rack-1"));
+    QVERIFY(l.domains()[0].rect.contains(nodeBox(l, "r1").rect));
+    QVERIFY(l.domains()[0].rect.contains(nodeBox(l, "r2").rect));
+    QVERIFY(!l.domains()[0].rect.intersects(nodeBox(l, "m1").rect));
+    QCOMPARE(l.nodeDomains().size(), size_t{1});
+    QVERIFY(nodeBox(l, "a1").rect.contains(l.nodeDomains()[0].rect));
+    for (int g = 0; g < 4; ++g) QVERIFY(l.nodeDomains()[0].rect.contains(tileRect(l, "a1", g)));
+  }
+
+  void migInstancesAreSubTilesBySlices() {
+    HeatmapLayout l;
+    l.build(tinySnapshot());
+    const int k = l.tileOf(QStringLiteral("m1"), 0);
+    QCOMPARE(l.tiles()[static_cast<size_t>(k)].slices, 8);
+    const auto inst = l.instances(k);
+    QCOMPARE(inst.size(), size_t{4});
+    const QRectF t = l.tiles()[static_cast<size_t>(k)].rect;
+    for (size_t i = 0; i < inst.size(); ++i) {
+      const QRectF r = l.instanceRect(k, static_cast<int>(i));
+      QVERIFY(t.contains(r));
+      QCOMPARE(r.width(), t.width() * inst[i].size / 8);
+      QCOMPARE(r.left(), t.left() + t.width() * inst[i].start / 8);
+    }
+    // Only the 3g.40gb instance at slice 4 is busy: occupant 0.
+    for (const auto& i : inst) QCOMPARE(i.occupant, i.start == 4 ? 0 : -1);
+  }
+
+  void migSlicesWithoutTheCatalog() {
+    // A model the catalog does not know: busy instances from the occupants alone, an A30 with 4
+    // slices, anything else with 8.
+    ClusterSnapshot s = tinySnapshot();
+    GpuView& g = s.nodes[5].gpus[0];
+    g.model = "Custom-A30-Variant";
+    g.occupants = {{7, 500, "2g.12gb", "vision", 2}};
+    HeatmapLayout l;
+    l.build(s);
+    const int k = l.tileOf(QStringLiteral("m1"), 0);
+    QCOMPARE(l.tiles()[static_cast<size_t>(k)].slices, 4);
+    QCOMPARE(l.instances(k).size(), size_t{1});
+    QCOMPARE(l.instances(k)[0].start, 2);
+    QCOMPARE(l.instances(k)[0].size, 2);
+  }
+
+  void layoutOfTheDemoCluster() {
+    const ClusterSnapshot s = demoSnapshot();
+    QCOMPARE(s.gpusTotal, 392.0);
+    HeatmapLayout l;
+    l.build(s);
+    checkGeometry(s, l);
+    // The NVL72 rack is one multi-node domain: its frame holds every node with a GPU in it.
+    QVERIFY(!l.domains().empty());
+    for (const HeatmapFrame& d : l.domains())
+      for (const HeatmapNodeBox& box : l.nodes()) {
+        const NodeView& nv = s.nodes[static_cast<size_t>(box.snapshotNode)];
+        if (nv.gpus.front().nvlinkDomain == d.name.toStdString())
+          QVERIFY2(d.rect.contains(box.rect), nv.name.c_str());
+      }
+    // MIG GPUs of the demo get their layout's instances.
+    int migTiles = 0;
+    for (size_t k = 0; k < l.tiles().size(); ++k)
+      if (l.tiles()[k].slices > 0) {
+        ++migTiles;
+        QVERIFY(!l.instances(static_cast<int>(k)).empty());
+      }
+    QVERIFY(migTiles > 0);
+  }
+
+  void layoutOfTenThousandGpus() {
+    const ClusterSnapshot s = syntheticSnapshot(1250, 8, 40, 2);
+    HeatmapLayout l;
+    l.build(s);
+    checkGeometry(s, l);
+    QCOMPARE(l.spines().size(), size_t{2});
+    QCOMPARE(l.leaves().size(), size_t{40});
+    // Roughly the shape of a window, not a ribbon.
+    const double aspect = l.bounds().width() / l.bounds().height();
+    QVERIFY2(aspect > 0.8 && aspect < 3.5, qPrintable(QString::number(aspect)));
+  }
+
+  void hitTesting() {
+    HeatmapLayout l;
+    l.build(tinySnapshot());
+    const QRectF t1 = tileRect(l, "a2", 1);
+    auto hit = l.hitTest(t1.center());
+    QVERIFY(hit);
+    QCOMPARE(hit->node, QStringLiteral("a2"));
+    QCOMPARE(hit->gpu, 1);
+    QCOMPARE(hit->instance, -1);
+    // Between two tiles, on the node's label strip, outside everything: no GPU.
+    const QRectF t2 = tileRect(l, "a2", 2);
+    QVERIFY(!l.hitTest(QPointF((t1.right() + t2.left()) / 2, t1.center().y())));
+    QVERIFY(!l.hitTest(nodeBox(l, "a2").header.center()));
+    QCOMPARE(l.nodeAt(nodeBox(l, "a2").header.center()).value(),
+             static_cast<int>(&nodeBox(l, "a2") - l.nodes().data()));
+    QVERIFY(!l.hitTest(l.bounds().bottomRight() + QPointF(50, 50)));
+    QVERIFY(!l.hitTest(QPointF(-5, -5)));
+    QVERIFY(!l.nodeAt(QPointF(-5, -5)));
+  }
+
+  void hitTestingMigInstances() {
+    HeatmapLayout l;
+    l.build(tinySnapshot());
+    const QRectF t = tileRect(l, "m1", 0);
+    auto atSlice = [&](double slice) {
+      return l.hitTest(QPointF(t.left() + t.width() * slice / 8, t.center().y()));
+    };
+    auto h = atSlice(5.5);
+    QVERIFY(h && h->instance >= 0);
+    QCOMPARE(l.instances(h->tile)[static_cast<size_t>(h->instance)].profile,
+             QStringLiteral("3g.40gb"));
+    QCOMPARE(l.instances(h->tile)[static_cast<size_t>(h->instance)].occupant, 0);
+    h = atSlice(0.5);
+    QCOMPARE(l.instances(h->tile)[static_cast<size_t>(h->instance)].profile,
+             QStringLiteral("2g.20gb"));
+    h = atSlice(2.5);
+    QCOMPARE(l.instances(h->tile)[static_cast<size_t>(h->instance)].start, 2);
+    QCOMPARE(l.instances(h->tile)[static_cast<size_t>(h->instance)].occupant, -1);
+  }
+
+  void hitTestAgreesWithABruteForceScan() {
+    HeatmapLayout l;
+    l.build(syntheticSnapshot(1250, 8, 40, 2));
+    QRandomGenerator rng(7);
+    const QRectF b = l.bounds().adjusted(-10, -10, 10, 10);
+    int hits = 0;
+    for (int i = 0; i < 5000; ++i) {
+      const QPointF p(b.left() + rng.generateDouble() * b.width(),
+                      b.top() + rng.generateDouble() * b.height());
+      int expected = -1;
+      for (size_t k = 0; k < l.tiles().size(); ++k)
+        if (l.tiles()[k].rect.contains(p)) expected = static_cast<int>(k);
+      const auto hit = l.hitTest(p);
+      QCOMPARE(hit ? hit->tile : -1, expected);
+      hits += expected >= 0;
+    }
+    QVERIFY(hits > 100);  // the points did land on tiles
+    // Rectangle queries too: the grid's answer is the set a scan finds.
+    std::vector<int> found;
+    for (int i = 0; i < 50; ++i) {
+      const QRectF r(b.left() + rng.generateDouble() * b.width(),
+                     b.top() + rng.generateDouble() * b.height(), rng.bounded(400),
+                     rng.bounded(300));
+      l.tilesIn(r, found);
+      std::set<int> got(found.begin(), found.end()), expected;
+      QCOMPARE(got.size(), found.size());
+      for (size_t k = 0; k < l.tiles().size(); ++k)
+        if (l.tiles()[k].rect.intersects(r)) expected.insert(static_cast<int>(k));
+      QCOMPARE(got, expected);
+    }
+  }
+
+  void clickSelectsAGpuOrANode() {
+    Fixture f;
+    QSignalSpy gpu(&f.w, &HeatmapWidget::gpuSelected);
+    QSignalSpy node(&f.w, &HeatmapWidget::nodeSelected);
+    QTest::mouseClick(&f.w, Qt::LeftButton, {}, f.tileCenter("a2", 3));
+    QCOMPARE(gpu.count(), 1);
+    QCOMPARE(gpu.at(0).at(0).toString(), QStringLiteral("a2"));
+    QCOMPARE(gpu.at(0).at(1).toInt(), 3);
+    QCOMPARE(f.w.selectedGpus(), QStringList{QStringLiteral("a2/3")});
+    QTest::mouseClick(&f.w, Qt::LeftButton, {},
+                      f.at(nodeBox(f.w.heatmapLayout(), "r1").header.center()));
+    QCOMPARE(node.count(), 1);
+    QCOMPARE(node.at(0).at(0).toString(), QStringLiteral("r1"));
+    QCOMPARE(gpu.count(), 1);
+    // Ctrl-click adds to the selection and reports all of it.
+    QSignalSpy many(&f.w, &HeatmapWidget::gpusSelected);
+    QTest::mouseClick(&f.w, Qt::LeftButton, {}, f.tileCenter("a1", 0));
+    QTest::mouseClick(&f.w, Qt::LeftButton, Qt::ControlModifier, f.tileCenter("m1", 0));
+    QCOMPARE(many.count(), 1);
+    QCOMPARE(many.at(0).at(0).toStringList(), (QStringList{"a1/0", "m1/0"}));
+  }
+
+  void rubberBandSelectsTheGpusItTouches() {
+    Fixture f;
+    QSignalSpy many(&f.w, &HeatmapWidget::gpusSelected);
+    const HeatmapLayout& l = f.w.heatmapLayout();
+    // From just above-left of a1's first tile to the middle of its last one: all four GPUs.
+    const QRectF first = tileRect(l, "a1", 0);
+    const QPoint from = f.at(first.topLeft() - QPointF(1, 1));
+    const QPoint to = f.tileCenter("a1", 3);
+    QTest::mousePress(&f.w, Qt::LeftButton, {}, from);
+    QTest::mouseMove(&f.w, (from + to) / 2);
+    QTest::mouseMove(&f.w, to);
+    QTest::mouseRelease(&f.w, Qt::LeftButton, {}, to);
+    QCOMPARE(many.count(), 1);
+    QCOMPARE(many.at(0).at(0).toStringList(), (QStringList{"a1/0", "a1/1", "a1/2", "a1/3"}));
+    QCOMPARE(f.w.selectedGpus().size(), 4);
+  }
+
+  void wheelZoomKeepsThePointUnderTheCursor() {
+    Fixture f;
+    const QPointF cursor = f.tileCenter("m1", 0);
+    const QPointF before = f.w.mapToScene(cursor);
+    const double zoom = f.w.zoom();
+    QWheelEvent in(cursor, f.w.mapToGlobal(cursor), QPoint(), QPoint(0, 240), Qt::NoButton,
+                   Qt::NoModifier, Qt::NoScrollPhase, false);
+    QApplication::sendEvent(&f.w, &in);
+    QVERIFY(qAbs(f.w.zoom() / zoom - std::sqrt(2.0)) < 1e-9);
+    QVERIFY((f.w.mapToScene(cursor) - before).manhattanLength() < 1e-6);
+    // And the same GPU is still under the cursor.
+    QCOMPARE(f.w.heatmapLayout().hitTest(f.w.mapToScene(cursor))->node, QStringLiteral("m1"));
+    QWheelEvent out(cursor, f.w.mapToGlobal(cursor), QPoint(), QPoint(0, -240), Qt::NoButton,
+                    Qt::NoModifier, Qt::NoScrollPhase, false);
+    QApplication::sendEvent(&f.w, &out);
+    QVERIFY(qAbs(f.w.zoom() - zoom) < 1e-9);
+  }
+
+  void middleDragPans() {
+    Fixture f;
+    const QPointF scene = f.w.mapToScene(QPointF(100, 100));
+    QTest::mousePress(&f.w, Qt::MiddleButton, {}, QPoint(100, 100));
+    QTest::mouseMove(&f.w, QPoint(130, 90));
+    QTest::mouseRelease(&f.w, Qt::MiddleButton, {}, QPoint(130, 90));
+    QVERIFY((f.w.mapFromScene(scene) - QPointF(130, 90)).manhattanLength() < 1e-6);
+  }
+
+  void spaceDragPansToo() {
+    Fixture f;
+    QSignalSpy many(&f.w, &HeatmapWidget::gpusSelected);
+    const QPointF scene = f.w.mapToScene(QPointF(100, 100));
+    QTest::keyPress(&f.w, Qt::Key_Space);
+    QTest::mousePress(&f.w, Qt::LeftButton, {}, QPoint(100, 100));
+    QTest::mouseMove(&f.w, QPoint(60, 140));
+    QTest::mouseRelease(&f.w, Qt::LeftButton, {}, QPoint(60, 140));
+    QTest::keyRelease(&f.w, Qt::Key_Space);
+    QVERIFY((f.w.mapFromScene(scene) - QPointF(60, 140)).manhattanLength() < 1e-6);
+    QCOMPARE(many.count(), 0);  // a pan, not a rubber band
+  }
+
+  void anEmptySnapshotIsHarmless() {
+    Fixture f(ClusterSnapshot{});
+    QVERIFY(f.w.heatmapLayout().tiles().empty());
+    QVERIFY(!f.w.heatmapLayout().hitTest(QPointF(0, 0)));
+    QSignalSpy gpu(&f.w, &HeatmapWidget::gpuSelected);
+    QTest::mouseClick(&f.w, Qt::LeftButton, {}, QPoint(400, 250));
+    QCOMPARE(gpu.count(), 0);
+    QVERIFY(f.w.toolTipAt(QPointF(400, 250)).isEmpty());
+    QVERIFY(!f.grab().isNull());
+    // A node without GPUs still gets its frame.
+    ClusterSnapshot s;
+    s.nodes.push_back(node("bare", "", 0));
+    f.w.setSnapshot(s);
+    QCOMPARE(f.w.heatmapLayout().nodes().size(), size_t{1});
+    QVERIFY(!f.grab().isNull());
+  }
+
+  void setSnapshotKeepsTheView() {
+    Fixture f;
+    f.w.zoomAt(QPointF(200, 200), 1.5);
+    QTest::mouseClick(&f.w, Qt::LeftButton, {}, f.tileCenter("a2", 1));
+    const double zoom = f.w.zoom();
+    const QPointF origin = f.w.mapFromScene(QPointF(0, 0));
+    ClusterSnapshot s = tinySnapshot();
+    occupy(s.nodes[1].gpus[1], 9, "nlp", 0.3);
+    f.w.setSnapshot(s);
+    QCOMPARE(f.w.zoom(), zoom);
+    QCOMPARE(f.w.mapFromScene(QPointF(0, 0)), origin);
+    QCOMPARE(f.w.selectedGpus(), QStringList{QStringLiteral("a2/1")});
+  }
+
+  void allocationLayerColors() {
+    Fixture f;
+    const QImage img = f.grab();
+    // a1/0 is held by a job, a1/1 is free; m1/0 is half allocated.
+    QVERIFY(f.tilePixel(img, "a1", 0) != f.tilePixel(img, "a1", 1));
+    QCOMPARE(f.tilePixel(img, "a1", 1), f.tilePixel(img, "a2", 2));
+    QCOMPARE(QColor(f.tilePixel(img, "a1", 0)), heatmapScaleColor(HeatmapLayer::Allocation, 1));
+    // Zoomed out below the detail threshold the same colors come from the batched path.
+    f.w.zoomAt(QPointF(0, 0), 10.0 / (f.w.zoom() * f.w.heatmapLayout().params().tile));
+    const QImage small = f.grab();
+    QVERIFY(f.tilePixel(small, "a1", 0) != f.tilePixel(small, "a1", 1));
+    QCOMPARE(QColor(f.tilePixel(small, "a1", 1)), heatmapScaleColor(HeatmapLayer::Allocation, 0));
+  }
+
+  void teamLayerColorsTeamsApart() {
+    Fixture f;
+    f.w.setLayer(HeatmapLayer::Team);
+    const QImage img = f.grab();
+    const QRgb nlp = f.tilePixel(img, "a1", 0);
+    const QRgb vision = f.tilePixel(img, "a1", 2);
+    QVERIFY(nlp != vision);
+    QCOMPARE(QColor(nlp), heatmapTeamColor(QStringLiteral("nlp")));
+    QCOMPARE(f.tilePixel(img, "a2", 0), nlp);  // the same team on another node
+    QVERIFY(f.tilePixel(img, "a1", 1) != nlp && f.tilePixel(img, "a1", 1) != vision);
+    // The busy MIG instance in vision's color, an idle one not.
+    const QRectF t = f.w.mapFromScene(tileRect(f.w.heatmapLayout(), "m1", 0));
+    const QPoint busy((t.topLeft() + QPointF(t.width() * 5.5 / 8, t.height() * 0.8)).toPoint());
+    const QPoint idle((t.topLeft() + QPointF(t.width() * 0.5 / 8, t.height() * 0.8)).toPoint());
+    QCOMPARE(img.pixel(busy), vision);
+    QVERIFY(img.pixel(idle) != vision);
+    QCOMPARE(heatmapTeamColor(QStringLiteral("nlp")), heatmapTeamColor(QStringLiteral("nlp")));
+  }
+
+  void missingTelemetryIsNotDrawnLikeZero() {
+    for (HeatmapLayer layer :
+         {HeatmapLayer::Utilization, HeatmapLayer::SmActive, HeatmapLayer::Gap}) {
+      Fixture f;
+      f.w.setLayer(layer);
+      const QImage img = f.grab();
+      // a1/1 reports 0, a1/2 reports nothing: hatched (several colors), never the zero color.
+      const QRgb zero = f.tilePixel(img, "a1", 1);
+      QCOMPARE(QColor(zero), heatmapScaleColor(layer, 0));
+      const QRect missing = f.w.mapFromScene(tileRect(f.w.heatmapLayout(), "a1", 2))
+                                .toAlignedRect()
+                                .adjusted(3, 3, -3, -3);
+      QVERIFY(distinctColors(img, missing) >= 2);
+      for (int y = missing.top(); y <= missing.bottom(); ++y)
+        for (int x = missing.left(); x <= missing.right(); ++x) QVERIFY(img.pixel(x, y) != zero);
+      QVERIFY(f.tilePixel(img, "a1", 0) != zero);  // busy
+    }
+  }
+
+  void stateLayerShowsDrainedNodes() {
+    Fixture f;
+    f.w.setLayer(HeatmapLayer::State);
+    const QImage img = f.grab();
+    QVERIFY(f.tilePixel(img, "a3", 0) != f.tilePixel(img, "a1", 0));
+    QCOMPARE(f.tilePixel(img, "a1", 1), f.tilePixel(img, "a1", 0));  // up, whatever the load
+  }
+
+  void highlightJobOutlinesItsGpusOnEveryNode() {
+    Fixture f;
+    f.w.highlightJob(5);
+    const QImage img = f.grab();
+    auto leftOf = [&](const char* node, int gpu) {
+      const QRectF r = f.w.mapFromScene(tileRect(f.w.heatmapLayout(), node, gpu));
+      return QColor(img.pixel(QPointF(r.left() - 2, r.center().y()).toPoint()));
+    };
+    const QColor magenta = leftOf("a1", 0);
+    QCOMPARE(magenta, leftOf("a2", 0));
+    QVERIFY(leftOf("a1", 1) != magenta);  // a1/1 is left of nothing highlighted
+    QVERIFY(leftOf("a2", 1) != magenta);
+    QCOMPARE(f.w.highlightedJob(), JobId{5});
+  }
+
+  void toolTipsDescribeGpuAndInstance() {
+    Fixture f;
+    const QRectF t = f.w.mapFromScene(tileRect(f.w.heatmapLayout(), "m1", 0));
+    const QString tip = f.w.toolTipAt(t.topLeft() + QPointF(t.width() * 5.5 / 8, t.height() / 2));
+    QVERIFY2(tip.contains(QStringLiteral("3g.40gb")) && tip.contains(QStringLiteral("job 7")),
+             qPrintable(tip));
+    QVERIFY(tip.contains(QStringLiteral("vision")));
+    const QString missing = f.w.toolTipAt(f.tileCenter("a1", 2));
+    QVERIFY2(missing.contains(QStringLiteral("no telemetry")), qPrintable(missing));
+    QVERIFY(f.w.toolTipAt(QPointF(-100, -100)).isEmpty());
+  }
+
+  void dropAJobOnAGpuOrANode() {
+    Fixture f;
+    QSignalSpy dropped(&f.w, &HeatmapWidget::jobDropped);
+    QMimeData mime;
+    mime.setData(QString::fromLatin1(HeatmapWidget::kJobMimeType), "42");
+    // A drag as Qt delivers it: enter, moves, then the drop (Qt drops drag events to a widget
+    // that did not accept the enter).
+    auto enter = [&](const QMimeData& m) {
+      QDragEnterEvent e(QPoint(1, 1), Qt::CopyAction, &m, Qt::LeftButton, {});
+      QApplication::sendEvent(&f.w, &e);
+      return e.isAccepted();
+    };
+    auto move = [&](QPoint at) {
+      QDragMoveEvent e(at, Qt::CopyAction, &mime, Qt::LeftButton, {});
+      QApplication::sendEvent(&f.w, &e);
+      return e.isAccepted();
+    };
+    auto drop = [&](QPoint at, const QMimeData& m) {
+      QDropEvent e(at, Qt::CopyAction, &m, Qt::LeftButton, {});
+      QApplication::sendEvent(&f.w, &e);
+    };
+    QVERIFY(enter(mime));
+    // Over a GPU the drop is welcome and the GPU lights up; over the background it is refused.
+    const QRgb before = f.tilePixel(f.grab(), "a2", 2);
+    QVERIFY(move(f.tileCenter("a2", 2)));
+    QVERIFY(f.tilePixel(f.grab(), "a2", 2) != before);
+    QVERIFY(!move(QPoint(1, 1)));
+    QCOMPARE(f.tilePixel(f.grab(), "a2", 2), before);
+    QVERIFY(move(f.tileCenter("a2", 2)));
+    drop(f.tileCenter("a2", 2), mime);
+    QCOMPARE(dropped.count(), 1);
+    QCOMPARE(dropped.at(0).at(0).value<JobId>(), JobId{42});
+    QCOMPARE(dropped.at(0).at(1).toString(), QStringLiteral("a2"));
+    QCOMPARE(dropped.at(0).at(2).toInt(), 2);
+    QCOMPARE(f.tilePixel(f.grab(), "a2", 2), before);  // the highlight ends with the drop
+
+    // On a node's frame: the node, no GPU.
+    const QPoint header = f.at(nodeBox(f.w.heatmapLayout(), "m1").header.center());
+    QVERIFY(enter(mime));
+    QVERIFY(move(header));
+    drop(header, mime);
+    QCOMPARE(dropped.count(), 2);
+    QCOMPARE(dropped.at(1).at(1).toString(), QStringLiteral("m1"));
+    QCOMPARE(dropped.at(1).at(2).toInt(), -1);
+
+    // Anything else is not a job: refused at the door and never dropped.
+    QMimeData text;
+    text.setText(QStringLiteral("42"));
+    QVERIFY(!enter(text));
+    drop(f.tileCenter("a2", 2), text);
+    QCOMPARE(dropped.count(), 2);
+    QCOMPARE(HeatmapWidget::jobFromMimeData(&mime), std::optional<JobId>(42));
+    std::unique_ptr<QMimeData> made(HeatmapWidget::jobMimeData(17));
+    QCOMPARE(HeatmapWidget::jobFromMimeData(made.get()), std::optional<JobId>(17));
+  }
+
+  void legendFollowsTheLayer() {
+    HeatmapWidget w;
+    w.setSnapshot(tinySnapshot());
+    QCOMPARE(w.legend().size(), size_t{5});  // 0 .. 100 %
+    w.setLayer(HeatmapLayer::Utilization);
+    QVERIFY(w.legend().back().hatched);
+    w.setLayer(HeatmapLayer::Team);
+    QCOMPARE(w.legend().front().color, heatmapTeamColor(QStringLiteral("nlp")));
+    w.setLayer(HeatmapLayer::State);
+    QCOMPARE(w.legend().size(), size_t{4});
+  }
+
+  void paintsTheDemoClusterAtEveryZoom() {
+    Fixture f(demoSnapshot());
+    f.w.setLegendVisible(true);
+    for (HeatmapLayer layer : {HeatmapLayer::Allocation, HeatmapLayer::Team, HeatmapLayer::Gap}) {
+      f.w.setLayer(layer);
+      f.w.fitToView();
+      QVERIFY(!f.grab().isNull());
+      for (int i = 0; i < 4; ++i) {
+        f.w.zoomAt(QPointF(400, 250), 3);
+        QVERIFY(!f.grab().isNull());
+      }
+    }
+  }
+};
+
+QTEST_MAIN(TstHeatmap)
+#include "tst_heatmap.moc"

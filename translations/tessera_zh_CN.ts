@@ -1,0 +1,840 @@
+<?xml version="1.0" encoding="utf-8"?>
+<!DOCTYPE TS>
+<TS version="2.1" language="zh_CN">
+<context>
+    <name>tessera::console::MainWindow</name>
+    <message>
+        <source>Tessera — %1</source>
+        <translation>Tessera — %1</translation>
+    </message>
+    <message>
+        <source>Session</source>
+        <translation>会话</translation>
+    </message>
+    <message>
+        <source>Embedded demo</source>
+        <translation>内置演示</translation>
+    </message>
+    <message>
+        <source>Connect…</source>
+        <translation>连接…</translation>
+    </message>
+    <message>
+        <source>Ctrl+K</source>
+        <translation>Ctrl+K</translation>
+    </message>
+    <message>
+        <source>Speed </source>
+        <translation>速度 </translation>
+    </message>
+    <message>
+        <source>paused</source>
+        <translation>已暂停</translation>
+    </message>
+    <message>
+        <source>1×</source>
+        <translation>1×</translation>
+    </message>
+    <message>
+        <source>60×</source>
+        <translation>60×</translation>
+    </message>
+    <message>
+        <source>600×</source>
+        <translation>600×</translation>
+    </message>
+    <message>
+        <source>3600×</source>
+        <translation>3600×</translation>
+    </message>
+    <message>
+        <source>Layer </source>
+        <translation>图层 </translation>
+    </message>
+    <message>
+        <source>Fit</source>
+        <translation>适应窗口</translation>
+    </message>
+    <message>
+        <source>Ctrl+0</source>
+        <translation>Ctrl+0</translation>
+    </message>
+    <message>
+        <source>Search jobs, nodes, GPUs (Ctrl+F)</source>
+        <translation>搜索作业、节点、GPU（Ctrl+F）</translation>
+    </message>
+    <message>
+        <source>Pending</source>
+        <translation>等待中</translation>
+    </message>
+    <message>
+        <source>Running</source>
+        <translation>运行中</translation>
+    </message>
+    <message>
+        <source>Why pending</source>
+        <translation>等待原因</translation>
+    </message>
+    <message>
+        <source>MIG map</source>
+        <translation>MIG 分布图</translation>
+    </message>
+    <message>
+        <source>Repartition</source>
+        <translation>重新分区</translation>
+    </message>
+    <message>
+        <source>Hardware</source>
+        <translation>硬件</translation>
+    </message>
+    <message>
+        <source>Activity</source>
+        <translation>活动</translation>
+    </message>
+    <message>
+        <source>Session: %1</source>
+        <translation>会话：%1</translation>
+    </message>
+    <message>
+        <source>Dry run: %1 → %2</source>
+        <translation>试运行：%1 → %2</translation>
+    </message>
+    <message>
+        <source>%1 → %2</source>
+        <translation>%1 → %2</translation>
+    </message>
+    <message>
+        <source>Refused: %1 — %2</source>
+        <translation>已拒绝：%1 — %2</translation>
+    </message>
+    <message>
+        <source>%1 — disconnected: %2</source>
+        <translation>%1 — 已断开连接：%2</translation>
+    </message>
+    <message>
+        <source>GPUs %1 / %2 allocated</source>
+        <translation>已分配 GPU %1 / %2</translation>
+    </message>
+    <message>
+        <source>, %1 busy, %2 SM-active</source>
+        <translation>，%1 繁忙，%2 SM 活跃</translation>
+    </message>
+    <message>
+        <source> · %1 pending, %2 running · cycle %3 ms</source>
+        <translation> · 等待 %1，运行 %2 · 调度周期 %3 ms</translation>
+    </message>
+    <message>
+        <source>Layout refused: %1</source>
+        <translation>布局被拒绝：%1</translation>
+    </message>
+    <message>
+        <source>Cannot start the embedded demo: %1</source>
+        <translation>无法启动内置演示：%1</translation>
+    </message>
+    <message>
+        <source>Embedded demo (simulated, %1)</source>
+        <translation>内置演示（模拟，%1）</translation>
+    </message>
+    <message>
+        <source>Connect to tesserad</source>
+        <translation>连接到 tesserad</translation>
+    </message>
+    <message>
+        <source>PEM file; empty = plaintext (loopback only)</source>
+        <translation>PEM 文件；留空 = 明文（仅限本地回环）</translation>
+    </message>
+    <message>
+        <source>Address</source>
+        <translation>地址</translation>
+    </message>
+    <message>
+        <source>Token</source>
+        <translation>令牌</translation>
+    </message>
+    <message>
+        <source>CA certificate</source>
+        <translation>CA 证书</translation>
+    </message>
+    <message>
+        <source>tesserad at %1</source>
+        <translation>位于 %1 的 tesserad</translation>
+    </message>
+</context>
+<context>
+    <name>tessera::widgets::ClusterTreeModel</name>
+    <message>
+        <source>Name</source>
+        <translation>名称</translation>
+    </message>
+    <message>
+        <source>GPU model</source>
+        <translation>GPU 型号</translation>
+    </message>
+    <message>
+        <source>GPUs</source>
+        <translation>GPU</translation>
+    </message>
+    <message>
+        <source>State</source>
+        <translation>状态</translation>
+    </message>
+    <message>
+        <source>Pool</source>
+        <translation>资源池</translation>
+    </message>
+    <message>
+        <source>Detail</source>
+        <translation>详情</translation>
+    </message>
+    <message>
+        <source>exclusive</source>
+        <translation>独占</translation>
+    </message>
+    <message>
+        <source>time-sliced x%1</source>
+        <translation>时间切片 x%1</translation>
+    </message>
+    <message>
+        <source>MIG %1</source>
+        <translation>MIG %1</translation>
+    </message>
+    <message>
+        <source>spine, 1 leaf</source>
+        <translation>脊交换机，1 个叶交换机</translation>
+    </message>
+    <message>
+        <source>spine, %1 leafs</source>
+        <translation>脊交换机，%1 个叶交换机</translation>
+    </message>
+    <message>
+        <source>leaf, 1 node</source>
+        <translation>叶交换机，1 个节点</translation>
+    </message>
+    <message>
+        <source>leaf, %1 nodes</source>
+        <translation>叶交换机，%1 个节点</translation>
+    </message>
+    <message>
+        <source>template %1</source>
+        <translation>模板 %1</translation>
+    </message>
+</context>
+<context>
+    <name>tessera::widgets::HeatmapWidget</name>
+    <message>
+        <source>%1%</source>
+        <translation>%1%</translation>
+    </message>
+    <message>
+        <source>up</source>
+        <translation>正常</translation>
+    </message>
+    <message>
+        <source>draining</source>
+        <translation>排空中</translation>
+    </message>
+    <message>
+        <source>drained</source>
+        <translation>已排空</translation>
+    </message>
+    <message>
+        <source>down</source>
+        <translation>离线</translation>
+    </message>
+    <message>
+        <source>unknown</source>
+        <translation>未知</translation>
+    </message>
+    <message>
+        <source>Allocation</source>
+        <translation>分配</translation>
+    </message>
+    <message>
+        <source>Owning team</source>
+        <translation>所属团队</translation>
+    </message>
+    <message>
+        <source>GPU utilization</source>
+        <translation>GPU 利用率</translation>
+    </message>
+    <message>
+        <source>SM active</source>
+        <translation>SM 活跃度</translation>
+    </message>
+    <message>
+        <source>Allocated but idle</source>
+        <translation>已分配但闲置</translation>
+    </message>
+    <message>
+        <source>Node state</source>
+        <translation>节点状态</translation>
+    </message>
+    <message>
+        <source>NVLink %1</source>
+        <translation>NVLink %1</translation>
+    </message>
+    <message>
+        <source>job %1</source>
+        <translation>作业 %1</translation>
+    </message>
+    <message>
+        <source>free</source>
+        <translation>空闲</translation>
+    </message>
+    <message>
+        <source>no telemetry</source>
+        <translation>无遥测数据</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;%1&lt;/b&gt;&lt;br&gt;%2 GPUs · pool %3 · state %4</source>
+        <translation>&lt;b&gt;%1&lt;/b&gt;&lt;br&gt;%2 个 GPU · 资源池 %3 · 状态 %4</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;%1&lt;/b&gt; GPU %2 · %3</source>
+        <translation>&lt;b&gt;%1&lt;/b&gt; GPU %2 · %3</translation>
+    </message>
+    <message>
+        <source>leaf %1 · spine %2 · state %3</source>
+        <translation>叶交换机 %1 · 脊交换机 %2 · 状态 %3</translation>
+    </message>
+    <message>
+        <source>NVLink domain %1</source>
+        <translation>NVLink 域 %1</translation>
+    </message>
+    <message>
+        <source>allocated %1 · utilization %2 · SM active %3</source>
+        <translation>已分配 %1 · 利用率 %2 · SM 活跃度 %3</translation>
+    </message>
+    <message>
+        <source>MIG layout %1</source>
+        <translation>MIG 布局 %1</translation>
+    </message>
+    <message>
+        <source>idle</source>
+        <translation>闲置</translation>
+    </message>
+    <message>
+        <source>%1 GPU</source>
+        <translation>%1 个 GPU</translation>
+    </message>
+    <message>
+        <source>job %1 · team %2 · %3</source>
+        <translation>作业 %1 · 团队 %2 · %3</translation>
+    </message>
+    <message>
+        <source>instance %1, slices %2-%3: %4</source>
+        <translation>实例 %1，切片 %2-%3：%4</translation>
+    </message>
+</context>
+<context>
+    <name>tessera::widgets::JobInspector</name>
+    <message>
+        <source>node not up</source>
+        <translation>节点不可用</translation>
+    </message>
+    <message>
+        <source>pool mismatch</source>
+        <translation>资源池不匹配</translation>
+    </message>
+    <message>
+        <source>GPU model not allowed</source>
+        <translation>GPU 型号不被允许</translation>
+    </message>
+    <message>
+        <source>GPU memory too small</source>
+        <translation>GPU 显存不足</translation>
+    </message>
+    <message>
+        <source>not enough free GPUs</source>
+        <translation>空闲 GPU 不足</translation>
+    </message>
+    <message>
+        <source>no MIG GPU with the profile</source>
+        <translation>没有支持该配置文件的 MIG GPU</translation>
+    </message>
+    <message>
+        <source>no free MIG slot for the profile</source>
+        <translation>没有可容纳该配置文件的空闲 MIG 位置</translation>
+    </message>
+    <message>
+        <source>no GPU share left</source>
+        <translation>没有剩余的 GPU 份额</translation>
+    </message>
+    <message>
+        <source>not enough free CPUs</source>
+        <translation>空闲 CPU 不足</translation>
+    </message>
+    <message>
+        <source>not enough free memory</source>
+        <translation>空闲内存不足</translation>
+    </message>
+    <message>
+        <source>GPUs reserved</source>
+        <translation>GPU 已被预留</translation>
+    </message>
+    <message>
+        <source>not among the pinned GPUs</source>
+        <translation>不在指定的 GPU 范围内</translation>
+    </message>
+    <message>
+        <source>pending</source>
+        <translation>等待中</translation>
+    </message>
+    <message>
+        <source>admitted</source>
+        <translation>已准入</translation>
+    </message>
+    <message>
+        <source>running</source>
+        <translation>运行中</translation>
+    </message>
+    <message>
+        <source>completed</source>
+        <translation>已完成</translation>
+    </message>
+    <message>
+        <source>failed</source>
+        <translation>失败</translation>
+    </message>
+    <message>
+        <source>cancelled</source>
+        <translation>已取消</translation>
+    </message>
+    <message>
+        <source>preempted</source>
+        <translation>已被抢占</translation>
+    </message>
+    <message>
+        <source>Hold</source>
+        <translation>挂起</translation>
+    </message>
+    <message>
+        <source>Release</source>
+        <translation>释放</translation>
+    </message>
+    <message>
+        <source>Preempt</source>
+        <translation>抢占</translation>
+    </message>
+    <message>
+        <source>Cancel</source>
+        <translation>取消</translation>
+    </message>
+    <message>
+        <source>Priority class to set</source>
+        <translation>要设置的优先级类别</translation>
+    </message>
+    <message>
+        <source>Set priority</source>
+        <translation>设置优先级</translation>
+    </message>
+    <message>
+        <source>No job selected</source>
+        <translation>未选择作业</translation>
+    </message>
+    <message>
+        <source>Placed on %1</source>
+        <translation>已放置于 %1</translation>
+    </message>
+    <message>
+        <source>%1 %2</source>
+        <translation>%1 个节点：%2</translation>
+    </message>
+    <message>
+        <source>Job %1 — %2</source>
+        <translation>作业 %1 — %2</translation>
+    </message>
+    <message>
+        <source>%1 of %2 nodes fit</source>
+        <translation>%2 个节点中有 %1 个满足条件</translation>
+    </message>
+    <message>
+        <source>Queue position %1 of %2</source>
+        <translation>队列位置 %1 / %2</translation>
+    </message>
+    <message>
+        <source>ETA at %1 s</source>
+        <translation>预计在第 %1 秒开始</translation>
+    </message>
+    <message>
+        <source>ETA now</source>
+        <translation>预计立即开始</translation>
+    </message>
+    <message>
+        <source>ETA in %1</source>
+        <translation>预计 %1 后开始</translation>
+    </message>
+    <message>
+        <source>no ETA</source>
+        <translation>无法预计开始时间</translation>
+    </message>
+    <message>
+        <source>Waiting for jobs %1</source>
+        <translation>等待作业 %1</translation>
+    </message>
+    <message>
+        <source>Teams in the way: %1</source>
+        <translation>造成阻塞的团队：%1</translation>
+    </message>
+    <message>
+        <source>Quota</source>
+        <translation>配额</translation>
+    </message>
+    <message>
+        <source>Repartition</source>
+        <translation>重新分区</translation>
+    </message>
+    <message>
+        <source>Jobs end</source>
+        <translation>作业结束</translation>
+    </message>
+    <message>
+        <source>Relax topology</source>
+        <translation>放宽拓扑约束</translation>
+    </message>
+    <message>
+        <source>Preemption</source>
+        <translation>抢占</translation>
+    </message>
+    <message>
+        <source>What would help:</source>
+        <translation>可行的办法：</translation>
+    </message>
+</context>
+<context>
+    <name>tessera::widgets::JobTableModel</name>
+    <message>
+        <source>pending</source>
+        <translation>等待中</translation>
+    </message>
+    <message>
+        <source>admitted</source>
+        <translation>已准入</translation>
+    </message>
+    <message>
+        <source>running</source>
+        <translation>运行中</translation>
+    </message>
+    <message>
+        <source>completed</source>
+        <translation>已完成</translation>
+    </message>
+    <message>
+        <source>failed</source>
+        <translation>失败</translation>
+    </message>
+    <message>
+        <source>cancelled</source>
+        <translation>已取消</translation>
+    </message>
+    <message>
+        <source>preempted</source>
+        <translation>已被抢占</translation>
+    </message>
+    <message>
+        <source>training</source>
+        <translation>训练</translation>
+    </message>
+    <message>
+        <source>inference</source>
+        <translation>推理</translation>
+    </message>
+    <message>
+        <source>interactive</source>
+        <translation>交互式</translation>
+    </message>
+    <message>
+        <source>batch</source>
+        <translation>批处理</translation>
+    </message>
+    <message>
+        <source>%1s</source>
+        <translation>%1 秒</translation>
+    </message>
+    <message>
+        <source>%1m</source>
+        <translation>%1 分钟</translation>
+    </message>
+    <message>
+        <source>%1h %2m</source>
+        <translation>%1 小时 %2 分</translation>
+    </message>
+    <message>
+        <source>%1d %2h</source>
+        <translation>%1 天 %2 小时</translation>
+    </message>
+    <message>
+        <source>no GPU</source>
+        <translation>无 GPU</translation>
+    </message>
+    <message>
+        <source>%1 GPU</source>
+        <translation>%1 个 GPU</translation>
+    </message>
+    <message>
+        <source>%1x %2</source>
+        <translation>%1 × %2</translation>
+    </message>
+    <message>
+        <source>now</source>
+        <translation>现在</translation>
+    </message>
+    <message>
+        <source>in %1</source>
+        <translation>%1 后</translation>
+    </message>
+    <message>
+        <source>Blocked by: %1</source>
+        <translation>受阻于：%1</translation>
+    </message>
+    <message>
+        <source>Job</source>
+        <translation>作业</translation>
+    </message>
+    <message>
+        <source>Name</source>
+        <translation>名称</translation>
+    </message>
+    <message>
+        <source>Team</source>
+        <translation>团队</translation>
+    </message>
+    <message>
+        <source>Priority</source>
+        <translation>优先级</translation>
+    </message>
+    <message>
+        <source>Workload</source>
+        <translation>工作负载</translation>
+    </message>
+    <message>
+        <source>Tasks</source>
+        <translation>任务数</translation>
+    </message>
+    <message>
+        <source>Request</source>
+        <translation>资源请求</translation>
+    </message>
+    <message>
+        <source>State</source>
+        <translation>状态</translation>
+    </message>
+    <message>
+        <source>Wait</source>
+        <translation>等待时间</translation>
+    </message>
+    <message>
+        <source>Queue</source>
+        <translation>队列位置</translation>
+    </message>
+    <message>
+        <source>ETA</source>
+        <translation>预计开始</translation>
+    </message>
+    <message>
+        <source>Reason / placement</source>
+        <translation>原因 / 放置位置</translation>
+    </message>
+</context>
+<context>
+    <name>tessera::widgets::MigEditor</name>
+    <message>
+        <source>%1 is busy (pinned)</source>
+        <translation>%1 正在使用（已固定）</translation>
+    </message>
+    <message>
+        <source>Remove %1</source>
+        <translation>移除 %1</translation>
+    </message>
+    <message>
+        <source>Drag a profile onto a slice position; double-click to add it where it leaves the least fragmentation</source>
+        <translation>将配置文件拖到切片位置；双击则将其添加到产生碎片最少的位置</translation>
+    </message>
+    <message>
+        <source>Dry-run result</source>
+        <translation>试运行结果</translation>
+    </message>
+    <message>
+        <source>Reset</source>
+        <translation>重置</translation>
+    </message>
+    <message>
+        <source>Dry run</source>
+        <translation>试运行</translation>
+    </message>
+    <message>
+        <source>Apply</source>
+        <translation>应用</translation>
+    </message>
+    <message>
+        <source>%1 (%2) is not a MIG-capable GPU model</source>
+        <translation>%1（%2）不是支持 MIG 的 GPU 型号</translation>
+    </message>
+    <message>
+        <source>%1 is not in MIG mode</source>
+        <translation>%1 未处于 MIG 模式</translation>
+    </message>
+    <message>
+        <source>the layout of %1 cannot be read: %2</source>
+        <translation>无法读取 %1 的布局：%2</translation>
+    </message>
+    <message>
+        <source>no MIG GPU loaded</source>
+        <translation>未加载 MIG GPU</translation>
+    </message>
+    <message>
+        <source>%1: %2 memory slice(s), %3 compute slice(s), starts {%4}, at most %5 per GPU</source>
+        <translation>%1：%2 个显存切片，%3 个计算切片，起始位置 {%4}，每个 GPU 最多 %5 个</translation>
+    </message>
+    <message>
+        <source>drop %1 on a memory slice position (0-%2)</source>
+        <translation>请将 %1 放到显存切片位置（0-%2）</translation>
+    </message>
+    <message>
+        <source>%1 fits nowhere next to the instances of %2</source>
+        <translation>%1 无法与 %2 的现有实例共存</translation>
+    </message>
+    <message>
+        <source>no instance at memory slice %1</source>
+        <translation>显存切片 %1 处没有实例</translation>
+    </message>
+    <message>
+        <source>move it onto a memory slice position (0-%1)</source>
+        <translation>请将其移到显存切片位置（0-%1）</translation>
+    </message>
+    <message>
+        <source>idle</source>
+        <translation>闲置</translation>
+    </message>
+    <message>
+        <source>job %1</source>
+        <translation>作业 %1</translation>
+    </message>
+    <message>
+        <source>busy</source>
+        <translation>使用中</translation>
+    </message>
+    <message>
+        <source>%1 is busy (job %2) and pinned: drain it before repartitioning</source>
+        <translation>%1 正在使用（作业 %2）且已固定：重新分区前请先排空</translation>
+    </message>
+    <message>
+        <source>%1 is busy and pinned: drain it before repartitioning</source>
+        <translation>%1 正在使用且已固定：重新分区前请先排空</translation>
+    </message>
+    <message>
+        <source>%1 (%2)</source>
+        <translation>%1（%2）</translation>
+    </message>
+    <message>
+        <source>No MIG GPU selected</source>
+        <translation>未选择 MIG GPU</translation>
+    </message>
+    <message>
+        <source>Layout: %1</source>
+        <translation>布局：%1</translation>
+    </message>
+    <message>
+        <source>empty</source>
+        <translation>空</translation>
+    </message>
+</context>
+<context>
+    <name>tessera::widgets::MigFleetSummary</name>
+    <message>
+        <source>%1 on %2 MIG GPU(s) of model %3</source>
+        <translation>%3 型号的 %2 个 MIG GPU 上的 %1</translation>
+    </message>
+    <message>
+        <source>GPU model</source>
+        <translation>GPU 型号</translation>
+    </message>
+    <message>
+        <source>Profile</source>
+        <translation>配置文件</translation>
+    </message>
+    <message>
+        <source>Idle</source>
+        <translation>闲置</translation>
+    </message>
+    <message>
+        <source>Can add now</source>
+        <translation>当前可新增</translation>
+    </message>
+    <message>
+        <source>Available now</source>
+        <translation>当前可用</translation>
+    </message>
+    <message>
+        <source>After repartition</source>
+        <translation>重新分区后</translation>
+    </message>
+    <message>
+        <source>Existing instances of the profile without work</source>
+        <translation>该配置文件下当前没有负载的现有实例</translation>
+    </message>
+    <message>
+        <source>New instances of the profile that can still be created, summed over GPUs, without touching any existing instance</source>
+        <translation>在不改动任何现有实例的前提下，该配置文件还能新建的实例数（所有 GPU 合计）</translation>
+    </message>
+    <message>
+        <source>Idle plus can add now: jobs of this profile that could start now</source>
+        <translation>闲置数加当前可新增数：该配置文件现在即可启动的作业数</translation>
+    </message>
+    <message>
+        <source>The same count once every GPU is repartitioned as suggested for the demand (busy instances kept)</source>
+        <translation>按需求建议对每个 GPU 重新分区后的相同数量（保留使用中的实例）</translation>
+    </message>
+</context>
+<context>
+    <name>tessera::widgets::MigMapWidget</name>
+    <message>
+        <source>%1: layout unreadable: %2</source>
+        <translation>%1：布局无法读取：%2</translation>
+    </message>
+    <message>
+        <source>%1 (%2)</source>
+        <translation>%1（%2）</translation>
+    </message>
+    <message>
+        <source>%1 on %2, %3</source>
+        <translation>%2 上的 %1，%3</translation>
+    </message>
+    <message>
+        <source>busy: job %1</source>
+        <translation>使用中：作业 %1</translation>
+    </message>
+    <message>
+        <source>(team %1)</source>
+        <translation>（团队 %1）</translation>
+    </message>
+    <message>
+        <source>busy</source>
+        <translation>使用中</translation>
+    </message>
+    <message>
+        <source>idle</source>
+        <translation>闲置</translation>
+    </message>
+    <message>
+        <source>%1 slice %2: free but stranded: no profile in demand can be placed over it</source>
+        <translation>%1 切片 %2：空闲但已成碎片：没有任何所需的配置文件能放置在其上</translation>
+    </message>
+    <message>
+        <source>%1 slice %2: free</source>
+        <translation>%1 切片 %2：空闲</translation>
+    </message>
+    <message>
+        <source>unreadable</source>
+        <translation>无法读取</translation>
+    </message>
+    <message>
+        <source>%1 stranded</source>
+        <translation>%1 个碎片</translation>
+    </message>
+    <message>
+        <source>job %1</source>
+        <translation>作业 %1</translation>
+    </message>
+</context>
+</TS>

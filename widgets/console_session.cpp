@@ -1,0 +1,107 @@
+#include "console_session.h"
+
+#include <QCoreApplication>
+#include <QThreadPool>
+
+#include "scheduler/command.h"
+
+namespace tessera::widgets {
+
+ConsoleSession::ConsoleSession(std::shared_ptr<ClusterSession> session, QString description,
+                               QObject* parent)
+    : QObject(parent), session_(std::move(session)), description_(std::move(description)) {
+  connect(&timer_, &QTimer::timeout, this, &ConsoleSession::refresh);
+}
+
+ConsoleSession::~ConsoleSession() {
+  *alive_ = false;
+  timer_.stop();
+}
+
+void ConsoleSession::setRefreshInterval(int ms) {
+  if (ms <= 0) {
+    timer_.stop();
+    return;
+  }
+  timer_.start(ms);
+}
+
+void ConsoleSession::onWorker(std::function<void()> call) {
+  // The session outlives the call: the lambda holds it, so closing the window mid-call is safe.
+  QThreadPool::globalInstance()->start([session = session_, call = std::move(call)] { call(); });
+}
+
+template <typename F>
+void ConsoleSession::deliver(const QPointer<ConsoleSession>& self,
+                             const std::shared_ptr<std::atomic<bool>>& alive, F&& f) {
+  if (!*alive) return;
+  QMetaObject::invokeMethod(
+      QCoreApplication::instance(),
+      [self, alive, f = std::forward<F>(f)]() mutable {
+        if (*alive && self) f(*self);
+      },
+      Qt::QueuedConnection);
+}
+
+void ConsoleSession::refresh() {
+  const QPointer<ConsoleSession> self(this);
+  const uint64_t sg = ++snapshotGen_;
+  onWorker([self, sg, session = session_, alive = alive_] {
+    session->snapshot([self, sg, alive](std::variant<ClusterSnapshot, ApiError> r) {
+      deliver(self, alive, [sg, r = std::move(r)](ConsoleSession& s) {
+        if (sg != s.snapshotGen_) return;  // a newer refresh is on its way
+        if (const auto* e = std::get_if<ApiError>(&r)) {
+          emit s.sessionError(QString::fromStdString(e->message));
+          return;
+        }
+        emit s.sessionOk();
+        emit s.snapshotReady(std::get<ClusterSnapshot>(r));
+      });
+    });
+  });
+  const uint64_t jg = ++jobsGen_;
+  JobFilter filter;
+  filter.activeOnly = true;
+  filter.limit = jobLimit_;
+  onWorker([self, jg, filter, session = session_, alive = alive_] {
+    session->jobs(filter, [self, jg, alive](std::variant<JobPage, ApiError> r) {
+      deliver(self, alive, [jg, r = std::move(r)](ConsoleSession& s) {
+        if (jg != s.jobsGen_ || std::holds_alternative<ApiError>(r)) return;
+        emit s.jobsReady(std::get<JobPage>(r).jobs);
+      });
+    });
+  });
+}
+
+void ConsoleSession::act(const Command& command, bool dryRun) {
+  const QPointer<ConsoleSession> self(this);
+  const QString what = QString::fromStdString(describe(command));
+  onWorker([self, command, dryRun, what, session = session_, alive = alive_] {
+    session->act(command, dryRun, Caller{}, std::nullopt,
+                 [self, dryRun, what, alive](std::variant<CommandResult, ApiError> r) {
+                   deliver(self, alive, [dryRun, what, r = std::move(r)](ConsoleSession& s) {
+                     if (const auto* e = std::get_if<ApiError>(&r)) {
+                       emit s.actionFailed(what, QString::fromStdString(e->message));
+                       return;
+                     }
+                     emit s.actionDone(what, std::get<CommandResult>(r), dryRun);
+                     if (!dryRun) s.refresh();
+                   });
+                 });
+  });
+}
+
+void ConsoleSession::explain(JobId job) {
+  const QPointer<ConsoleSession> self(this);
+  const uint64_t gen = ++explainGen_;
+  onWorker([self, job, gen, session = session_, alive = alive_] {
+    session->explainJob(job, [self, gen, alive](std::variant<Explanation, ApiError> r) {
+      deliver(self, alive, [gen, r = std::move(r)](ConsoleSession& s) {
+        if (gen != s.explainGen_ || std::holds_alternative<ApiError>(r)) return;
+        emit s.explanationReady(std::get<Explanation>(r));
+      });
+    });
+  });
+}
+
+}  // namespace tessera::widgets

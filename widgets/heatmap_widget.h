@@ -1,0 +1,174 @@
+#pragma once
+// The console's topology heatmap: every GPU of a ClusterSnapshot as a tile inside its node, NVLink
+// domain, leaf switch and spine, colored by one layer (allocation, owning team, utilization, SM
+// activity, allocated-but-idle gap, node state), with MIG instances as sub-tiles when zoomed in.
+// Operators zoom and pan, hover for details, select GPUs (click or rubber band), see where a job
+// runs (highlightJob) and drop a pending job onto a GPU or node (jobDropped). The widget only
+// reports what the operator did; acting on it is the console's business.
+//
+// Geometry and hit testing live in HeatmapLayout; this class paints (only the exposed tiles, and
+// with less detail when tiles are small) and turns input into signals.
+#include <QColor>
+#include <QSet>
+#include <QStringList>
+#include <QWidget>
+
+#include <optional>
+#include <vector>
+
+#include "heatmap_layout.h"
+
+class QMimeData;
+class QPainter;
+
+namespace tessera::widgets {
+
+enum class HeatmapLayer {
+  Allocation,   // share of the GPU held by jobs
+  Team,         // the owning team of each GPU or instance
+  Utilization,  // GPU utilization (a kernel was running)
+  SmActive,     // SM activity (how much of the GPU the kernels used)
+  Gap,          // allocated but not doing work: allocated - utilization, clamped to 0..1
+  State,        // the node's state: up, draining, drained, down
+};
+
+// One legend swatch; a scalar layer's scale is given as stops from 0 to 1.
+struct HeatmapLegendEntry {
+  QString label;
+  QColor color;
+  bool hatched = false;  // drawn like missing telemetry
+};
+
+// Colors shared with anything that wants to match the heatmap (job lists, charts).
+QColor heatmapTeamColor(const QString& team);            // stable per name
+QColor heatmapScaleColor(HeatmapLayer layer, double v);  // v in 0..1, scalar layers
+QString heatmapLayerName(HeatmapLayer layer);            // translated
+
+class HeatmapWidget : public QWidget {
+  Q_OBJECT
+ public:
+  // What a pending-job drag carries: the job id as ASCII digits.
+  static constexpr const char* kJobMimeType = "application/x-tessera-job";
+  static QMimeData* jobMimeData(JobId job);  // for drag sources; caller owns it
+  static std::optional<JobId> jobFromMimeData(const QMimeData* mime);
+
+  explicit HeatmapWidget(QWidget* parent = nullptr);
+  ~HeatmapWidget() override;
+
+  // Replaces the data; zoom, pan, selection and the highlighted job stay.
+  void setSnapshot(const ClusterSnapshot& snapshot);
+  [[nodiscard]] const ClusterSnapshot& snapshot() const { return snapshot_; }
+  [[nodiscard]] const HeatmapLayout& heatmapLayout() const { return layout_; }
+
+  [[nodiscard]] HeatmapLayer layer() const { return layer_; }
+  [[nodiscard]] std::vector<HeatmapLegendEntry> legend() const;
+  [[nodiscard]] bool legendVisible() const { return legendVisible_; }
+  void setLegendVisible(bool visible);
+
+  // View transform: view = scene * zoom + offset.
+  [[nodiscard]] double zoom() const { return zoom_; }
+  [[nodiscard]] QPointF mapToScene(QPointF viewPos) const;
+  [[nodiscard]] QPointF mapFromScene(QPointF scenePos) const;
+  [[nodiscard]] QRectF mapFromScene(const QRectF& sceneRect) const;
+  // Multiplies the zoom by `factor` keeping the scene point under `viewPos` in place.
+  void zoomAt(QPointF viewPos, double factor);
+
+  // "node/index" keys of the selected GPUs, in layout order.
+  [[nodiscard]] QStringList selectedGpus() const;
+  void setSelectedGpus(const QStringList& gpus);
+  [[nodiscard]] JobId highlightedJob() const { return highlightJob_; }
+
+  // The hover text for a view position; empty over nothing.
+  [[nodiscard]] QString toolTipAt(QPointF viewPos) const;
+  // Paints the heatmap as the widget would (the benchmark paints into an image with it).
+  void paint(QPainter& p, const QRect& exposed);
+
+  QSize sizeHint() const override { return {800, 500}; }
+  QSize minimumSizeHint() const override { return {160, 120}; }
+
+ public slots:
+  void setLayer(tessera::widgets::HeatmapLayer layer);
+  void fitToView();
+  // Outlines every GPU the job holds, on any node; kNoJob clears it.
+  void highlightJob(tessera::JobId job);
+  void clearSelection();
+
+ signals:
+  void gpuSelected(const QString& node, int gpu);
+  void nodeSelected(const QString& node);
+  // After a rubber band, ctrl-click or clear: the whole selection as "node/index" keys.
+  void gpusSelected(const QStringList& gpus);
+  // A pending job dropped on a GPU, or on a node's frame (gpu = -1).
+  void jobDropped(tessera::JobId job, const QString& node, int gpu);
+
+ protected:
+  bool event(QEvent* e) override;
+  void paintEvent(QPaintEvent* e) override;
+  void resizeEvent(QResizeEvent* e) override;
+  void wheelEvent(QWheelEvent* e) override;
+  void mousePressEvent(QMouseEvent* e) override;
+  void mouseMoveEvent(QMouseEvent* e) override;
+  void mouseReleaseEvent(QMouseEvent* e) override;
+  void leaveEvent(QEvent* e) override;
+  void keyPressEvent(QKeyEvent* e) override;
+  void keyReleaseEvent(QKeyEvent* e) override;
+  void dragEnterEvent(QDragEnterEvent* e) override;
+  void dragMoveEvent(QDragMoveEvent* e) override;
+  void dragLeaveEvent(QDragLeaveEvent* e) override;
+  void dropEvent(QDropEvent* e) override;
+
+ private:
+  class Painter;
+  friend class Painter;
+  // A drop target: a GPU tile, or a node frame (tile = -1).
+  struct Target {
+    int node = -1;  // index into layout nodes
+    int tile = -1;
+    bool operator==(const Target&) const = default;
+  };
+  enum TileFlag : quint8 { Selected = 1, JobHighlighted = 2 };
+
+  [[nodiscard]] const GpuView& gpuOf(int tile) const;
+  [[nodiscard]] const NodeView& nodeOf(int layoutNode) const;
+  [[nodiscard]] QString keyOf(int tile) const;
+  [[nodiscard]] std::optional<Target> targetAt(QPointF viewPos) const;
+  [[nodiscard]] QString nodeToolTip(int layoutNode) const;
+  [[nodiscard]] QString gpuToolTip(const GpuHit& hit) const;
+  [[nodiscard]] double minZoom() const;
+  [[nodiscard]] double maxZoom() const;
+  void computeTeams();
+  void refreshFlags();
+  void setHover(int tile, int instance);
+  void clickAt(QPointF viewPos, Qt::KeyboardModifiers mods);
+  void finishRubberBand(Qt::KeyboardModifiers mods);
+  void panBy(QPointF delta);
+  void setDropTarget(std::optional<Target> t);
+
+  ClusterSnapshot snapshot_;
+  HeatmapLayout layout_;
+  HeatmapLayer layer_ = HeatmapLayer::Allocation;
+  bool legendVisible_ = true;
+  double zoom_ = 1;
+  QPointF offset_;
+  bool autoFit_ = true;  // until the operator zooms or pans, the view follows the widget size
+  QSet<QString> selected_;
+  JobId highlightJob_ = kNoJob;
+  std::vector<quint8> tileFlags_;  // TileFlag bits per layout tile
+  std::vector<QRgb> tileTeam_;     // team color of each tile's largest occupant
+  std::vector<quint8> nodeState_;  // per layout node, a state code of the .cpp
+  int hoverTile_ = -1;
+  int hoverInstance_ = -1;
+  std::optional<Target> dropTarget_;
+  // Mouse gestures.
+  enum class Gesture { None, Press, RubberBand, Pan };
+  Gesture gesture_ = Gesture::None;
+  QPointF pressPos_;
+  QPointF lastPos_;
+  QRectF band_;  // view coordinates
+  bool spaceHeld_ = false;
+  // Scratch buffers reused by every paint.
+  std::vector<int> visibleTiles_;
+  std::vector<int> visibleNodes_;
+};
+
+}  // namespace tessera::widgets
