@@ -11,11 +11,21 @@ ConsoleSession::ConsoleSession(std::shared_ptr<ClusterSession> session, QString 
                                QObject* parent)
     : QObject(parent), session_(std::move(session)), description_(std::move(description)) {
   connect(&timer_, &QTimer::timeout, this, &ConsoleSession::refresh);
+  coalesce_.setSingleShot(true);
+  coalesce_.setInterval(50);
+  connect(&coalesce_, &QTimer::timeout, this, &ConsoleSession::refresh);
+  const QPointer<ConsoleSession> self(this);
+  cancelWatch_ = session_->watchChanges([self, alive = alive_] {
+    deliver(self, alive, [](ConsoleSession& s) {
+      if (!s.coalesce_.isActive()) s.coalesce_.start();
+    });
+  });
 }
 
 ConsoleSession::~ConsoleSession() {
   *alive_ = false;
   timer_.stop();
+  if (cancelWatch_) cancelWatch_();
 }
 
 void ConsoleSession::setRefreshInterval(int ms) {

@@ -58,6 +58,10 @@ class ConsoleSession : public QObject {
   std::shared_ptr<ClusterSession> session_;
   QString description_;
   QTimer timer_;
+  // Changes pushed by the session start a refresh after this short pause, so a burst of events
+  // costs one refresh and a single change reaches the screen within ~100 ms.
+  QTimer coalesce_;
+  ClusterSession::CancelWatch cancelWatch_;
   size_t jobLimit_ = 5000;
   std::atomic<uint64_t> snapshotGen_{0}, jobsGen_{0}, explainGen_{0};
   std::shared_ptr<std::atomic<bool>> alive_ = std::make_shared<std::atomic<bool>>(true);

@@ -44,6 +44,9 @@ class MainWindow : public QMainWindow {
   [[nodiscard]] widgets::JobTableModel* jobs() const { return jobModel_; }
   [[nodiscard]] widgets::ConsoleSession* session() const { return session_; }
   [[nodiscard]] QListWidget* activity() const { return activity_; }
+  // The embedded demo's engine (nullptr when connected to a tesserad): benchmarks and tests
+  // drive it directly, as another client would.
+  [[nodiscard]] const std::shared_ptr<Backend>& embeddedBackend() const { return embedded_; }
   // Replaces the session (the embedded demo or a remote tesserad).
   void useSession(std::shared_ptr<ClusterSession> session, const QString& description,
                   std::shared_ptr<Backend> embedded);

@@ -1,6 +1,7 @@
 #include "rpc/client.h"
 
 #include <fstream>
+#include <mutex>
 #include <sstream>
 #include <thread>
 
@@ -183,6 +184,56 @@ void RemoteSession::metrics(MetricQuery query, Reply<MetricAnswer> reply) {
   unary<MetricAnswer, v1::QueryMetricsResponse>(
       *this, [&](auto& ctx, auto& r) { return stub_->QueryMetrics(&ctx, request, &r); },
       [](const v1::QueryMetricsResponse& r) { return metricsFromProto(r); }, reply);
+}
+
+ClusterSession::CancelWatch RemoteSession::watchChanges(std::function<void()> onChange) {
+  struct State {
+    std::mutex mutex;
+    grpc::ClientContext* ctx = nullptr;
+    bool stop = false;
+  };
+  auto state = std::make_shared<State>();
+  auto stub = stub_.get();
+  const std::string token = options_.token;
+  std::thread worker([state, stub, token, onChange = std::move(onChange)] {
+    bool onlyNew = true;
+    uint64_t last = 0;
+    while (true) {
+      grpc::ClientContext ctx;
+      if (!token.empty()) ctx.AddMetadata("authorization", "Bearer " + token);
+      {
+        std::lock_guard lock(state->mutex);
+        if (state->stop) return;
+        state->ctx = &ctx;
+      }
+      v1::WatchEventsRequest request;
+      request.set_only_new(onlyNew);
+      request.set_after_seq(last);
+      auto reader = stub->WatchEvents(&ctx, request);
+      v1::WatchEventsResponse batch;
+      while (reader->Read(&batch)) {
+        if (batch.events_size() > 0) last = batch.events(batch.events_size() - 1).seq();
+        onlyNew = false;
+        onChange();
+      }
+      reader->Finish();
+      {
+        std::lock_guard lock(state->mutex);
+        state->ctx = nullptr;
+        if (state->stop) return;
+      }
+      std::this_thread::sleep_for(std::chrono::milliseconds(500));  // the server went away
+    }
+  });
+  auto thread = std::make_shared<std::thread>(std::move(worker));
+  return [state, thread] {
+    {
+      std::lock_guard lock(state->mutex);
+      state->stop = true;
+      if (state->ctx) state->ctx->TryCancel();
+    }
+    if (thread->joinable()) thread->join();
+  };
 }
 
 std::variant<ServerIdentity, ApiError> RemoteSession::whoAmI() {

@@ -39,6 +39,8 @@ class RemoteSession final : public ClusterSession {
   void explainJob(JobId id, Reply<Explanation> reply) override;
   void snapshot(Reply<ClusterSnapshot> reply) override;
   void metrics(MetricQuery query, Reply<MetricAnswer> reply) override;
+  // A WatchEvents stream from the current end on its own thread; reconnects like watch().
+  CancelWatch watchChanges(std::function<void()> onChange) override;
 
   std::variant<ServerIdentity, ApiError> whoAmI();
   std::variant<uint64_t, ApiError> backup(const std::string& path);

@@ -769,6 +769,12 @@ void Backend::backup(std::string path, Reply<uint64_t> reply) {
       }));
 }
 
+ClusterSession::CancelWatch Backend::watchChanges(std::function<void()> onChange) {
+  EventHub* hub = hub_.get();
+  const uint64_t id = hub->subscribe(std::move(onChange));
+  return [hub, id] { hub->unsubscribe(id); };
+}
+
 void Backend::setSpeed(double speed) {
   auto item = std::make_unique<Item>();
   item->apply = [speed](Backend& b, Batch&) {

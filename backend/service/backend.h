@@ -84,6 +84,7 @@ class Backend final : public ClusterSession {
   void explainJob(JobId id, Reply<Explanation> reply) override;
   void snapshot(Reply<ClusterSnapshot> reply) override;
   void metrics(MetricQuery query, Reply<MetricAnswer> reply) override;
+  CancelWatch watchChanges(std::function<void()> onChange) override;
   // Runs a scheduling cycle now (with the tick's other work), after the queued requests.
   void cycleNow(Reply<CycleStats> reply);
   // A consistent copy of the database at `path` (which must not exist).

@@ -57,7 +57,7 @@ struct GpuView {
     JobId job = kNoJob;
     int milli = 1000;
     std::string migProfile;
-    std::string team;  // the job's team (the heatmap's "owning team" layer)
+    std::string team;   // the job's team (the heatmap's "owning team" layer)
     int migStart = -1;  // MIG: the instance's first memory slice
   };
   std::vector<Occupant> occupants;
@@ -147,6 +147,13 @@ class ClusterSession {
   virtual void explainJob(JobId id, Reply<Explanation> reply) = 0;
   virtual void snapshot(Reply<ClusterSnapshot> reply) = 0;
   virtual void metrics(MetricQuery query, Reply<MetricAnswer> reply) = 0;
+
+  // Calls `onChange` (on a thread of the implementation's choosing; it must not block) soon
+  // after new events are committed, until the returned function is called - so a console can
+  // redraw within milliseconds of a change instead of polling. The cancel function blocks until
+  // no further call can happen.
+  using CancelWatch = std::function<void()>;
+  virtual CancelWatch watchChanges(std::function<void()> onChange) = 0;
 };
 
 }  // namespace tessera

@@ -2,7 +2,9 @@
 // ClusterSession only, gives the same answers on an in-process Backend (the embedded engine)
 // and through RemoteSession over gRPC to a Backend behind an ApiServer (a remote tesserad).
 #include <QTemporaryDir>
+
 #include <QtTest>
+#include <atomic>
 
 #include "../service/backend_test_util.h"
 #include "clusterspec/cluster_spec.h"
@@ -94,6 +96,36 @@ class TstSessionContract : public QObject {
     QVERIFY(local.find("held 1") != std::string::npos);
     QVERIFY(local.find("missing not found") != std::string::npos);
     QVERIFY(local.find("now 5000") != std::string::npos);
+    (*server)->shutdown();
+  }
+
+  // Both sessions push "something changed" soon after a commit, and stop when cancelled.
+  void bothSessionsNotifyChanges() {
+    QTemporaryDir dir;
+    auto served = openBackend(dir, "notify.db");
+    rpc::ServerOptions so;
+    so.listen = "127.0.0.1:0";
+    auto server = rpc::ApiServer::start(*served, so);
+    QVERIFY(server);
+    rpc::ClientOptions co;
+    co.address = "127.0.0.1:" + std::to_string((*server)->port());
+    auto remote = rpc::RemoteSession::connect(co);
+    QVERIFY(remote);
+    for (ClusterSession* s : {static_cast<ClusterSession*>(served.get()),
+                              static_cast<ClusterSession*>(remote->get())}) {
+      std::atomic<int> changes{0};
+      auto cancel = s->watchChanges([&changes] { ++changes; });
+      QTest::qWait(200);  // the remote watch connects
+      Job j = demoWorkload()->jobs[4];
+      j.id = kNoJob;
+      ok(await<std::vector<JobId>>([&](auto r) { s->submit({j}, Caller{}, std::nullopt, r); }));
+      QTRY_VERIFY_WITH_TIMEOUT(changes.load() > 0, 5000);
+      cancel();
+      const int after = changes.load();
+      ok(await<std::vector<JobId>>([&](auto r) { s->submit({j}, Caller{}, std::nullopt, r); }));
+      QTest::qWait(200);
+      QCOMPARE(changes.load(), after);
+    }
     (*server)->shutdown();
   }
 };
