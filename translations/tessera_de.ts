@@ -159,6 +159,22 @@
         <source>tesserad at %1</source>
         <translation>tesserad unter %1</translation>
     </message>
+    <message>
+        <source>Dark</source>
+        <translation>Dunkel</translation>
+    </message>
+    <message>
+        <source>Utilization</source>
+        <translation>Auslastung</translation>
+    </message>
+    <message>
+        <source>Idle GPUs</source>
+        <translation>Ungenutzte GPUs</translation>
+    </message>
+    <message>
+        <source>Timeline</source>
+        <translation>Zeitachse</translation>
+    </message>
 </context>
 <context>
     <name>tessera::widgets::ClusterTreeModel</name>
@@ -217,6 +233,47 @@
     <message>
         <source>template %1</source>
         <translation>Vorlage %1</translation>
+    </message>
+</context>
+<context>
+    <name>tessera::widgets::GanttWidget</name>
+    <message>
+        <source>planned: %1</source>
+        <translation>geplant: %1</translation>
+    </message>
+    <message>
+        <source>Job %1 %2
+Team %3, %4 task(s), %5 GPUs</source>
+        <translation>Job %1 %2
+Team %3, %4 Task(s), %5 GPUs</translation>
+    </message>
+    <message>
+        <source>
+Planned start %1 (in %2)</source>
+        <translation>
+Geplanter Start %1 (in %2)</translation>
+    </message>
+    <message>
+        <source>
+Started %1</source>
+        <translation>
+Gestartet %1</translation>
+    </message>
+    <message>
+        <source>, estimated runtime %1</source>
+        <translation>, geschätzte Laufzeit %1</translation>
+    </message>
+    <message>
+        <source>, no runtime estimate</source>
+        <translation>, keine Laufzeitschätzung</translation>
+    </message>
+    <message>
+        <source>No running jobs and no planned starts</source>
+        <translation>Keine laufenden Jobs und keine geplanten Starts</translation>
+    </message>
+    <message>
+        <source>now</source>
+        <translation>jetzt</translation>
     </message>
 </context>
 <context>
@@ -324,6 +381,61 @@
     <message>
         <source>instance %1, slices %2-%3: %4</source>
         <translation>Instanz %1, Slices %2-%3: %4</translation>
+    </message>
+</context>
+<context>
+    <name>tessera::widgets::IdleGpuModel</name>
+    <message>
+        <source>d%1 %2</source>
+        <translation>T%1 %2</translation>
+    </message>
+    <message>
+        <source>n/a</source>
+        <translation>k.&#xa0;A.</translation>
+    </message>
+    <message>
+        <source>GPU</source>
+        <translation>GPU</translation>
+    </message>
+    <message>
+        <source>Jobs</source>
+        <translation>Jobs</translation>
+    </message>
+    <message>
+        <source>Team</source>
+        <translation>Team</translation>
+    </message>
+    <message>
+        <source>Allocated</source>
+        <translation>Belegt</translation>
+    </message>
+    <message>
+        <source>Util</source>
+        <translation>Auslastung</translation>
+    </message>
+    <message>
+        <source>SM active</source>
+        <translation>SM aktiv</translation>
+    </message>
+    <message>
+        <source>Idle since</source>
+        <translation>Ungenutzt seit</translation>
+    </message>
+    <message>
+        <source>Idle for</source>
+        <translation>Dauer ungenutzt</translation>
+    </message>
+    <message>
+        <source>%1s</source>
+        <translation>%1&#xa0;s</translation>
+    </message>
+    <message>
+        <source>%1m</source>
+        <translation>%1&#xa0;min</translation>
+    </message>
+    <message>
+        <source>%1h %2m</source>
+        <translation>%1&#xa0;h %2&#xa0;min</translation>
     </message>
 </context>
 <context>
@@ -835,6 +947,49 @@
     <message>
         <source>job %1</source>
         <translation>Job %1</translation>
+    </message>
+</context>
+<context>
+    <name>tessera::widgets::UtilizationChart</name>
+    <message>
+        <source>GPUs allocated, busy and effective</source>
+        <translation>GPUs: belegt, ausgelastet und effektiv</translation>
+    </message>
+    <message>
+        <source>GPUs</source>
+        <translation>GPUs</translation>
+    </message>
+    <message>
+        <source>Allocated but idle</source>
+        <translation>Belegt, aber ungenutzt</translation>
+    </message>
+    <message>
+        <source>Allocated</source>
+        <translation>Belegt</translation>
+    </message>
+    <message>
+        <source>Busy</source>
+        <translation>Ausgelastet</translation>
+    </message>
+    <message>
+        <source>Effective (SM active)</source>
+        <translation>Effektiv (SM aktiv)</translation>
+    </message>
+    <message>
+        <source>GPUs allocated by team</source>
+        <translation>Belegte GPUs nach Team</translation>
+    </message>
+    <message>
+        <source>No utilization telemetry for this range: only allocation is shown.</source>
+        <translation>Keine Auslastungstelemetrie für diesen Zeitraum: Nur die Belegung wird angezeigt.</translation>
+    </message>
+    <message>
+        <source>No busy-GPU telemetry for this range: the busy line and the idle gap are hidden.</source>
+        <translation>Keine Telemetrie zu ausgelasteten GPUs für diesen Zeitraum: Die Linie „Ausgelastet“ und die Fläche „Belegt, aber ungenutzt“ werden ausgeblendet.</translation>
+    </message>
+    <message>
+        <source>No SM-activity telemetry for this range: the effective line is hidden.</source>
+        <translation>Keine SM-Aktivitätstelemetrie für diesen Zeitraum: Die Linie „Effektiv“ wird ausgeblendet.</translation>
     </message>
 </context>
 </TS>

@@ -159,6 +159,22 @@
         <source>tesserad at %1</source>
         <translation>位于 %1 的 tesserad</translation>
     </message>
+    <message>
+        <source>Dark</source>
+        <translation>深色</translation>
+    </message>
+    <message>
+        <source>Utilization</source>
+        <translation>利用率</translation>
+    </message>
+    <message>
+        <source>Idle GPUs</source>
+        <translation>闲置 GPU</translation>
+    </message>
+    <message>
+        <source>Timeline</source>
+        <translation>时间线</translation>
+    </message>
 </context>
 <context>
     <name>tessera::widgets::ClusterTreeModel</name>
@@ -217,6 +233,47 @@
     <message>
         <source>template %1</source>
         <translation>模板 %1</translation>
+    </message>
+</context>
+<context>
+    <name>tessera::widgets::GanttWidget</name>
+    <message>
+        <source>planned: %1</source>
+        <translation>计划中：%1</translation>
+    </message>
+    <message>
+        <source>Job %1 %2
+Team %3, %4 task(s), %5 GPUs</source>
+        <translation>作业 %1 %2
+团队 %3，%4 个任务，%5 个 GPU</translation>
+    </message>
+    <message>
+        <source>
+Planned start %1 (in %2)</source>
+        <translation>
+计划开始于 %1（%2 后）</translation>
+    </message>
+    <message>
+        <source>
+Started %1</source>
+        <translation>
+开始于 %1</translation>
+    </message>
+    <message>
+        <source>, estimated runtime %1</source>
+        <translation>，预计运行时间 %1</translation>
+    </message>
+    <message>
+        <source>, no runtime estimate</source>
+        <translation>，无运行时间估计</translation>
+    </message>
+    <message>
+        <source>No running jobs and no planned starts</source>
+        <translation>没有运行中的作业，也没有计划启动的作业</translation>
+    </message>
+    <message>
+        <source>now</source>
+        <translation>现在</translation>
     </message>
 </context>
 <context>
@@ -324,6 +381,61 @@
     <message>
         <source>instance %1, slices %2-%3: %4</source>
         <translation>实例 %1，切片 %2-%3：%4</translation>
+    </message>
+</context>
+<context>
+    <name>tessera::widgets::IdleGpuModel</name>
+    <message>
+        <source>d%1 %2</source>
+        <translation>第 %1 天 %2</translation>
+    </message>
+    <message>
+        <source>n/a</source>
+        <translation>不可用</translation>
+    </message>
+    <message>
+        <source>GPU</source>
+        <translation>GPU</translation>
+    </message>
+    <message>
+        <source>Jobs</source>
+        <translation>作业</translation>
+    </message>
+    <message>
+        <source>Team</source>
+        <translation>团队</translation>
+    </message>
+    <message>
+        <source>Allocated</source>
+        <translation>已分配</translation>
+    </message>
+    <message>
+        <source>Util</source>
+        <translation>利用率</translation>
+    </message>
+    <message>
+        <source>SM active</source>
+        <translation>SM 活跃度</translation>
+    </message>
+    <message>
+        <source>Idle since</source>
+        <translation>闲置起始</translation>
+    </message>
+    <message>
+        <source>Idle for</source>
+        <translation>闲置时长</translation>
+    </message>
+    <message>
+        <source>%1s</source>
+        <translation>%1 秒</translation>
+    </message>
+    <message>
+        <source>%1m</source>
+        <translation>%1 分钟</translation>
+    </message>
+    <message>
+        <source>%1h %2m</source>
+        <translation>%1 小时 %2 分</translation>
     </message>
 </context>
 <context>
@@ -835,6 +947,49 @@
     <message>
         <source>job %1</source>
         <translation>作业 %1</translation>
+    </message>
+</context>
+<context>
+    <name>tessera::widgets::UtilizationChart</name>
+    <message>
+        <source>GPUs allocated, busy and effective</source>
+        <translation>GPU：已分配、繁忙与有效</translation>
+    </message>
+    <message>
+        <source>GPUs</source>
+        <translation>GPU</translation>
+    </message>
+    <message>
+        <source>Allocated but idle</source>
+        <translation>已分配但闲置</translation>
+    </message>
+    <message>
+        <source>Allocated</source>
+        <translation>已分配</translation>
+    </message>
+    <message>
+        <source>Busy</source>
+        <translation>繁忙</translation>
+    </message>
+    <message>
+        <source>Effective (SM active)</source>
+        <translation>有效（SM 活跃度）</translation>
+    </message>
+    <message>
+        <source>GPUs allocated by team</source>
+        <translation>按团队分配的 GPU</translation>
+    </message>
+    <message>
+        <source>No utilization telemetry for this range: only allocation is shown.</source>
+        <translation>此时间范围内没有利用率遥测数据：仅显示分配情况。</translation>
+    </message>
+    <message>
+        <source>No busy-GPU telemetry for this range: the busy line and the idle gap are hidden.</source>
+        <translation>此时间范围内没有繁忙 GPU 遥测数据：已隐藏“繁忙”曲线和“已分配但闲置”区域。</translation>
+    </message>
+    <message>
+        <source>No SM-activity telemetry for this range: the effective line is hidden.</source>
+        <translation>此时间范围内没有 SM 活跃度遥测数据：已隐藏“有效”曲线。</translation>
     </message>
 </context>
 </TS>

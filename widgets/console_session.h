@@ -24,6 +24,8 @@ class ConsoleSession : public QObject {
   ~ConsoleSession() override;
 
   [[nodiscard]] const QString& description() const { return description_; }
+  // The session itself, for panels that make their own calls (the metric charts).
+  [[nodiscard]] const std::shared_ptr<ClusterSession>& session() const { return session_; }
   // Snapshot and active jobs every `ms` (0 = only on refresh()).
   void setRefreshInterval(int ms);
   // At most this many active jobs per refresh (the queue tables show the first ones by id).

@@ -1,5 +1,6 @@
 #include "console/main_window.h"
 
+#include <QApplication>
 #include <QCloseEvent>
 #include <QComboBox>
 #include <QDockWidget>
@@ -9,7 +10,9 @@
 #include <QListWidget>
 #include <QSettings>
 #include <QStatusBar>
+#include <QStyle>
 #include <QTableView>
+#include <QTimer>
 #include <QToolBar>
 #include <QTreeView>
 
@@ -17,11 +20,14 @@
 
 #include "cluster_tree_model.h"
 #include "console_session.h"
+#include "gantt_widget.h"
 #include "heatmap_widget.h"
+#include "idle_gpu_model.h"
 #include "job_inspector.h"
 #include "job_table_model.h"
 #include "mig_editor.h"
 #include "mig_map_widget.h"
+#include "utilization_chart.h"
 
 namespace tessera::console {
 
@@ -36,6 +42,10 @@ MainWindow::MainWindow(EmbeddedOptions demo, QWidget* parent)
       migMap_(new widgets::MigMapWidget),
       migEditor_(new widgets::MigEditor),
       treeModel_(new widgets::ClusterTreeModel(this)),
+      chart_(new widgets::UtilizationChart),
+      idleModel_(new widgets::IdleGpuModel(this)),
+      gantt_(new widgets::GanttWidget),
+      metricsTimer_(new QTimer(this)),
       activity_(new QListWidget) {
   setWindowTitle(tr("Tessera — %1").arg(QString::fromStdString(demo_.cluster->name)));
   setObjectName(QStringLiteral("TesseraMainWindow"));
@@ -49,6 +59,7 @@ MainWindow::MainWindow(EmbeddedOptions demo, QWidget* parent)
   inspector_->setPriorityClasses(classes);
   buildToolbar();
   buildDocks();
+  buildUtilizationDocks();
   wireGestures();
   sessionLabel_ = new QLabel;
   totals_ = new QLabel;
@@ -105,6 +116,40 @@ void MainWindow::buildToolbar() {
   addAction(find);
   connect(search_, &QLineEdit::textChanged, this, &MainWindow::applySearch);
   bar->addWidget(search_);
+  auto* dark = bar->addAction(tr("Dark"));
+  dark->setCheckable(true);
+  dark->setChecked(QSettings().value(QStringLiteral("ui/dark"), false).toBool());
+  applyPalette(dark->isChecked());
+  connect(dark, &QAction::toggled, this, [this](bool on) {
+    QSettings().setValue(QStringLiteral("ui/dark"), on);
+    applyPalette(on);
+  });
+}
+
+// Fusion with a dark palette, or the platform's own light one. The heatmap's scales are chosen
+// to read on both.
+void MainWindow::applyPalette(bool dark) {
+  QApplication::setStyle(QStringLiteral("Fusion"));
+  if (!dark) {
+    QApplication::setPalette(QApplication::style()->standardPalette());
+    return;
+  }
+  QPalette p;
+  const QColor window(37, 41, 46), base(28, 31, 35), text(222, 226, 230), accent(64, 132, 214);
+  p.setColor(QPalette::Window, window);
+  p.setColor(QPalette::WindowText, text);
+  p.setColor(QPalette::Base, base);
+  p.setColor(QPalette::AlternateBase, window);
+  p.setColor(QPalette::ToolTipBase, base);
+  p.setColor(QPalette::ToolTipText, text);
+  p.setColor(QPalette::Text, text);
+  p.setColor(QPalette::Button, window);
+  p.setColor(QPalette::ButtonText, text);
+  p.setColor(QPalette::Highlight, accent);
+  p.setColor(QPalette::HighlightedText, Qt::white);
+  p.setColor(QPalette::Disabled, QPalette::Text, text.darker(170));
+  p.setColor(QPalette::Disabled, QPalette::ButtonText, text.darker(170));
+  QApplication::setPalette(p);
 }
 
 QTableView* MainWindow::makeJobView(widgets::JobFilterProxy* proxy) {
@@ -161,6 +206,39 @@ void MainWindow::buildDocks() {
   log->raise();
 }
 
+void MainWindow::buildUtilizationDocks() {
+  auto dock = [this](const QString& title, const QString& name, QWidget* w) {
+    auto* d = new QDockWidget(title, this);
+    d->setObjectName(name);
+    d->setWidget(w);
+    addDockWidget(Qt::BottomDockWidgetArea, d);
+    return d;
+  };
+  auto* pending = findChild<QDockWidget*>(QStringLiteral("pending"));
+  auto* idleView = new QTableView;
+  idleView->setModel(idleModel_);
+  idleView->setSelectionBehavior(QAbstractItemView::SelectRows);
+  idleView->horizontalHeader()->setStretchLastSection(true);
+  idleView->verticalHeader()->hide();
+  // A double-click opens the idle GPU's job in the inspector, where it can be preempted.
+  connect(idleView, &QTableView::doubleClicked, this, [this](const QModelIndex& i) {
+    selectJob(i.data(widgets::IdleGpuModel::JobIdRole).toULongLong());
+  });
+  for (auto* d : {dock(tr("Utilization"), QStringLiteral("utilization"), chart_),
+                  dock(tr("Idle GPUs"), QStringLiteral("idle"), idleView),
+                  dock(tr("Timeline"), QStringLiteral("timeline"), gantt_)})
+    if (pending) tabifyDockWidget(pending, d);
+  if (pending) pending->raise();
+  connect(gantt_, &widgets::GanttWidget::jobSelected, this, &MainWindow::selectJob);
+  connect(metricsTimer_, &QTimer::timeout, this, &MainWindow::fetchMetrics);
+  metricsTimer_->start(5000);
+}
+
+void MainWindow::fetchMetrics() {
+  // The last six engine hours: the minute rollups cover them in a few hundred points.
+  if (fetcher_ && now_ > 0) fetcher_->fetch(std::max<Seconds>(0, now_ - 6 * 3600));
+}
+
 void MainWindow::restoreSettings() {
   QSettings s;
   restoreGeometry(s.value(QStringLiteral("window/geometry")).toByteArray());
@@ -182,11 +260,23 @@ void MainWindow::useSession(std::shared_ptr<ClusterSession> session, const QStri
   embedded_ = std::move(embedded);
   speed_->setEnabled(embedded_ != nullptr);
   session_ = new widgets::ConsoleSession(std::move(session), description, this);
+  delete fetcher_;
+  fetcher_ = new widgets::MetricFetcher(
+      [s = session_->session()](MetricQuery q, Reply<MetricAnswer> r) {
+        s->metrics(std::move(q), std::move(r));
+      },
+      this);
+  connect(fetcher_, &widgets::MetricFetcher::seriesReady, chart_,
+          &widgets::UtilizationChart::setSeries);
+  connect(fetcher_, &widgets::MetricFetcher::teamSeriesReady, chart_,
+          &widgets::UtilizationChart::setTeamSeries);
   connectSession();
   sessionLabel_->setText(description);
   log(tr("Session: %1").arg(description));
   session_->refresh();
-  session_->setRefreshInterval(1000);
+  // Changes are pushed by the session; the slow poll only carries the clock forward (wait times,
+  // telemetry) when nothing happens.
+  session_->setRefreshInterval(5000);
 }
 
 void MainWindow::connectSession() {
@@ -214,7 +304,9 @@ void MainWindow::connectSession() {
 
 void MainWindow::showSnapshot(const ClusterSnapshot& s) {
   now_ = s.now;
+  lastSnapshot_ = s;
   heatmap_->setSnapshot(s);
+  idleModel_->setSnapshot(s);
   migMap_->setSnapshot(s);
   inspector_->setNow(s.now);
   double busy = 0, sm = 0;
@@ -237,6 +329,7 @@ void MainWindow::showSnapshot(const ClusterSnapshot& s) {
 
 void MainWindow::showJobs(const std::vector<JobInfo>& jobs) {
   jobModel_->setJobs(jobs, now_);
+  gantt_->setData(lastSnapshot_, jobs);
   // The MIG map marks free slices no waiting request can use: the demand is what is pending.
   std::set<std::string> demand;
   for (const JobInfo& j : jobs)

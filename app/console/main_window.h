@@ -12,6 +12,7 @@
 #include "console/session_factory.h"
 
 class QComboBox;
+class QTimer;
 class QLabel;
 class QLineEdit;
 class QListWidget;
@@ -21,7 +22,11 @@ class QTreeView;
 namespace tessera::widgets {
 class ClusterTreeModel;
 class ConsoleSession;
+class GanttWidget;
 class HeatmapWidget;
+class IdleGpuModel;
+class MetricFetcher;
+class UtilizationChart;
 class JobFilterProxy;
 class JobInspector;
 class JobTableModel;
@@ -57,6 +62,8 @@ class MainWindow : public QMainWindow {
  private:
   void buildToolbar();
   void buildDocks();
+  void buildUtilizationDocks();
+  void fetchMetrics();
   QTableView* makeJobView(widgets::JobFilterProxy* proxy);
   void restoreSettings();
   void connectSession();
@@ -69,6 +76,7 @@ class MainWindow : public QMainWindow {
   void openConnectDialog();
   void openEmbedded();
   void applySearch(const QString& text);
+  static void applyPalette(bool dark);
 
   EmbeddedOptions demo_;
   std::shared_ptr<Backend> embedded_;  // set while the demo runs (speed control)
@@ -81,6 +89,12 @@ class MainWindow : public QMainWindow {
   widgets::MigMapWidget* migMap_;
   widgets::MigEditor* migEditor_;
   widgets::ClusterTreeModel* treeModel_;
+  widgets::UtilizationChart* chart_;
+  widgets::IdleGpuModel* idleModel_;
+  widgets::GanttWidget* gantt_;
+  widgets::MetricFetcher* fetcher_ = nullptr;
+  QTimer* metricsTimer_;
+  ClusterSnapshot lastSnapshot_;
   QTreeView* tree_ = nullptr;
   QListWidget* activity_;
   QComboBox* layer_ = nullptr;

@@ -11,6 +11,9 @@
 #include "heatmap_widget.h"
 #include "job_table_model.h"
 #include "mig_map_widget.h"
+#include "utilization_chart.h"
+
+#include <QtCharts/QLineSeries>
 #include "workload/workload_spec.h"
 
 using namespace tessera;
@@ -59,6 +62,12 @@ class TstConsole : public QObject {
     QVERIFY(paintedPixels(window.heatmap()->grab().toImage()) > 2000);
     QVERIFY(window.migMap()->gpuCount() > 0);
     QVERIFY(paintedPixels(window.migMap()->grab().toImage()) > 500);
+    // The utilization chart gets the engine's metric series (sampled every engine minute; the
+    // demo runs at 60x, so a sample a second).
+    auto* chart = window.findChild<widgets::UtilizationChart*>();
+    QVERIFY(chart);
+    QTRY_VERIFY_WITH_TIMEOUT(chart->line(widgets::UtilizationChart::Line::Allocated)->count() > 0,
+                             15000);
 
     // The first pending job, dropped on a GPU of the demo's H100 pod: the pin command goes to
     // the engine and its answer (applied or refused with the reason) lands in the log.

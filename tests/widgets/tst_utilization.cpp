@@ -1,0 +1,364 @@
+// The utilization views: IdleGpuModel (idle-since tracking across snapshots, threshold, minimum
+// duration, unknown telemetry never listed), UtilizationChart (point counts, telemetry lines
+// hidden when absent, pixels drawn), GanttWidget (bars painted, click selects the job) and
+// MetricFetcher (results on the GUI thread, errors, a real embedded Backend).
+#include <QAbstractItemModelTester>
+#include <QSignalSpy>
+#include <QTemporaryDir>
+#include <QThread>
+#include <QtCharts/QAreaSeries>
+#include <QtCharts/QChartView>
+#include <QtCharts/QLineSeries>
+#include <QtTest>
+
+#include <memory>
+#include <set>
+#include <thread>
+
+#include "clusterspec/cluster_spec.h"
+#include "gantt_widget.h"
+#include "heatmap_widget.h"
+#include "idle_gpu_model.h"
+#include "service/backend.h"
+#include "utilization_chart.h"
+
+using namespace tessera;
+using tessera::widgets::GanttWidget;
+using tessera::widgets::IdleGpuModel;
+using tessera::widgets::MetricFetcher;
+using tessera::widgets::UtilizationChart;
+
+Q_DECLARE_METATYPE(tessera::JobId)
+
+namespace {
+
+GpuView gpu(int index, JobId job, const char* team, std::optional<double> util) {
+  GpuView g;
+  g.index = index;
+  g.model = "H100";
+  g.sharing = "exclusive";
+  if (job != kNoJob) {
+    g.occupants.push_back({job, 1000, "", team, -1});
+    g.allocated = 1;
+  }
+  g.util = util;
+  if (util) g.smActive = *util / 2;
+  return g;
+}
+
+// n1: GPU 0 and 1 run jobs with telemetry, GPU 2 a job without telemetry, GPU 3 is free.
+ClusterSnapshot snap(Seconds now, double util0, double util1, JobId job0 = 10) {
+  ClusterSnapshot s;
+  s.now = now;
+  NodeView n;
+  n.name = "n1";
+  n.state = "up";
+  n.gpus = {gpu(0, job0, "alpha", util0), gpu(1, 11, "beta", util1),
+            gpu(2, 12, "beta", std::nullopt), gpu(3, kNoJob, "", 0.0)};
+  s.nodes.push_back(n);
+  return s;
+}
+
+MetricSeries series(const char* name, int points, double value, int64_t step = 60) {
+  MetricSeries m;
+  m.name = name;
+  for (int i = 0; i < points; ++i) m.points.push_back({i * step + 3600, value + i % 3, 0, 0, 1});
+  return m;
+}
+
+QImage grabOf(QWidget& w) {
+  return w.grab().toImage().convertToFormat(QImage::Format_RGB32);
+}
+
+bool contains(const QImage& img, QRgb color) {
+  for (int y = 0; y < img.height(); ++y)
+    for (int x = 0; x < img.width(); ++x)
+      if ((img.pixel(x, y) & 0xffffff) == (color & 0xffffff)) return true;
+  return false;
+}
+
+int distinctColors(const QImage& img) {
+  std::set<QRgb> colors;
+  for (int y = 0; y < img.height(); y += 2)
+    for (int x = 0; x < img.width(); x += 2) colors.insert(img.pixel(x, y));
+  return static_cast<int>(colors.size());
+}
+
+JobInfo job(JobId id, const char* team, JobState state, Seconds start, std::optional<Seconds> est,
+            std::vector<std::string> nodes) {
+  JobInfo j;
+  j.row.job.id = id;
+  j.row.job.name = "job";
+  j.row.job.team = team;
+  j.row.job.estimatedRuntime = est;
+  j.row.state = state;
+  j.row.startTime = start;
+  for (auto& n : nodes) j.placement.push_back({n, {0}, -1});
+  return j;
+}
+
+std::shared_ptr<Backend> embedded(const QTemporaryDir& dir) {
+  BackendConfig c;
+  c.database = dir.filePath("util.db").toStdString();
+  c.cluster = demoCluster();
+  c.tenants = *demoWorkload();
+  c.runCycles = false;
+  c.clock = [] { return Seconds{100}; };
+  auto b = Backend::open(c);
+  if (!b) qFatal("%s", b.error().str().c_str());
+  return std::shared_ptr<Backend>(std::move(*b));
+}
+
+}  // namespace
+
+class TstUtilization : public QObject {
+  Q_OBJECT
+
+ private slots:
+  void idleRunAnswersAnyThreshold() {
+    widgets::IdleRun run;
+    run.add(0, 0.9);
+    run.add(60, 0.03);
+    run.add(120, 0.01);
+    QCOMPARE(run.idleSince(0.05), std::optional<Seconds>(60));
+    QCOMPARE(run.idleSince(0.02), std::optional<Seconds>(120));
+    QCOMPARE(run.idleSince(0.95), std::optional<Seconds>(0));
+    QCOMPARE(run.idleSince(0.01), std::nullopt);
+  }
+
+  void idleModelTracksAcrossSnapshots() {
+    IdleGpuModel m;
+    QAbstractItemModelTester tester(&m, QAbstractItemModelTester::FailureReportingMode::QtTest);
+    m.setSnapshot(snap(100, 0.01, 0.9));
+    // Only GPU 0: GPU 1 is busy, GPU 2 has no telemetry (unknown is not idle), GPU 3 is free.
+    QCOMPARE(m.rowCount(), 1);
+    QCOMPARE(m.gpuKey(0), QStringLiteral("n1/0"));
+    QCOMPARE(m.idleSince(0), std::optional<Seconds>(100));
+    QCOMPARE(m.index(0, IdleGpuModel::JobsColumn).data().toString(), QStringLiteral("10"));
+    QCOMPARE(m.index(0, IdleGpuModel::TeamColumn).data().toString(), QStringLiteral("alpha"));
+    QCOMPARE(m.index(0, 0).data(IdleGpuModel::JobIdRole).toULongLong(), 10ull);
+    QCOMPARE(m.rowOf("n1/2"), -1);
+
+    m.setSnapshot(snap(160, 0.02, 0.03));
+    QCOMPARE(m.rowCount(), 2);
+    QCOMPARE(m.idleSince(m.rowOf("n1/0")), std::optional<Seconds>(100));  // still idle
+    QCOMPARE(m.idleSince(m.rowOf("n1/1")), std::optional<Seconds>(160));
+    QCOMPARE(m.index(m.rowOf("n1/0"), IdleGpuModel::IdleForColumn).data().toString(),
+             QStringLiteral("1m"));
+
+    m.setSnapshot(snap(220, 0.04, 0.01));
+    m.setThreshold(0.03);  // GPU 0 at 4% is no longer idle; GPU 1 was at 3% until 220
+    QCOMPARE(m.rowCount(), 1);
+    QCOMPARE(m.idleSince(m.rowOf("n1/1")), std::optional<Seconds>(220));
+    m.setThreshold(0.05);  // the history is kept: back to the earlier starts
+    QCOMPARE(m.rowCount(), 2);
+    QCOMPARE(m.idleSince(m.rowOf("n1/0")), std::optional<Seconds>(100));
+    QCOMPARE(m.idleSince(m.rowOf("n1/1")), std::optional<Seconds>(160));
+
+    m.setMinimumIdle(100);  // at 220: GPU 0 idle 120 s, GPU 1 only 60 s
+    QCOMPARE(m.rowCount(), 1);
+    QCOMPARE(m.gpuKey(0), QStringLiteral("n1/0"));
+    m.setMinimumIdle(0);
+
+    // A new job on GPU 0 starts a new run; a busy sample ends GPU 1's.
+    m.setSnapshot(snap(280, 0.0, 0.5, 13));
+    QCOMPARE(m.rowCount(), 1);
+    QCOMPARE(m.idleSince(0), std::optional<Seconds>(280));
+    QCOMPARE(m.index(0, 0).data(IdleGpuModel::JobIdRole).toULongLong(), 13ull);
+
+    // Telemetry gone: nothing is listed, rather than everything.
+    ClusterSnapshot dark = snap(340, 0.0, 0.0, 13);
+    for (auto& g : dark.nodes[0].gpus) g.util.reset();
+    m.setSnapshot(dark);
+    QCOMPARE(m.rowCount(), 0);
+  }
+
+  void chartShowsSeriesAndHidesMissingTelemetry() {
+    UtilizationChart c;
+    c.resize(700, 560);
+    c.setSeries(series("gpus_allocated", 30, 300), series("gpus_busy", 30, 200),
+                series("gpus_sm_active", 30, 120));
+    using L = UtilizationChart::Line;
+    QCOMPARE(c.line(L::Allocated)->count(), 30);
+    QCOMPARE(c.line(L::Busy)->count(), 30);
+    QCOMPARE(c.line(L::Effective)->count(), 30);
+    QVERIFY(c.line(L::Busy)->isVisible());
+    QVERIFY(c.line(L::Effective)->isVisible());
+    QVERIFY(c.gapArea()->isVisible());
+    QCOMPARE(c.gapArea()->upperSeries()->count(), 30);
+    QVERIFY(c.telemetryNote().isEmpty());
+    c.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&c));
+    const QImage img = grabOf(*c.utilizationView());
+    QVERIFY(distinctColors(img) > 20);
+
+    // No telemetry: lines hidden with a note, never drawn as zero.
+    c.setSeries(series("gpus_allocated", 30, 300), MetricSeries{}, MetricSeries{});
+    QVERIFY(c.line(L::Allocated)->isVisible());
+    QVERIFY(!c.line(L::Busy)->isVisible());
+    QVERIFY(!c.line(L::Effective)->isVisible());
+    QVERIFY(!c.gapArea()->isVisible());
+    QVERIFY(!c.telemetryNote().isEmpty());
+    c.setSeries(series("gpus_allocated", 30, 300), series("gpus_busy", 30, 200), MetricSeries{});
+    QVERIFY(c.line(L::Busy)->isVisible());
+    QVERIFY(!c.line(L::Effective)->isVisible());
+    QVERIFY(c.telemetryNote().contains("SM"));
+  }
+
+  void teamChartStacksInTeamColors() {
+    UtilizationChart c;
+    c.resize(700, 560);
+    c.setTeamSeries({{"alpha", series("team_gpus{team=\"alpha\"}", 20, 50)},
+                     {"beta", series("team_gpus{team=\"beta\"}", 10, 30)}});
+    QCOMPARE(c.teamAreas().size(), size_t{2});
+    // Both on the union of times; beta stacked on alpha.
+    QCOMPARE(c.teamAreas()[1]->upperSeries()->count(), 20);
+    QCOMPARE(c.teamAreas()[1]->lowerSeries()->at(0).y(),
+             c.teamAreas()[0]->upperSeries()->at(0).y());
+    QCOMPARE(c.teamAreas()[1]->upperSeries()->at(0).y(), 80.0);
+    QCOMPARE(c.teamAreas()[0]->brush().color(), widgets::heatmapTeamColor("alpha"));
+    c.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&c));
+    const QImage img = grabOf(*c.teamView());
+    QVERIFY(contains(img, widgets::heatmapTeamColor("alpha").rgb()));
+    QVERIFY(contains(img, widgets::heatmapTeamColor("beta").rgb()));
+    c.setTeamSeries({});
+    QVERIFY(c.teamAreas().empty());
+  }
+
+  void ganttPaintsBarsAndSelectsOnClick() {
+    ClusterSnapshot s;
+    s.now = 36000;
+    for (const char* name : {"n1", "n2", "n3"}) {
+      NodeView n;
+      n.name = name;
+      s.nodes.push_back(n);
+    }
+    std::vector<JobInfo> jobs = {
+        job(1, "alpha", JobState::Running, 36000 - 3600, 7200, {"n1"}),
+        job(2, "beta", JobState::Running, 36000 - 1800, std::nullopt, {"n2", "n2"}),
+        job(3, "beta", JobState::Pending, 0, 3600, {}),
+        job(4, "alpha", JobState::Pending, 0, 3600, {}),  // no ETA: not drawn
+    };
+    jobs[2].eta = 36000 + 3600;
+    GanttWidget g;
+    g.resize(900, 200);
+    g.setData(s, jobs);
+    QCOMPARE(g.rowLabels(), QStringList({"n1", "n2", "planned: beta"}));
+    QCOMPARE(g.bars().size(), size_t{3});
+    const auto barOf = [&](JobId id) {
+      for (const auto& b : g.bars())
+        if (b.job == id) return b;
+      return GanttWidget::Bar{};
+    };
+    QVERIFY(barOf(2).openEnded);
+    QVERIFY(barOf(3).planned);
+    // Job 1 started an hour ago and should end an hour from now: the bar spans the now line.
+    QVERIFY(barOf(1).rect.left() < g.xOf(36000) && barOf(1).rect.right() > g.xOf(36000));
+    QVERIFY(std::abs(barOf(1).rect.right() - g.xOf(36000 + 3600)) < 1.5);
+
+    g.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&g));
+    const QImage img = grabOf(g);
+    const QPoint inBar1 = (barOf(1).rect.topRight() + QPointF(-4, 4)).toPoint();
+    QCOMPARE(QColor(img.pixel(inBar1)), widgets::heatmapTeamColor("alpha"));
+    QVERIFY(contains(img, widgets::heatmapTeamColor("beta").rgb()));
+
+    QSignalSpy selected(&g, &GanttWidget::jobSelected);
+    QTest::mouseClick(&g, Qt::LeftButton, {}, barOf(3).rect.center().toPoint());
+    QCOMPARE(selected.count(), 1);
+    QCOMPARE(selected.at(0).at(0).value<JobId>(), JobId{3});
+    QTest::mouseClick(&g, Qt::LeftButton, {}, QPoint(5, 5));  // the axis: nothing
+    QCOMPARE(selected.count(), 1);
+    QVERIFY(g.toolTipAt(barOf(1).rect.center()).contains("alpha"));
+    QVERIFY(g.toolTipAt(QPointF(2, 150)).isEmpty());
+  }
+
+  void fetcherDeliversOnGuiThread() {
+    std::atomic<int> calls{0};
+    auto fake = [&calls](MetricQuery q, Reply<MetricAnswer> reply) {
+      ++calls;
+      // Replies from a thread of their own, as a session's would come.
+      std::thread([q = std::move(q), reply = std::move(reply)] {
+        MetricAnswer a;
+        if (q.series.empty())
+          a.names = {"cycle_ms", "gpus_allocated", "gpus_busy", "team_gpus{team=\"alpha\"}"};
+        else
+          a.series = series(q.series.c_str(), q.series == "gpus_allocated" ? 12 : 5, 1);
+        reply(std::move(a));
+      }).detach();
+    };
+    MetricFetcher f(fake);
+    bool onGui = false;
+    int allocatedPoints = -1, busyPoints = -1, smPoints = -1;
+    std::vector<std::pair<QString, MetricSeries>> teams;
+    bool done = false;
+    connect(&f, &MetricFetcher::seriesReady, this,
+            [&](const MetricSeries& a, const MetricSeries& b, const MetricSeries& sm) {
+              onGui = QThread::currentThread() == qApp->thread();
+              allocatedPoints = int(a.points.size());
+              busyPoints = int(b.points.size());
+              smPoints = int(sm.points.size());
+            });
+    connect(&f, &MetricFetcher::teamSeriesReady, this, [&](const auto& t) {
+      teams = t;
+      done = true;
+    });
+    f.fetch(0, 0, 100);
+    QTRY_VERIFY(done);
+    QVERIFY(onGui);
+    QCOMPARE(calls.load(), 4);  // names, then the three series the store has
+    QCOMPARE(allocatedPoints, 12);
+    QCOMPARE(busyPoints, 5);
+    QCOMPARE(smPoints, 0);  // not recorded: empty, so the chart hides it
+    QCOMPARE(teams.size(), size_t{1});
+    QCOMPARE(teams[0].first, QStringLiteral("alpha"));
+    QCOMPARE(MetricFetcher::teamOfSeries("team_gpus{team=\"a b\"}"), QStringLiteral("a b"));
+    QVERIFY(MetricFetcher::teamOfSeries("gpus_busy").isEmpty());
+  }
+
+  void fetcherReportsErrorsAndStaysQuietWhenGone() {
+    auto failing = [](MetricQuery, Reply<MetricAnswer> reply) {
+      reply(ApiError{ErrorKind::Unavailable, "no database"});
+    };
+    MetricFetcher f(failing);
+    QSignalSpy failed(&f, &MetricFetcher::fetchFailed);
+    f.fetch(0);
+    QTRY_COMPARE(failed.count(), 1);
+    QCOMPARE(failed.at(0).at(0).toString(), QStringLiteral("no database"));
+
+    auto slow = [](MetricQuery, Reply<MetricAnswer> reply) {
+      std::thread([reply = std::move(reply)] {
+        std::this_thread::sleep_for(std::chrono::milliseconds(50));
+        reply(MetricAnswer{});
+      }).detach();
+    };
+    bool delivered = false;
+    {
+      MetricFetcher gone(slow);
+      connect(&gone, &MetricFetcher::seriesReady, this, [&] { delivered = true; });
+      gone.fetch(0);
+    }
+    QTest::qWait(200);
+    QVERIFY(!delivered);
+  }
+
+  void fetcherWorksOnARealBackend() {
+    QTemporaryDir dir;
+    auto backend = embedded(dir);
+    MetricFetcher f([backend](MetricQuery q, Reply<MetricAnswer> r) {
+      backend->metrics(std::move(q), std::move(r));
+    });
+    UtilizationChart chart;
+    connect(&f, &MetricFetcher::seriesReady, &chart, &UtilizationChart::setSeries);
+    connect(&f, &MetricFetcher::teamSeriesReady, &chart, &UtilizationChart::setTeamSeries);
+    QSignalSpy ready(&f, &MetricFetcher::teamSeriesReady);
+    QSignalSpy failed(&f, &MetricFetcher::fetchFailed);
+    f.fetch(0);
+    QTRY_COMPARE(ready.count() + failed.count(), 1);
+    QCOMPARE(failed.count(), 0);
+  }
+};
+
+QTEST_MAIN(TstUtilization)
+#include "tst_utilization.moc"
