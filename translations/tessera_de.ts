@@ -175,6 +175,30 @@
         <source>Timeline</source>
         <translation>Zeitachse</translation>
     </message>
+    <message>
+        <source>Hold</source>
+        <translation>Zurückhalten</translation>
+    </message>
+    <message>
+        <source>Release</source>
+        <translation>Freigeben</translation>
+    </message>
+    <message>
+        <source>Preempt</source>
+        <translation>Verdrängen</translation>
+    </message>
+    <message>
+        <source>Cancel job</source>
+        <translation>Job abbrechen</translation>
+    </message>
+    <message>
+        <source>Move to top</source>
+        <translation>Nach oben verschieben</translation>
+    </message>
+    <message>
+        <source>Move to bottom</source>
+        <translation>Nach unten verschieben</translation>
+    </message>
 </context>
 <context>
     <name>tessera::widgets::ClusterTreeModel</name>

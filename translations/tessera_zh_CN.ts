@@ -175,6 +175,30 @@
         <source>Timeline</source>
         <translation>时间线</translation>
     </message>
+    <message>
+        <source>Hold</source>
+        <translation>挂起</translation>
+    </message>
+    <message>
+        <source>Release</source>
+        <translation>释放</translation>
+    </message>
+    <message>
+        <source>Preempt</source>
+        <translation>抢占</translation>
+    </message>
+    <message>
+        <source>Cancel job</source>
+        <translation>取消作业</translation>
+    </message>
+    <message>
+        <source>Move to top</source>
+        <translation>移到顶部</translation>
+    </message>
+    <message>
+        <source>Move to bottom</source>
+        <translation>移到底部</translation>
+    </message>
 </context>
 <context>
     <name>tessera::widgets::ClusterTreeModel</name>

@@ -8,6 +8,7 @@
 #include <QLabel>
 #include <QLineEdit>
 #include <QListWidget>
+#include <QMenu>
 #include <QSettings>
 #include <QStatusBar>
 #include <QStyle>
@@ -171,7 +172,56 @@ QTableView* MainWindow::makeJobView(widgets::JobFilterProxy* proxy) {
             if (current.isValid())
               selectJob(proxy->data(current, widgets::JobTableModel::JobIdRole).toULongLong());
           });
+  addJobActions(view);
+  addColumnChooser(view);
   return view;
+}
+
+// The job actions on the selected row: context menu and keyboard (H hold, R release,
+// P preempt, Delete cancel), each one operator command.
+void MainWindow::addJobActions(QTableView* view) {
+  view->setContextMenuPolicy(Qt::ActionsContextMenu);
+  auto selected = [view] {
+    const QModelIndex i = view->currentIndex();
+    return i.isValid() ? i.data(widgets::JobTableModel::JobIdRole).toULongLong() : JobId{kNoJob};
+  };
+  auto add = [this, view, selected](const QString& text, const QKeySequence& key,
+                                    std::function<Command(JobId)> make) {
+    auto* a = new QAction(text, view);
+    a->setShortcut(key);
+    a->setShortcutContext(Qt::WidgetShortcut);
+    connect(a, &QAction::triggered, this, [this, selected, make] {
+      if (const JobId id = selected(); id != kNoJob) sendCommand(make(id), false);
+    });
+    view->addAction(a);
+  };
+  add(tr("Hold"), QKeySequence(Qt::Key_H), [](JobId id) { return Command{cmd::Hold{id}}; });
+  add(tr("Release"), QKeySequence(Qt::Key_R), [](JobId id) { return Command{cmd::Release{id}}; });
+  add(tr("Preempt"), QKeySequence(Qt::Key_P), [](JobId id) { return Command{cmd::Preempt{id}}; });
+  add(tr("Cancel job"), QKeySequence::Delete, [](JobId id) { return Command{cmd::Cancel{id}}; });
+  add(tr("Move to top"), QKeySequence(Qt::CTRL | Qt::Key_Up), [](JobId id) {
+    return Command{cmd::Move{id, cmd::Move::To::Top, kNoJob}};
+  });
+  add(tr("Move to bottom"), QKeySequence(Qt::CTRL | Qt::Key_Down), [](JobId id) {
+    return Command{cmd::Move{id, cmd::Move::To::Bottom, kNoJob}};
+  });
+}
+
+// Right-click on the header: show or hide columns (kept with the window state).
+void MainWindow::addColumnChooser(QTableView* view) {
+  auto* header = view->horizontalHeader();
+  header->setContextMenuPolicy(Qt::CustomContextMenu);
+  connect(header, &QHeaderView::customContextMenuRequested, this, [view, header](QPoint at) {
+    QMenu menu;
+    for (int c = 0; c < view->model()->columnCount(); ++c) {
+      auto* a = menu.addAction(view->model()->headerData(c, Qt::Horizontal).toString());
+      a->setCheckable(true);
+      a->setChecked(!header->isSectionHidden(c));
+      QObject::connect(a, &QAction::toggled, header,
+                       [header, c](bool on) { header->setSectionHidden(c, !on); });
+    }
+    menu.exec(header->mapToGlobal(at));
+  });
 }
 
 void MainWindow::buildDocks() {

@@ -65,6 +65,8 @@ class MainWindow : public QMainWindow {
   void buildUtilizationDocks();
   void fetchMetrics();
   QTableView* makeJobView(widgets::JobFilterProxy* proxy);
+  void addJobActions(QTableView* view);
+  void addColumnChooser(QTableView* view);
   void restoreSettings();
   void connectSession();
   void showSnapshot(const ClusterSnapshot& s);

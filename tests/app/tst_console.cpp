@@ -2,8 +2,10 @@
 // engine, paints a non-empty heatmap and MIG map (pixels inspected, not just "no crash"), and a
 // pending job dropped on a GPU becomes the engine's pin command, with its result in the
 // activity log.
+#include <QDockWidget>
 #include <QListWidget>
 #include <QSettings>
+#include <QTableView>
 #include <QtTest>
 
 #include "clusterspec/cluster_spec.h"
@@ -79,6 +81,17 @@ class TstConsole : public QObject {
     emit window.heatmap()->jobDropped(pending, "pod-a-01", 0);
     const QString what = "pin job " + QString::number(pending);
     QTRY_VERIFY_WITH_TIMEOUT(logContains(window.activity(), what), 10000);
+
+    // Keyboard on the pending table: H holds the selected job, through the same command path.
+    auto* dock = window.findChild<QDockWidget*>("pending");
+    auto* view = qobject_cast<QTableView*>(dock->widget());
+    QVERIFY(view && view->model()->rowCount() > 0);
+    view->setFocus();
+    view->setCurrentIndex(view->model()->index(0, 0));
+    const JobId first = view->currentIndex().data(widgets::JobTableModel::JobIdRole).toULongLong();
+    QTest::keyClick(view, Qt::Key_H);
+    QTRY_VERIFY_WITH_TIMEOUT(logContains(window.activity(), "hold job " + QString::number(first)),
+                             10000);
   }
 };
 
