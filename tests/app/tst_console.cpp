@@ -6,13 +6,18 @@
 #include <QListWidget>
 #include <QSettings>
 #include <QTableView>
+#include <QTemporaryDir>
 #include <QtTest>
+
+#include <future>
 
 #include "clusterspec/cluster_spec.h"
 #include "console/main_window.h"
+#include "console_session.h"
 #include "heatmap_widget.h"
 #include "job_table_model.h"
 #include "mig_map_widget.h"
+#include "rpc/server.h"
 #include "utilization_chart.h"
 
 #include <QtCharts/QLineSeries>
@@ -92,6 +97,54 @@ class TstConsole : public QObject {
     QTest::keyClick(view, Qt::Key_H);
     QTRY_VERIFY_WITH_TIMEOUT(logContains(window.activity(), "hold job " + QString::number(first)),
                              10000);
+  }
+
+  // The same window on a remote tesserad (a Backend behind the gRPC server): the panels fill
+  // and an action goes through, with no widget knowing the difference.
+  void worksOnARemoteSession() {
+    QTemporaryDir dir;
+    BackendConfig c;
+    c.database = dir.filePath("remote.db").toStdString();
+    c.mode = BackendMode::SimulatedLive;
+    c.cluster = demoCluster();
+    c.tenants = *demoWorkload();
+    c.cycleSeconds = 0.2;
+    auto backend = Backend::open(c);
+    QVERIFY(backend);
+    rpc::ServerOptions so;
+    so.listen = "127.0.0.1:0";
+    auto server = rpc::ApiServer::start(**backend, so);
+    QVERIFY(server);
+    Job big = demoWorkload()->jobs[0];
+    big.id = kNoJob;
+    big.tasks = 64;
+    JobId id = kNoJob;
+    {
+      std::promise<JobId> p;
+      (*backend)->submit({big}, Caller{}, std::nullopt,
+                         [&p](std::variant<std::vector<JobId>, ApiError> r) {
+                           p.set_value(std::get<std::vector<JobId>>(r)[0]);
+                         });
+      id = p.get_future().get();
+    }
+
+    console::EmbeddedOptions demo;
+    demo.cluster = demoCluster();
+    demo.workload = *demoWorkload();
+    console::MainWindow window(std::move(demo));
+    window.show();
+    auto remote = console::openRemoteSession(
+        {QString("127.0.0.1:%1").arg((*server)->port()), QString(), QString()});
+    QVERIFY2(remote, remote ? "" : remote.error().str().c_str());
+    window.useSession(*remote, "tesserad (test)", nullptr);
+    QVERIFY(!window.embeddedBackend());
+    QTRY_VERIFY_WITH_TIMEOUT(window.jobs()->rowOf(id) >= 0, 10000);
+    QTRY_VERIFY_WITH_TIMEOUT(!window.heatmap()->snapshot().nodes.empty(), 10000);
+    window.session()->act(cmd::Hold{id}, false);
+    QTRY_VERIFY_WITH_TIMEOUT(logContains(window.activity(), "hold job " + QString::number(id)),
+                             10000);
+    QTRY_VERIFY_WITH_TIMEOUT(window.jobs()->jobAt(window.jobs()->rowOf(id)).row.job.held, 10000);
+    (*server)->shutdown();
   }
 };
 
