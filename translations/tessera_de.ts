@@ -406,6 +406,22 @@ Gestartet %1</translation>
         <source>instance %1, slices %2-%3: %4</source>
         <translation>Instanz %1, Slices %2-%3: %4</translation>
     </message>
+    <message>
+        <source>Tensor active</source>
+        <translation>Tensor aktiv</translation>
+    </message>
+    <message>
+        <source>Memory used</source>
+        <translation>Speicher belegt</translation>
+    </message>
+    <message>
+        <source>Power</source>
+        <translation>Leistung</translation>
+    </message>
+    <message>
+        <source>tensor active %1 · memory used %2 · power %3</source>
+        <translation>Tensor aktiv %1 · Speicher belegt %2 · Leistung %3</translation>
+    </message>
 </context>
 <context>
     <name>tessera::widgets::IdleGpuModel</name>

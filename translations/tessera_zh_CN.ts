@@ -406,6 +406,22 @@ Started %1</source>
         <source>instance %1, slices %2-%3: %4</source>
         <translation>实例 %1，切片 %2-%3：%4</translation>
     </message>
+    <message>
+        <source>Tensor active</source>
+        <translation>Tensor 活跃度</translation>
+    </message>
+    <message>
+        <source>Memory used</source>
+        <translation>显存占用</translation>
+    </message>
+    <message>
+        <source>Power</source>
+        <translation>功耗</translation>
+    </message>
+    <message>
+        <source>tensor active %1 · memory used %2 · power %3</source>
+        <translation>Tensor 活跃度 %1 · 显存占用 %2 · 功耗 %3</translation>
+    </message>
 </context>
 <context>
     <name>tessera::widgets::IdleGpuModel</name>

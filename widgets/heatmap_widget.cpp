@@ -70,6 +70,9 @@ struct Stop {
 constexpr std::array<Stop, 3> kAllocation{{{0, 0xffdde6ef}, {0.5, 0xff6baed6}, {1, 0xff08306b}}};
 constexpr std::array<Stop, 3> kUtil{{{0, 0xffe5f5e0}, {0.5, 0xff74c476}, {1, 0xff00441b}}};
 constexpr std::array<Stop, 3> kSm{{{0, 0xffebe9f4}, {0.5, 0xff9e9ac8}, {1, 0xff3f007d}}};
+constexpr std::array<Stop, 3> kTensor{{{0, 0xfffff5eb}, {0.5, 0xfffd8d3c}, {1, 0xff7f2704}}};
+constexpr std::array<Stop, 3> kMemory{{{0, 0xffe0f3f8}, {0.5, 0xff41b6c4}, {1, 0xff0c2c84}}};
+constexpr std::array<Stop, 3> kPower{{{0, 0xffffffcc}, {0.5, 0xfffeb24c}, {1, 0xffbd0026}}};
 constexpr std::array<Stop, 3> kGap{{{0, 0xfffde8df}, {0.5, 0xfffb6a4a}, {1, 0xffa50f15}}};
 
 QRgb interpolate(std::span<const Stop> stops, double v) {
@@ -90,6 +93,12 @@ std::span<const Stop> scaleOf(HeatmapLayer layer) {
       return kUtil;
     case HeatmapLayer::SmActive:
       return kSm;
+    case HeatmapLayer::TensorActive:
+      return kTensor;
+    case HeatmapLayer::MemoryUsed:
+      return kMemory;
+    case HeatmapLayer::Power:
+      return kPower;
     case HeatmapLayer::Gap:
       return kGap;
     default:
@@ -160,6 +169,12 @@ std::optional<double> layerValue(HeatmapLayer layer, const GpuView& g) {
       return g.util;
     case HeatmapLayer::SmActive:
       return g.smActive;
+    case HeatmapLayer::TensorActive:
+      return g.tensorActive;
+    case HeatmapLayer::MemoryUsed:
+      return g.memoryUsed;
+    case HeatmapLayer::Power:
+      return g.power;
     case HeatmapLayer::Gap:
       if (!g.util) return std::nullopt;
       return std::clamp(g.allocated - *g.util, 0.0, 1.0);
@@ -169,7 +184,20 @@ std::optional<double> layerValue(HeatmapLayer layer, const GpuView& g) {
 }
 
 bool isTelemetryLayer(HeatmapLayer l) {
-  return l == HeatmapLayer::Utilization || l == HeatmapLayer::SmActive || l == HeatmapLayer::Gap;
+  switch (l) {
+    case HeatmapLayer::Utilization:
+    case HeatmapLayer::SmActive:
+    case HeatmapLayer::TensorActive:
+    case HeatmapLayer::MemoryUsed:
+    case HeatmapLayer::Power:
+    case HeatmapLayer::Gap:
+      return true;
+    case HeatmapLayer::Allocation:
+    case HeatmapLayer::Team:
+    case HeatmapLayer::State:
+      break;
+  }
+  return false;
 }
 
 QBrush hatchBrush() {
@@ -211,6 +239,12 @@ QString heatmapLayerName(HeatmapLayer layer) {
       return HeatmapWidget::tr("GPU utilization");
     case HeatmapLayer::SmActive:
       return HeatmapWidget::tr("SM active");
+    case HeatmapLayer::TensorActive:
+      return HeatmapWidget::tr("Tensor active");
+    case HeatmapLayer::MemoryUsed:
+      return HeatmapWidget::tr("Memory used");
+    case HeatmapLayer::Power:
+      return HeatmapWidget::tr("Power");
     case HeatmapLayer::Gap:
       return HeatmapWidget::tr("Allocated but idle");
     case HeatmapLayer::State:
@@ -824,6 +858,8 @@ QString HeatmapWidget::gpuToolTip(const GpuHit& hit) const {
     html += br + tr("NVLink domain %1").arg(qs(g.nvlinkDomain).toHtmlEscaped());
   html += br + tr("allocated %1 · utilization %2 · SM active %3")
                    .arg(percent(g.allocated), opt(g.util), opt(g.smActive));
+  html += br + tr("tensor active %1 · memory used %2 · power %3")
+                   .arg(opt(g.tensorActive), opt(g.memoryUsed), opt(g.power));
   if (g.sharing == "mig") html += br + tr("MIG layout %1").arg(qs(g.migLayout).toHtmlEscaped());
   if (hit.instance >= 0) {
     const HeatmapInstance& i = layout_.instances(hit.tile)[static_cast<size_t>(hit.instance)];

@@ -24,12 +24,15 @@ class QPainter;
 namespace tessera::widgets {
 
 enum class HeatmapLayer {
-  Allocation,   // share of the GPU held by jobs
-  Team,         // the owning team of each GPU or instance
-  Utilization,  // GPU utilization (a kernel was running)
-  SmActive,     // SM activity (how much of the GPU the kernels used)
-  Gap,          // allocated but not doing work: allocated - utilization, clamped to 0..1
-  State,        // the node's state: up, draining, drained, down
+  Allocation,    // share of the GPU held by jobs
+  Team,          // the owning team of each GPU or instance
+  Utilization,   // GPU utilization (a kernel was running)
+  SmActive,      // SM activity (how much of the GPU the kernels used)
+  TensorActive,  // tensor pipe activity
+  MemoryUsed,    // framebuffer used / framebuffer the jobs hold
+  Power,         // power draw / board power limit
+  Gap,           // allocated but not doing work: allocated - utilization, clamped to 0..1
+  State,         // the node's state: up, draining, drained, down
 };
 
 // One legend swatch; a scalar layer's scale is given as stops from 0 to 1.

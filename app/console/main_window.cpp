@@ -96,9 +96,11 @@ void MainWindow::buildToolbar() {
   bar->addSeparator();
   bar->addWidget(new QLabel(tr("Layer ")));
   layer_ = new QComboBox;
-  for (auto l : {widgets::HeatmapLayer::Allocation, widgets::HeatmapLayer::Team,
-                 widgets::HeatmapLayer::Utilization, widgets::HeatmapLayer::SmActive,
-                 widgets::HeatmapLayer::Gap, widgets::HeatmapLayer::State})
+  for (auto l :
+       {widgets::HeatmapLayer::Allocation, widgets::HeatmapLayer::Team,
+        widgets::HeatmapLayer::Utilization, widgets::HeatmapLayer::SmActive,
+        widgets::HeatmapLayer::TensorActive, widgets::HeatmapLayer::MemoryUsed,
+        widgets::HeatmapLayer::Power, widgets::HeatmapLayer::Gap, widgets::HeatmapLayer::State})
     layer_->addItem(widgets::heatmapLayerName(l), static_cast<int>(l));
   connect(layer_, &QComboBox::currentIndexChanged, this, [this] {
     heatmap_->setLayer(static_cast<widgets::HeatmapLayer>(layer_->currentData().toInt()));

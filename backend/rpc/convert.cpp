@@ -522,6 +522,9 @@ v1::ClusterSnapshot snapshotToProto(const ClusterSnapshot& s) {
       pg->set_allocated(g.allocated);
       if (g.util) pg->set_util(*g.util);
       if (g.smActive) pg->set_sm_active(*g.smActive);
+      if (g.tensorActive) pg->set_tensor_active(*g.tensorActive);
+      if (g.memoryUsed) pg->set_memory_used(*g.memoryUsed);
+      if (g.power) pg->set_power(*g.power);
       pg->set_nvlink_domain(g.nvlinkDomain);
     }
   }
@@ -561,6 +564,9 @@ ClusterSnapshot snapshotFromProto(const v1::ClusterSnapshot& s) {
       g.allocated = pg.allocated();
       if (pg.has_util()) g.util = pg.util();
       if (pg.has_sm_active()) g.smActive = pg.sm_active();
+      if (pg.has_tensor_active()) g.tensorActive = pg.tensor_active();
+      if (pg.has_memory_used()) g.memoryUsed = pg.memory_used();
+      if (pg.has_power()) g.power = pg.power();
       g.nvlinkDomain = pg.nvlink_domain();
       n.gpus.push_back(std::move(g));
     }

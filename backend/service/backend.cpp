@@ -698,6 +698,9 @@ ClusterSnapshot Backend::snapshotNow() const {
       if (g < lastTelemetry_.size()) {
         gv.util = lastTelemetry_[g].value.util;
         gv.smActive = lastTelemetry_[g].value.sm;
+        gv.tensorActive = lastTelemetry_[g].value.tensor;
+        gv.memoryUsed = lastTelemetry_[g].value.memory;
+        gv.power = lastTelemetry_[g].value.power;
       }
       s.gpusTotal += 1;
       s.gpusAllocated += gv.allocated;

@@ -64,6 +64,9 @@ struct GpuView {
   double allocated = 0;
   std::optional<double> util;
   std::optional<double> smActive;
+  std::optional<double> tensorActive;  // fraction of cycles the tensor pipes were busy
+  std::optional<double> memoryUsed;    // framebuffer used / framebuffer held
+  std::optional<double> power;         // power draw / board power limit
   std::string nvlinkDomain;
 };
 

@@ -527,6 +527,62 @@ class TstHeatmap : public QObject {
     }
   }
 
+  void tensorMemoryAndPowerLayersColorTiles() {
+    // Every GPU reports the three new values except a1/2; a1/0 runs hot, a1/1 barely.
+    ClusterSnapshot s = tinySnapshot();
+    for (NodeView& n : s.nodes)
+      for (GpuView& g : n.gpus) {
+        g.tensorActive = 0.5;
+        g.memoryUsed = 0.5;
+        g.power = 0.5;
+      }
+    GpuView& hot = s.nodes[0].gpus[0];
+    hot.tensorActive = 0.9;
+    hot.memoryUsed = 0.9;
+    hot.power = 0.9;
+    GpuView& cold = s.nodes[0].gpus[1];
+    cold.tensorActive = 0.1;
+    cold.memoryUsed = 0.1;
+    cold.power = 0.1;
+    GpuView& none = s.nodes[0].gpus[2];
+    none.tensorActive.reset();
+    none.memoryUsed.reset();
+    none.power.reset();
+    for (HeatmapLayer layer :
+         {HeatmapLayer::TensorActive, HeatmapLayer::MemoryUsed, HeatmapLayer::Power}) {
+      Fixture f(s);
+      f.w.setLayer(layer);
+      QVERIFY(!heatmapLayerName(layer).isEmpty());
+      const QImage img = f.grab();
+      const QRgb high = f.tilePixel(img, "a1", 0);
+      const QRgb low = f.tilePixel(img, "a1", 1);
+      QVERIFY(high != low);
+      // No value: hatched, never the zero color.
+      const QRgb zero = heatmapScaleColor(layer, 0).rgb();
+      QVERIFY(high != zero && low != zero);
+      const QRect missing = f.w.mapFromScene(tileRect(f.w.heatmapLayout(), "a1", 2))
+                                .toAlignedRect()
+                                .adjusted(3, 3, -3, -3);
+      QVERIFY(distinctColors(img, missing) >= 2);
+      for (int y = missing.top(); y <= missing.bottom(); ++y)
+        for (int x = missing.left(); x <= missing.right(); ++x) QVERIFY(img.pixel(x, y) != zero);
+      const std::vector<HeatmapLegendEntry> legend = f.w.legend();
+      QCOMPARE(legend.size(), size_t{6});  // 0 .. 100 % and no telemetry
+      QCOMPARE(legend.front().color, heatmapScaleColor(layer, 0));
+      QVERIFY(legend.back().hatched);
+      const QString tip = f.w.toolTipAt(f.tileCenter("a1", 0));
+      QVERIFY2(tip.contains(QStringLiteral("tensor active 90")) &&
+                   tip.contains(QStringLiteral("memory used 90")) &&
+                   tip.contains(QStringLiteral("power 90")),
+               qPrintable(tip));
+    }
+    // The three scales are told apart from each other and from utilization.
+    QVERIFY(heatmapScaleColor(HeatmapLayer::TensorActive, 1) !=
+            heatmapScaleColor(HeatmapLayer::Utilization, 1));
+    QVERIFY(heatmapScaleColor(HeatmapLayer::MemoryUsed, 1) !=
+            heatmapScaleColor(HeatmapLayer::Power, 1));
+  }
+
   void stateLayerShowsDrainedNodes() {
     Fixture f;
     f.w.setLayer(HeatmapLayer::State);
