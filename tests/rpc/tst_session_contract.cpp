@@ -7,6 +7,7 @@
 #include <atomic>
 
 #include "../service/backend_test_util.h"
+#include "../service/demo_backend.h"
 #include "clusterspec/cluster_spec.h"
 #include "rpc/client.h"
 #include "rpc/server.h"
@@ -18,15 +19,7 @@ using namespace tessera::test;
 namespace {
 
 std::unique_ptr<Backend> openBackend(const QTemporaryDir& dir, const char* name) {
-  BackendConfig c;
-  c.database = dir.filePath(name).toStdString();
-  c.cluster = demoCluster();
-  c.tenants = *demoWorkload();
-  c.runCycles = false;
-  c.clock = [] { return Seconds{5000}; };
-  auto b = Backend::open(c);
-  if (!b) qFatal("%s", b.error().str().c_str());
-  return std::move(*b);
+  return test::openDemoBackend(dir.filePath(name));
 }
 
 // What an operator does in the console, seen only through the session interface; the

@@ -5,6 +5,7 @@
 #include <QTemporaryDir>
 #include <QtTest>
 
+#include "../service/demo_backend.h"
 #include "clusterspec/cluster_spec.h"
 #include "console_session.h"
 #include "service/backend.h"
@@ -20,15 +21,7 @@ Q_DECLARE_METATYPE(tessera::CommandResult)
 namespace {
 
 std::shared_ptr<Backend> embedded(const QTemporaryDir& dir) {
-  BackendConfig c;
-  c.database = dir.filePath("console.db").toStdString();
-  c.cluster = demoCluster();
-  c.tenants = *demoWorkload();
-  c.runCycles = false;
-  c.clock = [] { return Seconds{100}; };
-  auto b = Backend::open(c);
-  if (!b) qFatal("%s", b.error().str().c_str());
-  return std::shared_ptr<Backend>(std::move(*b));
+  return test::openDemoBackend(dir.filePath("console.db"), 100);
 }
 
 JobId submitBig(Backend& b) {

@@ -20,6 +20,7 @@
 #include <vector>
 
 #include "../service/backend_test_util.h"
+#include "../service/demo_backend.h"
 #include "clusterspec/cluster_spec.h"
 #include "mig/mig_validate.h"
 #include "mig_editor.h"
@@ -94,15 +95,7 @@ QColor cornerPixel(const QImage& img, const QRect& r) {
 }
 
 std::unique_ptr<Backend> openDemoBackend(const QTemporaryDir& dir) {
-  BackendConfig c;
-  c.database = dir.filePath("mig.db").toStdString();
-  c.cluster = demoCluster();
-  c.tenants = *demoWorkload();
-  c.runCycles = false;
-  c.clock = [] { return Seconds{5000}; };
-  auto b = Backend::open(c);
-  if (!b) qFatal("%s", b.error().str().c_str());
-  return std::move(*b);
+  return test::openDemoBackend(dir.filePath("mig.db"));
 }
 
 // A drag entering `target` and dropping at `pos`, as QDrag delivers it: Qt hands the drop to the

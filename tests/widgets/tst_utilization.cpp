@@ -15,6 +15,7 @@
 #include <set>
 #include <thread>
 
+#include "../service/demo_backend.h"
 #include "clusterspec/cluster_spec.h"
 #include "gantt_widget.h"
 #include "heatmap_widget.h"
@@ -98,15 +99,7 @@ JobInfo job(JobId id, const char* team, JobState state, Seconds start, std::opti
 }
 
 std::shared_ptr<Backend> embedded(const QTemporaryDir& dir) {
-  BackendConfig c;
-  c.database = dir.filePath("util.db").toStdString();
-  c.cluster = demoCluster();
-  c.tenants = *demoWorkload();
-  c.runCycles = false;
-  c.clock = [] { return Seconds{100}; };
-  auto b = Backend::open(c);
-  if (!b) qFatal("%s", b.error().str().c_str());
-  return std::shared_ptr<Backend>(std::move(*b));
+  return test::openDemoBackend(dir.filePath("util.db"), 100);
 }
 
 }  // namespace

@@ -1,0 +1,30 @@
+#pragma once
+// The fixture the service, RPC and widget tests share: a Backend on the demo cluster and demo
+// tenants (no jobs submitted), with its database at `path`, on a fixed clock, cycling only when
+// a test asks (Backend::cycleNow).
+#include <QString>
+#include <QtTest>
+
+#include <memory>
+
+#include "clusterspec/cluster_spec.h"
+#include "service/backend.h"
+#include "workload/workload_spec.h"
+
+namespace tessera::test {
+
+inline std::unique_ptr<Backend> openDemoBackend(const QString& path, Seconds clock = 5000) {
+  BackendConfig c;
+  c.database = path.toStdString();
+  c.cluster = demoCluster();
+  auto w = demoWorkload();
+  if (!w) qFatal("demo workload: %s", w.error().str().c_str());
+  c.tenants = *w;
+  c.runCycles = false;
+  c.clock = [clock] { return clock; };
+  auto b = Backend::open(c);
+  if (!b) qFatal("%s", b.error().str().c_str());
+  return std::move(*b);
+}
+
+}  // namespace tessera::test
