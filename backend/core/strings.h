@@ -20,6 +20,9 @@ inline std::vector<std::string_view> split(const char* s, char sep) {
   return split(std::string_view(s), sep);
 }
 std::string toLower(std::string_view s);
+inline bool contains(std::string_view hay, std::string_view needle) {
+  return hay.find(needle) != std::string_view::npos;
+}
 std::optional<int> parseInt(std::string_view s);
 std::string join(const std::vector<std::string>& parts, std::string_view sep);
 // A YAML/JSON double-quoted scalar: "a \"b\"" (backslashes and quotes escaped).

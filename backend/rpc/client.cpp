@@ -1,11 +1,10 @@
 #include "rpc/client.h"
 
-#include <fstream>
 #include <mutex>
-#include <sstream>
 #include <thread>
 
 #include "health.grpc.pb.h"
+#include "topology/yaml_reader.h"
 
 namespace tessera::rpc {
 
@@ -47,14 +46,6 @@ ApiError apiErrorOf(const grpc::Status& s) {
 
 namespace {
 
-Expected<std::string> readFile(const std::string& path) {
-  std::ifstream in(path);
-  if (!in) return Error{"cannot read " + path, {path, 0, 0, ""}};
-  std::stringstream ss;
-  ss << in.rdbuf();
-  return ss.str();
-}
-
 // One unary call: prepare the context, call, convert the reply or the status.
 template <typename Out, typename Response, typename Call, typename Convert>
 void unary(const RemoteSession& s, Call&& call, Convert&& convert, const Reply<Out>& reply) {
@@ -81,7 +72,7 @@ Expected<std::unique_ptr<RemoteSession>> RemoteSession::connect(const ClientOpti
   if (options.caFile.empty()) {
     creds = grpc::InsecureChannelCredentials();
   } else {
-    TESSERA_TRY(roots, readFile(options.caFile));
+    TESSERA_TRY(roots, readTextFile(options.caFile));
     grpc::SslCredentialsOptions ssl;
     ssl.pem_root_certs = roots;
     creds = grpc::SslCredentials(ssl);

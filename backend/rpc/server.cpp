@@ -8,12 +8,11 @@
 #include <grpcpp/ext/proto_server_reflection_plugin.h>
 #include <grpcpp/health_check_service_interface.h>
 
-#include <fstream>
 #include <mutex>
 #include <set>
-#include <sstream>
 
 #include "rpc/convert.h"
+#include "topology/yaml_reader.h"
 
 #ifndef TESSERA_VERSION
 #define TESSERA_VERSION "dev"
@@ -64,11 +63,9 @@ Deadline deadlineOf(const grpc::CallbackServerContext* ctx) {
 }
 
 Expected<std::string> readFile(const std::string& path, const char* what) {
-  std::ifstream in(path);
-  if (!in) return Error{std::string("cannot read the TLS ") + what + " " + path, {}};
-  std::stringstream ss;
-  ss << in.rdbuf();
-  return ss.str();
+  auto text = readTextFile(path);
+  if (!text) return Error{std::string("TLS ") + what + ": " + text.error().message, {}};
+  return text;
 }
 
 // Finishes a unary call with the backend's reply: `fill` writes the response message.

@@ -75,10 +75,6 @@ std::string inQuotes(const std::string& s) {
   return "'" + s + "'";
 }
 
-bool contains(const std::string& hay, const std::string& needle) {
-  return hay.find(needle) != std::string::npos;
-}
-
 int lineOf(const YamlField& f) {
   return f.location().line;
 }

@@ -4,6 +4,7 @@
 #include <future>
 #include <unordered_set>
 
+#include "core/strings.h"
 #include "scheduler/command_yaml.h"
 #include "sim/metrics.h"
 #include "sim/simulator.h"
@@ -42,10 +43,6 @@ const char* errorKindName(ErrorKind k) {
 namespace {
 
 using Clock = std::chrono::steady_clock;
-
-bool contains(const std::string& hay, std::string_view needle) {
-  return hay.find(needle) != std::string::npos;
-}
 
 // Synthetic arrivals are generated in chunks (each from its own seed), so a restart regenerates
 // the chunk it was in and carries on where it stopped.
