@@ -236,6 +236,7 @@ void Simulator::requestCycle() {
 // Mirrors what the engine did into the simulator's own bookkeeping: which jobs wait, which
 // started (and when each run must end), which were stopped.
 void Simulator::followEngineEvents() {
+  if (usage_) usage_->follow(engine_);
   const auto& events = engine_.events();
   std::unordered_set<JobId> preemptors;
   for (size_t i = engineEventsSeen_; i < events.size(); ++i)
@@ -430,16 +431,23 @@ void Simulator::sample() {
   for (JobId id : pending_)
     if (const JobRecord* j = engine_.job(id)) pending.push_back(j);
   metrics_.sample(engine_, telemetry(), pending, running);
+  if (usage_) usage_->sample(engine_);
+}
+
+UsageProfile Simulator::usageOf(JobId id) const {
+  const auto it = runs_.find(id);
+  if (it != runs_.end() && it->second.traceIndex < trace_.jobs.size())
+    return trace_.jobs[it->second.traceIndex].usage;
+  const JobRecord* j = engine_.job(id);
+  return j ? defaultUsage(j->job) : UsageProfile::ComputeBound;
 }
 
 std::vector<GpuTelemetry> Simulator::telemetry() const {
-  return telemetry_.gpus(engine_.state(), engine_.now(), [this](JobId id) {
-    const auto it = runs_.find(id);
-    if (it != runs_.end() && it->second.traceIndex < trace_.jobs.size())
-      return trace_.jobs[it->second.traceIndex].usage;
-    const JobRecord* j = engine_.job(id);
-    return j ? defaultUsage(j->job) : UsageProfile::ComputeBound;
-  });
+  return telemetry_.gpus(engine_.state(), engine_.now(), [this](JobId id) { return usageOf(id); });
+}
+
+JobTelemetry Simulator::jobTelemetry(JobId job, Seconds t) const {
+  return telemetry_.sample(job, usageOf(job), t);
 }
 
 std::vector<JobOutcome> Simulator::outcomes() const {

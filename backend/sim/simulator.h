@@ -24,6 +24,7 @@
 #include "sim/metrics.h"
 #include "sim/telemetry.h"
 #include "sim/trace.h"
+#include "sim/usage_recorder.h"
 
 namespace tessera {
 
@@ -104,6 +105,11 @@ class Simulator {
   [[nodiscard]] const Trace& trace() const { return trace_; }
   // Telemetry of every GPU now (idle GPUs read zero).
   [[nodiscard]] std::vector<GpuTelemetry> telemetry() const;
+  // One job's telemetry at time t (per GPU it holds), by its trace's usage profile.
+  [[nodiscard]] JobTelemetry jobTelemetry(JobId job, Seconds t) const;
+  // Feeds `recorder` (the usage ledger, usage_recorder.h) as the simulation runs; it must
+  // outlive the run. Set before run().
+  void recordUsage(UsageRecorder* recorder) { usage_ = recorder; }
   // FNV-1a over the engine's event log and the simulator's log: equal for equal runs.
   [[nodiscard]] uint64_t logHash() const;
   // Every job's life so far, in submission order, and the summary of the run (metrics.h).
@@ -170,6 +176,7 @@ class Simulator {
   void onStopped(JobId id);
   void requestCycle();
   void sample();
+  [[nodiscard]] UsageProfile usageOf(JobId id) const;
   Expected<NodeId> nodeNamed(const std::string& name) const;
   Expected<GpuId> gpuNamed(const std::string& name) const;
   void note(std::string what);
@@ -205,6 +212,7 @@ class Simulator {
   Seconds horizon_ = 0;  // last arrival or scheduled event
   MetricsRecorder metrics_;
   TelemetryModel telemetry_;
+  UsageRecorder* usage_ = nullptr;
   std::vector<SimLogEntry> log_;
 };
 

@@ -67,6 +67,33 @@ const std::vector<const char*>& migrations() {
         series TEXT NOT NULL, time INTEGER NOT NULL, count INTEGER NOT NULL,
         sum REAL NOT NULL, min REAL NOT NULL, max REAL NOT NULL,
         PRIMARY KEY(series, time)) WITHOUT ROWID;
+      )sql",
+      // 3: the usage ledger - one row per node of every job run, with its telemetry - that
+      // reports are computed from (docs/store.md#usage-ledger).
+      R"sql(
+      CREATE TABLE usage(
+        job INTEGER NOT NULL,
+        start INTEGER NOT NULL,
+        part INTEGER NOT NULL,
+        run INTEGER NOT NULL,
+        end INTEGER,
+        end_reason TEXT NOT NULL DEFAULT '',
+        team TEXT NOT NULL,
+        class TEXT NOT NULL,
+        workload TEXT NOT NULL,
+        kind TEXT NOT NULL,
+        profile TEXT NOT NULL DEFAULT '',
+        node TEXT NOT NULL,
+        model TEXT NOT NULL,
+        pool TEXT NOT NULL,
+        gpus REAL NOT NULL,
+        units INTEGER NOT NULL,
+        mig_slices INTEGER NOT NULL DEFAULT 0,
+        gpu_hours_lost REAL NOT NULL DEFAULT 0,
+        samples BLOB,
+        PRIMARY KEY(job, start, part));
+      CREATE INDEX usage_start ON usage(start);
+      CREATE INDEX usage_open ON usage(end) WHERE end IS NULL;
       )sql"};
   return m;
 }
@@ -119,6 +146,31 @@ Expected<Database> Database::open(const std::string& path) {
         {path, 0, 0, ""}};
   TESSERA_CHECK(db.exec("PRAGMA synchronous=FULL; PRAGMA foreign_keys=ON"));
   TESSERA_CHECK(db.migrate());
+  return db;
+}
+
+Expected<Database> Database::openReadOnly(const std::string& path) {
+  std::error_code ec;
+  if (!std::filesystem::is_regular_file(path, ec))
+    return Error{"no such database file", {path, 0, 0, ""}};
+  sqlite3* raw = nullptr;
+  const int rc =
+      sqlite3_open_v2(path.c_str(), &raw, SQLITE_OPEN_READONLY | SQLITE_OPEN_NOMUTEX, nullptr);
+  Database db(raw, path);
+  if (rc != SQLITE_OK) return db.error("cannot open the database");
+  sqlite3_extended_result_codes(raw, 1);
+  sqlite3_busy_timeout(raw, 5000);
+  TESSERA_TRY(id, db.readInt("PRAGMA application_id"));
+  if (id != kApplicationId)
+    return Error{"not a Tessera database (another application's SQLite file, or empty)",
+                 {path, 0, 0, ""}};
+  TESSERA_TRY(v, db.readInt("PRAGMA user_version"));
+  db.version_ = static_cast<int>(v);
+  if (db.version_ > kStoreSchemaVersion)
+    return Error{"the database has schema version " + std::to_string(db.version_) +
+                     ", newer than this program understands (" +
+                     std::to_string(kStoreSchemaVersion) + ")",
+                 {path, 0, 0, ""}};
   return db;
 }
 
@@ -241,6 +293,11 @@ Statement& Statement::bindNull(int index) {
   return *this;
 }
 
+Statement& Statement::bindBlob(int index, const void* data, size_t bytes) {
+  sqlite3_bind_blob64(s_, index, data, bytes, SQLITE_TRANSIENT);
+  return *this;
+}
+
 Expected<bool> Statement::step() {
   const int rc = sqlite3_step(s_);
   if (rc == SQLITE_ROW) return true;
@@ -275,6 +332,11 @@ std::string Statement::textAt(int column) const {
 }
 bool Statement::isNull(int column) const {
   return sqlite3_column_type(s_, column) == SQLITE_NULL;
+}
+
+std::pair<const unsigned char*, size_t> Statement::blobAt(int column) const {
+  const auto* data = static_cast<const unsigned char*>(sqlite3_column_blob(s_, column));
+  return {data, static_cast<size_t>(sqlite3_column_bytes(s_, column))};
 }
 
 }  // namespace tessera

@@ -9,6 +9,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "core/expected.h"
@@ -19,7 +20,7 @@ struct sqlite3_stmt;
 namespace tessera {
 
 // The schema version this binary writes; migrations bring older databases up to it.
-inline constexpr int kStoreSchemaVersion = 2;
+inline constexpr int kStoreSchemaVersion = 3;
 
 class Statement;
 
@@ -27,6 +28,9 @@ class Database {
  public:
   // Opens (creating when missing) the database at `path` and migrates it.
   static Expected<Database> open(const std::string& path);
+  // Opens an existing database for reading only, without migrating it (schemaVersion() says
+  // what it has): reports read a live backend's file beside it, or a copy.
+  static Expected<Database> openReadOnly(const std::string& path);
   Database(Database&&) noexcept;
   Database& operator=(Database&&) noexcept;
   ~Database();
@@ -65,6 +69,7 @@ class Statement {
   Statement& bind(int index, double value);
   Statement& bind(int index, const std::string& value);
   Statement& bindNull(int index);
+  Statement& bindBlob(int index, const void* data, size_t bytes);
   // true: a row is ready; false: done. Errors (constraint, I/O, full disk) are returned.
   Expected<bool> step();
   Status run();  // step to the end (an INSERT/UPDATE/DELETE)
@@ -73,6 +78,8 @@ class Statement {
   [[nodiscard]] double doubleAt(int column) const;
   [[nodiscard]] std::string textAt(int column) const;
   [[nodiscard]] bool isNull(int column) const;
+  // The column's bytes (valid until the next step or reset).
+  [[nodiscard]] std::pair<const unsigned char*, size_t> blobAt(int column) const;
 
  private:
   friend class Database;
