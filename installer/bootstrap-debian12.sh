@@ -16,8 +16,8 @@ PACKAGES=(
   libgrpc++-dev protobuf-compiler-grpc libprotobuf-dev protobuf-compiler
   # token hashing (libssl-dev) and the TLS test certificate (openssl)
   libssl-dev openssl
-  # tests and benchmarks
-  libbenchmark-dev
+  # tests and benchmarks; poppler-utils: pdftotext, which the report tests read PDFs with
+  libbenchmark-dev poppler-utils
   # headless GUI at run/test time: without a font every glyph renders as a box
   xvfb xauth fonts-dejavu-core
 )
