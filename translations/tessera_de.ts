@@ -199,6 +199,22 @@
         <source>Move to bottom</source>
         <translation>Nach unten verschieben</translation>
     </message>
+    <message>
+        <source>Export report…</source>
+        <translation>Bericht exportieren…</translation>
+    </message>
+    <message>
+        <source>Ctrl+E</source>
+        <translation>Ctrl+E</translation>
+    </message>
+    <message>
+        <source>A utilization and chargeback report as PDF, HTML, CSV or JSON</source>
+        <translation>Ein Auslastungs- und Kostenbericht als PDF, HTML, CSV oder JSON</translation>
+    </message>
+    <message>
+        <source>Report written to %1</source>
+        <translation>Bericht geschrieben nach %1</translation>
+    </message>
 </context>
 <context>
     <name>tessera::widgets::ClusterTreeModel</name>
@@ -987,6 +1003,253 @@ Gestartet %1</translation>
     <message>
         <source>job %1</source>
         <translation>Job %1</translation>
+    </message>
+</context>
+<context>
+    <name>tessera::widgets::ReportExportDialog</name>
+    <message>
+        <source> h</source>
+        <translation> h</translation>
+    </message>
+    <message>
+        <source>Export report</source>
+        <translation>Bericht exportieren</translation>
+    </message>
+    <message>
+        <source>Range</source>
+        <translation>Zeitraum</translation>
+    </message>
+    <message>
+        <source>UTC, an IANA name such as Europe/Berlin, or an offset such as +02:00</source>
+        <translation>UTC, ein IANA-Name wie Europe/Berlin oder ein Versatz wie +02:00</translation>
+    </message>
+    <message>
+        <source>Time zone</source>
+        <translation>Zeitzone</translation>
+    </message>
+    <message>
+        <source>Team</source>
+        <translation>Team</translation>
+    </message>
+    <message>
+        <source>Department</source>
+        <translation>Abteilung</translation>
+    </message>
+    <message>
+        <source>Queue</source>
+        <translation>Warteschlange</translation>
+    </message>
+    <message>
+        <source>Pool</source>
+        <translation>Pool</translation>
+    </message>
+    <message>
+        <source>GPU model</source>
+        <translation>GPU-Modell</translation>
+    </message>
+    <message>
+        <source>Node</source>
+        <translation>Knoten</translation>
+    </message>
+    <message>
+        <source>Job</source>
+        <translation>Job</translation>
+    </message>
+    <message>
+        <source>Group by</source>
+        <translation>Gruppieren nach</translation>
+    </message>
+    <message>
+        <source>all teams (or a comma-separated list)</source>
+        <translation>alle Teams (oder eine kommagetrennte Liste)</translation>
+    </message>
+    <message>
+        <source>Teams</source>
+        <translation>Teams</translation>
+    </message>
+    <message>
+        <source> %</source>
+        <translation> %</translation>
+    </message>
+    <message>
+        <source>A GPU below this utilization counts as idle</source>
+        <translation>Eine GPU unter dieser Auslastung gilt als untätig</translation>
+    </message>
+    <message>
+        <source>Idle below</source>
+        <translation>Untätig unter</translation>
+    </message>
+    <message>
+        <source> min</source>
+        <translation> min</translation>
+    </message>
+    <message>
+        <source>Shorter idle stretches are not counted as idle</source>
+        <translation>Kürzere untätige Abschnitte zählen nicht als untätig</translation>
+    </message>
+    <message>
+        <source>Idle for at least</source>
+        <translation>Untätig für mindestens</translation>
+    </message>
+    <message>
+        <source>Price table</source>
+        <translation>Preistabelle</translation>
+    </message>
+    <message>
+        <source>PDF document</source>
+        <translation>PDF-Dokument</translation>
+    </message>
+    <message>
+        <source>HTML page</source>
+        <translation>HTML-Seite</translation>
+    </message>
+    <message>
+        <source>CSV files (a directory)</source>
+        <translation>CSV-Dateien (ein Verzeichnis)</translation>
+    </message>
+    <message>
+        <source>JSON</source>
+        <translation>JSON</translation>
+    </message>
+    <message>
+        <source>Format</source>
+        <translation>Format</translation>
+    </message>
+    <message>
+        <source>Save to</source>
+        <translation>Speichern unter</translation>
+    </message>
+    <message>
+        <source>Preview computes the report and shows it here.</source>
+        <translation>Vorschau berechnet den Bericht und zeigt ihn hier an.</translation>
+    </message>
+    <message>
+        <source>Last 24 hours</source>
+        <translation>Letzte 24 Stunden</translation>
+    </message>
+    <message>
+        <source>Last 7 days</source>
+        <translation>Letzte 7 Tage</translation>
+    </message>
+    <message>
+        <source>Last 30 days</source>
+        <translation>Letzte 30 Tage</translation>
+    </message>
+    <message>
+        <source>Whole history</source>
+        <translation>Gesamter Verlauf</translation>
+    </message>
+    <message>
+        <source>Custom</source>
+        <translation>Benutzerdefiniert</translation>
+    </message>
+    <message>
+        <source>from</source>
+        <translation>von</translation>
+    </message>
+    <message>
+        <source>to</source>
+        <translation>bis</translation>
+    </message>
+    <message>
+        <source>none: no cost figures</source>
+        <translation>keine: keine Kostenangaben</translation>
+    </message>
+    <message>
+        <source>Browse…</source>
+        <translation>Durchsuchen…</translation>
+    </message>
+    <message>
+        <source>Preview</source>
+        <translation>Vorschau</translation>
+    </message>
+    <message>
+        <source>Export</source>
+        <translation>Exportieren</translation>
+    </message>
+    <message>
+        <source>Cancel</source>
+        <translation>Abbrechen</translation>
+    </message>
+    <message>
+        <source>Stop computing the report</source>
+        <translation>Die Berechnung des Berichts abbrechen</translation>
+    </message>
+    <message>
+        <source>Simulated time has no time zone</source>
+        <translation>Simulierte Zeit hat keine Zeitzone</translation>
+    </message>
+    <message>
+        <source>Known teams: %1</source>
+        <translation>Bekannte Teams: %1</translation>
+    </message>
+    <message>
+        <source>Everything the session has recorded.</source>
+        <translation>Alles, was die Sitzung aufgezeichnet hat.</translation>
+    </message>
+    <message>
+        <source>%1 – %2</source>
+        <translation>%1 – %2</translation>
+    </message>
+    <message>
+        <source>%1 (simulated time)</source>
+        <translation>%1 (simulierte Zeit)</translation>
+    </message>
+    <message>
+        <source>The range ends before it starts: give a “to” later than “from”.</source>
+        <translation>Der Zeitraum endet, bevor er beginnt: „bis“ muss nach „von“ liegen.</translation>
+    </message>
+    <message>
+        <source>Price table: %1</source>
+        <translation>Preistabelle: %1</translation>
+    </message>
+    <message>
+        <source>Price tables (*.yaml *.yml);;All files (*)</source>
+        <translation>Preistabellen (*.yaml *.yml);;Alle Dateien (*)</translation>
+    </message>
+    <message>
+        <source>Directory for the CSV files</source>
+        <translation>Verzeichnis für die CSV-Dateien</translation>
+    </message>
+    <message>
+        <source>PDF documents (*.pdf)</source>
+        <translation>PDF-Dokumente (*.pdf)</translation>
+    </message>
+    <message>
+        <source>HTML pages (*.html *.htm)</source>
+        <translation>HTML-Seiten (*.html *.htm)</translation>
+    </message>
+    <message>
+        <source>JSON files (*.json)</source>
+        <translation>JSON-Dateien (*.json)</translation>
+    </message>
+    <message>
+        <source>Choose where to save the report.</source>
+        <translation>Wählen Sie, wo der Bericht gespeichert werden soll.</translation>
+    </message>
+    <message>
+        <source>Cancelled.</source>
+        <translation>Abgebrochen.</translation>
+    </message>
+    <message>
+        <source>No session to compute the report from.</source>
+        <translation>Keine Sitzung, aus der der Bericht berechnet werden kann.</translation>
+    </message>
+    <message>
+        <source>Computing the report…</source>
+        <translation>Bericht wird berechnet…</translation>
+    </message>
+    <message>
+        <source>Cannot write the report: %1</source>
+        <translation>Der Bericht kann nicht geschrieben werden: %1</translation>
+    </message>
+    <message>
+        <source>Wrote %1</source>
+        <translation>%1 geschrieben</translation>
+    </message>
+    <message>
+        <source>Preview ready; Export writes this report.</source>
+        <translation>Vorschau fertig; Exportieren schreibt diesen Bericht.</translation>
     </message>
 </context>
 <context>

@@ -199,6 +199,22 @@
         <source>Move to bottom</source>
         <translation>移到底部</translation>
     </message>
+    <message>
+        <source>Export report…</source>
+        <translation>导出报告…</translation>
+    </message>
+    <message>
+        <source>Ctrl+E</source>
+        <translation>Ctrl+E</translation>
+    </message>
+    <message>
+        <source>A utilization and chargeback report as PDF, HTML, CSV or JSON</source>
+        <translation>以 PDF、HTML、CSV 或 JSON 格式导出利用率与费用分摊报告</translation>
+    </message>
+    <message>
+        <source>Report written to %1</source>
+        <translation>报告已写入 %1</translation>
+    </message>
 </context>
 <context>
     <name>tessera::widgets::ClusterTreeModel</name>
@@ -987,6 +1003,253 @@ Started %1</source>
     <message>
         <source>job %1</source>
         <translation>作业 %1</translation>
+    </message>
+</context>
+<context>
+    <name>tessera::widgets::ReportExportDialog</name>
+    <message>
+        <source> h</source>
+        <translation> 小时</translation>
+    </message>
+    <message>
+        <source>Export report</source>
+        <translation>导出报告</translation>
+    </message>
+    <message>
+        <source>Range</source>
+        <translation>时间范围</translation>
+    </message>
+    <message>
+        <source>UTC, an IANA name such as Europe/Berlin, or an offset such as +02:00</source>
+        <translation>UTC、IANA 名称（如 Europe/Berlin）或偏移量（如 +02:00）</translation>
+    </message>
+    <message>
+        <source>Time zone</source>
+        <translation>时区</translation>
+    </message>
+    <message>
+        <source>Team</source>
+        <translation>团队</translation>
+    </message>
+    <message>
+        <source>Department</source>
+        <translation>部门</translation>
+    </message>
+    <message>
+        <source>Queue</source>
+        <translation>队列</translation>
+    </message>
+    <message>
+        <source>Pool</source>
+        <translation>资源池</translation>
+    </message>
+    <message>
+        <source>GPU model</source>
+        <translation>GPU 型号</translation>
+    </message>
+    <message>
+        <source>Node</source>
+        <translation>节点</translation>
+    </message>
+    <message>
+        <source>Job</source>
+        <translation>作业</translation>
+    </message>
+    <message>
+        <source>Group by</source>
+        <translation>分组依据</translation>
+    </message>
+    <message>
+        <source>all teams (or a comma-separated list)</source>
+        <translation>所有团队（或以逗号分隔的列表）</translation>
+    </message>
+    <message>
+        <source>Teams</source>
+        <translation>团队</translation>
+    </message>
+    <message>
+        <source> %</source>
+        <translation> %</translation>
+    </message>
+    <message>
+        <source>A GPU below this utilization counts as idle</source>
+        <translation>利用率低于此值的 GPU 视为空闲</translation>
+    </message>
+    <message>
+        <source>Idle below</source>
+        <translation>空闲阈值</translation>
+    </message>
+    <message>
+        <source> min</source>
+        <translation> 分钟</translation>
+    </message>
+    <message>
+        <source>Shorter idle stretches are not counted as idle</source>
+        <translation>更短的空闲时段不计为空闲</translation>
+    </message>
+    <message>
+        <source>Idle for at least</source>
+        <translation>最短空闲时长</translation>
+    </message>
+    <message>
+        <source>Price table</source>
+        <translation>价格表</translation>
+    </message>
+    <message>
+        <source>PDF document</source>
+        <translation>PDF 文档</translation>
+    </message>
+    <message>
+        <source>HTML page</source>
+        <translation>HTML 页面</translation>
+    </message>
+    <message>
+        <source>CSV files (a directory)</source>
+        <translation>CSV 文件（一个目录）</translation>
+    </message>
+    <message>
+        <source>JSON</source>
+        <translation>JSON</translation>
+    </message>
+    <message>
+        <source>Format</source>
+        <translation>格式</translation>
+    </message>
+    <message>
+        <source>Save to</source>
+        <translation>保存到</translation>
+    </message>
+    <message>
+        <source>Preview computes the report and shows it here.</source>
+        <translation>“预览”会计算报告并在此显示。</translation>
+    </message>
+    <message>
+        <source>Last 24 hours</source>
+        <translation>最近 24 小时</translation>
+    </message>
+    <message>
+        <source>Last 7 days</source>
+        <translation>最近 7 天</translation>
+    </message>
+    <message>
+        <source>Last 30 days</source>
+        <translation>最近 30 天</translation>
+    </message>
+    <message>
+        <source>Whole history</source>
+        <translation>全部历史</translation>
+    </message>
+    <message>
+        <source>Custom</source>
+        <translation>自定义</translation>
+    </message>
+    <message>
+        <source>from</source>
+        <translation>从</translation>
+    </message>
+    <message>
+        <source>to</source>
+        <translation>到</translation>
+    </message>
+    <message>
+        <source>none: no cost figures</source>
+        <translation>无：不含费用数据</translation>
+    </message>
+    <message>
+        <source>Browse…</source>
+        <translation>浏览…</translation>
+    </message>
+    <message>
+        <source>Preview</source>
+        <translation>预览</translation>
+    </message>
+    <message>
+        <source>Export</source>
+        <translation>导出</translation>
+    </message>
+    <message>
+        <source>Cancel</source>
+        <translation>取消</translation>
+    </message>
+    <message>
+        <source>Stop computing the report</source>
+        <translation>停止计算报告</translation>
+    </message>
+    <message>
+        <source>Simulated time has no time zone</source>
+        <translation>模拟时间没有时区</translation>
+    </message>
+    <message>
+        <source>Known teams: %1</source>
+        <translation>已知团队：%1</translation>
+    </message>
+    <message>
+        <source>Everything the session has recorded.</source>
+        <translation>会话记录的全部数据。</translation>
+    </message>
+    <message>
+        <source>%1 – %2</source>
+        <translation>%1 – %2</translation>
+    </message>
+    <message>
+        <source>%1 (simulated time)</source>
+        <translation>%1（模拟时间）</translation>
+    </message>
+    <message>
+        <source>The range ends before it starts: give a “to” later than “from”.</source>
+        <translation>时间范围的结束早于开始：“到”必须晚于“从”。</translation>
+    </message>
+    <message>
+        <source>Price table: %1</source>
+        <translation>价格表：%1</translation>
+    </message>
+    <message>
+        <source>Price tables (*.yaml *.yml);;All files (*)</source>
+        <translation>价格表 (*.yaml *.yml);;所有文件 (*)</translation>
+    </message>
+    <message>
+        <source>Directory for the CSV files</source>
+        <translation>CSV 文件的目录</translation>
+    </message>
+    <message>
+        <source>PDF documents (*.pdf)</source>
+        <translation>PDF 文档 (*.pdf)</translation>
+    </message>
+    <message>
+        <source>HTML pages (*.html *.htm)</source>
+        <translation>HTML 页面 (*.html *.htm)</translation>
+    </message>
+    <message>
+        <source>JSON files (*.json)</source>
+        <translation>JSON 文件 (*.json)</translation>
+    </message>
+    <message>
+        <source>Choose where to save the report.</source>
+        <translation>请选择报告的保存位置。</translation>
+    </message>
+    <message>
+        <source>Cancelled.</source>
+        <translation>已取消。</translation>
+    </message>
+    <message>
+        <source>No session to compute the report from.</source>
+        <translation>没有可用于计算报告的会话。</translation>
+    </message>
+    <message>
+        <source>Computing the report…</source>
+        <translation>正在计算报告…</translation>
+    </message>
+    <message>
+        <source>Cannot write the report: %1</source>
+        <translation>无法写入报告：%1</translation>
+    </message>
+    <message>
+        <source>Wrote %1</source>
+        <translation>已写入 %1</translation>
+    </message>
+    <message>
+        <source>Preview ready; Export writes this report.</source>
+        <translation>预览已就绪；“导出”将写出此报告。</translation>
     </message>
 </context>
 <context>

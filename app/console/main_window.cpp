@@ -28,6 +28,7 @@
 #include "job_table_model.h"
 #include "mig_editor.h"
 #include "mig_map_widget.h"
+#include "report_export_dialog.h"
 #include "utilization_chart.h"
 
 namespace tessera::console {
@@ -79,6 +80,10 @@ void MainWindow::buildToolbar() {
   bar->addAction(tr("Embedded demo"), this, &MainWindow::openEmbedded);
   bar->addAction(tr("Connect…"), this, &MainWindow::openConnectDialog)
       ->setShortcut(QKeySequence(tr("Ctrl+K")));
+  exportReport_ = bar->addAction(tr("Export report…"), this, &MainWindow::openReportDialog);
+  exportReport_->setObjectName(QStringLiteral("exportReport"));
+  exportReport_->setShortcut(QKeySequence(tr("Ctrl+E")));
+  exportReport_->setToolTip(tr("A utilization and chargeback report as PDF, HTML, CSV or JSON"));
   bar->addSeparator();
   bar->addWidget(new QLabel(tr("Speed ")));
   speed_ = new QComboBox;
@@ -303,13 +308,15 @@ void MainWindow::closeEvent(QCloseEvent* event) {
   s.setValue(QStringLiteral("window/geometry"), saveGeometry());
   s.setValue(QStringLiteral("window/state"), saveState());
   s.setValue(QStringLiteral("heatmap/layer"), layer_->currentIndex());
+  saveReportSettings();
   QMainWindow::closeEvent(event);
 }
 
 void MainWindow::useSession(std::shared_ptr<ClusterSession> session, const QString& description,
-                            std::shared_ptr<Backend> embedded) {
+                            std::shared_ptr<Backend> embedded, std::string embeddedDatabase) {
   delete session_;
   embedded_ = std::move(embedded);
+  embeddedDatabase_ = embedded_ ? std::move(embeddedDatabase) : std::string();
   speed_->setEnabled(embedded_ != nullptr);
   session_ = new widgets::ConsoleSession(std::move(session), description, this);
   delete fetcher_;
@@ -323,6 +330,7 @@ void MainWindow::useSession(std::shared_ptr<ClusterSession> session, const QStri
   connect(fetcher_, &widgets::MetricFetcher::teamSeriesReady, chart_,
           &widgets::UtilizationChart::setTeamSeries);
   connectSession();
+  if (reportDialog_) reportDialog_->setRunner(reportRunner());
   sessionLabel_->setText(description);
   log(tr("Session: %1").arg(description));
   session_->refresh();
@@ -357,6 +365,7 @@ void MainWindow::connectSession() {
 void MainWindow::showSnapshot(const ClusterSnapshot& s) {
   now_ = s.now;
   lastSnapshot_ = s;
+  updateReportClock();
   heatmap_->setSnapshot(s);
   idleModel_->setSnapshot(s);
   migMap_->setSnapshot(s);

@@ -11,6 +11,7 @@
 
 #include "console/session_factory.h"
 
+class QAction;
 class QComboBox;
 class QTimer;
 class QLabel;
@@ -32,6 +33,7 @@ class JobInspector;
 class JobTableModel;
 class MigEditor;
 class MigMapWidget;
+class ReportExportDialog;
 }  // namespace tessera::widgets
 
 namespace tessera::console {
@@ -49,12 +51,18 @@ class MainWindow : public QMainWindow {
   [[nodiscard]] widgets::JobTableModel* jobs() const { return jobModel_; }
   [[nodiscard]] widgets::ConsoleSession* session() const { return session_; }
   [[nodiscard]] QListWidget* activity() const { return activity_; }
+  // "Export report…" (Ctrl+E), and its dialog once opened (nullptr before).
+  [[nodiscard]] QAction* exportReportAction() const { return exportReport_; }
+  [[nodiscard]] widgets::ReportExportDialog* reportDialog() const { return reportDialog_; }
   // The embedded demo's engine (nullptr when connected to a tesserad): benchmarks and tests
   // drive it directly, as another client would.
   [[nodiscard]] const std::shared_ptr<Backend>& embeddedBackend() const { return embedded_; }
-  // Replaces the session (the embedded demo or a remote tesserad).
+  // Replaces the session (the embedded demo or a remote tesserad). `embeddedDatabase`: the
+  // embedded demo's database file, which reports then read directly (with progress).
   void useSession(std::shared_ptr<ClusterSession> session, const QString& description,
-                  std::shared_ptr<Backend> embedded);
+                  std::shared_ptr<Backend> embedded, std::string embeddedDatabase = {});
+  // Opens (or raises) the report export dialog.
+  void openReportDialog();
 
  protected:
   void closeEvent(QCloseEvent* event) override;
@@ -78,10 +86,19 @@ class MainWindow : public QMainWindow {
   void openConnectDialog();
   void openEmbedded();
   void applySearch(const QString& text);
+  [[nodiscard]] widgets::ReportRunner reportRunner() const;
+  void updateReportClock();
+  void saveReportSettings();
   static void applyPalette(bool dark);
 
   EmbeddedOptions demo_;
   std::shared_ptr<Backend> embedded_;  // set while the demo runs (speed control)
+  std::string embeddedDatabase_;       // its database file (reports read it)
+  // The threads reports run on: a member, so the window's destruction stops and joins them
+  // before Qt deletes the child dialog their results would go to.
+  std::shared_ptr<ReportWorkers> reportWorkers_ = std::make_shared<ReportWorkers>();
+  widgets::ReportExportDialog* reportDialog_ = nullptr;
+  QAction* exportReport_ = nullptr;
   widgets::ConsoleSession* session_ = nullptr;
   widgets::HeatmapWidget* heatmap_;
   widgets::JobTableModel* jobModel_;

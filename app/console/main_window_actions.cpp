@@ -1,7 +1,7 @@
 // The console's gestures, each turned into one operator command sent through the session: a
 // job dropped on the heatmap pins it there, a job dragged within the queue moves it, the
 // inspector's buttons hold/release/preempt/cancel/re-prioritize, the repartition editor dry-runs
-// and applies layouts; plus switching sessions and search.
+// and applies layouts; plus switching sessions, search and the report export dialog.
 #include <QComboBox>
 #include <QDialog>
 #include <QDialogButtonBox>
@@ -10,6 +10,7 @@
 #include <QLineEdit>
 #include <QMessageBox>
 #include <QRegularExpression>
+#include <QSettings>
 
 #include "console/main_window.h"
 #include "console_session.h"
@@ -18,6 +19,7 @@
 #include "job_table_model.h"
 #include "mig_editor.h"
 #include "mig_map_widget.h"
+#include "report_export_dialog.h"
 
 namespace tessera::console {
 namespace {
@@ -128,14 +130,15 @@ void MainWindow::applySearch(const QString& text) {
 }
 
 void MainWindow::openEmbedded() {
-  auto backend = openEmbeddedSession(demo_);
-  if (!backend) {
-    log(tr("Cannot start the embedded demo: %1").arg(QString::fromStdString(backend.error().str())),
+  auto demo = openEmbeddedSession(demo_);
+  if (!demo) {
+    log(tr("Cannot start the embedded demo: %1").arg(QString::fromStdString(demo.error().str())),
         true);
     return;
   }
-  useSession(*backend, tr("Embedded demo (simulated, %1)").arg(speed_->currentText()), *backend);
-  (*backend)->setSpeed(speed_->currentData().toDouble());
+  useSession(demo->backend, tr("Embedded demo (simulated, %1)").arg(speed_->currentText()),
+             demo->backend, demo->database);
+  demo->backend->setSpeed(speed_->currentData().toDouble());
 }
 
 void MainWindow::openConnectDialog() {
@@ -162,6 +165,47 @@ void MainWindow::openConnectDialog() {
     return;
   }
   useSession(*session, tr("tesserad at %1").arg(address->text()), nullptr);
+}
+
+// The embedded demo's reports read its database directly, so the dialog shows real progress; a
+// remote tesserad computes them itself (ClusterSession::report).
+widgets::ReportRunner MainWindow::reportRunner() const {
+  if (embedded_ && !embeddedDatabase_.empty())
+    return embeddedReportRunner(embeddedDatabase_, demo_.catalog, embedded_, reportWorkers_);
+  if (session_) return sessionReportRunner(session_->session(), reportWorkers_);
+  return {};
+}
+
+void MainWindow::openReportDialog() {
+  if (!reportDialog_) {
+    reportDialog_ = new widgets::ReportExportDialog(reportRunner(), this);
+    updateReportClock();  // first: a saved custom range is restored in the clock's own terms
+    reportDialog_->setSettings(QSettings().value(QStringLiteral("report/dialog")).toMap());
+    connect(reportDialog_, &QDialog::finished, this, &MainWindow::saveReportSettings);
+    connect(reportDialog_, &widgets::ReportExportDialog::exported, this,
+            [this](const QString& path) { log(tr("Report written to %1").arg(path)); });
+  }
+  QStringList teams;
+  for (const TeamView& t : lastSnapshot_.teams) teams << QString::fromStdString(t.name);
+  reportDialog_->setKnownTeams(teams);
+  updateReportClock();
+  reportDialog_->show();
+  reportDialog_->raise();
+  reportDialog_->activateWindow();
+}
+
+// The dialog's presets count back from the session's clock: the embedded demo's (and a
+// simulated-live tesserad's) starts at 0, a live one is Unix time.
+void MainWindow::updateReportClock() {
+  if (!reportDialog_) return;
+  const bool wallClock =
+      !embedded_ && lastSnapshot_.mode != backendModeName(BackendMode::SimulatedLive);
+  reportDialog_->setClock(now_, wallClock);
+}
+
+void MainWindow::saveReportSettings() {
+  if (reportDialog_)
+    QSettings().setValue(QStringLiteral("report/dialog"), reportDialog_->settings());
 }
 
 }  // namespace tessera::console

@@ -4,6 +4,7 @@
 // activity log.
 #include <QDockWidget>
 #include <QListWidget>
+#include <QProgressBar>
 #include <QSettings>
 #include <QTableView>
 #include <QTemporaryDir>
@@ -17,6 +18,7 @@
 #include "heatmap_widget.h"
 #include "job_table_model.h"
 #include "mig_map_widget.h"
+#include "report_export_dialog.h"
 #include "rpc/server.h"
 #include "utilization_chart.h"
 
@@ -99,6 +101,31 @@ class TstConsole : public QObject {
                              10000);
   }
 
+  // "Export report…" (Ctrl+E) opens the dialog on the session: a preview of the embedded demo's
+  // report, computed from its database.
+  void exportsAReportOfTheDemo() {
+    console::EmbeddedOptions demo;
+    demo.cluster = demoCluster();
+    demo.workload = *demoWorkload();
+    console::MainWindow window(std::move(demo));
+    window.show();
+    QAction* action = window.exportReportAction();
+    QVERIFY(action);
+    QCOMPARE(action->text(), QString("Export report…"));
+    QCOMPARE(action->shortcut(), QKeySequence("Ctrl+E"));
+    QTRY_VERIFY_WITH_TIMEOUT(window.heatmap()->snapshot().now > 120, 10000);
+    action->trigger();
+    auto* dialog = window.reportDialog();
+    QVERIFY(dialog && dialog->isVisible());
+    dialog->setRange(widgets::ReportExportDialog::Range::WholeHistory);
+    QSignalSpy shown(dialog, &widgets::ReportExportDialog::previewShown);
+    QSignalSpy failed(dialog, &widgets::ReportExportDialog::failed);
+    dialog->startPreview();
+    QTRY_VERIFY_WITH_TIMEOUT(shown.count() + failed.count() > 0, 60000);
+    QVERIFY2(failed.isEmpty(), qPrintable(dialog->message()));
+    QCOMPARE(dialog->report()->header.cluster, demoCluster()->name);
+  }
+
   // The same window on a remote tesserad (a Backend behind the gRPC server): the panels fill
   // and an action goes through, with no widget knowing the difference.
   void worksOnARemoteSession() {
@@ -144,6 +171,19 @@ class TstConsole : public QObject {
     QTRY_VERIFY_WITH_TIMEOUT(logContains(window.activity(), "hold job " + QString::number(id)),
                              10000);
     QTRY_VERIFY_WITH_TIMEOUT(window.jobs()->jobAt(window.jobs()->rowOf(id)).row.job.held, 10000);
+
+    // A report through the remote session (ClusterSession::report): no progress, a busy bar.
+    window.openReportDialog();
+    auto* dialog = window.reportDialog();
+    dialog->setRange(widgets::ReportExportDialog::Range::WholeHistory);
+    QSignalSpy shown(dialog, &widgets::ReportExportDialog::previewShown);
+    QSignalSpy failed(dialog, &widgets::ReportExportDialog::failed);
+    QTRY_VERIFY_WITH_TIMEOUT(window.heatmap()->snapshot().now > 0, 10000);
+    dialog->startPreview();
+    QCOMPARE(dialog->progressBar()->maximum(), 0);
+    QTRY_VERIFY_WITH_TIMEOUT(shown.count() + failed.count() > 0, 60000);
+    QVERIFY2(failed.isEmpty(), qPrintable(dialog->message()));
+    QCOMPARE(dialog->report()->header.cluster, demoCluster()->name);
     (*server)->shutdown();
   }
 };
