@@ -94,13 +94,15 @@ int run(int argc, const char* const* argv, std::ostream& out, std::ostream& err)
   addMigVerbs(app, ctx);
   addScheduleVerbs(app, ctx);
   addSimulateVerbs(app, ctx);
+  addReportVerb(app, ctx);
   addCtlVerbs(app, ctx);
   auto isVerb = [&app](const std::string& name) {
     return !app.get_subcommands([&name](CLI::App* sub) { return sub->check_name(name); }).empty();
   };
   if (auto verb = firstPositional(argc, argv); verb && !isVerb(*verb)) {
     err << "tessera: unknown verb '" << *verb
-        << "' (verbs: cluster, gpus, mig, schedule, scenario, policy, simulate, ctl; without a "
+        << "' (verbs: cluster, gpus, mig, schedule, scenario, policy, simulate, report, ctl; "
+           "without a "
            "verb "
            "the console "
            "opens)\n";

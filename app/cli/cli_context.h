@@ -37,5 +37,6 @@ void addClusterVerbs(CLI::App& app, Context& ctx);
 void addMigVerbs(CLI::App& app, Context& ctx);
 void addScheduleVerbs(CLI::App& app, Context& ctx);
 void addSimulateVerbs(CLI::App& app, Context& ctx);
+void addReportVerb(CLI::App& app, Context& ctx);
 
 }  // namespace tessera::cli

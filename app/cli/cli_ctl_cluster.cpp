@@ -1,8 +1,11 @@
 // tessera ctl's cluster and admin calls: snapshot (with --nodes), watch (events as they happen),
-// metrics, whoami, health, backup and report.
+// metrics, whoami, health, backup and report (computed by the server, docs/ctl.md#report).
 #include <algorithm>
 
 #include "cli/cli_ctl_internal.h"
+#include "report/report.h"
+#include "report/report_time.h"
+#include "topology/yaml_reader.h"
 #include "workload/workload_spec.h"
 
 namespace tessera::cli::ctl {
@@ -162,21 +165,75 @@ int queryMetrics(Call& c, const MetricsArgs& a) {
                       [&c](const v1::QueryMetricsResponse& r) { printMetrics(c, r); });
 }
 
+// `ctl report` as given; checkReport() validates it offline and reads the price table.
 struct ReportArgs {
-  std::string kind = "utilization", format = "csv", since;
+  std::string from, to, groupBy = "team", pricesFile, timeZone = "UTC";
+  std::string idleMin, format = "json", table;
+  double idleThreshold = -1;  // -1 = the server's default
+  std::vector<std::string> teams;
+  int64_t topIdleJobs = -1;  // -1 = the server's default
+  std::string pricesText;    // the file's text, sent as it is
 };
+
+std::string timeProblem(const std::string& flag, const std::string& text, const std::string& zone) {
+  if (text.empty()) return {};
+  // A relative time needs the server's clock, but its syntax can be checked now.
+  if (auto t = parseReportTime(text, zone, 0); !t) return flag + ": " + t.error().message;
+  return {};
+}
+
+std::string checkReport(ReportArgs& a) {
+  if (!parseReportGroup(a.groupBy))
+    return "--group-by: unknown group '" + a.groupBy +
+           "' (team, department, queue, pool, model, node, job)";
+  if (auto st = checkTimeZone(a.timeZone); !st) return "--tz: " + st.error().message;
+  for (const auto& [flag, text] : {std::pair{"--from", &a.from}, std::pair{"--to", &a.to}})
+    if (auto problem = timeProblem(flag, *text, a.timeZone); !problem.empty()) return problem;
+  if (auto problem = durationProblem("--idle-min", a.idleMin); !problem.empty()) return problem;
+  if (a.format == "csv" && a.table.empty())
+    return "--format csv needs --table (summary, usage, mig, idle_jobs, stranded, waits, "
+           "chargeback, fair_share, series, notes)";
+  if (a.format != "csv" && !a.table.empty()) return "--table needs --format csv";
+  if (!a.pricesFile.empty()) {
+    auto text = readTextFile(a.pricesFile);
+    if (!text) return "--prices: " + text.error().str();
+    if (auto table = parsePriceTable(*text, a.pricesFile); !table) return table.error().str();
+    a.pricesText = std::move(*text);
+  }
+  return {};
+}
+
+// --from/--to as engine seconds; a relative time ("-7d") counts back from the server's clock.
+bool reportRange(Call& c, const ReportArgs& a, v1::GetReportRequest& request) {
+  std::optional<Seconds> now;
+  if (a.from.starts_with('-') || a.to.starts_with('-')) {
+    now = serverNow(c);
+    if (!now) return false;
+  }
+  for (const auto& [text, isFrom] : {std::pair{&a.from, true}, std::pair{&a.to, false}}) {
+    if (text->empty()) continue;
+    const Seconds t = *parseReportTime(*text, a.timeZone, now.value_or(0));
+    if (isFrom)
+      request.set_from(t);
+    else
+      request.set_to(t);
+  }
+  return true;
+}
 
 int getReport(Call& c, const ReportArgs& a) {
   v1::GetReportRequest request;
-  request.set_kind(a.kind);
+  if (!reportRange(c, a, request)) return c.failed;
+  request.set_group_by(a.groupBy);
+  if (a.idleThreshold >= 0) request.set_idle_threshold(a.idleThreshold);
+  if (!a.idleMin.empty()) request.set_idle_min_seconds(*parseDuration(a.idleMin));
+  request.set_prices_yaml(a.pricesText);
+  for (const auto& team : a.teams) request.add_teams(team);
+  request.set_time_zone(a.timeZone);
+  if (a.topIdleJobs >= 0) request.set_top_idle_jobs(static_cast<uint32_t>(a.topIdleJobs));
   request.set_format(a.format);
-  std::optional<Window> window;
-  if (!sinceWindow(c, a.since, window)) return c.failed;
-  if (window) {
-    request.set_from(window->from);
-    request.set_to(window->until);
-  }
-  // The content is already CSV or JSON as asked.
+  request.set_table(a.table);
+  // The content is already the JSON report or the CSV table asked for.
   return callAndPrint(c, &Stub::GetReport, request,
                       [&c](const v1::GetReportResponse& r) { printText(c, r.content()); });
 }
@@ -271,17 +328,36 @@ void addBackupCall(const Registrar& r) {
 
 void addReportCall(const Registrar& r) {
   auto a = std::make_shared<ReportArgs>();
-  auto* sub = r.addCall("report", "A utilization or chargeback report, as CSV or JSON");
-  sub->add_option("--kind", a->kind, "utilization or chargeback")
-      ->check(CLI::IsMember({"utilization", "chargeback"}))
+  auto* sub = r.addCall("report",
+                        "A utilization and chargeback report computed by the server: JSON, or "
+                        "one CSV table");
+  sub->add_option("--from", a->from,
+                  "Start: 2026-11-01, 2026-11-01T08:30, ...+01:00, @SECONDS or -7d (default: "
+                  "where the data begins)")
+      ->type_name("TIME");
+  sub->add_option("--to", a->to, "End, like --from (default: the server's clock)")
+      ->type_name("TIME");
+  sub->add_option("--group-by", a->groupBy, "team, department, queue, pool, model, node or job")
       ->capture_default_str();
-  sub->add_option("--format", a->format, "csv or json")
+  sub->add_option("--prices", a->pricesFile, "Price table (YAML), read here and sent")
+      ->type_name("FILE");
+  addList(sub, "--team", a->teams, "Only this team (repeatable)");
+  sub->add_option("--tz", a->timeZone, "Time zone of dates and of the report (IANA or +hh:mm)")
+      ->capture_default_str();
+  sub->add_option("--idle-threshold", a->idleThreshold,
+                  "GPU utilization below this fraction is idle (default 0.05)")
+      ->check(CLI::Range(0.0, 1.0))
+      ->type_name("FRACTION");
+  sub->add_option("--idle-min", a->idleMin, "...when it lasts this long (default 30m)")
+      ->type_name("DUR");
+  sub->add_option("--top-idle-jobs", a->topIdleJobs, "Rows of the idle-jobs table (0 = all)")
+      ->check(CLI::Range(int64_t{0}, int64_t{UINT32_MAX}));
+  sub->add_option("--format", a->format, "json (the whole report) or csv (one --table)")
       ->check(CLI::IsMember({"csv", "json"}))
       ->capture_default_str();
-  sub->add_option("--since", a->since, "Only the last DUR (default: everything)")->type_name("DUR");
+  sub->add_option("--table", a->table, "With --format csv: the table to print")->type_name("TABLE");
   r.onCall(
-      sub, [a] { return durationProblem("--since", a->since); },
-      [a](Call& c) { return getReport(c, *a); });
+      sub, [a] { return checkReport(*a); }, [a](Call& c) { return getReport(c, *a); });
 }
 
 }  // namespace

@@ -17,7 +17,9 @@
 #include "cli/chart.h"
 #include "cli/cli.h"
 #include "cli/cli_context.h"
+#include "cli/progress.h"
 #include "clusterspec/cluster_spec.h"
+#include "report/sim_record.h"
 #include "scheduler/command_yaml.h"
 #include "scheduler/scenario.h"
 #include "sim/openb_cluster.h"
@@ -42,6 +44,7 @@ struct SimArgs {
   bool keepGoing = false;
   size_t limit = 0;
   std::string metricsJson, samplesCsv, jobsCsv, chart, changes;
+  std::string record;  // a database for reports (report/sim_record.h)
   double pace = 0;
   bool noProgress = false, checkInvariants = false;
 };
@@ -216,24 +219,6 @@ Expected<Engine> engineOf(const Inputs& in, const Policy& policy) {
 }
 
 // A progress bar on a terminal; nothing when stderr is a file or a test's stream.
-class Progress {
- public:
-  Progress(Context& ctx, bool enabled)
-      : on_(enabled && &ctx.err == &std::cerr && isatty(STDERR_FILENO)) {}
-  void operator()(double f) {
-    if (!on_) return;
-    const int width = 40, done = static_cast<int>(f * width);
-    std::fprintf(stderr, "\r[%s%s] %3d%% of arrivals", std::string(size_t(done), '#').c_str(),
-                 std::string(size_t(width - done), ' ').c_str(), static_cast<int>(f * 100));
-    std::fflush(stderr);
-  }
-  void finish() {
-    if (on_) std::fprintf(stderr, "\n");
-  }
-
- private:
-  bool on_;
-};
 
 double secondsSince(std::chrono::steady_clock::time_point t0) {
   return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
@@ -311,8 +296,15 @@ int simulate(Context& ctx, const SimArgs& a) {
   if (!prepared) return code;
   const Inputs* in = &prepared->in;
   Simulator sim(std::move(*prepared->engine), in->trace, in->config, in->events);
+  // Fail before a long run, not after it, when the record cannot be written.
+  if (!a.record.empty() && std::filesystem::exists(a.record))
+    return ctx.fail(a.record + ": the record file exists already; give a new file", kExitUsage);
+  UsageRecorder usage([&sim](const JobRecord& r, Seconds t) -> std::optional<JobTelemetry> {
+    return sim.jobTelemetry(r.job.id, t);
+  });
+  if (!a.record.empty()) sim.recordUsage(&usage);
   const auto t0 = std::chrono::steady_clock::now();
-  Progress progress(ctx, !a.noProgress && ctx.format == "text");
+  Progress progress(ctx, !a.noProgress && ctx.format == "text", "of arrivals");
   const bool status = !a.noProgress && ctx.format == "text";
   const Status run = a.pace > 0 ? runPaced(sim, a.pace, status) : sim.run(std::ref(progress));
   progress.finish();
@@ -320,6 +312,11 @@ int simulate(Context& ctx, const SimArgs& a) {
   SimSummary s = sim.summary();
   s.wallSeconds = secondsSince(t0);
   if (const Status w = writeOutputs(a, sim, s); !w) return ctx.fail(w.error().str(), kExitUsage);
+  if (!a.record.empty()) {
+    usage.follow(sim.engine());
+    if (const Status w = writeSimulationRecord(sim, usage, a.record); !w)
+      return ctx.fail(w.error().str(), kExitUsage);
+  }
   if (ctx.format == "json") {
     std::ostringstream o;
     writeSummaryJson(o, s);
@@ -617,6 +614,9 @@ void addSimulateVerbs(CLI::App& app, Context& ctx) {
   sim->add_option("--metrics-json", a->metricsJson, "Write the summary as JSON");
   sim->add_option("--samples-csv", a->samplesCsv, "Write the metric samples over time as CSV");
   sim->add_option("--jobs-csv", a->jobsCsv, "Write every job's outcome as CSV");
+  sim->add_option("--record", a->record,
+                  "Write the run as a database for 'tessera report' (a new file)")
+      ->type_name("FILE");
   sim->add_option("--pace", a->pace, "Run paced against wall time at this speed (e.g. 600)");
   sim->add_flag("--no-progress", a->noProgress, "No progress bar");
   sim->add_option("-o,--output", ctx.format, "Output format")

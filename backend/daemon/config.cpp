@@ -2,6 +2,8 @@
 
 #include <yaml-cpp/yaml.h>
 
+#include <algorithm>
+#include <cctype>
 #include <functional>
 #include <map>
 
@@ -50,6 +52,124 @@ Setter seconds(const std::string& file, double& out) {
     } catch (const YAML::Exception&) {
       return at(file, n, key, "is not a duration (0.5, 2s, 1m)");
     }
+    return okStatus();
+  };
+}
+
+// A string, or a list of strings.
+Expected<std::vector<std::string>> stringsAt(const std::string& file, const YAML::Node& n,
+                                             const std::string& key) {
+  if (n.IsScalar()) return std::vector<std::string>{n.Scalar()};
+  if (!n.IsSequence()) return at(file, n, key, "must be a text or a list of texts");
+  std::vector<std::string> out;
+  for (const auto& item : n) {
+    if (!item.IsScalar()) return at(file, item, key, "must be a list of texts");
+    out.push_back(item.Scalar());
+  }
+  return out;
+}
+
+Setter textList(const std::string& file, std::vector<std::string>& out) {
+  return [&file, &out](const YAML::Node& n, const std::string& key) -> Status {
+    TESSERA_TRY(list, stringsAt(file, n, key));
+    out = std::move(list);
+    return okStatus();
+  };
+}
+
+bool fileNameSafe(const std::string& name) {
+  return !name.empty() && name[0] != '.' && std::all_of(name.begin(), name.end(), [](char ch) {
+    return std::isalnum(static_cast<unsigned char>(ch)) || ch == '.' || ch == '_' || ch == '-';
+  });
+}
+
+Status scheduleFormats(const std::string& file, const YAML::Node& v, const std::string& key,
+                       ReportSchedule& s) {
+  TESSERA_TRY(formats, stringsAt(file, v, key));
+  for (const std::string& f : formats) {
+    const auto known =
+        std::find(std::begin(kScheduledReportFormats), std::end(kScheduledReportFormats), f);
+    if (known == std::end(kScheduledReportFormats))
+      return at(file, v, key, "unknown format '" + f + "' (csv, json, html, pdf)");
+    if (std::count(formats.begin(), formats.end(), f) > 1)
+      return at(file, v, key, "format '" + f + "' given twice");
+  }
+  if (formats.empty()) return at(file, v, key, "give at least one of csv, json, html, pdf");
+  s.formats = std::move(formats);
+  return okStatus();
+}
+
+// One key of a schedule; the price table is read here so a bad one stops tesserad at startup.
+Status scheduleKey(const std::string& file, const std::string& key, const YAML::Node& v,
+                   const std::string& field, ReportSchedule& s) {
+  const std::string text = v.IsScalar() ? v.Scalar() : std::string();
+  if (key == "formats") return scheduleFormats(file, v, field, s);
+  if (key == "teams") {
+    TESSERA_TRY(teams, stringsAt(file, v, field));
+    s.teams = std::move(teams);
+    return okStatus();
+  }
+  if (!v.IsScalar()) return at(file, v, field, "must be a text");
+  if (key == "name") {
+    if (!fileNameSafe(text))
+      return at(file, v, field,
+                "'" + text +
+                    "': use letters, digits, '.', '_' and '-' (file names "
+                    "start with it)");
+    s.name = text;
+  } else if (key == "every") {
+    const auto p = parseReportPeriod(text);
+    if (!p) return at(file, v, field, "'" + text + "' (daily, weekly or monthly)");
+    s.every = *p;
+  } else if (key == "group_by") {
+    const auto g = parseReportGroup(text);
+    if (!g)
+      return at(file, v, field,
+                "unknown group '" + text + "' (team, department, queue, pool, model, node, job)");
+    s.groupBy = *g;
+  } else if (key == "time_zone") {
+    if (auto st = checkTimeZone(text); !st) return at(file, v, field, st.error().message);
+    s.timeZone = text;
+  } else if (key == "prices") {
+    auto table = loadPriceTableFile(text);
+    if (!table) return at(file, v, field, "price table: " + table.error().str());
+    s.pricesFile = text;
+    s.prices = std::move(*table);
+  } else {
+    return at(
+        file, v, field,
+        "unknown key '" + key + "' (name, every, group_by, formats, time_zone, prices, teams)");
+  }
+  return okStatus();
+}
+
+Expected<ReportSchedule> scheduleAt(const std::string& file, const YAML::Node& n,
+                                    const std::string& field) {
+  if (!n.IsMap()) return at(file, n, field, "must be a map (name, every, formats, ...)");
+  ReportSchedule s;
+  for (const auto& kv : n) {
+    const std::string key = kv.first.as<std::string>();
+    TESSERA_CHECK(scheduleKey(file, key, kv.second, field + "." + key, s));
+  }
+  if (s.name.empty()) return at(file, n, field + ".name", "is required");
+  if (s.formats.empty())
+    return at(file, n, field + ".formats", "is required (csv, json, html, pdf)");
+  return s;
+}
+
+Setter schedules(const std::string& file, std::vector<ReportSchedule>& out) {
+  return [&file, &out](const YAML::Node& n, const std::string& key) -> Status {
+    if (!n.IsSequence()) return at(file, n, key, "must be a list of schedules");
+    std::vector<ReportSchedule> list;
+    for (size_t i = 0; i < n.size(); ++i) {
+      const std::string field = key + "[" + std::to_string(i) + "]";
+      TESSERA_TRY(s, scheduleAt(file, n[i], field));
+      for (const ReportSchedule& other : list)
+        if (other.name == s.name)
+          return at(file, n[i], field + ".name", "'" + s.name + "' is used by two schedules");
+      list.push_back(std::move(s));
+    }
+    out = std::move(list);
     return okStatus();
   };
 }
@@ -111,6 +231,9 @@ Status loadTesseradConfig(const std::string& path, TesseradConfig& c) {
       {"retention.hour", duration(path, c.retentionHour)},
       {"log.format", value(path, c.logFormat)},
       {"log.level", value(path, c.logLevel)},
+      {"reports.dir", value(path, c.reports.dir)},
+      {"reports.render_command", textList(path, c.reports.renderCommand)},
+      {"reports.schedules", schedules(path, c.reports.schedules)},
   };
   return readMap(path, root, "", keys);
 }
@@ -136,6 +259,8 @@ Status validateTesseradConfig(const TesseradConfig& c) {
     return bad("log.level", "must be debug, info, warn or error");
   if (c.tlsCert.empty() != c.tlsKey.empty())
     return bad("tls", "give both the certificate and the key");
+  if (!c.reports.schedules.empty() && c.reports.dir.empty())
+    return bad("reports.dir", "is required with reports.schedules");
   return okStatus();
 }
 

@@ -3,11 +3,37 @@
 // every key also available as a flag; flags win. Errors name the file, line and key.
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "core/expected.h"
 #include "core/ids.h"
+#include "report/report.h"
+#include "report/report_time.h"
 
 namespace tessera {
+
+// Scheduled reports (daemon/report_scheduler.h, docs/tesserad.md#scheduled-reports): the
+// formats a schedule may name, one schedule, and the `reports` section.
+inline constexpr const char* kScheduledReportFormats[] = {"csv", "json", "html", "pdf"};
+
+struct ReportSchedule {
+  std::string name;  // file names start with it: letters, digits, '.', '_', '-'
+  ReportPeriod every = ReportPeriod::Day;
+  ReportGroup groupBy = ReportGroup::Team;
+  std::vector<std::string> formats;  // of kScheduledReportFormats, each at most once
+  std::string timeZone = "UTC";
+  std::string pricesFile;            // empty: no cost figures
+  std::optional<PriceTable> prices;  // read from pricesFile at startup
+  std::vector<std::string> teams;    // only these teams; empty = all
+};
+
+struct ReportsConfig {
+  std::string dir;  // where the files go; created when missing
+  // The program (and leading arguments) that renders html and pdf; empty = `tessera` in the
+  // directory of the running tesserad. A name without '/' is looked up in PATH.
+  std::vector<std::string> renderCommand;
+  std::vector<ReportSchedule> schedules;
+};
 
 struct TesseradConfig {
   std::string mode = "live";  // live | simulated-live
@@ -32,10 +58,13 @@ struct TesseradConfig {
   Seconds retentionRaw = 6 * 3600, retentionMinute = 7 * 86400, retentionHour = 400 * 86400;
   std::string logFormat = "text";  // text | json
   std::string logLevel = "info";   // debug | info | warn | error
+  ReportsConfig reports;           // file only (no flags)
 };
 
 // Reads `path` over the defaults in `config`; unknown keys and bad values are errors.
 Status loadTesseradConfig(const std::string& path, TesseradConfig& config);
+// Schedules are checked while reading (formats, zone, group, the price table is read), so their
+// errors name file:line:column like the rest.
 // Checks values that flags or the file may have set (mode, log format, positive intervals).
 Status validateTesseradConfig(const TesseradConfig& config);
 

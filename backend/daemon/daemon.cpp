@@ -1,7 +1,10 @@
 #include "daemon/daemon.h"
 
+#include <unistd.h>
+
 #include <csignal>
 #include <filesystem>
+#include <future>
 #include <memory>
 
 #include "clusterspec/cluster_spec.h"
@@ -9,6 +12,7 @@
 #include "daemon/http_exporter.h"
 #include "daemon/logger.h"
 #include "daemon/prometheus.h"
+#include "daemon/report_scheduler.h"
 #include "rpc/server.h"
 
 namespace tessera {
@@ -122,6 +126,61 @@ void updateMetrics(MetricsRegistry& r, const CycleReport& c) {
   }
 }
 
+// The render command of html/pdf reports: the configured one, else `tessera` beside this
+// executable (both are installed into the same bin directory, and sit side by side in a build).
+std::vector<std::string> renderCommandOf(const ReportsConfig& r) {
+  if (!r.renderCommand.empty()) return r.renderCommand;
+  std::error_code ec;
+  const auto self = std::filesystem::read_symlink("/proc/self/exe", ec);
+  if (ec) return {"tessera"};
+  return {(self.parent_path() / "tessera").string()};
+}
+
+bool needsRenderer(const ReportsConfig& r) {
+  for (const ReportSchedule& s : r.schedules)
+    for (const std::string& f : s.formats)
+      if (f == "html" || f == "pdf") return true;
+  return false;
+}
+
+// The reports directory exists (or was made) and the render command can run, when needed.
+Status checkReports(const ReportsConfig& r) {
+  if (r.schedules.empty()) return okStatus();
+  std::error_code ec;
+  std::filesystem::create_directories(r.dir, ec);
+  if (!std::filesystem::is_directory(r.dir) || access(r.dir.c_str(), W_OK) != 0)
+    return Error{"reports.dir: cannot write into " + r.dir + (ec ? ": " + ec.message() : ""), {}};
+  if (!needsRenderer(r)) return okStatus();
+  const std::string program = renderCommandOf(r).front();
+  // A bare name is looked up in PATH when it runs.
+  if (program.find('/') != std::string::npos && access(program.c_str(), X_OK) != 0)
+    return Error{
+        "reports.render_command: " + program + " cannot be run (html and pdf reports need it)", {}};
+  return okStatus();
+}
+
+// Scheduled reports through the backend's own report path (a worker thread and a read-only
+// connection), waited for on the scheduler's thread.
+std::unique_ptr<ReportScheduler> startReports(const TesseradConfig& config, Backend& backend,
+                                              const Logger& log) {
+  if (config.reports.schedules.empty()) return nullptr;
+  ReportsConfig rc = config.reports;
+  rc.renderCommand = renderCommandOf(rc);
+  auto compute = [&backend](const ReportRequest& request, const std::function<bool()>& stopping) {
+    std::promise<std::variant<Report, ApiError>> answer;
+    auto future = answer.get_future();
+    backend.report(request, ReportLimits{std::nullopt, stopping},
+                   [&answer](std::variant<Report, ApiError> r) { answer.set_value(std::move(r)); });
+    return future.get();
+  };
+  auto scheduler = std::make_unique<ReportScheduler>(
+      std::move(rc), compute, [&backend] { return backend.committedNow(); }, log);
+  scheduler->start();
+  log.info("scheduled reports", {{"dir", config.reports.dir},
+                                 {"schedules", std::to_string(config.reports.schedules.size())}});
+  return scheduler;
+}
+
 int waitForSignal() {
   sigset_t set;
   sigemptyset(&set);
@@ -146,12 +205,19 @@ int runTesserad(const TesseradConfig& config, bool checkOnly, std::ostream& out)
   auto loaded = loadAll(config, log);
   if (auto* code = std::get_if<int>(&loaded)) return *code;
   Loaded& l = std::get<Loaded>(loaded);
+  if (auto st = checkReports(config.reports); !st) {
+    log.error("configuration: " + st.error().str());
+    return kTesseradInvalidConfig;
+  }
   if (checkOnly) {
     out << formatSummary(summarize(*l.cluster));
     out << "tesserad: configuration OK (mode " << config.mode << ", database " << config.database
         << ", listen " << config.listen
         << (l.tokens ? ", tokens " + std::to_string(l.tokens->size()) : ", no authentication")
         << ")\n";
+    if (!config.reports.schedules.empty())
+      out << "tesserad: " << config.reports.schedules.size() << " report schedule(s) into "
+          << config.reports.dir << "\n";
     return kTesseradOk;
   }
 
@@ -198,8 +264,11 @@ int runTesserad(const TesseradConfig& config, bool checkOnly, std::ostream& out)
                        {"metrics_port", exporter ? std::to_string(exporter->port()) : "off"},
                        {"auth", l.tokens ? "tokens" : "none"},
                        {"tls", config.tlsCert.empty() ? "off" : "on"}});
+  auto reports = startReports(config, **backend, log);
   const int sig = waitForSignal();
   log.info("shutting down", {{"signal", sig == SIGTERM ? "SIGTERM" : "SIGINT"}});
+  // The scheduler first: it abandons a report in progress rather than hold the shutdown.
+  if (reports) reports->stop();
   (*server)->shutdown();
   if (exporter) exporter->stop();
   (*backend)->stop();

@@ -4,6 +4,7 @@
 #include <thread>
 
 #include "health.grpc.pb.h"
+#include "report/report_json.h"
 #include "topology/yaml_reader.h"
 
 namespace tessera::rpc {
@@ -175,6 +176,25 @@ void RemoteSession::metrics(MetricQuery query, Reply<MetricAnswer> reply) {
   unary<MetricAnswer, v1::QueryMetricsResponse>(
       *this, [&](auto& ctx, auto& r) { return stub_->QueryMetrics(&ctx, request, &r); },
       [](const v1::QueryMetricsResponse& r) { return metricsFromProto(r); }, reply);
+}
+
+void RemoteSession::report(ReportRequest request, Reply<Report> reply) {
+  const v1::GetReportRequest message = reportRequestToProto(request);
+  grpc::ClientContext ctx;
+  prepare(ctx);
+  v1::GetReportResponse response;
+  const grpc::Status st = stub_->GetReport(&ctx, message, &response);
+  if (!st.ok()) {
+    reply(apiErrorOf(st));
+    return;
+  }
+  auto parsed = reportFromJson(response.content(), options_.address);
+  if (!parsed) {
+    reply(
+        ApiError{ErrorKind::Internal, "the server's report is not valid: " + parsed.error().str()});
+    return;
+  }
+  reply(std::move(*parsed));
 }
 
 ClusterSession::CancelWatch RemoteSession::watchChanges(std::function<void()> onChange) {

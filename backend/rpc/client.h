@@ -39,6 +39,8 @@ class RemoteSession final : public ClusterSession {
   void explainJob(JobId id, Reply<Explanation> reply) override;
   void snapshot(Reply<ClusterSnapshot> reply) override;
   void metrics(MetricQuery query, Reply<MetricAnswer> reply) override;
+  // GetReport in its JSON form, read back with reportFromJson (a malformed answer is Internal).
+  void report(ReportRequest request, Reply<Report> reply) override;
   // A WatchEvents stream from the current end on its own thread; reconnects like watch().
   CancelWatch watchChanges(std::function<void()> onChange) override;
 

@@ -1,5 +1,13 @@
 #include "rpc/convert.h"
 
+#include <algorithm>
+#include <charconv>
+#include <cstdio>
+#include <sstream>
+
+#include "core/strings.h"
+#include "report/report_csv.h"
+#include "report/report_json.h"
 #include "store/job_codec.h"
 
 namespace tessera::rpc {
@@ -638,6 +646,145 @@ MetricAnswer metricsFromProto(const v1::QueryMetricsResponse& r) {
     a.series.points.push_back({p.time(), p.value(), p.min(), p.max(), p.count()});
   a.names = strings(r.series_names());
   return a;
+}
+
+// --- reports
+
+namespace {
+
+std::string groupNames() {
+  std::vector<std::string> names;
+  for (auto g : {ReportGroup::Team, ReportGroup::Department, ReportGroup::Queue, ReportGroup::Pool,
+                 ReportGroup::GpuModel, ReportGroup::Node, ReportGroup::Job})
+    names.emplace_back(reportGroupName(g));
+  return join(names, ", ");
+}
+
+// JSON is YAML: quoted keys and shortest round-trip numbers read back exactly.
+std::string quoted(const std::string& s) {
+  std::string out = "\"";
+  for (const char ch : s) {
+    if (ch == '"' || ch == '\\') {
+      out += '\\';
+      out += ch;
+    } else if (static_cast<unsigned char>(ch) < 0x20) {
+      char buf[8];
+      std::snprintf(buf, sizeof buf, "\\u%04x", static_cast<unsigned>(ch));
+      out += buf;
+    } else {
+      out += ch;
+    }
+  }
+  return out + "\"";
+}
+
+std::string shortest(double v) {
+  char buf[32];
+  const auto r = std::to_chars(buf, buf + sizeof buf, v);
+  return std::string(buf, r.ptr);
+}
+
+std::string priceMap(const std::map<std::string, double>& prices) {
+  std::string out = "{";
+  for (const auto& [key, price] : prices)
+    out += (out.size() > 1 ? ", " : "") + quoted(key) + ": " + shortest(price);
+  return out + "}";
+}
+
+// Every table a report can have (chargeback only with prices).
+std::vector<std::string> allCsvTables(bool withPrices) {
+  Report r;
+  if (withPrices) r.header.currency = "USD";
+  return reportCsvTables(r);
+}
+
+}  // namespace
+
+std::string priceTableToYaml(const PriceTable& t) {
+  std::string out = "{\"currency\": " + quoted(t.currency);
+  if (t.defaultGpuHour) out += ", \"default_gpu_hour\": " + shortest(*t.defaultGpuHour);
+  if (!t.gpuHour.empty()) out += ", \"gpu_hour\": " + priceMap(t.gpuHour);
+  if (!t.migInstanceHour.empty()) {
+    std::string mig;
+    for (const auto& [model, profiles] : t.migInstanceHour)
+      mig += (mig.empty() ? "" : ", ") + quoted(model) + ": " + priceMap(profiles);
+    out += ", \"mig_instance_hour\": {" + mig + "}";
+  }
+  return out + "}\n";
+}
+
+Expected<ReportRequest> reportRequestFromProto(const v1::GetReportRequest& r) {
+  ReportRequest out;
+  if (r.has_from()) out.from = r.from();
+  if (r.has_to()) out.to = r.to();
+  if (!r.group_by().empty()) {
+    const auto group = parseReportGroup(r.group_by());
+    if (!group)
+      return fieldError("group_by", "unknown group '" + r.group_by() + "' (" + groupNames() + ")");
+    out.groupBy = *group;
+  }
+  if (r.has_idle_threshold()) out.idleThreshold = r.idle_threshold();
+  if (r.has_idle_min_seconds()) out.idleMinDuration = r.idle_min_seconds();
+  if (!r.prices_yaml().empty()) {
+    TESSERA_TRY(prices, parsePriceTable(r.prices_yaml(), "prices_yaml"));
+    out.prices = std::move(prices);
+  }
+  out.teams = strings(r.teams());
+  if (!r.time_zone().empty()) out.timeZone = r.time_zone();
+  if (r.has_top_idle_jobs()) out.topIdleJobs = r.top_idle_jobs();
+  return out;
+}
+
+v1::GetReportRequest reportRequestToProto(const ReportRequest& r) {
+  v1::GetReportRequest out;
+  if (r.from) out.set_from(*r.from);
+  if (r.to) out.set_to(*r.to);
+  out.set_group_by(reportGroupName(r.groupBy));
+  out.set_idle_threshold(r.idleThreshold);
+  out.set_idle_min_seconds(r.idleMinDuration);
+  if (r.prices) out.set_prices_yaml(priceTableToYaml(*r.prices));
+  addAll(out.mutable_teams(), r.teams);
+  out.set_time_zone(r.timeZone);
+  out.set_top_idle_jobs(static_cast<uint32_t>(std::min<size_t>(r.topIdleJobs, UINT32_MAX)));
+  out.set_format("json");
+  return out;
+}
+
+Expected<ReportFormat> reportFormatFromProto(const v1::GetReportRequest& r, bool withPrices) {
+  ReportFormat f;
+  if (r.format().empty() || r.format() == "json") {
+    if (!r.table().empty())
+      return fieldError("table", "only with format csv (the JSON form holds every table)");
+    return f;
+  }
+  if (r.format() != "csv") return fieldError("format", "'" + r.format() + "' (use json or csv)");
+  const auto tables = allCsvTables(withPrices);
+  if (std::find(tables.begin(), tables.end(), r.table()) == tables.end()) {
+    const std::string known = join(tables, ", ");
+    if (r.table() == "chargeback")
+      return fieldError("table", "chargeback needs a price table (prices_yaml)");
+    return fieldError("table", r.table().empty()
+                                   ? "format csv needs a table (" + known + ")"
+                                   : "unknown table '" + r.table() + "' (" + known + ")");
+  }
+  f.csv = true;
+  f.table = r.table();
+  return f;
+}
+
+v1::GetReportResponse reportToProto(const Report& report, const ReportFormat& format) {
+  v1::GetReportResponse out;
+  if (!format.csv) {
+    out.set_content_type("application/json");
+    out.set_content(reportToJson(report, false));
+    return out;
+  }
+  std::ostringstream csv;
+  // The table was checked against the tables a report can have; the report has them all.
+  (void)writeReportCsvTable(csv, report, format.table);
+  out.set_content_type("text/csv; charset=utf-8");
+  out.set_content(csv.str());
+  return out;
 }
 
 }  // namespace tessera::rpc

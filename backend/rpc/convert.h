@@ -42,4 +42,22 @@ Event eventFromProto(const v1::Event& e);
 v1::QueryMetricsResponse metricsToProto(const MetricAnswer& a);
 MetricAnswer metricsFromProto(const v1::QueryMetricsResponse& r);
 
+// GetReport. The request's fields as a ReportRequest, checked and named ("group_by: unknown
+// group 'x' (team, ...)"; a price table's errors as "prices_yaml:LINE:COL: ..."); the format is
+// checked separately because it is not part of the report.
+Expected<ReportRequest> reportRequestFromProto(const v1::GetReportRequest& request);
+v1::GetReportRequest reportRequestToProto(const ReportRequest& request);
+// The price table as YAML text that parsePriceTable reads back to an equal table (a client
+// holds the parsed table, the wire carries text).
+std::string priceTableToYaml(const PriceTable& table);
+
+// How the report travels back: the whole report as JSON (default) or one CSV table.
+struct ReportFormat {
+  bool csv = false;
+  std::string table;  // csv only
+};
+// `withPrices`: the chargeback table exists only with a price table.
+Expected<ReportFormat> reportFormatFromProto(const v1::GetReportRequest& request, bool withPrices);
+v1::GetReportResponse reportToProto(const Report& report, const ReportFormat& format);
+
 }  // namespace tessera::rpc

@@ -21,6 +21,9 @@
 namespace tessera::rpc {
 namespace {
 
+// The longest a report may compute, whatever deadline the client gave (or none).
+constexpr std::chrono::minutes kReportTimeLimit{5};
+
 grpc::StatusCode codeOf(ErrorKind k) {
   switch (k) {
     case ErrorKind::InvalidArgument:
@@ -354,14 +357,27 @@ class ApiServer::Service final
     return reactor;
   }
 
-  grpc::ServerUnaryReactor* GetReport(grpc::CallbackServerContext* ctx, const v1::GetReportRequest*,
-                                      v1::GetReportResponse*) override {
+  grpc::ServerUnaryReactor* GetReport(grpc::CallbackServerContext* ctx,
+                                      const v1::GetReportRequest* req,
+                                      v1::GetReportResponse* resp) override {
     auto* reactor = ctx->DefaultReactor();
     auto who = gate(ctx, Role::Viewer);
     if (!who) return finish(reactor, who.error());
-    return finish(reactor, {grpc::StatusCode::UNIMPLEMENTED,
-                            "utilization and chargeback reports are not in this version of "
-                            "tesserad yet (docs/api.md)"});
+    auto request = reportRequestFromProto(*req);
+    if (!request) return finish(reactor, invalid(request.error()));
+    auto format = reportFormatFromProto(*req, request->prices.has_value());
+    if (!format) return finish(reactor, invalid(format.error()));
+    // A report reads the whole range from disk: bound it even when the client set no deadline,
+    // and let a cancelled call (client gone, server shutting down) stop the worker.
+    ReportLimits limits;
+    limits.deadline = std::chrono::steady_clock::now() + kReportTimeLimit;
+    if (const Deadline d = deadlineOf(ctx); d && *d < *limits.deadline) limits.deadline = d;
+    limits.cancelled = [ctx] { return ctx->IsCancelled(); };
+    backend_.report(std::move(*request), std::move(limits),
+                    finishWith<Report>(reactor, [resp, format = *format](const Report& r) {
+                      *resp = reportToProto(r, format);
+                    }));
+    return reactor;
   }
 
   grpc::ServerUnaryReactor* Backup(grpc::CallbackServerContext* ctx, const v1::BackupRequest* req,

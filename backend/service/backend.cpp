@@ -5,6 +5,8 @@
 #include <unordered_set>
 
 #include "core/strings.h"
+#include "report/report_compute.h"
+#include "report/report_time.h"
 #include "scheduler/command_yaml.h"
 #include "sim/metrics.h"
 #include "sim/simulator.h"
@@ -165,6 +167,8 @@ Status Backend::restoreOrCreate() {
   state_ = std::make_unique<StateStore>(*db_);
   eventStore_ = std::make_unique<EventStore>(*db_);
   metricStore_ = std::make_unique<MetricStore>(*db_, config_.retention);
+  usageStore_ = std::make_unique<UsageStore>(*db_);
+  usage_ = UsageRecorder(usageTelemetry());
   TESSERA_TRY(has, state_->hasState());
   if (has) {
     TESSERA_TRY(mode, state_->meta("mode"));
@@ -200,6 +204,8 @@ Status Backend::restoreOrCreate() {
     if (!created) return created;
   }
   classes_ = engine_->priorityClasses();
+  TESSERA_TRY(openRuns, usageStore_->openRuns());
+  usage_.resume(*engine_, std::move(openRuns));
   TESSERA_TRY(last, eventStore_->lastSeq());
   storeSeq_ = last;
   eventCursor_ = engine_->events().size();
@@ -219,10 +225,12 @@ Status Backend::restoreOrCreate() {
         config_.eventMemory, storeSeq_,
         [this](uint64_t after, size_t limit) { return readEvents_->after(after, limit); });
   restoreSeconds_ = std::chrono::duration<double>(Clock::now() - started).count();
+  committedNow_ = engine_->now();
   return okStatus();
 }
 
 void Backend::stop() {
+  stopReports();
   {
     std::lock_guard lock(queueMutex_);
     if (stopping_ && !thread_.joinable()) return;
@@ -321,9 +329,11 @@ Status Backend::commit(Batch& batch) {
   }
   std::sort(batch.dirty.begin(), batch.dirty.end());
   batch.dirty.erase(std::unique(batch.dirty.begin(), batch.dirty.end()), batch.dirty.end());
+  usage_.follow(*engine_);
+  const std::vector<UsageRecord> usageRows = usage_.changed();
   // A batch of reads changed nothing worth an fsync (the clock alone is recomputed on restart).
   if (fresh.empty() && batch.dirty.empty() && !batch.setupChanged && batch.samples.empty() &&
-      !batch.compactMetrics && !batch.tick)
+      !batch.compactMetrics && !batch.tick && usageRows.empty())
     return okStatus();
   const Status st = db_->transaction([&](Database&) -> Status {
     TESSERA_CHECK(eventStore_->appendInTransaction(fresh));
@@ -332,14 +342,17 @@ Status Backend::commit(Batch& batch) {
     if (config_.mode == BackendMode::SimulatedLive)
       extras_.meta = {{"load.chunk", std::to_string(loadChunk_)}};
     TESSERA_CHECK(state_->saveGlobal(*engine_, extras_));
+    TESSERA_CHECK(usageStore_->saveInTransaction(usageRows));
     if (!batch.samples.empty())
       TESSERA_CHECK(metricStore_->recordInTransaction(batch.sampleTime, batch.samples));
     if (batch.compactMetrics) TESSERA_CHECK(metricStore_->compactInTransaction(engine_->now()));
     return okStatus();
   });
   if (!st) return st;
+  committedNow_ = engine_->now();
   storeSeq_ = seq;
   eventCursor_ = all.size();
+  usage_.markSaved();
   // Finished jobs leave the in-memory table of simulated ends.
   for (JobId id : batch.dirty)
     if (const JobRecord* r = engine_->job(id); r && !r->active()) extras_.actualRuntime.erase(id);
@@ -363,6 +376,15 @@ void Backend::rollbackToStore(const Error& why) {
   extras_ = std::move(loaded->extras);
   eventCursor_ = engine_->events().size();
   arrivals_.clear();
+  auto openRuns = usageStore_->openRuns();
+  if (!openRuns) {
+    broken_ =
+        Error{"a write failed (" + why.str() + ") and the usage ledger could not be reloaded (" +
+                  openRuns.error().str() + "); restart tesserad",
+              {}};
+    return;
+  }
+  usage_.resume(*engine_, std::move(*openRuns));
 }
 
 CycleStats Backend::tickWork(Batch& batch) {
@@ -457,6 +479,15 @@ void Backend::generateLoad(Batch& batch) {
   }
 }
 
+UsageRecorder::TelemetryOf Backend::usageTelemetry() const {
+  // Live mode has no telemetry source yet: its runs are recorded without readings, and reports
+  // say the busy and effective figures are not measured.
+  if (config_.mode != BackendMode::SimulatedLive) return {};
+  return [this](const JobRecord& r, Seconds t) -> std::optional<JobTelemetry> {
+    return telemetry_.sample(r.job.id, defaultUsage(r.job), t);
+  };
+}
+
 void Backend::sampleMetrics(Batch& batch) {
   std::vector<const JobRecord*> pending, running;
   for (const JobRecord* r : engine_->jobs()) {
@@ -478,6 +509,11 @@ void Backend::sampleMetrics(Batch& batch) {
          {"fragmentation_fgd_gpus", s.fgdFragmentation},
          {"fragmentation_mig", s.migFragmentation},
          {"cycle_ms", engine_->stats().lastCycleMs}};
+  for (size_t c = 0; c < kStrandCauses; ++c)
+    out.emplace_back(std::string("gpus_stranded{cause=\"") +
+                         strandCauseName(static_cast<StrandCause>(c)) + "\"}",
+                     s.stranded[c]);
+  usage_.sample(*engine_);
   if (config_.mode == BackendMode::SimulatedLive) {
     out.emplace_back("gpus_busy", s.busy);
     out.emplace_back("gpus_sm_active", s.effective);
@@ -767,6 +803,147 @@ void Backend::backup(std::string path, Reply<uint64_t> reply) {
           return ApiError{ErrorKind::FailedPrecondition, st.error().str()};
         return static_cast<uint64_t>(std::filesystem::file_size(path, ec));
       }));
+}
+
+// --- reports
+
+namespace {
+
+ApiError badReport(const std::string& field, const std::string& message) {
+  return {ErrorKind::InvalidArgument, field + ": " + message};
+}
+
+// What can be checked without the database: the request's own fields.
+std::optional<ApiError> checkReportFields(const ReportRequest& r) {
+  if (auto st = checkTimeZone(r.timeZone); !st) return badReport("time_zone", st.error().message);
+  if (!(r.idleThreshold >= 0 && r.idleThreshold <= 1))
+    return badReport("idle_threshold", "must be between 0 and 1");
+  if (r.idleMinDuration < 0) return badReport("idle_min_seconds", "must not be negative");
+  if (r.from && r.to && *r.from >= *r.to)
+    return badReport("to", "must be after from (" + std::to_string(*r.from) + " .. " +
+                               std::to_string(*r.to) + ")");
+  return std::nullopt;
+}
+
+// What needs the database's setup: the teams it knows and the range its data covers.
+std::optional<ApiError> checkReportAgainst(const ReportSetup& setup, const ReportRequest& r) {
+  for (const std::string& team : r.teams) {
+    const auto& teams = setup.teams;
+    if (std::any_of(teams.begin(), teams.end(), [&](const Team& t) { return t.name == team; }))
+      continue;
+    std::vector<std::string> known;
+    for (const Team& t : teams) known.push_back(t.name);
+    return badReport("teams", "unknown team '" + team + "' (known: " + join(known, ", ") + ")");
+  }
+  const Seconds from = r.from.value_or(setup.first), to = r.to.value_or(setup.last);
+  if (from >= to)
+    return badReport(r.from ? "from" : "to",
+                     "the range is empty or inverted: from " +
+                         formatReportTime(from, setup.wallClock, r.timeZone) + " is not before " +
+                         formatReportTime(to, setup.wallClock, r.timeZone) +
+                         (r.from && r.to ? "" : " (the database's data ends there)"));
+  return std::nullopt;
+}
+
+}  // namespace
+
+void Backend::report(ReportRequest request, Reply<Report> reply) {
+  report(std::move(request), ReportLimits{}, std::move(reply));
+}
+
+void Backend::report(ReportRequest request, ReportLimits limits, Reply<Report> reply) {
+  if (auto bad = checkReportFields(request)) {
+    reply(std::move(*bad));
+    return;
+  }
+  std::unique_lock lock(reportMutex_);
+  // Join the workers that finished, so a long-running backend does not collect dead threads.
+  for (auto it = reports_.begin(); it != reports_.end();) {
+    if (!it->done) {
+      ++it;
+      continue;
+    }
+    it->thread.join();
+    it = reports_.erase(it);
+  }
+  std::optional<ApiError> refused;
+  if (reportsStopping_)
+    refused = ApiError{ErrorKind::Unavailable, "the backend is shutting down"};
+  else if (reports_.size() >= kMaxReports)
+    refused = ApiError{ErrorKind::ResourceExhausted,
+                       "at most " + std::to_string(kMaxReports) +
+                           " reports are computed at a time; try again when one finished"};
+  if (refused) {
+    lock.unlock();
+    reply(std::move(*refused));
+    return;
+  }
+  ReportWorker& worker = reports_.emplace_back();
+  try {
+    worker.thread = std::thread(
+        [this, &worker, request = std::move(request), limits = std::move(limits), reply] {
+          runReport(request, limits, reply);
+          worker.done = true;
+        });
+  } catch (const std::system_error& e) {
+    reports_.pop_back();
+    lock.unlock();
+    reply(ApiError{ErrorKind::ResourceExhausted,
+                   std::string("cannot start a thread for the report: ") + e.what()});
+  }
+}
+
+void Backend::runReport(const ReportRequest& request, const ReportLimits& limits,
+                        const Reply<Report>& reply) const {
+  // Its own read-only connection: the engine's connection belongs to the engine thread.
+  auto source = openReportDatabase(config_.database, config_.catalog);
+  if (!source) {
+    reply(ApiError{ErrorKind::Unavailable,
+                   "the database cannot be read for a report: " + source.error().str()});
+    return;
+  }
+  if (auto bad = checkReportAgainst((*source)->setup(), request)) {
+    reply(std::move(*bad));
+    return;
+  }
+  std::optional<ApiError> stoppedBy;
+  const auto progress = [&](double) {
+    if (reportsStopping_)
+      stoppedBy = ApiError{ErrorKind::Unavailable, "the backend is shutting down"};
+    else if (limits.deadline && Clock::now() > *limits.deadline)
+      stoppedBy =
+          ApiError{ErrorKind::DeadlineExceeded, "the report was not finished before the deadline"};
+    else if (limits.cancelled && limits.cancelled())
+      stoppedBy = ApiError{ErrorKind::Unavailable, "the call was cancelled"};
+    return !stoppedBy;
+  };
+  auto computed = computeReport(**source, request, progress);
+  if (computed) {
+    reply(std::move(*computed));
+    return;
+  }
+  if (stoppedBy) {
+    reply(std::move(*stoppedBy));
+    return;
+  }
+  // The request was checked above; what is left is a price missing from the table (the
+  // caller's to fix) or a read that failed midway.
+  const Error& e = computed.error();
+  const bool prices =
+      request.prices && !e.where.file.empty() && e.where.file == request.prices->file;
+  reply(ApiError{prices ? ErrorKind::InvalidArgument : ErrorKind::Internal, e.str()});
+}
+
+void Backend::stopReports() {
+  std::list<ReportWorker> running;
+  {
+    std::lock_guard lock(reportMutex_);
+    reportsStopping_ = true;
+    running.splice(running.end(), reports_);
+  }
+  // Workers see reportsStopping_ at their next progress call and reply "shutting down".
+  for (ReportWorker& w : running)
+    if (w.thread.joinable()) w.thread.join();
 }
 
 ClusterSession::CancelWatch Backend::watchChanges(std::function<void()> onChange) {

@@ -17,6 +17,7 @@
 #include <chrono>
 #include <condition_variable>
 #include <deque>
+#include <list>
 #include <memory>
 #include <mutex>
 #include <thread>
@@ -30,6 +31,7 @@
 #include "store/event_store.h"
 #include "store/metric_store.h"
 #include "store/state_store.h"
+#include "store/usage_store.h"
 
 namespace tessera {
 
@@ -67,6 +69,13 @@ struct BackendConfig {
   std::function<void(const CycleReport&)> onCycle;
 };
 
+// How a report may be cut short: the API server passes its caller's deadline and whether the
+// call was cancelled (a client gone, the server shutting down), so no worker outlives its use.
+struct ReportLimits {
+  Deadline deadline;
+  std::function<bool()> cancelled;  // polled from the worker thread; true abandons the report
+};
+
 class Backend final : public ClusterSession {
  public:
   // Opens (or creates) the database, rebuilds the engine from it, and starts the engine thread.
@@ -85,6 +94,15 @@ class Backend final : public ClusterSession {
   void snapshot(Reply<ClusterSnapshot> reply) override;
   void metrics(MetricQuery query, Reply<MetricAnswer> reply) override;
   CancelWatch watchChanges(std::function<void()> onChange) override;
+  // Computed on a worker thread from a separate read-only connection to the database (WAL
+  // readers never block the engine's writer); at most kMaxReports at a time, more are refused
+  // with ResourceExhausted. stop() cancels and joins the workers.
+  void report(ReportRequest request, Reply<Report> reply) override;
+  void report(ReportRequest request, ReportLimits limits, Reply<Report> reply);
+  static constexpr size_t kMaxReports = 4;
+  // The engine clock as of the last commit: everything up to it is in the database, so a report
+  // ending there is complete (tesserad's report scheduler waits for period ends on it).
+  [[nodiscard]] Seconds committedNow() const { return committedNow_.load(); }
   // Runs a scheduling cycle now (with the tick's other work), after the queued requests.
   void cycleNow(Reply<CycleStats> reply);
   // A consistent copy of the database at `path` (which must not exist).
@@ -117,15 +135,21 @@ class Backend final : public ClusterSession {
   void simulateEnds();
   void generateLoad(Batch& batch);
   void sampleMetrics(Batch& batch);
+  [[nodiscard]] UsageRecorder::TelemetryOf usageTelemetry() const;
   [[nodiscard]] JobInfo infoOf(const JobRecord& r) const;
   [[nodiscard]] ClusterSnapshot snapshotNow() const;
   Seconds simulatedRuntime(const Job& job) const;
+  void runReport(const ReportRequest& request, const ReportLimits& limits,
+                 const Reply<Report>& reply) const;
+  void stopReports();
 
   BackendConfig config_;
   std::unique_ptr<Database> db_;
   std::unique_ptr<StateStore> state_;
   std::unique_ptr<EventStore> eventStore_;
   std::unique_ptr<MetricStore> metricStore_;
+  std::unique_ptr<UsageStore> usageStore_;
+  UsageRecorder usage_;               // the usage ledger reports read (store/usage_store.h)
   std::unique_ptr<Database> readDb_;  // the event hub's own connection
   std::unique_ptr<EventStore> readEvents_;
   std::unique_ptr<EventHub> hub_;
@@ -158,6 +182,16 @@ class Backend final : public ClusterSession {
   bool stopping_ = false;
   std::chrono::steady_clock::time_point nextTick_;
   std::thread thread_;
+  std::atomic<Seconds> committedNow_{0};
+
+  // Report workers: finished ones are joined when the next report starts, the rest by stop().
+  struct ReportWorker {
+    std::thread thread;
+    std::atomic<bool> done{false};
+  };
+  std::mutex reportMutex_;
+  std::list<ReportWorker> reports_;
+  std::atomic<bool> reportsStopping_{false};
 };
 
 }  // namespace tessera

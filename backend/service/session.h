@@ -15,6 +15,7 @@
 #include <variant>
 #include <vector>
 
+#include "report/report.h"
 #include "scheduler/command.h"
 #include "scheduler/explain.h"
 #include "store/metric_store.h"
@@ -150,6 +151,12 @@ class ClusterSession {
   virtual void explainJob(JobId id, Reply<Explanation> reply) = 0;
   virtual void snapshot(Reply<ClusterSnapshot> reply) = 0;
   virtual void metrics(MetricQuery query, Reply<MetricAnswer> reply) = 0;
+  // A utilization and chargeback report (report/report.h) over the session's database. Slow
+  // (it reads the usage ledger of the whole range), so it never runs on the engine thread: the
+  // reply comes from a worker. Errors: InvalidArgument for the request (the message names the
+  // field: teams, from, to, time_zone, idle_threshold, prices_yaml), Unavailable when the
+  // database cannot be read or the backend is stopping, Internal for a failed read midway.
+  virtual void report(ReportRequest request, Reply<Report> reply) = 0;
 
   // Calls `onChange` (on a thread of the implementation's choosing; it must not block) soon
   // after new events are committed, until the returned function is called - so a console can

@@ -1,7 +1,8 @@
 // End to end: a real tesserad process on loopback, driven through the real client
 // (RemoteSession): submit, watch, act with dry run and apply, explain, snapshot, metrics,
 // restart and resume the stream; authentication and roles; TLS; bad input answered with the
-// right status while the server stays healthy; health and reflection for standard tools.
+// right status while the server stays healthy; health and reflection for standard tools;
+// reports (GetReport, `ctl report`) and the reports tesserad writes on its own schedule.
 #include <QProcess>
 #include <QTcpServer>
 #include <QTemporaryDir>
@@ -9,6 +10,7 @@
 
 #include <atomic>
 #include <fstream>
+#include <sstream>
 #include <thread>
 
 #include <grpcpp/generic/generic_stub.h>
@@ -16,6 +18,7 @@
 #include "../service/backend_test_util.h"
 #include "daemon_process.h"
 #include "reflection_min.grpc.pb.h"
+#include "report/report_json.h"
 #include "rpc/auth.h"
 #include "workload/workload_spec.h"
 
@@ -46,6 +49,61 @@ std::string writeFile(const QTemporaryDir& dir, const QString& name, const std::
   const std::string path = dir.filePath(name).toStdString();
   std::ofstream(path) << text;
   return path;
+}
+
+// `tessera ctl --server ADDRESS ARGS...`; its output, or a fatal failure when the exit code is
+// not the expected one.
+QString runCtl(const QString& server, const QStringList& args, int expectCode) {
+  QProcess p;
+  p.setProcessChannelMode(QProcess::MergedChannels);
+  p.start(TESSERA_BIN, QStringList{"ctl", "--server", server} + args);
+  if (!p.waitForFinished(60000)) qFatal("tessera ctl did not finish");
+  const QString out = QString::fromUtf8(p.readAll());
+  if (p.exitCode() != expectCode)
+    qFatal("tessera ctl %s: exit %d, expected %d:\n%s", qPrintable(args.join(' ')), p.exitCode(),
+           expectCode, qPrintable(out));
+  return out;
+}
+
+grpc::Status getReport(rpc::RemoteSession& c, const v1::GetReportRequest& request,
+                       v1::GetReportResponse& response) {
+  grpc::ClientContext ctx;
+  c.prepare(ctx);
+  return c.stub().GetReport(&ctx, request, &response);
+}
+
+// The refusal of a GetReport request: its code, and whether the message has `text`.
+void expectRefused(rpc::RemoteSession& c, const v1::GetReportRequest& request,
+                   grpc::StatusCode code, const std::string& text) {
+  v1::GetReportResponse response;
+  const grpc::Status st = getReport(c, request, response);
+  QCOMPARE(st.error_code(), code);
+  QVERIFY2(st.error_message().find(text) != std::string::npos, st.error_message().c_str());
+}
+
+// The value of `column` in the one data row of a CSV table (no quoted fields expected).
+std::string csvValue(const std::string& csv, const std::string& column) {
+  std::istringstream in(csv);
+  std::string header, row;
+  std::getline(in, header);
+  std::getline(in, row);
+  auto split = [](std::string line) {
+    if (!line.empty() && line.back() == '\r') line.pop_back();
+    std::vector<std::string> cells;
+    std::stringstream ss(line);
+    for (std::string cell; std::getline(ss, cell, ',');) cells.push_back(cell);
+    return cells;
+  };
+  const auto names = split(header), values = split(row);
+  for (size_t i = 0; i < names.size() && i < values.size(); ++i)
+    if (names[i] == column) return values[i];
+  return "<no column " + column + ">";
+}
+
+std::string readText(const QString& path) {
+  QFile f(path);
+  if (!f.open(QIODevice::ReadOnly)) return {};
+  return f.readAll().toStdString();
 }
 
 }  // namespace
@@ -434,6 +492,160 @@ class TstRpcE2e : public QObject {
     reader.join();
     stalledCtx.TryCancel();
     QCOMPARE(d.terminate(), 0);
+  }
+
+  // GetReport over a busy simulated cluster: the JSON form reads back with reportFromJson (what
+  // RemoteSession::report does), one CSV table, a price table sent as text, field errors as
+  // INVALID_ARGUMENT naming the field, and `tessera ctl report`.
+  void reportsComeBackAsJsonOrOneCsvTable() {
+    QTemporaryDir dir;
+    Daemon d;
+    QVERIFY2(d.start({"--mode", "simulated-live", "--db", dir.filePath("report.db"),
+                      "--cycle-interval", "0.1", "--speed", "3600"}),
+             qPrintable(d.log()));
+    auto c = d.client();
+    // A few simulated hours with GPUs held (an empty database is an empty range: refused).
+    QTRY_VERIFY_WITH_TIMEOUT(
+        [&] {
+          auto r = await<Report>([&](auto reply) { c->report(ReportRequest{}, reply); });
+          return std::holds_alternative<Report>(r) && std::get<Report>(r).total.allocated > 0;
+        }(),
+        60000);
+    ReportRequest byPool;
+    byPool.groupBy = ReportGroup::Pool;
+    byPool.teams = {"vision", "llm"};
+    byPool.timeZone = "Europe/Berlin";
+    const Report pools = ok(await<Report>([&](auto reply) { c->report(byPool, reply); }));
+    QVERIFY(pools.header.groupBy == ReportGroup::Pool);
+    QVERIFY(!pools.header.wallClock);
+    QCOMPARE(pools.header.timeZone, std::string("Europe/Berlin"));
+    QVERIFY(pools.header.to > pools.header.from);
+    QVERIFY(pools.header.currency.empty());
+
+    // The raw answer: JSON by default, one line.
+    v1::GetReportResponse response;
+    QVERIFY(getReport(*c, v1::GetReportRequest{}, response).ok());
+    QCOMPARE(response.content_type(), std::string("application/json"));
+    auto parsed = reportFromJson(response.content(), d.address());
+    QVERIFY2(parsed, parsed ? "" : parsed.error().str().c_str());
+    QVERIFY(parsed->header.groupBy == ReportGroup::Team);
+    QVERIFY(!parsed->usage.empty());
+    // One CSV table, its key column named by the group.
+    v1::GetReportRequest csv;
+    csv.set_format("csv");
+    csv.set_table("usage");
+    csv.set_group_by("pool");
+    csv.set_to(parsed->header.to);
+    QVERIFY(getReport(*c, csv, response).ok());
+    QVERIFY2(response.content().starts_with("pool,gpu_hours_allocated"),
+             response.content().c_str());
+    QVERIFY(response.content_type().starts_with("text/csv"));
+    // A price table travels as text (RemoteSession writes the parsed table back to YAML).
+    ReportRequest priced;
+    priced.prices = *parsePriceTable("currency: EUR\ndefault_gpu_hour: 2.5\n", "prices.yaml");
+    const Report costs = ok(await<Report>([&](auto reply) { c->report(priced, reply); }));
+    QCOMPARE(costs.header.currency, std::string("EUR"));
+    QVERIFY(costs.total.cost && *costs.total.cost > 0);
+    QVERIFY(!costs.chargeback.empty());
+
+    // Refusals name the field.
+    v1::GetReportRequest bad;
+    bad.set_group_by("x");
+    expectRefused(*c, bad, grpc::StatusCode::INVALID_ARGUMENT,
+                  "group_by: unknown group 'x' (team, department, queue, pool, model, node, job)");
+    bad = {};
+    bad.add_teams("nobody");
+    expectRefused(*c, bad, grpc::StatusCode::INVALID_ARGUMENT, "teams: unknown team 'nobody'");
+    bad = {};
+    bad.set_time_zone("Mars/Olympus");
+    expectRefused(*c, bad, grpc::StatusCode::INVALID_ARGUMENT, "time_zone: unknown time zone");
+    bad = {};
+    bad.set_from(5000);
+    bad.set_to(100);
+    expectRefused(*c, bad, grpc::StatusCode::INVALID_ARGUMENT, "to: must be after from");
+    bad = {};
+    bad.set_format("csv");
+    bad.set_table("chargeback");
+    expectRefused(*c, bad, grpc::StatusCode::INVALID_ARGUMENT, "table: chargeback needs a price");
+    bad.set_table("nope");
+    expectRefused(*c, bad, grpc::StatusCode::INVALID_ARGUMENT, "table: unknown table 'nope'");
+    bad = {};
+    bad.set_format("xml");
+    expectRefused(*c, bad, grpc::StatusCode::INVALID_ARGUMENT, "format: 'xml'");
+    bad = {};
+    bad.set_prices_yaml("gpu_hour: [");
+    expectRefused(*c, bad, grpc::StatusCode::INVALID_ARGUMENT, "prices_yaml:");
+    bad.set_prices_yaml("gpu_hour: {NO-SUCH-GPU: 1}\n");
+    expectRefused(*c, bad, grpc::StatusCode::INVALID_ARGUMENT, "has no price for");
+    QCOMPARE(kindOf(await<Report>([&](auto reply) {
+               ReportRequest r;
+               r.teams = {"nobody"};
+               c->report(r, reply);
+             })),
+             ErrorKind::InvalidArgument);
+
+    // The shell client: one CSV table of the last simulated hours, and its errors.
+    const QString server = QString::fromStdString(d.address());
+    const std::string summary =
+        runCtl(server, {"report", "--from", "-2h", "--format", "csv", "--table", "summary"}, 0)
+            .toStdString();
+    QCOMPARE(csvValue(summary, "group_by"), std::string("team"));
+    // From two hours before the server's clock to its last commit, a moment later.
+    const Seconds span =
+        std::stoll(csvValue(summary, "to_seconds")) - std::stoll(csvValue(summary, "from_seconds"));
+    QVERIFY2(span > 3600 && span < 4 * 3600, summary.c_str());
+    auto whole =
+        reportFromJson(runCtl(server, {"report", "--group-by", "model"}, 0).toStdString(), "ctl");
+    QVERIFY2(whole, whole ? "" : whole.error().str().c_str());
+    QVERIFY(whole->header.groupBy == ReportGroup::GpuModel);
+    QVERIFY(runCtl(server, {"report", "--group-by", "x"}, 2).contains("--group-by"));
+    QVERIFY(runCtl(server, {"report", "--format", "csv"}, 2).contains("--table"));
+    QVERIFY(runCtl(server, {"report", "--from", "yesterday"}, 2).contains("--from"));
+    QVERIFY(runCtl(server, {"report", "--team", "nobody"}, 4).contains("invalid argument"));
+
+    QCOMPARE(std::get<std::string>(c->health()), std::string("SERVING"));
+    QCOMPARE(d.terminate(), 0);
+  }
+
+  // tesserad writes the daily report at each simulated midnight: a simulated day passes in six
+  // seconds here, and the files of the first day hold that day.
+  void scheduledReportsAreWrittenAtPeriodEnds() {
+    QTemporaryDir dir;
+    const QString reports = dir.filePath("reports");
+    const std::string config = writeFile(
+        dir, "tesserad.yaml",
+        "reports:\n"
+        "  dir: " +
+            reports.toStdString() +
+            "\n"
+            "  schedules:\n"
+            "    - {name: teams-daily, every: daily, group_by: team, formats: [csv, json],\n"
+            "       time_zone: UTC}\n");
+    Daemon d;
+    QVERIFY2(d.start({"--mode", "simulated-live", "--db", dir.filePath("sched.db"),
+                      "--cycle-interval", "0.1", "--speed", "14400", "--arrivals-per-hour", "40",
+                      "--config", QString::fromStdString(config)}),
+             qPrintable(d.log()));
+    const QString stem = reports + "/teams-daily-1970-01-01";
+    // JSON is written after the CSV set: once it is there, both are.
+    QTRY_VERIFY_WITH_TIMEOUT(QFile::exists(stem + ".json"), 120000);
+    auto report = loadReportJsonFile((stem + ".json").toStdString());
+    QVERIFY2(report, report ? "" : report.error().str().c_str());
+    QCOMPARE(report->header.from, Seconds{0});
+    QCOMPARE(report->header.to, Seconds{86400});
+    QVERIFY(!report->header.wallClock);
+    QVERIFY(report->total.allocated > 0);
+    const std::string summary = readText(stem + "-summary.csv");
+    QCOMPARE(csvValue(summary, "from_seconds"), std::string("0"));
+    QCOMPARE(csvValue(summary, "to_seconds"), std::string("86400"));
+    QCOMPARE(csvValue(summary, "group_by"), std::string("team"));
+    for (const char* table : {"usage", "waits", "notes"})
+      QVERIFY2(QFile::exists(stem + "-" + table + ".csv"), table);
+    QTRY_VERIFY_WITH_TIMEOUT(d.log().contains("msg=\"report written\" schedule=teams-daily "
+                                              "period=1970-01-01"),
+                             10000);
+    QCOMPARE(d.terminate(), 0);
+    QVERIFY(!d.log().contains("report failed"));
   }
 
   void healthAndReflectionServeStandardTools() {
