@@ -502,6 +502,38 @@ Explanation explanationFromProto(const v1::Explanation& x) {
   return out;
 }
 
+v1::SnapshotReservation reservationToProto(const ReservationView& r) {
+  v1::SnapshotReservation out;
+  out.set_id(r.id);
+  out.set_kind(r.kind);
+  out.set_job(r.job);
+  out.set_team(r.team);
+  out.set_start(r.start);
+  if (r.end) out.set_end(*r.end);
+  for (const auto& hold : r.nodes) {
+    auto* n = out.add_nodes();
+    n->set_node(hold.node);
+    for (int g : hold.gpus) n->add_gpus(static_cast<uint32_t>(g));
+  }
+  return out;
+}
+
+ReservationView reservationFromProto(const v1::SnapshotReservation& r) {
+  ReservationView out;
+  out.id = r.id();
+  out.kind = r.kind();
+  out.job = r.job();
+  out.team = r.team();
+  out.start = r.start();
+  if (r.has_end()) out.end = r.end();
+  for (const auto& n : r.nodes()) {
+    ReservationView::NodeHold hold{n.node(), {}};
+    for (uint32_t g : n.gpus()) hold.gpus.push_back(static_cast<int>(g));
+    out.nodes.push_back(std::move(hold));
+  }
+  return out;
+}
+
 v1::ClusterSnapshot snapshotToProto(const ClusterSnapshot& s) {
   v1::ClusterSnapshot out;
   out.set_now(s.now);
@@ -551,6 +583,7 @@ v1::ClusterSnapshot snapshotToProto(const ClusterSnapshot& s) {
   out.set_last_event_seq(s.lastEventSeq);
   out.set_cycles(s.cycles);
   out.set_last_cycle_ms(s.lastCycleMs);
+  for (const ReservationView& r : s.reservations) *out.add_reservations() = reservationToProto(r);
   return out;
 }
 
@@ -590,6 +623,7 @@ ClusterSnapshot snapshotFromProto(const v1::ClusterSnapshot& s) {
   out.lastEventSeq = s.last_event_seq();
   out.cycles = s.cycles();
   out.lastCycleMs = s.last_cycle_ms();
+  for (const auto& r : s.reservations()) out.reservations.push_back(reservationFromProto(r));
   return out;
 }
 

@@ -33,6 +33,8 @@ CommandResult resultFromProto(const v1::ActResponse& r);
 v1::Explanation explanationToProto(const Explanation& x);
 Explanation explanationFromProto(const v1::Explanation& x);
 
+v1::SnapshotReservation reservationToProto(const ReservationView& r);
+ReservationView reservationFromProto(const v1::SnapshotReservation& r);
 v1::ClusterSnapshot snapshotToProto(const ClusterSnapshot& s);
 ClusterSnapshot snapshotFromProto(const v1::ClusterSnapshot& s);
 

@@ -338,6 +338,13 @@ std::vector<const JobRecord*> Engine::running() const {
   return out;
 }
 
+std::vector<const JobRecord*> Engine::pending() const {
+  std::vector<const JobRecord*> out;
+  for (uint32_t i : active_)
+    if (jobs_[i].state == JobState::Pending) out.push_back(&jobs_[i]);
+  return out;
+}
+
 std::optional<int> Engine::priorityOf(const std::string& cls) const {
   for (const auto& c : classes_)
     if (c.name == cls) return c.value;

@@ -170,6 +170,9 @@ class Engine {
                                     const GangPlacement& placement) const;
   [[nodiscard]] QuotaCharge chargeOf(const JobRecord& job, const GangPlacement& p) const;
   [[nodiscard]] std::vector<const JobRecord*> running() const;
+  // Pending jobs in no set order, read from the index of active jobs: no visit to the finished
+  // ones (a long-running backend samples its metrics without growing with its history).
+  [[nodiscard]] std::vector<const JobRecord*> pending() const;
   // Running jobs by expected end, then id (jobs without an estimate last, at kForever).
   struct RunningEnd {
     Seconds end = 0;

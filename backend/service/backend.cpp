@@ -2,12 +2,15 @@
 
 #include <filesystem>
 #include <future>
+#include <iterator>
 #include <unordered_set>
 
 #include "core/strings.h"
 #include "report/report_compute.h"
 #include "report/report_time.h"
 #include "scheduler/command_yaml.h"
+#include "service/reservation_views.h"
+#include "service/scope_metrics.h"
 #include "sim/metrics.h"
 #include "sim/simulator.h"
 #include "topology/mig_layout.h"
@@ -489,11 +492,7 @@ UsageRecorder::TelemetryOf Backend::usageTelemetry() const {
 }
 
 void Backend::sampleMetrics(Batch& batch) {
-  std::vector<const JobRecord*> pending, running;
-  for (const JobRecord* r : engine_->jobs()) {
-    if (r->state == JobState::Pending) pending.push_back(r);
-    if (r->state == JobState::Running) running.push_back(r);
-  }
+  const std::vector<const JobRecord*> pending = engine_->pending(), running = engine_->running();
   std::vector<GpuTelemetry> telemetry = lastTelemetry_;
   telemetry.resize(engine_->cluster().gpus().size());
   MetricsRecorder recorder;
@@ -514,15 +513,32 @@ void Backend::sampleMetrics(Batch& batch) {
                          strandCauseName(static_cast<StrandCause>(c)) + "\"}",
                      s.stranded[c]);
   usage_.sample(*engine_);
-  if (config_.mode == BackendMode::SimulatedLive) {
+  const bool simulated = config_.mode == BackendMode::SimulatedLive;
+  if (simulated) {
     out.emplace_back("gpus_busy", s.busy);
     out.emplace_back("gpus_sm_active", s.effective);
+    out.emplace_back("gpus_tensor_active", s.tensor);
   }
   const auto use = engine_->teamUse();
   const auto& teams = engine_->quotas().teams();
   for (size_t t = 0; t < teams.size() && t < use.size(); ++t)
-    out.emplace_back("team_gpus{team=\"" + teams[t].name + "\"}", use[t].gpus);
+    if (auto name = labelledSeries("team_gpus", "team", teams[t].name))
+      out.emplace_back(std::move(*name), use[t].gpus);
+  sampleScopes(out, simulated);
   lastSample_ = engine_->now();
+}
+
+void Backend::sampleScopes(std::vector<std::pair<std::string, double>>& out, bool simulated) const {
+  // The same per-job readings lastTelemetry_ summed per GPU this tick: the model is
+  // deterministic in (job, minute), so the scopes add up to the cluster's lines.
+  JobTelemetryOf telemetryOf;
+  if (simulated)
+    telemetryOf = [this](const JobRecord& r) -> std::optional<JobTelemetry> {
+      return telemetry_.sample(r.job.id, defaultUsage(r.job), engine_->now());
+    };
+  auto scoped = scopeSamples(*engine_, scopeUsage(*engine_, telemetryOf), simulated);
+  out.insert(out.end(), std::make_move_iterator(scoped.begin()),
+             std::make_move_iterator(scoped.end()));
 }
 
 // --- requests
@@ -752,13 +768,12 @@ ClusterSnapshot Backend::snapshotNow() const {
     tv.fairShareUsage = e.fairShare().usage(static_cast<int>(t));
     s.teams.push_back(std::move(tv));
   }
-  for (const JobRecord* r : e.jobs()) {
-    if (r->state == JobState::Pending) ++s.pendingJobs;
-    if (r->state == JobState::Running) ++s.runningJobs;
-  }
+  s.pendingJobs = static_cast<int>(e.pending().size());
+  s.runningJobs = static_cast<int>(e.running().size());
   s.lastEventSeq = storeSeq_;
   s.cycles = e.stats().cycles;
   s.lastCycleMs = e.stats().lastCycleMs;
+  s.reservations = reservationViews(e);
   return s;
 }
 

@@ -135,6 +135,8 @@ class Backend final : public ClusterSession {
   void simulateEnds();
   void generateLoad(Batch& batch);
   void sampleMetrics(Batch& batch);
+  // Per team and pool: allocated, and with telemetry busy, SM active, tensor active.
+  void sampleScopes(std::vector<std::pair<std::string, double>>& out, bool simulated) const;
   [[nodiscard]] UsageRecorder::TelemetryOf usageTelemetry() const;
   [[nodiscard]] JobInfo infoOf(const JobRecord& r) const;
   [[nodiscard]] ClusterSnapshot snapshotNow() const;

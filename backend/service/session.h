@@ -88,6 +88,23 @@ struct TeamView {
   double fairShareUsage = 0;
 };
 
+// A hold on GPUs over a time window, as the Gantt draws it on the node rows: the reservations of
+// the last backfill plan (for blocked jobs, where and when they are expected to start) and the
+// operator's (maintenance windows, capacity held for a team).
+struct ReservationView {
+  std::string id;      // "bf-JOB" for backfill, the operator's name otherwise
+  std::string kind;    // backfill, maintenance, team (reservationKindName)
+  JobId job = kNoJob;  // backfill: the blocked job it holds for
+  std::string team;    // backfill: the job's team; team: who may use it
+  Seconds start = 0;
+  std::optional<Seconds> end;  // none: open-ended
+  struct NodeHold {
+    std::string node;
+    std::vector<int> gpus;  // local indexes
+  };
+  std::vector<NodeHold> nodes;  // in cluster order
+};
+
 struct ClusterSnapshot {
   Seconds now = 0;
   std::string mode;
@@ -100,6 +117,7 @@ struct ClusterSnapshot {
   uint64_t lastEventSeq = 0;
   uint64_t cycles = 0;
   double lastCycleMs = 0;
+  std::vector<ReservationView> reservations;  // backfill plan first, then the operator's
 };
 
 struct MetricQuery {

@@ -162,6 +162,7 @@ void MetricsRecorder::sample(const Engine& engine, const std::vector<GpuTelemetr
       m.allocated += held;
       m.busy += telemetry[g].value.util;
       m.effective += telemetry[g].value.sm;
+      m.tensor += telemetry[g].value.tensor;
       // A draining node still runs its jobs: its GPUs count, or allocation could pass 100 %.
       if (state != NodeState::Down) m.capacity += 1;
       if (const auto& mig = c.modelOf(g).mig; mig && c.gpu(g).sharing.mode == SharingMode::Mig) {

@@ -37,6 +37,7 @@ struct MetricSample {
   double allocated = 0;         // GPU equivalents held by jobs
   double busy = 0;              // allocated x GPU utilization
   double effective = 0;         // allocated x SM active
+  double tensor = 0;            // allocated x tensor pipes active
   double fgdFragmentation = 0;  // GPUs: FGD's measure against the current request mix
   double migFragmentation = 0;  // mean MIG fragmentation score of MIG GPUs (0..1)
   std::array<double, kStrandCauses> stranded{};  // GPU equivalents by cause

@@ -64,6 +64,24 @@ std::string script(ClusterSession& s) {
   return out;
 }
 
+// The snapshot's reservations as the Gantt reads them.
+std::string reservationsOf(ClusterSession& s) {
+  const auto snap =
+      std::get<ClusterSnapshot>(await<ClusterSnapshot>([&](auto r) { s.snapshot(r); }));
+  std::string out;
+  for (const ReservationView& r : snap.reservations) {
+    out += r.id + " " + r.kind + " job " + std::to_string(r.job) + " team " + r.team + " " +
+           std::to_string(r.start) + "-" + (r.end ? std::to_string(*r.end) : "open") + ":";
+    for (const auto& hold : r.nodes) {
+      out += " " + hold.node + "[";
+      for (int g : hold.gpus) out += std::to_string(g);
+      out += "]";
+    }
+    out += "\n";
+  }
+  return out;
+}
+
 }  // namespace
 
 class TstSessionContract : public QObject {
@@ -89,6 +107,39 @@ class TstSessionContract : public QObject {
     QVERIFY(local.find("held 1") != std::string::npos);
     QVERIFY(local.find("missing not found") != std::string::npos);
     QVERIFY(local.find("now 5000") != std::string::npos);
+    (*server)->shutdown();
+  }
+
+  // The backfill plan's reservation for a blocked gang and an operator's window reach a remote
+  // console as they are.
+  void bothSessionsShowTheSameReservations() {
+    QTemporaryDir dir;
+    auto served = openBackend(dir, "plan.db");
+    Job rack = demoWorkload()->jobs[1];  // 16 x 4 GB200 in one NVLink domain of 72
+    rack.id = kNoJob;
+    rack.estimatedRuntime = 7200;
+    ok(await<std::vector<JobId>>([&](auto r) {
+      served->submit({rack, rack}, Caller{}, std::nullopt, r);
+    }));
+    ok(await<CycleStats>([&](auto r) { served->cycleNow(r); }));
+    cmd::CreateReservation window{"fw-upgrade", {"pod-a-01"}, 8600, 9000, "search"};
+    ok(await<CommandResult>(
+        [&](auto r) { served->act(window, false, Caller{}, std::nullopt, r); }));
+
+    rpc::ServerOptions so;
+    so.listen = "127.0.0.1:0";
+    auto server = rpc::ApiServer::start(*served, so);
+    QVERIFY(server);
+    rpc::ClientOptions co;
+    co.address = "127.0.0.1:" + std::to_string((*server)->port());
+    auto remote = rpc::RemoteSession::connect(co);
+    QVERIFY(remote);
+    const std::string local = reservationsOf(*served);
+    QCOMPARE(QString::fromStdString(reservationsOf(**remote)), QString::fromStdString(local));
+    QVERIFY2(local.find("bf-2 backfill job 2 team llm 12200-19400:") == 0, local.c_str());
+    QVERIFY2(local.find("fw-upgrade team job 0 team search 8600-9000: pod-a-01[01234567]") !=
+                 std::string::npos,
+             local.c_str());
     (*server)->shutdown();
   }
 

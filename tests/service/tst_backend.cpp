@@ -2,12 +2,15 @@
 // placements, queue order, quotas, drains, layouts, reservations), batches are all or nothing,
 // refusals carry the right error class, dry runs change nothing but are audited, a failed commit
 // is reported and leaves memory as the database has it, and event sequence numbers run on
-// without gaps across restarts.
+// without gaps across restarts. The per-team and per-pool metric series add up to the cluster's,
+// and the snapshot carries the backfill plan's and the operator's reservations.
 #include <QTemporaryDir>
 #include <QtTest>
 
 #include <sqlite3.h>
 
+#include <map>
+#include <set>
 #include <sstream>
 
 #include "backend_test_util.h"
@@ -117,6 +120,36 @@ std::string digestOf(Backend& b) {
   std::string d;
   b.inspect([&](const Engine& e) { d = digest(e); });
   return d;
+}
+
+// The newest raw sample of a series (fails the test when there is none).
+double latest(Backend& b, const std::string& series) {
+  MetricQuery q;
+  q.series = series;
+  q.resolution = MetricResolution::Raw;
+  const auto a = ok(await<MetricAnswer>([&](auto reply) { b.metrics(q, reply); }));
+  if (a.series.points.empty()) qFatal("no samples of %s", series.c_str());
+  return a.series.points.back().value;
+}
+
+std::vector<std::string> seriesNames(Backend& b) {
+  return ok(await<MetricAnswer>([&](auto reply) { b.metrics(MetricQuery{}, reply); })).names;
+}
+
+bool has(const std::vector<std::string>& names, const std::string& name) {
+  return std::find(names.begin(), names.end(), name) != names.end();
+}
+
+std::string scoped(const std::string& metric, const std::string& label, const std::string& v) {
+  return metric + "{" + label + "=\"" + v + "\"}";
+}
+
+// A GB200 rack gang (16 x 4 GPUs in one NVLink domain of 72) with a two-hour estimate: a second
+// one cannot start while the first runs, and gets a backfill reservation for when it ends.
+Job rackJob() {
+  Job j = demoJobs()[1];
+  j.estimatedRuntime = 7200;
+  return j;
 }
 
 Command parse(const std::string& yaml) {
@@ -392,6 +425,118 @@ class TstBackend : public QObject {
     (*b)->setSpeed(3600);
     QTest::qWait(300);
     QVERIFY(nowOf() >= paused + 600);  // 0.3 s at 3600x, with slack for a loaded machine
+  }
+
+  void scopeSeriesAddUpToTheCluster() {
+    Fixture f;
+    auto c = f.config();
+    c.mode = BackendMode::SimulatedLive;
+    auto b = Backend::open(c);
+    QVERIFY(b);
+    Backend& backend = **b;
+    submit(backend, demoJobs());
+    cycle(backend);
+    const auto names = seriesNames(backend);
+    QVERIFY(has(names, "gpus_tensor_active"));
+    const double allocated = latest(backend, "gpus_allocated");
+    QVERIFY(allocated > 10);
+    std::vector<std::string> leaves, parents;
+    backend.inspect([&](const Engine& e) {
+      for (const Team& t : e.quotas().teams())
+        (t.parent.empty() ? parents : leaves).push_back(t.name);
+    });
+    QVERIFY(!leaves.empty() && !parents.empty());
+    // Every job belongs to a leaf team here: the leaves split the cluster's lines.
+    for (const char* metric :
+         {"gpus_allocated", "gpus_busy", "gpus_sm_active", "gpus_tensor_active"}) {
+      double sum = 0;
+      for (const auto& t : leaves) sum += latest(backend, scoped(metric, "team", t));
+      QVERIFY2(std::abs(sum - latest(backend, metric)) < 1e-6, metric);
+      double pools = 0;
+      for (const char* pool : {"training", "inference", "dev"})
+        pools += latest(backend, scoped(metric, "pool", pool));
+      QVERIFY2(std::abs(pools - latest(backend, metric)) < 1e-6, metric);
+    }
+    // A department counts its teams.
+    const double research = latest(backend, scoped("gpus_allocated", "team", "research"));
+    QVERIFY(std::abs(research - latest(backend, scoped("gpus_allocated", "team", "llm")) -
+                     latest(backend, scoped("gpus_allocated", "team", "vision"))) < 1e-6);
+    QVERIFY(research > 0);
+    // The telemetry model's order per job (a kernel ran >= SMs active >= tensor pipes active)
+    // holds for any sum of jobs; all of it within the allocation.
+    for (const auto& [label, value] : std::vector<std::pair<std::string, std::string>>{
+             {"team", "llm"}, {"team", "research"}, {"pool", "training"}, {"pool", "dev"}}) {
+      const double a = latest(backend, scoped("gpus_allocated", label, value));
+      const double busy = latest(backend, scoped("gpus_busy", label, value));
+      const double sm = latest(backend, scoped("gpus_sm_active", label, value));
+      const double tensor = latest(backend, scoped("gpus_tensor_active", label, value));
+      QVERIFY2(busy <= a + 1e-9 && sm <= busy + 1e-9 && tensor <= sm + 1e-9, value.c_str());
+      QVERIFY2(a == 0 || tensor > 0 || value == "dev", value.c_str());
+    }
+    // Bounded: four series per team and per pool, whatever ran.
+    const auto perScope = std::count_if(names.begin(), names.end(), [](const std::string& n) {
+      return n.find("{team=") != std::string::npos && n.rfind("team_gpus", 0) != 0;
+    });
+    QCOMPARE(static_cast<size_t>(perScope), 4 * (leaves.size() + parents.size()));
+  }
+
+  void liveModeRecordsOnlyAllocationPerScope() {
+    Fixture f;
+    auto b = f.open();
+    submit(*b, demoJobs());
+    cycle(*b);
+    const auto names = seriesNames(*b);
+    QVERIFY(has(names, "gpus_allocated{team=\"llm\"}"));
+    QVERIFY(has(names, "gpus_allocated{pool=\"training\"}"));
+    QVERIFY(latest(*b, "gpus_allocated{team=\"llm\"}") > 0);
+    // No telemetry in live mode: the lines are missing, not zero.
+    for (const auto& n : names)
+      QVERIFY2(n.rfind("gpus_busy", 0) != 0 && n.rfind("gpus_tensor_active", 0) != 0, n.c_str());
+  }
+
+  void aBlockedGangGetsAReservationInTheSnapshot() {
+    Fixture f;
+    auto b = f.open();
+    const auto ids = submit(*b, {rackJob(), rackJob()});
+    cycle(*b);
+    ClusterSnapshot s = ok(await<ClusterSnapshot>([&](auto r) { b->snapshot(r); }));
+    QCOMPARE(s.runningJobs, 1);
+    QCOMPARE(s.reservations.size(), size_t{1});
+    const ReservationView& r = s.reservations[0];
+    QCOMPARE(r.kind, std::string("backfill"));
+    QCOMPARE(r.id, "bf-" + std::to_string(ids[1]));
+    QCOMPARE(r.job, ids[1]);
+    QCOMPARE(r.team, std::string("llm"));
+    QCOMPARE(r.start, f.now + 7200);  // when the first gang is expected to end
+    QCOMPARE(r.end, std::optional<Seconds>(f.now + 2 * 7200));
+    QCOMPARE(r.nodes.size(), size_t{16});
+    // In the NVLink domain the running gang uses: the only one that can take the gang.
+    std::string rack;
+    std::map<std::string, std::string> domainOf;
+    for (const NodeView& n : s.nodes) {
+      if (n.gpus.empty()) continue;
+      domainOf[n.name] = n.gpus[0].nvlinkDomain;
+      for (const auto& o : n.gpus[0].occupants)
+        if (o.job == ids[0]) rack = n.gpus[0].nvlinkDomain;
+    }
+    QVERIFY(!rack.empty());
+    for (const auto& hold : r.nodes) {
+      QCOMPARE(QString::fromStdString(domainOf[hold.node]), QString::fromStdString(rack));
+      QCOMPARE(hold.gpus, std::vector<int>({0, 1, 2, 3}));
+    }
+
+    // An operator's window comes after the plan's, with its nodes.
+    cmd::CreateReservation window{"fw-upgrade", {s.nodes[0].name}, f.now + 3600, f.now + 5400, ""};
+    QVERIFY(std::holds_alternative<CommandResult>(act(*b, window)));
+    s = ok(await<ClusterSnapshot>([&](auto r2) { b->snapshot(r2); }));
+    QCOMPARE(s.reservations.size(), size_t{2});
+    QCOMPARE(s.reservations[1].kind, std::string("maintenance"));
+    QCOMPARE(s.reservations[1].id, std::string("fw-upgrade"));
+    QCOMPARE(s.reservations[1].start, f.now + 3600);
+    QCOMPARE(s.reservations[1].end, std::optional<Seconds>(f.now + 5400));
+    QCOMPARE(s.reservations[1].nodes.size(), size_t{1});
+    QCOMPARE(s.reservations[1].nodes[0].node, s.nodes[0].name);
+    QCOMPARE(int(s.reservations[1].nodes[0].gpus.size()), int(s.nodes[0].gpus.size()));
   }
 
   void aDatabaseOfTheOtherModeIsRefused() {
