@@ -18,6 +18,7 @@
 #include "clusterspec/cluster_spec.h"
 #include "clusterspec/cluster_summary.h"
 #include "console/main_window.h"
+#include "console/settings_dialog.h"
 #include "workload/workload_spec.h"
 
 namespace {
@@ -101,24 +102,6 @@ int runWithoutDisplay(int argc, char** argv) {
   return tessera::cli::kExitOk;
 }
 
-// The console's UI language. By default it follows the system locale (LANG, LC_ALL,
-// LC_MESSAGES). An override wins over it: the environment variable TESSERA_LANG, else the setting
-// ui/language (QSettings of organization "Tessera", application "tessera", e.g.
-// ~/.config/Tessera/tessera.conf: [ui] language=de). Values: de, zh_CN, or en for the built-in
-// English. Shipped translations: translations/tessera_*.ts, embedded under :/i18n.
-// Needs the organization and application names set (QSettings).
-QLocale uiLocale() {
-  QString choice = qEnvironmentVariable("TESSERA_LANG").trimmed();
-  if (choice.isEmpty())
-    choice = QSettings().value(QStringLiteral("ui/language")).toString().trimmed();
-  if (choice.isEmpty()) return QLocale();
-  // "en" (or a language without a translation) loads nothing: the English source strings show.
-  const QLocale locale(choice);
-  // Numbers and dates formatted through QLocale() then match the chosen language too.
-  QLocale::setDefault(locale);
-  return locale;
-}
-
 // Renders the window to `file` once it has been laid out, then quits (0, or 2 if not written).
 void screenshotLater(tessera::console::MainWindow& window, const QString& file) {
   // Long enough for the embedded engine's first cycle and the first refresh to be painted.
@@ -136,9 +119,12 @@ int runConsole(int argc, char** argv) {
   QApplication::setApplicationName(QStringLiteral("tessera"));
   QApplication::setOrganizationName(QStringLiteral("Tessera"));
   QApplication::setApplicationVersion(QStringLiteral("0.1.0"));
-  // UI language: see uiLocale. Qt's own strings (standard dialog buttons, shortcuts) come from
+  // UI language: see console/settings_dialog.h (system locale, TESSERA_LANG, ui/language, which
+  // the Settings dialog edits). Qt's own strings (standard dialog buttons, shortcuts) come from
   // qtbase_*.qm when Qt's translations are installed; without them those stay English.
-  const QLocale ui = uiLocale();
+  const QLocale ui = tessera::console::uiLocale();
+  // Numbers and dates formatted through QLocale() then match the chosen language too.
+  QLocale::setDefault(ui);
   QTranslator qtTranslator;
   if (qtTranslator.load(ui, QStringLiteral("qtbase"), QStringLiteral("_"),
                         QLibraryInfo::path(QLibraryInfo::TranslationsPath)))

@@ -215,6 +215,41 @@
         <source>Report written to %1</source>
         <translation>Bericht geschrieben nach %1</translation>
     </message>
+    <message>
+        <source>Settings…</source>
+        <translation>Einstellungen…</translation>
+    </message>
+    <message>
+        <source>Ctrl+,</source>
+        <translation>Ctrl+,</translation>
+    </message>
+    <message>
+        <source>Settings saved; a new language applies at the next start</source>
+        <translation>Einstellungen gespeichert; eine neue Sprache gilt ab dem nächsten Start</translation>
+    </message>
+</context>
+<context>
+    <name>tessera::console::SettingsDialog</name>
+    <message>
+        <source>System default</source>
+        <translation>Systemvorgabe</translation>
+    </message>
+    <message>
+        <source>Settings</source>
+        <translation>Einstellungen</translation>
+    </message>
+    <message>
+        <source>The language changes when Tessera is started again.</source>
+        <translation>Die Sprache ändert sich, wenn Tessera neu gestartet wird.</translation>
+    </message>
+    <message>
+        <source>TESSERA_LANG=%1 is set in the environment and wins over this setting.</source>
+        <translation>TESSERA_LANG=%1 ist in der Umgebung gesetzt und hat Vorrang vor dieser Einstellung.</translation>
+    </message>
+    <message>
+        <source>Language</source>
+        <translation>Sprache</translation>
+    </message>
 </context>
 <context>
     <name>tessera::widgets::ClusterTreeModel</name>
@@ -308,12 +343,52 @@ Gestartet %1</translation>
         <translation>, keine Laufzeitschätzung</translation>
     </message>
     <message>
-        <source>No running jobs and no planned starts</source>
-        <translation>Keine laufenden Jobs und keine geplanten Starts</translation>
-    </message>
-    <message>
         <source>now</source>
         <translation>jetzt</translation>
+    </message>
+    <message>
+        <source>Backfill reservation for job %1 %2
+Team %3: its planned start, held on these GPUs</source>
+        <translation>Backfill-Reservierung für Job %1 %2
+Team %3: sein geplanter Start, auf diesen GPUs vorgehalten</translation>
+    </message>
+    <message>
+        <source>Reservation %1, held for team %2</source>
+        <translation>Reservierung %1, vorgehalten für Team %2</translation>
+    </message>
+    <message>
+        <source>Maintenance reservation %1</source>
+        <translation>Wartungsreservierung %1</translation>
+    </message>
+    <message>
+        <source>
+GPUs %1 on %2</source>
+        <translation>
+GPUs %1 auf %2</translation>
+    </message>
+    <message>
+        <source>
+From %1 (in %2)</source>
+        <translation>
+Ab %1 (in %2)</translation>
+    </message>
+    <message>
+        <source>
+Since %1</source>
+        <translation>
+Seit %1</translation>
+    </message>
+    <message>
+        <source> until %1</source>
+        <translation> bis %1</translation>
+    </message>
+    <message>
+        <source>, open-ended</source>
+        <translation>, ohne Ende</translation>
+    </message>
+    <message>
+        <source>No running jobs, reservations or planned starts</source>
+        <translation>Keine laufenden Jobs, Reservierungen oder geplanten Starts</translation>
     </message>
 </context>
 <context>
@@ -438,6 +513,61 @@ Gestartet %1</translation>
         <source>tensor active %1 · memory used %2 · power %3</source>
         <translation>Tensor aktiv %1 · Speicher belegt %2 · Leistung %3</translation>
     </message>
+    <message>
+        <source>node %1 is not in the cluster</source>
+        <translation>Knoten %1 gehört nicht zum Cluster</translation>
+    </message>
+    <message>
+        <source>node %1 is %2</source>
+        <translation>Knoten %1 ist %2</translation>
+    </message>
+    <message>
+        <source>GPU %1/%2 is held by job %3</source>
+        <translation>GPU %1/%2 ist von Job %3 belegt</translation>
+    </message>
+    <message>
+        <source>every GPU of %1 is in use</source>
+        <translation>jede GPU von %1 ist belegt</translation>
+    </message>
+    <message>
+        <source>the engine would keep it waiting (its request, quota or queue)</source>
+        <translation>die Engine würde ihn warten lassen (Anforderung, Kontingent oder Warteschlange)</translation>
+    </message>
+    <message>
+        <source>Refused: %1</source>
+        <translation>Abgelehnt: %1</translation>
+    </message>
+    <message>
+        <source>Would not start there now: %1</source>
+        <translation>Würde dort jetzt nicht starten: %1</translation>
+    </message>
+    <message>
+        <source>Would start now</source>
+        <translation>Würde jetzt starten</translation>
+    </message>
+    <message>
+        <source>Would start on %1</source>
+        <translation>Würde auf %1 starten</translation>
+    </message>
+    <message numerus="yes">
+        <source>preempting %n job(s), %1 GPU-hours lost</source>
+        <translation>
+            <numerusform>verdrängt %n Job, %1 GPU-Stunden verloren</numerusform>
+            <numerusform>verdrängt %n Jobs, %1 GPU-Stunden verloren</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Asking the engine…</source>
+        <translation>Engine wird gefragt…</translation>
+    </message>
+    <message>
+        <source>GPUs in %1 NUMA zones</source>
+        <translation>GPUs in %1 NUMA-Zonen</translation>
+    </message>
+    <message>
+        <source>NUMA zone %1</source>
+        <translation>NUMA-Zone %1</translation>
+    </message>
 </context>
 <context>
     <name>tessera::widgets::IdleGpuModel</name>
@@ -492,6 +622,116 @@ Gestartet %1</translation>
     <message>
         <source>%1h %2m</source>
         <translation>%1&#xa0;h %2&#xa0;min</translation>
+    </message>
+</context>
+<context>
+    <name>tessera::widgets::IdleGpuPanel</name>
+    <message>
+        <source>Preempt job</source>
+        <translation>Job verdrängen</translation>
+    </message>
+    <message>
+        <source>Send the selected GPUs&apos; jobs back to the queue; work since their last checkpoint is lost</source>
+        <translation>Die Jobs der ausgewählten GPUs zurück in die Warteschlange schicken; die Arbeit seit ihrem letzten Checkpoint geht verloren</translation>
+    </message>
+    <message>
+        <source>Cancel job</source>
+        <translation>Job abbrechen</translation>
+    </message>
+    <message>
+        <source>End the selected GPUs&apos; jobs</source>
+        <translation>Die Jobs der ausgewählten GPUs beenden</translation>
+    </message>
+    <message>
+        <source> %</source>
+        <translation> %</translation>
+    </message>
+    <message>
+        <source>An allocated GPU counts as idle while its utilization is below this</source>
+        <translation>Eine belegte GPU gilt als ungenutzt, solange ihre Auslastung darunter liegt</translation>
+    </message>
+    <message>
+        <source> min</source>
+        <translation> min</translation>
+    </message>
+    <message>
+        <source>List a GPU once it has been idle this long (engine time)</source>
+        <translation>Eine GPU aufführen, sobald sie so lange ungenutzt war (Engine-Zeit)</translation>
+    </message>
+    <message>
+        <source>Idle below</source>
+        <translation>Ungenutzt unter</translation>
+    </message>
+    <message>
+        <source>for at least</source>
+        <translation>für mindestens</translation>
+    </message>
+    <message>
+        <source>Preempt this job holding idle GPUs?</source>
+        <translation>Diesen Job mit ungenutzten GPUs verdrängen?</translation>
+    </message>
+    <message>
+        <source>Cancel this job holding idle GPUs?</source>
+        <translation>Diesen Job mit ungenutzten GPUs abbrechen?</translation>
+    </message>
+    <message>
+        <source>Preempt these %1 jobs holding idle GPUs?</source>
+        <translation>Diese %1 Jobs mit ungenutzten GPUs verdrängen?</translation>
+    </message>
+    <message>
+        <source>Cancel these %1 jobs holding idle GPUs?</source>
+        <translation>Diese %1 Jobs mit ungenutzten GPUs abbrechen?</translation>
+    </message>
+    <message>
+        <source>no team</source>
+        <translation>kein Team</translation>
+    </message>
+    <message>
+        <source>Job %1 of team %2: %3 GPU-hours idle on 1 GPU</source>
+        <translation>Job %1 von Team %2: %3 GPU-Stunden ungenutzt auf 1 GPU</translation>
+    </message>
+    <message>
+        <source>Job %1 of team %2: %3 GPU-hours idle on %4 GPUs</source>
+        <translation>Job %1 von Team %2: %3 GPU-Stunden ungenutzt auf %4 GPUs</translation>
+    </message>
+    <message>
+        <source>Preempted jobs go back to the queue and lose the work done since their last checkpoint.</source>
+        <translation>Verdrängte Jobs kehren in die Warteschlange zurück und verlieren die Arbeit seit ihrem letzten Checkpoint.</translation>
+    </message>
+    <message>
+        <source>Cancelled jobs end and do not come back.</source>
+        <translation>Abgebrochene Jobs enden und kommen nicht zurück.</translation>
+    </message>
+    <message>
+        <source>Preempt idle jobs</source>
+        <translation>Ungenutzte Jobs verdrängen</translation>
+    </message>
+    <message>
+        <source>Cancel idle jobs</source>
+        <translation>Ungenutzte Jobs abbrechen</translation>
+    </message>
+</context>
+<context>
+    <name>tessera::widgets::JobGroupProxy</name>
+    <message>
+        <source>(no team)</source>
+        <translation>(kein Team)</translation>
+    </message>
+    <message>
+        <source>1 job</source>
+        <translation>1 Job</translation>
+    </message>
+    <message>
+        <source>%1 jobs</source>
+        <translation>%1 Jobs</translation>
+    </message>
+    <message>
+        <source>%1 — %2 · %3 GPUs requested</source>
+        <translation>%1 — %2 · %3 GPUs angefordert</translation>
+    </message>
+    <message>
+        <source>%1 — %2 · %3 GPUs requested · %4 held</source>
+        <translation>%1 — %2 · %3 GPUs angefordert · %4 belegt</translation>
     </message>
 </context>
 <context>
@@ -667,6 +907,17 @@ Gestartet %1</translation>
     <message>
         <source>What would help:</source>
         <translation>Was helfen würde:</translation>
+    </message>
+</context>
+<context>
+    <name>tessera::widgets::JobQueueView</name>
+    <message>
+        <source>Group by team</source>
+        <translation>Nach Team gruppieren</translation>
+    </message>
+    <message>
+        <source>Show the jobs under one row per team, with its GPUs</source>
+        <translation>Die Jobs unter je einer Zeile pro Team mit dessen GPUs zeigen</translation>
     </message>
 </context>
 <context>
@@ -1255,10 +1506,6 @@ Gestartet %1</translation>
 <context>
     <name>tessera::widgets::UtilizationChart</name>
     <message>
-        <source>GPUs allocated, busy and effective</source>
-        <translation>GPUs: belegt, ausgelastet und effektiv</translation>
-    </message>
-    <message>
         <source>GPUs</source>
         <translation>GPUs</translation>
     </message>
@@ -1293,6 +1540,46 @@ Gestartet %1</translation>
     <message>
         <source>No SM-activity telemetry for this range: the effective line is hidden.</source>
         <translation>Keine SM-Aktivitätstelemetrie für diesen Zeitraum: Die Linie „Effektiv“ wird ausgeblendet.</translation>
+    </message>
+    <message>
+        <source>Whose utilization the upper chart shows: the cluster, one pool, or one team with its sub-teams</source>
+        <translation>Wessen Auslastung das obere Diagramm zeigt: der Cluster, ein Pool oder ein Team mit seinen Unterteams</translation>
+    </message>
+    <message>
+        <source>&amp;Scope:</source>
+        <translation>&amp;Bereich:</translation>
+    </message>
+    <message>
+        <source>Pool: %1</source>
+        <translation>Pool: %1</translation>
+    </message>
+    <message>
+        <source>Team: %1</source>
+        <translation>Team: %1</translation>
+    </message>
+    <message>
+        <source>Cluster</source>
+        <translation>Cluster</translation>
+    </message>
+    <message>
+        <source>Loading %1…</source>
+        <translation>%1 wird geladen…</translation>
+    </message>
+    <message>
+        <source>%1: GPUs allocated, busy, effective and tensor active</source>
+        <translation>%1: GPUs belegt, ausgelastet, effektiv und Tensor aktiv</translation>
+    </message>
+    <message>
+        <source>Tensor active</source>
+        <translation>Tensor aktiv</translation>
+    </message>
+    <message>
+        <source>No data for %1 in this range: its series are not recorded (a database from before per-pool and per-team series, or nothing recorded yet).</source>
+        <translation>Keine Daten für %1 in diesem Zeitraum: Seine Reihen werden nicht aufgezeichnet (eine Datenbank aus der Zeit vor Reihen pro Pool und Team, oder noch nichts aufgezeichnet).</translation>
+    </message>
+    <message>
+        <source>No tensor-activity telemetry for this range: the tensor line is hidden.</source>
+        <translation>Keine Tensor-Aktivitätstelemetrie für diesen Zeitraum: Die Tensor-Linie wird ausgeblendet.</translation>
     </message>
 </context>
 </TS>

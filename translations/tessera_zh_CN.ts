@@ -215,6 +215,41 @@
         <source>Report written to %1</source>
         <translation>报告已写入 %1</translation>
     </message>
+    <message>
+        <source>Settings…</source>
+        <translation>设置…</translation>
+    </message>
+    <message>
+        <source>Ctrl+,</source>
+        <translation>Ctrl+,</translation>
+    </message>
+    <message>
+        <source>Settings saved; a new language applies at the next start</source>
+        <translation>设置已保存；新的语言将在下次启动时生效</translation>
+    </message>
+</context>
+<context>
+    <name>tessera::console::SettingsDialog</name>
+    <message>
+        <source>System default</source>
+        <translation>系统默认</translation>
+    </message>
+    <message>
+        <source>Settings</source>
+        <translation>设置</translation>
+    </message>
+    <message>
+        <source>The language changes when Tessera is started again.</source>
+        <translation>重新启动 Tessera 后语言才会更改。</translation>
+    </message>
+    <message>
+        <source>TESSERA_LANG=%1 is set in the environment and wins over this setting.</source>
+        <translation>环境变量 TESSERA_LANG=%1 已设置，优先于此设置。</translation>
+    </message>
+    <message>
+        <source>Language</source>
+        <translation>语言</translation>
+    </message>
 </context>
 <context>
     <name>tessera::widgets::ClusterTreeModel</name>
@@ -308,12 +343,52 @@ Started %1</source>
         <translation>，无运行时间估计</translation>
     </message>
     <message>
-        <source>No running jobs and no planned starts</source>
-        <translation>没有运行中的作业，也没有计划启动的作业</translation>
-    </message>
-    <message>
         <source>now</source>
         <translation>现在</translation>
+    </message>
+    <message>
+        <source>Backfill reservation for job %1 %2
+Team %3: its planned start, held on these GPUs</source>
+        <translation>作业 %1 %2 的回填预留
+团队 %3：其计划启动，在这些 GPU 上保留</translation>
+    </message>
+    <message>
+        <source>Reservation %1, held for team %2</source>
+        <translation>预留 %1，为团队 %2 保留</translation>
+    </message>
+    <message>
+        <source>Maintenance reservation %1</source>
+        <translation>维护预留 %1</translation>
+    </message>
+    <message>
+        <source>
+GPUs %1 on %2</source>
+        <translation>
+%2 上的 GPU %1</translation>
+    </message>
+    <message>
+        <source>
+From %1 (in %2)</source>
+        <translation>
+从 %1 开始（%2 后）</translation>
+    </message>
+    <message>
+        <source>
+Since %1</source>
+        <translation>
+自 %1 起</translation>
+    </message>
+    <message>
+        <source> until %1</source>
+        <translation>，直到 %1</translation>
+    </message>
+    <message>
+        <source>, open-ended</source>
+        <translation>,无结束时间</translation>
+    </message>
+    <message>
+        <source>No running jobs, reservations or planned starts</source>
+        <translation>没有运行中的作业、预留或计划启动</translation>
     </message>
 </context>
 <context>
@@ -438,6 +513,60 @@ Started %1</source>
         <source>tensor active %1 · memory used %2 · power %3</source>
         <translation>Tensor 活跃度 %1 · 显存占用 %2 · 功耗 %3</translation>
     </message>
+    <message>
+        <source>node %1 is not in the cluster</source>
+        <translation>节点 %1 不在集群中</translation>
+    </message>
+    <message>
+        <source>node %1 is %2</source>
+        <translation>节点 %1 为%2</translation>
+    </message>
+    <message>
+        <source>GPU %1/%2 is held by job %3</source>
+        <translation>GPU %1/%2 被作业 %3 占用</translation>
+    </message>
+    <message>
+        <source>every GPU of %1 is in use</source>
+        <translation>%1 的所有 GPU 均已占用</translation>
+    </message>
+    <message>
+        <source>the engine would keep it waiting (its request, quota or queue)</source>
+        <translation>引擎会让它继续等待（其请求、配额或队列）</translation>
+    </message>
+    <message>
+        <source>Refused: %1</source>
+        <translation>已拒绝：%1</translation>
+    </message>
+    <message>
+        <source>Would not start there now: %1</source>
+        <translation>现在不会在此处启动：%1</translation>
+    </message>
+    <message>
+        <source>Would start now</source>
+        <translation>现在即可启动</translation>
+    </message>
+    <message>
+        <source>Would start on %1</source>
+        <translation>将在 %1 上启动</translation>
+    </message>
+    <message numerus="yes">
+        <source>preempting %n job(s), %1 GPU-hours lost</source>
+        <translation>
+            <numerusform>抢占 %n 个作业，损失 %1 GPU 小时</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Asking the engine…</source>
+        <translation>正在询问引擎…</translation>
+    </message>
+    <message>
+        <source>GPUs in %1 NUMA zones</source>
+        <translation>GPU 分布在 %1 个 NUMA 区域</translation>
+    </message>
+    <message>
+        <source>NUMA zone %1</source>
+        <translation>NUMA 区域 %1</translation>
+    </message>
 </context>
 <context>
     <name>tessera::widgets::IdleGpuModel</name>
@@ -492,6 +621,116 @@ Started %1</source>
     <message>
         <source>%1h %2m</source>
         <translation>%1 小时 %2 分</translation>
+    </message>
+</context>
+<context>
+    <name>tessera::widgets::IdleGpuPanel</name>
+    <message>
+        <source>Preempt job</source>
+        <translation>抢占作业</translation>
+    </message>
+    <message>
+        <source>Send the selected GPUs&apos; jobs back to the queue; work since their last checkpoint is lost</source>
+        <translation>将所选 GPU 上的作业送回队列；自上次检查点以来的工作将丢失</translation>
+    </message>
+    <message>
+        <source>Cancel job</source>
+        <translation>取消作业</translation>
+    </message>
+    <message>
+        <source>End the selected GPUs&apos; jobs</source>
+        <translation>结束所选 GPU 上的作业</translation>
+    </message>
+    <message>
+        <source> %</source>
+        <translation> %</translation>
+    </message>
+    <message>
+        <source>An allocated GPU counts as idle while its utilization is below this</source>
+        <translation>已分配的 GPU 在利用率低于此值时视为空闲</translation>
+    </message>
+    <message>
+        <source> min</source>
+        <translation> 分钟</translation>
+    </message>
+    <message>
+        <source>List a GPU once it has been idle this long (engine time)</source>
+        <translation>GPU 空闲达到此时长后列出（引擎时间）</translation>
+    </message>
+    <message>
+        <source>Idle below</source>
+        <translation>空闲阈值</translation>
+    </message>
+    <message>
+        <source>for at least</source>
+        <translation>持续至少</translation>
+    </message>
+    <message>
+        <source>Preempt this job holding idle GPUs?</source>
+        <translation>抢占这个占用空闲 GPU 的作业？</translation>
+    </message>
+    <message>
+        <source>Cancel this job holding idle GPUs?</source>
+        <translation>取消这个占用空闲 GPU 的作业？</translation>
+    </message>
+    <message>
+        <source>Preempt these %1 jobs holding idle GPUs?</source>
+        <translation>抢占这 %1 个占用空闲 GPU 的作业？</translation>
+    </message>
+    <message>
+        <source>Cancel these %1 jobs holding idle GPUs?</source>
+        <translation>取消这 %1 个占用空闲 GPU 的作业？</translation>
+    </message>
+    <message>
+        <source>no team</source>
+        <translation>无团队</translation>
+    </message>
+    <message>
+        <source>Job %1 of team %2: %3 GPU-hours idle on 1 GPU</source>
+        <translation>团队 %2 的作业 %1：在 1 个 GPU 上空闲 %3 GPU 小时</translation>
+    </message>
+    <message>
+        <source>Job %1 of team %2: %3 GPU-hours idle on %4 GPUs</source>
+        <translation>团队 %2 的作业 %1：在 %4 个 GPU 上空闲 %3 GPU 小时</translation>
+    </message>
+    <message>
+        <source>Preempted jobs go back to the queue and lose the work done since their last checkpoint.</source>
+        <translation>被抢占的作业会回到队列，并丢失自上次检查点以来完成的工作。</translation>
+    </message>
+    <message>
+        <source>Cancelled jobs end and do not come back.</source>
+        <translation>被取消的作业会结束，不会再返回。</translation>
+    </message>
+    <message>
+        <source>Preempt idle jobs</source>
+        <translation>抢占空闲作业</translation>
+    </message>
+    <message>
+        <source>Cancel idle jobs</source>
+        <translation>取消空闲作业</translation>
+    </message>
+</context>
+<context>
+    <name>tessera::widgets::JobGroupProxy</name>
+    <message>
+        <source>(no team)</source>
+        <translation>（无团队）</translation>
+    </message>
+    <message>
+        <source>1 job</source>
+        <translation>1 个作业</translation>
+    </message>
+    <message>
+        <source>%1 jobs</source>
+        <translation>%1 个作业</translation>
+    </message>
+    <message>
+        <source>%1 — %2 · %3 GPUs requested</source>
+        <translation>%1 — %2 · 请求 %3 个 GPU</translation>
+    </message>
+    <message>
+        <source>%1 — %2 · %3 GPUs requested · %4 held</source>
+        <translation>%1 — %2 · 请求 %3 个 GPU · 占用 %4 个</translation>
     </message>
 </context>
 <context>
@@ -667,6 +906,17 @@ Started %1</source>
     <message>
         <source>What would help:</source>
         <translation>可行的办法：</translation>
+    </message>
+</context>
+<context>
+    <name>tessera::widgets::JobQueueView</name>
+    <message>
+        <source>Group by team</source>
+        <translation>按团队分组</translation>
+    </message>
+    <message>
+        <source>Show the jobs under one row per team, with its GPUs</source>
+        <translation>按团队分行显示作业及其 GPU</translation>
     </message>
 </context>
 <context>
@@ -1255,10 +1505,6 @@ Started %1</source>
 <context>
     <name>tessera::widgets::UtilizationChart</name>
     <message>
-        <source>GPUs allocated, busy and effective</source>
-        <translation>GPU：已分配、繁忙与有效</translation>
-    </message>
-    <message>
         <source>GPUs</source>
         <translation>GPU</translation>
     </message>
@@ -1293,6 +1539,46 @@ Started %1</source>
     <message>
         <source>No SM-activity telemetry for this range: the effective line is hidden.</source>
         <translation>此时间范围内没有 SM 活跃度遥测数据：已隐藏“有效”曲线。</translation>
+    </message>
+    <message>
+        <source>Whose utilization the upper chart shows: the cluster, one pool, or one team with its sub-teams</source>
+        <translation>上方图表显示谁的利用率：整个集群、一个池，或一个团队及其子团队</translation>
+    </message>
+    <message>
+        <source>&amp;Scope:</source>
+        <translation>范围(&amp;S)：</translation>
+    </message>
+    <message>
+        <source>Pool: %1</source>
+        <translation>池：%1</translation>
+    </message>
+    <message>
+        <source>Team: %1</source>
+        <translation>团队：%1</translation>
+    </message>
+    <message>
+        <source>Cluster</source>
+        <translation>集群</translation>
+    </message>
+    <message>
+        <source>Loading %1…</source>
+        <translation>正在加载 %1…</translation>
+    </message>
+    <message>
+        <source>%1: GPUs allocated, busy, effective and tensor active</source>
+        <translation>%1：已分配、繁忙、有效和 Tensor 活跃的 GPU</translation>
+    </message>
+    <message>
+        <source>Tensor active</source>
+        <translation>Tensor 活跃</translation>
+    </message>
+    <message>
+        <source>No data for %1 in this range: its series are not recorded (a database from before per-pool and per-team series, or nothing recorded yet).</source>
+        <translation>此时间范围内没有 %1 的数据：其序列未被记录（数据库早于按池和按团队的序列，或尚未记录任何内容）。</translation>
+    </message>
+    <message>
+        <source>No tensor-activity telemetry for this range: the tensor line is hidden.</source>
+        <translation>此时间范围内没有 Tensor 活跃度遥测：Tensor 曲线已隐藏。</translation>
     </message>
 </context>
 </TS>

@@ -101,6 +101,25 @@ void ConsoleSession::act(const Command& command, bool dryRun) {
   });
 }
 
+void ConsoleSession::preview(const Command& command, QObject* context, PreviewReply reply) {
+  const QPointer<ConsoleSession> self(this);
+  const QPointer<QObject> guard(context);
+  const uint64_t gen = ++previewGen_;
+  onWorker([self, command, gen, guard, reply = std::move(reply), session = session_,
+            alive = alive_] {
+    session->act(command, true, Caller{}, std::nullopt,
+                 [self, gen, guard, reply, alive](std::variant<CommandResult, ApiError> r) {
+                   deliver(self, alive, [gen, guard, reply, r = std::move(r)](ConsoleSession& s) {
+                     if (gen != s.previewGen_ || !guard) return;
+                     if (const auto* e = std::get_if<ApiError>(&r))
+                       reply(QString::fromStdString(e->message));
+                     else
+                       reply(std::get<CommandResult>(r));
+                   });
+                 });
+  });
+}
+
 void ConsoleSession::explain(JobId job) {
   const QPointer<ConsoleSession> self(this);
   const uint64_t gen = ++explainGen_;

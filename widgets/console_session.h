@@ -10,7 +10,9 @@
 #include <QTimer>
 
 #include <atomic>
+#include <functional>
 #include <memory>
+#include <variant>
 
 #include "service/session.h"
 
@@ -30,6 +32,13 @@ class ConsoleSession : public QObject {
   void setRefreshInterval(int ms);
   // At most this many active jobs per refresh (the queue tables show the first ones by id).
   void setJobLimit(size_t limit) { jobLimit_ = limit; }
+
+  // A dry run for a preview (a job dragged over the heatmap): its answer - the result, or the
+  // refusal's message - goes only to `reply`, on the GUI thread and while `context` lives; never
+  // to actionDone / actionFailed, so previews, asked at every new hover target, stay out of the
+  // Activity log. A newer preview supersedes an older one: the older answer is dropped.
+  using PreviewReply = std::function<void(const std::variant<CommandResult, QString>&)>;
+  void preview(const tessera::Command& command, QObject* context, PreviewReply reply);
 
  public slots:
   void refresh();
@@ -65,7 +74,7 @@ class ConsoleSession : public QObject {
   QTimer coalesce_;
   ClusterSession::CancelWatch cancelWatch_;
   size_t jobLimit_ = 5000;
-  std::atomic<uint64_t> snapshotGen_{0}, jobsGen_{0}, explainGen_{0};
+  std::atomic<uint64_t> snapshotGen_{0}, jobsGen_{0}, explainGen_{0}, previewGen_{0};
   std::shared_ptr<std::atomic<bool>> alive_ = std::make_shared<std::atomic<bool>>(true);
 };
 

@@ -29,6 +29,7 @@ constexpr double kRightMargin = 8;
 const QColor kNowColor(0xd0, 0x30, 0x30);
 const QColor kGridColor(0, 0, 0, 30);
 const QColor kPlannedBackground(0xf4, 0xf1, 0xe8);
+const QColor kMaintenanceColor(0x6b, 0x6b, 0x6b);
 
 // Greedy interval partitioning: each item goes to the first lane free at its start.
 int assignLanes(std::vector<Seconds>& laneEnds, Seconds start, std::optional<Seconds> end) {
@@ -82,12 +83,16 @@ void GanttWidget::buildRows() {
   // does not know.
   std::map<std::string, size_t> order;
   for (size_t i = 0; i < snapshot_.nodes.size(); ++i) order[snapshot_.nodes[i].name] = i;
-  auto nodeRank = [&](const std::string& n) {
+  const std::function<NodeKey(const std::string&)> nodeRank = [&](const std::string& n) {
     auto it = order.find(n);
-    return std::pair(it == order.end() ? order.size() : it->second, n);
+    return NodeKey(it == order.end() ? order.size() : it->second, n);
   };
-  std::map<std::pair<size_t, std::string>, std::vector<Item>> nodes;
+  std::map<NodeKey, std::vector<Item>> nodes;
   std::map<std::string, std::vector<Item>> planned;
+  // A job the snapshot's plan puts on nodes is drawn there, not again in a team's lane.
+  std::set<JobId> reserved;
+  for (const auto& r : snapshot_.reservations)
+    if (r.job != kNoJob) reserved.insert(r.job);
   for (size_t i = 0; i < jobs_.size(); ++i) {
     const JobInfo& j = jobs_[i];
     const auto& est = j.row.job.estimatedRuntime;
@@ -98,11 +103,12 @@ void GanttWidget::buildRows() {
       for (const auto& t : j.placement)
         if (seen.insert(t.node).second)
           nodes[nodeRank(t.node)].push_back({i, start, end, false, 0});
-    } else if (j.row.state == JobState::Pending && j.eta) {
+    } else if (j.row.state == JobState::Pending && j.eta && !reserved.count(j.row.job.id)) {
       const std::optional<Seconds> end = est ? std::optional(*j.eta + *est) : std::nullopt;
       planned[j.row.job.team].push_back({i, *j.eta, end, true, 0});
     }
   }
+  addReservations(nodes, nodeRank);
   auto addRow = [&](QString label, bool isPlanned, std::vector<Item> items) {
     std::sort(items.begin(), items.end(),
               [](const Item& a, const Item& b) { return a.start < b.start; });
@@ -115,6 +121,21 @@ void GanttWidget::buildRows() {
     addRow(QString::fromStdString(key.second), false, std::move(items));
   for (auto& [team, items] : planned)
     addRow(tr("planned: %1").arg(QString::fromStdString(team)), true, std::move(items));
+}
+
+void GanttWidget::addReservations(
+    std::map<NodeKey, std::vector<Item>>& nodes,
+    const std::function<NodeKey(const std::string&)>& nodeRank) const {
+  for (size_t k = 0; k < snapshot_.reservations.size(); ++k) {
+    const ReservationView& r = snapshot_.reservations[k];
+    for (const auto& hold : r.nodes) {
+      Item it;
+      it.start = r.start;
+      it.end = r.end;
+      it.reservation = static_cast<int>(k);
+      nodes[nodeRank(hold.node)].push_back(it);
+    }
+  }
 }
 
 double GanttWidget::rowHeight(const Row& r) const {
@@ -146,8 +167,11 @@ void GanttWidget::layoutBars() {
       if (x1 <= x0) continue;     // entirely outside the window
       x1 = std::max(x1, x0 + 2);  // a very short job is still clickable
       const double y = top + kRowPadding + it.lane * kLaneHeight + 1;
-      bars_.push_back({jobs_[it.job].row.job.id, static_cast<int>(r),
-                       QRectF(x0, y, x1 - x0, kLaneHeight - 2), it.planned, !it.end});
+      const JobId job = it.reservation >= 0
+                            ? snapshot_.reservations[static_cast<size_t>(it.reservation)].job
+                            : jobs_[it.job].row.job.id;
+      bars_.push_back({job, static_cast<int>(r), QRectF(x0, y, x1 - x0, kLaneHeight - 2),
+                       it.planned, !it.end, it.reservation});
     }
     top += rowHeight(row);
   }
@@ -160,42 +184,84 @@ QStringList GanttWidget::rowLabels() const {
 }
 
 std::optional<JobId> GanttWidget::jobAt(QPointF pos) const {
-  // The last painted is on top.
+  // The last painted is on top; an operator's reservation has no job to select.
   for (auto it = bars_.rbegin(); it != bars_.rend(); ++it)
-    if (it->rect.contains(pos)) return it->job;
+    if (it->rect.contains(pos)) return it->job != kNoJob ? std::optional(it->job) : std::nullopt;
   return std::nullopt;
 }
 
-const JobInfo* GanttWidget::jobOf(const Bar& b) const {
+const JobInfo* GanttWidget::jobById(JobId id) const {
   for (const auto& j : jobs_)
-    if (j.row.job.id == b.job) return &j;
+    if (j.row.job.id == id) return &j;
   return nullptr;
 }
 
+const JobInfo* GanttWidget::jobOf(const Bar& b) const {
+  return b.job == kNoJob ? nullptr : jobById(b.job);
+}
+
 QString GanttWidget::toolTipAt(QPointF pos) const {
-  for (auto it = bars_.rbegin(); it != bars_.rend(); ++it) {
-    if (!it->rect.contains(pos)) continue;
-    const JobInfo* j = jobOf(*it);
-    if (!j) return {};
-    const Job& job = j->row.job;
-    QString text = tr("Job %1 %2\nTeam %3, %4 task(s), %5 GPUs")
-                       .arg(job.id)
-                       .arg(QString::fromStdString(job.name), QString::fromStdString(job.team))
-                       .arg(job.tasks)
-                       .arg(job.gpuDemand(), 0, 'g', 3);
-    if (it->planned)
-      text += tr("\nPlanned start %1 (in %2)")
-                  .arg(formatEngineTime(*j->eta))
-                  .arg(formatDurationShort(std::max<Seconds>(0, *j->eta - snapshot_.now)));
-    else
-      text += tr("\nStarted %1").arg(formatEngineTime(j->row.startTime));
-    if (job.estimatedRuntime)
-      text += tr(", estimated runtime %1").arg(formatDurationShort(*job.estimatedRuntime));
-    else
-      text += tr(", no runtime estimate");
-    return text;
-  }
+  for (auto it = bars_.rbegin(); it != bars_.rend(); ++it)
+    if (it->rect.contains(pos))
+      return it->reservation >= 0 ? reservationToolTip(*it) : jobToolTip(*it);
   return {};
+}
+
+QString GanttWidget::jobToolTip(const Bar& b) const {
+  const JobInfo* j = jobOf(b);
+  if (!j) return {};
+  const Job& job = j->row.job;
+  QString text = tr("Job %1 %2\nTeam %3, %4 task(s), %5 GPUs")
+                     .arg(job.id)
+                     .arg(QString::fromStdString(job.name), QString::fromStdString(job.team))
+                     .arg(job.tasks)
+                     .arg(job.gpuDemand(), 0, 'g', 3);
+  if (b.planned)
+    text += tr("\nPlanned start %1 (in %2)")
+                .arg(formatEngineTime(*j->eta))
+                .arg(formatDurationShort(std::max<Seconds>(0, *j->eta - snapshot_.now)));
+  else
+    text += tr("\nStarted %1").arg(formatEngineTime(j->row.startTime));
+  if (job.estimatedRuntime)
+    text += tr(", estimated runtime %1").arg(formatDurationShort(*job.estimatedRuntime));
+  else
+    text += tr(", no runtime estimate");
+  return text;
+}
+
+QString GanttWidget::reservationToolTip(const Bar& b) const {
+  const ReservationView& r = snapshot_.reservations[static_cast<size_t>(b.reservation)];
+  const QString team = QString::fromStdString(r.team);
+  QString text;
+  if (r.kind == "backfill") {
+    const JobInfo* j = jobById(r.job);
+    text = tr("Backfill reservation for job %1 %2\nTeam %3: its planned start, held on these GPUs")
+               .arg(r.job)
+               .arg(j ? QString::fromStdString(j->row.job.name) : QString(), team);
+  } else if (r.kind == "team") {
+    text = tr("Reservation %1, held for team %2").arg(QString::fromStdString(r.id), team);
+  } else {
+    text = tr("Maintenance reservation %1").arg(QString::fromStdString(r.id));
+  }
+  const QString node = rows_[static_cast<size_t>(b.row)].label;
+  QStringList gpus;
+  for (const auto& hold : r.nodes)
+    if (QString::fromStdString(hold.node) == node)
+      for (int g : hold.gpus) gpus << QString::number(g);
+  text += tr("\nGPUs %1 on %2").arg(gpus.join(QStringLiteral(", ")), node);
+  if (r.start > snapshot_.now)
+    text += tr("\nFrom %1 (in %2)")
+                .arg(formatEngineTime(r.start))
+                .arg(formatDurationShort(r.start - snapshot_.now));
+  else
+    text += tr("\nSince %1").arg(formatEngineTime(r.start));
+  text += r.end ? tr(" until %1").arg(formatEngineTime(*r.end)) : tr(", open-ended");
+  return text;
+}
+
+QColor GanttWidget::reservationColor(const ReservationView& r) {
+  if (r.kind == "maintenance" || r.team.empty()) return kMaintenanceColor;
+  return heatmapTeamColor(QString::fromStdString(r.team)).darker(150);
 }
 
 QSize GanttWidget::sizeHint() const {
@@ -250,11 +316,15 @@ void GanttWidget::paintRows(QPainter& p) const {
   if (rows_.empty()) {
     p.setPen(palette().color(QPalette::PlaceholderText));
     p.drawText(rect().adjusted(0, int(kAxisHeight), 0, 0), Qt::AlignCenter,
-               tr("No running jobs and no planned starts"));
+               tr("No running jobs, reservations or planned starts"));
   }
 }
 
 void GanttWidget::paintBar(QPainter& p, const Bar& b) const {
+  if (b.reservation >= 0) {
+    paintReservation(p, b);
+    return;
+  }
   const JobInfo* j = jobOf(b);
   const QColor color = heatmapTeamColor(j ? QString::fromStdString(j->row.job.team) : QString());
   if (b.openEnded) {
@@ -276,13 +346,30 @@ void GanttWidget::paintBar(QPainter& p, const Bar& b) const {
     p.setPen(color.darker(130));
     p.drawRect(b.rect);
   }
-  if (b.rect.width() > 30 && j) {
-    // Readable on light and dark team colors alike.
-    p.setPen(b.planned || color.lightnessF() > 0.55 ? Qt::black : Qt::white);
-    p.drawText(b.rect.adjusted(3, 0, -2, 0), Qt::AlignVCenter | Qt::AlignLeft,
-               fontMetrics().elidedText(QString::number(j->row.job.id), Qt::ElideRight,
-                                        int(b.rect.width()) - 5));
-  }
+  // Readable on light and dark team colors alike.
+  if (j)
+    paintLabel(p, b, QString::number(j->row.job.id),
+               b.planned || color.lightnessF() > 0.55 ? Qt::black : Qt::white);
+}
+
+void GanttWidget::paintReservation(QPainter& p, const Bar& b) const {
+  // Hatched like a planned start, the other diagonal and dotted: time held, not yet used.
+  const ReservationView& r = snapshot_.reservations[static_cast<size_t>(b.reservation)];
+  const QColor color = reservationColor(r);
+  p.fillRect(b.rect, color.lighter(r.kind == "maintenance" ? 160 : 190));
+  p.fillRect(b.rect, QBrush(color, Qt::FDiagPattern));
+  p.setPen(QPen(color, 1, Qt::DotLine));
+  p.drawRect(b.rect);
+  paintLabel(p, b, r.job != kNoJob ? QString::number(r.job) : QString::fromStdString(r.id),
+             Qt::black);
+}
+
+void GanttWidget::paintLabel(QPainter& p, const Bar& b, const QString& text,
+                             const QColor& color) const {
+  if (b.rect.width() <= 30) return;
+  p.setPen(color);
+  p.drawText(b.rect.adjusted(3, 0, -2, 0), Qt::AlignVCenter | Qt::AlignLeft,
+             fontMetrics().elidedText(text, Qt::ElideRight, int(b.rect.width()) - 5));
 }
 
 void GanttWidget::paintAxis(QPainter& p) const {

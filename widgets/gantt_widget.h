@@ -4,14 +4,22 @@
 // to the right). JobInfo does not carry the work a preempted job kept, so a resumed job's bar
 // uses its full estimate from its last start.
 //
-// Pending jobs with an ETA are drawn as hatched "planned start" bars. The snapshot does not say
-// where a pending job will run, so they are not put on nodes: each team with planned starts gets
-// its own lane below the nodes. Time runs left to right in engine time with a "now" line; hover
-// shows a job's details and a click on a bar emits jobSelected().
+// The snapshot's reservations are drawn on the node rows as hatched windows: the last backfill
+// plan's hold for each blocked job (where and when it is expected to start, labelled with the
+// job) and the operator's maintenance and team windows (labelled with their name). A pending job
+// with an ETA but no reservation in the snapshot (a tesserad from before reservations were sent)
+// is drawn as a hatched "planned start" bar in a lane per team below the nodes, since then only
+// its time is known. Time runs left to right in engine time with a "now" line; hover shows a
+// job's or reservation's details and a click on a bar emits jobSelected() (for a backfill
+// reservation: its blocked job).
 #include <QRectF>
 #include <QWidget>
 
+#include <functional>
+#include <map>
 #include <optional>
+#include <string>
+#include <utility>
 #include <vector>
 
 #include "service/session.h"
@@ -32,11 +40,12 @@ class GanttWidget : public QWidget {
 
   // A bar as laid out: for tests and for the console to scroll to a job.
   struct Bar {
-    JobId job = kNoJob;
+    JobId job = kNoJob;  // kNoJob: an operator's reservation
     int row = 0;
     QRectF rect;             // widget coordinates
     bool planned = false;    // a pending job's planned start (hatched)
     bool openEnded = false;  // no runtime estimate: fades out
+    int reservation = -1;    // index into the snapshot's reservations (-1: a job's bar)
   };
   [[nodiscard]] const std::vector<Bar>& bars() const { return bars_; }
   // The row labels top to bottom: node names, then "planned: TEAM" lanes.
@@ -44,6 +53,8 @@ class GanttWidget : public QWidget {
   [[nodiscard]] std::optional<JobId> jobAt(QPointF pos) const;
   [[nodiscard]] QString toolTipAt(QPointF pos) const;
   [[nodiscard]] double xOf(Seconds t) const;
+  // The hatching of a reservation's window (its team's color; grey for maintenance).
+  [[nodiscard]] static QColor reservationColor(const ReservationView& r);
 
   QSize sizeHint() const override;
   QSize minimumSizeHint() const override { return {240, 80}; }
@@ -60,11 +71,12 @@ class GanttWidget : public QWidget {
  private:
   // A bar before layout: its row and time span.
   struct Item {
-    size_t job = 0;  // index into jobs_
+    size_t job = 0;  // index into jobs_ (unused for a reservation)
     Seconds start = 0;
     std::optional<Seconds> end;
     bool planned = false;
-    int lane = 0;  // sub-lane within the row, so overlapping bars stay apart
+    int lane = 0;          // sub-lane within the row, so overlapping bars stay apart
+    int reservation = -1;  // index into snapshot_.reservations
   };
   struct Row {
     QString label;
@@ -73,14 +85,22 @@ class GanttWidget : public QWidget {
     std::vector<Item> items;
   };
 
+  using NodeKey = std::pair<size_t, std::string>;  // snapshot order, name
   void buildRows();
+  void addReservations(std::map<NodeKey, std::vector<Item>>& nodes,
+                       const std::function<NodeKey(const std::string&)>& nodeRank) const;
   void layoutBars();
   [[nodiscard]] double rowTop(size_t row) const;
   [[nodiscard]] double rowHeight(const Row& r) const;
   [[nodiscard]] const JobInfo* jobOf(const Bar& b) const;
+  [[nodiscard]] const JobInfo* jobById(JobId id) const;
+  [[nodiscard]] QString jobToolTip(const Bar& b) const;
+  [[nodiscard]] QString reservationToolTip(const Bar& b) const;
   void paintAxis(QPainter& p) const;
   void paintRows(QPainter& p) const;
   void paintBar(QPainter& p, const Bar& b) const;
+  void paintReservation(QPainter& p, const Bar& b) const;
+  void paintLabel(QPainter& p, const Bar& b, const QString& text, const QColor& color) const;
 
   ClusterSnapshot snapshot_;
   std::vector<JobInfo> jobs_;

@@ -1,6 +1,6 @@
 // Geometry of the topology heatmap (see heatmap_layout.h): a top-down flow layout of spines, leaf
-// switches, NVLink domain units, nodes and GPU tiles, plus the bucket grids that answer "what is
-// here" without scanning every tile.
+// switches, NVLink domain units, nodes, NUMA zone blocks and GPU tiles, plus the bucket grids that
+// answer "what is here" without scanning every tile.
 #include "heatmap_layout.h"
 
 #include <QSizeF>
@@ -12,6 +12,7 @@
 #include <unordered_map>
 #include <unordered_set>
 
+#include "topology/cluster.h"
 #include "topology/gpu_catalog.h"
 #include "topology/mig_layout.h"
 
@@ -72,6 +73,15 @@ int gpuColumns(int gpus) {
   return std::min(8, (gpus + 1) / 2);
 }
 
+// Where a node's GPU tiles go, relative to the node frame's top left, and the frame's size.
+struct NodeShape {
+  QSizeF size;
+  std::vector<QPointF> tiles;  // per position in NodeView::gpus
+  std::vector<int> numa;       // per position: the NUMA zone id, -1 = unknown
+  // The zone blocks in drawing order (zone id, positions in NodeView::gpus); empty = one block.
+  std::vector<std::pair<int, std::vector<int>>> zones;
+};
+
 struct ModelInfo {
   int slices = 8;
   const GpuModel* model = nullptr;  // nullptr: unknown to the catalog
@@ -85,9 +95,10 @@ class HeatmapLayout::Builder {
   Builder(HeatmapLayout& out, const ClusterSnapshot& s, const GpuCatalog& catalog)
       : out_(out), s_(s), p_(out.params_), catalog_(catalog) {}
 
-  void run() {
+  void run(const Cluster* hardware) {
     group();
     findMultiNodeDomains();
+    shapeNodes(hardware);
     const std::vector<QSizeF> leafSizes = sizeLeaves();
     placeSpines(leafSizes);
   }
@@ -148,12 +159,86 @@ class HeatmapLayout::Builder {
     return {};
   }
 
-  [[nodiscard]] QSizeF nodeSize(int node) const {
-    const int gpus = static_cast<int>(s_.nodes[static_cast<size_t>(node)].gpus.size());
+  [[nodiscard]] QSizeF nodeSize(int node) const { return shapes_[static_cast<size_t>(node)].size; }
+
+  // The NUMA zone of each GPU of a node, from the hardware; all -1 when it does not know the
+  // node or its GPU count differs (another cluster of the same names).
+  static std::vector<int> numaOf(const NodeView& nv, const Cluster* hardware) {
+    std::vector<int> numa(nv.gpus.size(), -1);
+    const Node* hw = hardware ? hardware->findNode(nv.name) : nullptr;
+    if (!hw || !hw->hw || hw->gpuCount() != static_cast<int>(nv.gpus.size())) return numa;
+    const std::vector<int>& zones = hw->hw->gpuNuma;
+    for (size_t i = 0; i < nv.gpus.size(); ++i) {
+      const int index = nv.gpus[i].index;
+      if (index >= 0 && static_cast<size_t>(index) < zones.size())
+        numa[i] = zones[static_cast<size_t>(index)];
+    }
+    return numa;
+  }
+
+  // The tiles at `positions` (in NodeView::gpus) as a grid `cols` wide from `origin`, written into
+  // `out`.
+  void grid(const std::vector<int>& positions, int cols, QPointF origin,
+            std::vector<QPointF>& out) const {
+    for (size_t i = 0; i < positions.size(); ++i) {
+      const int c = static_cast<int>(i) % cols, r = static_cast<int>(i) / cols;
+      out[static_cast<size_t>(positions[i])] =
+          origin + QPointF(c * (p_.tile + p_.tileGap), r * (p_.tile + p_.tileGap));
+    }
+  }
+
+  [[nodiscard]] QSizeF gridSize(int count, int cols) const {
+    const int rows = std::max(1, (count + cols - 1) / cols);
+    return {cols * p_.tile + (cols - 1) * p_.tileGap, rows * p_.tile + (rows - 1) * p_.tileGap};
+  }
+
+  // Without zones (or with one) the tiles form one grid. With several, each zone is a block of
+  // its own, and the blocks flow in rows about as wide as the single grid would be: a DGX's two
+  // zones of four are its two rows, four zones of two a 2 x 2 of pairs.
+  [[nodiscard]] NodeShape shapeOf(const NodeView& nv, const Cluster* hardware) const {
+    NodeShape shape;
+    const int gpus = static_cast<int>(nv.gpus.size());
     const int cols = gpuColumns(gpus);
-    const int rows = std::max(1, (gpus + cols - 1) / cols);
-    return {2 * p_.nodePad + cols * p_.tile + (cols - 1) * p_.tileGap,
-            p_.nodeHeader + p_.nodePad + rows * p_.tile + (rows - 1) * p_.tileGap};
+    shape.tiles.resize(nv.gpus.size());
+    shape.numa = numaOf(nv, hardware);
+    std::map<int, std::vector<int>> byZone;  // unknown (-1) first in the map, drawn last
+    for (int i = 0; i < gpus; ++i) byZone[shape.numa[static_cast<size_t>(i)]].push_back(i);
+    const QPointF origin(p_.nodePad, p_.nodeHeader);
+    QSizeF content;
+    if (byZone.size() < 2) {
+      std::vector<int> all(nv.gpus.size());
+      for (int i = 0; i < gpus; ++i) all[static_cast<size_t>(i)] = i;
+      grid(all, cols, origin, shape.tiles);
+      content = gridSize(gpus, cols);
+    } else {
+      for (auto& [zone, positions] : byZone)
+        if (zone >= 0) shape.zones.emplace_back(zone, std::move(positions));
+      if (byZone.begin()->first < 0)
+        shape.zones.emplace_back(-1, std::move(byZone.begin()->second));
+      std::vector<QSizeF> blocks;
+      std::vector<int> blockCols;
+      int widest = 1;
+      for (const auto& z : shape.zones) {
+        const int n = static_cast<int>(z.second.size());
+        blockCols.push_back(std::min(gpuColumns(n), cols));
+        blocks.push_back(gridSize(n, blockCols.back()));
+        widest = std::max(widest, blockCols.back());
+      }
+      const int perRow = std::max(1, cols / widest);
+      const double rowWidth = perRow * gridSize(widest, widest).width() + (perRow - 1) * p_.numaGap;
+      const Flow f = flow(blocks, rowWidth, p_.numaGap);
+      for (size_t z = 0; z < shape.zones.size(); ++z)
+        grid(shape.zones[z].second, blockCols[z], origin + f.pos[z], shape.tiles);
+      content = f.size;
+    }
+    shape.size =
+        QSizeF(2 * p_.nodePad + content.width(), p_.nodeHeader + p_.nodePad + content.height());
+    return shape;
+  }
+
+  void shapeNodes(const Cluster* hardware) {
+    shapes_.reserve(s_.nodes.size());
+    for (const NodeView& nv : s_.nodes) shapes_.push_back(shapeOf(nv, hardware));
   }
 
   [[nodiscard]] std::vector<QSizeF> nodeSizes(const Unit& u) const {
@@ -304,25 +389,27 @@ class HeatmapLayout::Builder {
     box.leaf = leaf;
     box.firstTile = static_cast<int>(out_.tiles_.size());
     box.tileCount = static_cast<int>(nv.gpus.size());
+    const NodeShape& shape = shapes_[static_cast<size_t>(n)];
+    for (int i = 0; i < box.tileCount; ++i) {
+      const size_t slot = static_cast<size_t>(i);
+      placeTile(nv.gpus[slot], QRectF(topLeft + shape.tiles[slot], QSizeF(p_.tile, p_.tile)),
+                nodeIndex, i, shape.numa[slot]);
+    }
+    box.firstZone = static_cast<int>(out_.numaZones_.size());
+    box.zoneCount = static_cast<int>(shape.zones.size());
     out_.nodes_.push_back(box);
     out_.nodeByName_.insert(box.name, nodeIndex);
-    const int cols = gpuColumns(box.tileCount);
-    const QPointF origin = topLeft + QPointF(p_.nodePad, p_.nodeHeader);
-    for (int i = 0; i < box.tileCount; ++i) {
-      const QPointF at = origin + QPointF((i % cols) * (p_.tile + p_.tileGap),
-                                          (i / cols) * (p_.tile + p_.tileGap));
-      placeTile(nv.gpus[static_cast<size_t>(i)], QRectF(at, QSizeF(p_.tile, p_.tile)), nodeIndex,
-                i);
-    }
+    outlineNumaZones(shape, nodeIndex);
     outlineNodeDomains(nv, nodeIndex);
   }
 
-  void placeTile(const GpuView& g, const QRectF& rect, int node, int slot) {
+  void placeTile(const GpuView& g, const QRectF& rect, int node, int slot, int numa) {
     HeatmapTile t;
     t.rect = rect;
     t.node = node;
     t.gpu = g.index;
     t.gpuSlot = slot;
+    t.numa = numa;
     t.firstInstance = static_cast<int>(out_.instances_.size());
     if (isMig(g)) {
       const ModelInfo& m = modelInfo(g.model);
@@ -392,6 +479,17 @@ class HeatmapLayout::Builder {
     return -1;
   }
 
+  // A frame around each zone block, half a tile gap out, as the NVLink outlines.
+  void outlineNumaZones(const NodeShape& shape, int node) {
+    const int first = out_.nodes_[static_cast<size_t>(node)].firstTile;
+    const double m = p_.tileGap / 2;
+    for (const auto& [zone, positions] : shape.zones) {
+      QRectF r;
+      for (int slot : positions) r |= out_.tiles_[static_cast<size_t>(first + slot)].rect;
+      out_.numaZones_.push_back({r.adjusted(-m, -m, m, m), node, zone});
+    }
+  }
+
   // A frame around the tiles of each NVLink domain that stays inside this node.
   void outlineNodeDomains(const NodeView& nv, int node) {
     std::map<std::string, QRectF> rects;
@@ -414,13 +512,14 @@ class HeatmapLayout::Builder {
   std::map<std::pair<size_t, size_t>, std::vector<int>> leafNodes_;  // (spine, leaf) -> nodes
   std::unordered_set<std::string> multiNode_;  // NVLink domains spanning nodes
   std::unordered_map<std::string, ModelInfo> models_;
+  std::vector<NodeShape> shapes_;  // per snapshot node
 };
 
 void HeatmapLayout::build(const ClusterSnapshot& snapshot, const HeatmapLayoutParams& params,
-                          const GpuCatalog* catalog) {
+                          const GpuCatalog* catalog, const Cluster* hardware) {
   *this = HeatmapLayout();
   params_ = params;
-  Builder(*this, snapshot, catalog ? *catalog : GpuCatalog::builtin()).run();
+  Builder(*this, snapshot, catalog ? *catalog : GpuCatalog::builtin()).run(hardware);
   buildGrids();
 }
 
@@ -492,6 +591,10 @@ int HeatmapLayout::tileOf(const QString& node, int gpu) const {
   for (int i = 0; i < n.tileCount; ++i)
     if (tiles_[static_cast<size_t>(n.firstTile + i)].gpu == gpu) return n.firstTile + i;
   return -1;
+}
+
+int HeatmapLayout::nodeOf(const QString& node) const {
+  return nodeByName_.value(node, -1);
 }
 
 // --- Grid

@@ -4,11 +4,12 @@
 // scene point or inside a scene rectangle). Pure geometry with no painting, so the widget, its
 // tests and the benchmark share one implementation.
 //
-// Nesting: spine -> leaf switch -> unit -> node -> GPU tile -> MIG instance, where a unit is one
-// node or the nodes of a multi-node NVLink domain (an NVL72 rack), kept together in one frame.
-// NVLink domains inside a node (a whole NVSwitch board, bridged PCIe pairs) get a frame around
-// their tiles. Queries go through a uniform grid of buckets, so a hit test costs a few
-// comparisons whatever the cluster size.
+// Nesting: spine -> leaf switch -> unit -> node -> NUMA zone -> GPU tile -> MIG instance, where a
+// unit is one node or the nodes of a multi-node NVLink domain (an NVL72 rack), kept together in
+// one frame. NVLink domains inside a node (a whole NVSwitch board, bridged PCIe pairs) get a frame
+// around their tiles. When the hardware is known and a node has GPUs in several NUMA zones, each
+// zone's tiles form a block of their own, set apart by a wider gap. Queries go through a uniform
+// grid of buckets, so a hit test costs a few comparisons whatever the cluster size.
 #include <QHash>
 #include <QPointF>
 #include <QRectF>
@@ -22,8 +23,9 @@
 #include "service/session.h"
 
 namespace tessera {
+class Cluster;
 class GpuCatalog;
-}
+}  // namespace tessera
 
 namespace tessera::widgets {
 
@@ -34,6 +36,7 @@ struct HeatmapLayoutParams {
   double nodePad = 3;        // inside the node frame, around its tiles
   double nodeHeader = 10;    // the node's label strip above its tiles
   double nodeGap = 5;        // between node frames
+  double numaGap = 6;        // between the tile blocks of two NUMA zones of a node
   double domainPad = 4;      // inside a multi-node NVLink domain frame
   double domainHeader = 12;  // its label strip
   double leafPad = 6;
@@ -58,6 +61,13 @@ struct HeatmapDomainOutline {
   int node = -1;  // index into HeatmapLayout::nodes()
 };
 
+// The tiles of one NUMA zone of a node whose GPUs sit in several zones: a frame around them.
+struct HeatmapNumaZone {
+  QRectF rect;
+  int node = -1;  // index into HeatmapLayout::nodes()
+  int zone = -1;  // the zone's id (NumaZone::id); -1 gathers GPUs the hardware puts in none
+};
+
 struct HeatmapNodeBox {
   QRectF rect;    // the node frame, header included
   QRectF header;  // the label strip
@@ -66,6 +76,8 @@ struct HeatmapNodeBox {
   int leaf = -1;          // index into HeatmapLayout::leaves()
   int firstTile = 0;
   int tileCount = 0;
+  int firstZone = 0;  // index into HeatmapLayout::numaZones(); zoneCount = 0: not grouped
+  int zoneCount = 0;
 };
 
 struct HeatmapTile {
@@ -73,6 +85,7 @@ struct HeatmapTile {
   int node = -1;    // index into HeatmapLayout::nodes()
   int gpu = 0;      // GpuView::index
   int gpuSlot = 0;  // position in NodeView::gpus
+  int numa = -1;    // NUMA zone id from the hardware; -1 = unknown
   int slices = 0;   // MIG memory slices of the GPU; 0 = not in MIG mode
   int firstInstance = 0;
   int instanceCount = 0;
@@ -99,9 +112,12 @@ struct GpuHit {
 class HeatmapLayout {
  public:
   // Lays out `snapshot`; `catalog` (default: the built-in one) gives MIG slice counts and the
-  // instances of a layout. Rebuilding drops everything from the previous snapshot.
+  // instances of a layout. `hardware` (optional) is the cluster the snapshot comes from, for
+  // what a snapshot does not carry: each GPU's NUMA zone, matched by node name and GPU index (a
+  // node it does not know, or knows with another GPU count, is not grouped). Rebuilding drops
+  // everything from the previous snapshot.
   void build(const ClusterSnapshot& snapshot, const HeatmapLayoutParams& params = {},
-             const GpuCatalog* catalog = nullptr);
+             const GpuCatalog* catalog = nullptr, const Cluster* hardware = nullptr);
 
   [[nodiscard]] QRectF bounds() const { return bounds_; }
   [[nodiscard]] const HeatmapLayoutParams& params() const { return params_; }
@@ -112,6 +128,7 @@ class HeatmapLayout {
     return nodeDomains_;
   }
   [[nodiscard]] const std::vector<HeatmapNodeBox>& nodes() const { return nodes_; }
+  [[nodiscard]] const std::vector<HeatmapNumaZone>& numaZones() const { return numaZones_; }
   [[nodiscard]] const std::vector<HeatmapTile>& tiles() const { return tiles_; }
   [[nodiscard]] std::span<const HeatmapInstance> instances(int tile) const;
   [[nodiscard]] QRectF instanceRect(int tile, int instance) const;
@@ -126,6 +143,8 @@ class HeatmapLayout {
   void nodesIn(const QRectF& sceneRect, std::vector<int>& out) const;
   // Tile of a GPU by node name and GpuView::index; -1 if unknown.
   [[nodiscard]] int tileOf(const QString& node, int gpu) const;
+  // Index into nodes() of a node by name; -1 if unknown.
+  [[nodiscard]] int nodeOf(const QString& node) const;
 
  private:
   // Buckets of item indexes per grid cell, stored flat (offsets + items).
@@ -154,6 +173,7 @@ class HeatmapLayout {
   std::vector<HeatmapFrame> domains_;
   std::vector<HeatmapDomainOutline> nodeDomains_;
   std::vector<HeatmapNodeBox> nodes_;
+  std::vector<HeatmapNumaZone> numaZones_;
   std::vector<HeatmapTile> tiles_;
   std::vector<HeatmapInstance> instances_;
   std::vector<QRectF> tileRects_;  // tiles_[i].rect, dense for the grid

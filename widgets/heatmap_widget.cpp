@@ -1,18 +1,10 @@
-// The topology heatmap widget (see heatmap_widget.h): colors, painting with level of detail,
-// and the mouse, keyboard and drag-and-drop handling that turns into its signals.
+// The topology heatmap widget (see heatmap_widget.h): colors, painting with level of detail, the
+// view transform, selection and tooltips. Input is in heatmap_input.cpp, drag-and-drop and its
+// preview in heatmap_drag.cpp.
 #include "heatmap_widget.h"
 
-#include <QApplication>
-#include <QDragEnterEvent>
-#include <QDropEvent>
-#include <QHelpEvent>
-#include <QKeyEvent>
-#include <QMimeData>
-#include <QMouseEvent>
 #include <QPaintEvent>
 #include <QPainter>
-#include <QToolTip>
-#include <QWheelEvent>
 
 #include <algorithm>
 #include <array>
@@ -57,7 +49,8 @@ constexpr QRgb unknownState = 0xffb0b7bf;
 constexpr QRgb selection = 0xff1565c0;
 constexpr QRgb jobHighlight = 0xffd6007e;
 constexpr QRgb hover = 0xff1f2933;
-constexpr QRgb dropLine = 0xffff8f00;
+constexpr QRgb numaFill = 0xffe9edf1;
+constexpr QRgb numaLine = 0xffb8c2cc;
 }  // namespace color
 
 struct Stop {
@@ -279,12 +272,14 @@ class HeatmapWidget::Painter {
     frames(layout_.leaves(), color::leafFill, color::leafLine, true);
     domainFrames();
     nodes();
+    if (tilePx_ >= kDomainOutlinePx) numaZones();
     tiles();
     if (tilePx_ >= kInstanceDetailPx) details();
     if (tilePx_ >= kDomainOutlinePx) nodeDomains();
     nodeLabels();
     overlays();
     if (w_.legendVisible_) legend();
+    w_.paintDrag(p_);  // last: the preview's callout goes over the legend
   }
 
  private:
@@ -348,6 +343,21 @@ class HeatmapWidget::Painter {
       p_.setPen(QPen(rgb(s == NodeState::Up ? color::nodeLine : stateColor(s)), alert ? 2 : 1));
       p_.drawRect(view(layout_.nodes()[static_cast<size_t>(n)].rect));
     }
+  }
+
+  // A light block behind each NUMA zone's tiles: the tiles cover it but for the gaps, so what
+  // shows is a thin frame per zone with the wider NUMA gap between zones.
+  void numaZones() {
+    rects_.clear();
+    for (int n : w_.visibleNodes_) {
+      const HeatmapNodeBox& b = layout_.nodes()[static_cast<size_t>(n)];
+      for (int z = 0; z < b.zoneCount; ++z)
+        rects_.push_back(view(layout_.numaZones()[static_cast<size_t>(b.firstZone + z)].rect));
+    }
+    if (rects_.empty()) return;
+    p_.setPen(QPen(rgb(color::numaLine), 1));
+    p_.setBrush(rgb(color::numaFill));
+    p_.drawRects(rects_.data(), static_cast<int>(rects_.size()));
   }
 
   // The tile's fill at this zoom; hatched = missing telemetry.
@@ -520,22 +530,11 @@ class HeatmapWidget::Painter {
     outline(selected, color::selection, 2);
     if (w_.hoverTile_ >= 0)
       outline({view(layout_.tiles()[static_cast<size_t>(w_.hoverTile_)].rect)}, color::hover, 1);
-    dropTarget();
     if (w_.gesture_ == Gesture::RubberBand) {
       p_.setPen(QPen(rgb(color::selection), 1));
       p_.setBrush(QColor(21, 101, 192, 40));
       p_.drawRect(w_.band_);
     }
-  }
-
-  void dropTarget() {
-    if (!w_.dropTarget_) return;
-    const Target& t = *w_.dropTarget_;
-    const QRectF r = t.tile >= 0 ? layout_.tiles()[static_cast<size_t>(t.tile)].rect
-                                 : layout_.nodes()[static_cast<size_t>(t.node)].rect;
-    p_.setPen(QPen(rgb(color::dropLine), 2.5));
-    p_.setBrush(QColor(255, 193, 7, 110));
-    p_.drawRect(view(r).adjusted(-1, -1, 1, 1));
   }
 
   // Bottom left: the layer's name and its swatches, wrapping within a fixed width.
@@ -585,34 +584,39 @@ class HeatmapWidget::Painter {
 
 // ---------------------------------------------------------------- the widget
 
-QMimeData* HeatmapWidget::jobMimeData(JobId job) {
-  auto* m = new QMimeData;
-  m->setData(QString::fromLatin1(kJobMimeType), QByteArray::number(job));
-  return m;
-}
-
-std::optional<JobId> HeatmapWidget::jobFromMimeData(const QMimeData* mime) {
-  if (!mime || !mime->hasFormat(QString::fromLatin1(kJobMimeType))) return std::nullopt;
-  bool ok = false;
-  const qulonglong id = mime->data(QString::fromLatin1(kJobMimeType)).trimmed().toULongLong(&ok);
-  if (!ok || id == kNoJob) return std::nullopt;
-  return static_cast<JobId>(id);
-}
-
 HeatmapWidget::HeatmapWidget(QWidget* parent) : QWidget(parent) {
   setAttribute(Qt::WA_OpaquePaintEvent);
   setMouseTracking(true);
   setAcceptDrops(true);
   setFocusPolicy(Qt::StrongFocus);
+  // Touch screens pinch through Qt's gesture recognizer. Not on macOS: there the recognizer is
+  // fed by the trackpad's native zoom gestures, which event() handles already - it would zoom
+  // twice.
+#ifndef Q_OS_MACOS
+  grabGesture(Qt::PinchGesture);
+#endif
+  previewTimer_.setSingleShot(true);
+  previewTimer_.setInterval(kDropPreviewDelayMs);
+  connect(&previewTimer_, &QTimer::timeout, this, &HeatmapWidget::askPreview);
 }
 
 HeatmapWidget::~HeatmapWidget() = default;
 
 void HeatmapWidget::setSnapshot(const ClusterSnapshot& snapshot) {
   snapshot_ = snapshot;
-  layout_.build(snapshot_);
+  rebuild();
+}
+
+void HeatmapWidget::setCluster(std::shared_ptr<const Cluster> cluster) {
+  cluster_ = std::move(cluster);
+  rebuild();
+}
+
+// Everything derived from the snapshot; the view and what the operator is doing stay.
+void HeatmapWidget::rebuild() {
+  layout_.build(snapshot_, {}, nullptr, cluster_.get());
   hoverTile_ = hoverInstance_ = -1;
-  dropTarget_.reset();
+  resolveDropTarget();
   nodeState_.clear();
   for (const HeatmapNodeBox& n : layout_.nodes())
     nodeState_.push_back(
@@ -832,11 +836,15 @@ QString HeatmapWidget::toolTipAt(QPointF viewPos) const {
 
 QString HeatmapWidget::nodeToolTip(int layoutNode) const {
   const NodeView& n = nodeOf(layoutNode);
-  return tr("<b>%1</b><br>%2 GPUs · pool %3 · state %4")
-      .arg(qs(n.name).toHtmlEscaped())
-      .arg(n.gpus.size())
-      .arg(qs(n.pool).toHtmlEscaped(),
-           stateName(static_cast<NodeState>(nodeState_[static_cast<size_t>(layoutNode)])));
+  QString html =
+      tr("<b>%1</b><br>%2 GPUs · pool %3 · state %4")
+          .arg(qs(n.name).toHtmlEscaped())
+          .arg(n.gpus.size())
+          .arg(qs(n.pool).toHtmlEscaped(),
+               stateName(static_cast<NodeState>(nodeState_[static_cast<size_t>(layoutNode)])));
+  if (const int zones = layout_.nodes()[static_cast<size_t>(layoutNode)].zoneCount; zones > 1)
+    html += QStringLiteral("<br>") + tr("GPUs in %1 NUMA zones").arg(zones);
+  return html;
 }
 
 // Where the GPU is, what it reports, the MIG instance under the cursor, and who runs on it.
@@ -856,6 +864,8 @@ QString HeatmapWidget::gpuToolTip(const GpuHit& hit) const {
                     stateName(static_cast<NodeState>(nodeState_[static_cast<size_t>(layoutNode)])));
   if (!g.nvlinkDomain.empty())
     html += br + tr("NVLink domain %1").arg(qs(g.nvlinkDomain).toHtmlEscaped());
+  if (const int numa = layout_.tiles()[static_cast<size_t>(hit.tile)].numa; numa >= 0)
+    html += br + tr("NUMA zone %1").arg(numa);
   html += br + tr("allocated %1 · utilization %2 · SM active %3")
                    .arg(percent(g.allocated), opt(g.util), opt(g.smActive));
   html += br + tr("tensor active %1 · memory used %2 · power %3")
@@ -883,20 +893,7 @@ QString HeatmapWidget::gpuToolTip(const GpuHit& hit) const {
   return html;
 }
 
-// ---------------------------------------------------------------- events
-
-bool HeatmapWidget::event(QEvent* e) {
-  if (e->type() == QEvent::ToolTip) {
-    auto* help = static_cast<QHelpEvent*>(e);
-    const QString text = toolTipAt(help->pos());
-    if (text.isEmpty())
-      QToolTip::hideText();
-    else
-      QToolTip::showText(help->globalPos(), text, this);
-    return true;
-  }
-  return QWidget::event(e);
-}
+// ---------------------------------------------------------------- paint events
 
 void HeatmapWidget::paint(QPainter& p, const QRect& exposed) {
   Painter(*this, p, exposed).run();
@@ -910,162 +907,6 @@ void HeatmapWidget::paintEvent(QPaintEvent* e) {
 void HeatmapWidget::resizeEvent(QResizeEvent* e) {
   QWidget::resizeEvent(e);
   if (autoFit_) fitToView();
-}
-
-void HeatmapWidget::wheelEvent(QWheelEvent* e) {
-  const int delta = e->angleDelta().y();
-  if (delta == 0) return;
-  // One notch (120) is a factor of 2^(1/4): four notches double the zoom.
-  zoomAt(e->position(), std::pow(2.0, delta / 480.0));
-  e->accept();
-}
-
-void HeatmapWidget::mousePressEvent(QMouseEvent* e) {
-  pressPos_ = lastPos_ = e->position();
-  if (e->button() == Qt::MiddleButton || (e->button() == Qt::LeftButton && spaceHeld_)) {
-    gesture_ = Gesture::Pan;
-    setCursor(Qt::ClosedHandCursor);
-  } else if (e->button() == Qt::LeftButton) {
-    gesture_ = Gesture::Press;
-  }
-  e->accept();
-}
-
-void HeatmapWidget::mouseMoveEvent(QMouseEvent* e) {
-  const QPointF pos = e->position();
-  switch (gesture_) {
-    case Gesture::Pan:
-      panBy(pos - lastPos_);
-      break;
-    case Gesture::Press:
-      if ((pos - pressPos_).manhattanLength() < QApplication::startDragDistance()) break;
-      gesture_ = Gesture::RubberBand;
-      [[fallthrough]];
-    case Gesture::RubberBand:
-      band_ = QRectF(pressPos_, pos).normalized();
-      update();
-      break;
-    case Gesture::None: {
-      const auto hit = layout_.hitTest(mapToScene(pos));
-      setHover(hit ? hit->tile : -1, hit ? hit->instance : -1);
-      break;
-    }
-  }
-  lastPos_ = pos;
-}
-
-void HeatmapWidget::mouseReleaseEvent(QMouseEvent* e) {
-  const Gesture g = gesture_;
-  gesture_ = Gesture::None;
-  if (g == Gesture::Pan) setCursor(spaceHeld_ ? Qt::OpenHandCursor : Qt::ArrowCursor);
-  if (g == Gesture::Press && e->button() == Qt::LeftButton) clickAt(e->position(), e->modifiers());
-  if (g == Gesture::RubberBand) finishRubberBand(e->modifiers());
-  e->accept();
-}
-
-void HeatmapWidget::leaveEvent(QEvent* e) {
-  setHover(-1, -1);
-  QWidget::leaveEvent(e);
-}
-
-void HeatmapWidget::setHover(int tile, int instance) {
-  if (tile == hoverTile_ && instance == hoverInstance_) return;
-  hoverTile_ = tile;
-  hoverInstance_ = instance;
-  update();
-}
-
-void HeatmapWidget::keyPressEvent(QKeyEvent* e) {
-  const QPointF center(width() / 2.0, height() / 2.0);
-  switch (e->key()) {
-    case Qt::Key_Space:
-      if (!e->isAutoRepeat()) {
-        spaceHeld_ = true;
-        setCursor(Qt::OpenHandCursor);
-      }
-      return;
-    case Qt::Key_Home:
-      fitToView();
-      return;
-    case Qt::Key_Plus:
-    case Qt::Key_Equal:
-      zoomAt(center, 1.25);
-      return;
-    case Qt::Key_Minus:
-      zoomAt(center, 0.8);
-      return;
-    case Qt::Key_Escape:
-      if (gesture_ == Gesture::RubberBand) {
-        gesture_ = Gesture::None;
-        update();
-      } else {
-        clearSelection();
-      }
-      return;
-    default:
-      QWidget::keyPressEvent(e);
-  }
-}
-
-void HeatmapWidget::keyReleaseEvent(QKeyEvent* e) {
-  if (e->key() == Qt::Key_Space && !e->isAutoRepeat()) {
-    spaceHeld_ = false;
-    if (gesture_ != Gesture::Pan) unsetCursor();
-    return;
-  }
-  QWidget::keyReleaseEvent(e);
-}
-
-// ---------------------------------------------------------------- drag and drop
-
-std::optional<HeatmapWidget::Target> HeatmapWidget::targetAt(QPointF viewPos) const {
-  const QPointF s = mapToScene(viewPos);
-  if (const auto hit = layout_.hitTest(s))
-    return Target{layout_.tiles()[static_cast<size_t>(hit->tile)].node, hit->tile};
-  if (const auto node = layout_.nodeAt(s)) return Target{*node, -1};
-  return std::nullopt;
-}
-
-void HeatmapWidget::setDropTarget(std::optional<Target> t) {
-  if (t == dropTarget_) return;
-  dropTarget_ = t;
-  update();
-}
-
-void HeatmapWidget::dragEnterEvent(QDragEnterEvent* e) {
-  if (jobFromMimeData(e->mimeData()))
-    e->acceptProposedAction();
-  else
-    e->ignore();
-}
-
-void HeatmapWidget::dragMoveEvent(QDragMoveEvent* e) {
-  const auto t = targetAt(e->position());
-  setDropTarget(t);
-  // Only over a GPU or node may the job be dropped; elsewhere the cursor says no.
-  if (t && jobFromMimeData(e->mimeData()))
-    e->acceptProposedAction();
-  else
-    e->ignore();
-}
-
-void HeatmapWidget::dragLeaveEvent(QDragLeaveEvent* e) {
-  setDropTarget(std::nullopt);
-  e->accept();
-}
-
-void HeatmapWidget::dropEvent(QDropEvent* e) {
-  setDropTarget(std::nullopt);
-  const auto job = jobFromMimeData(e->mimeData());
-  const auto t = targetAt(e->position());
-  if (!job || !t) {
-    e->ignore();
-    return;
-  }
-  e->acceptProposedAction();
-  const QString node = layout_.nodes()[static_cast<size_t>(t->node)].name;
-  const int gpu = t->tile >= 0 ? layout_.tiles()[static_cast<size_t>(t->tile)].gpu : -1;
-  emit jobDropped(*job, node, gpu);
 }
 
 }  // namespace tessera::widgets

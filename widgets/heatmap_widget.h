@@ -1,24 +1,33 @@
 #pragma once
-// The console's topology heatmap: every GPU of a ClusterSnapshot as a tile inside its node, NVLink
-// domain, leaf switch and spine, colored by one layer (allocation, owning team, utilization, SM
-// activity, allocated-but-idle gap, node state), with MIG instances as sub-tiles when zoomed in.
-// Operators zoom and pan, hover for details, select GPUs (click or rubber band), see where a job
-// runs (highlightJob) and drop a pending job onto a GPU or node (jobDropped). The widget only
-// reports what the operator did; acting on it is the console's business.
+// The console's topology heatmap: every GPU of a ClusterSnapshot as a tile inside its NUMA zone,
+// node, NVLink domain, leaf switch and spine, colored by one layer (allocation, owning team,
+// utilization, SM activity, allocated-but-idle gap, node state), with MIG instances as sub-tiles
+// when zoomed in. Operators zoom (wheel, pinch) and pan, hover for details, select GPUs (click or
+// rubber band), see where a job runs (highlightJob) and drag a pending job onto a GPU or node:
+// while it hovers the widget asks for a preview (dropPreviewRequested) and shows the answer
+// (setDropPreview); the drop itself is jobDropped. The widget only reports what the operator did;
+// acting on it is the console's business.
 //
 // Geometry and hit testing live in HeatmapLayout; this class paints (only the exposed tiles, and
-// with less detail when tiles are small) and turns input into signals.
+// with less detail when tiles are small) and turns input into signals. The code is split by
+// concern: heatmap_widget.cpp paints and keeps state, heatmap_input.cpp handles mouse, wheel,
+// pinch and keys, heatmap_drag.cpp drag-and-drop and its preview.
 #include <QColor>
 #include <QSet>
 #include <QStringList>
+#include <QTimer>
 #include <QWidget>
 
+#include <memory>
 #include <optional>
+#include <variant>
 #include <vector>
 
 #include "heatmap_layout.h"
 
+class QGestureEvent;
 class QMimeData;
+class QNativeGestureEvent;
 class QPainter;
 
 namespace tessera::widgets {
@@ -47,6 +56,29 @@ QColor heatmapTeamColor(const QString& team);            // stable per name
 QColor heatmapScaleColor(HeatmapLayer layer, double v);  // v in 0..1, scalar layers
 QString heatmapLayerName(HeatmapLayer layer);            // translated
 
+// Where a dragged job would be pinned: a GPU (gpu = its GpuView::index) or a whole node (gpu =
+// -1). `generation` numbers the hover targets of the widget: an answer is shown only while its
+// generation is the current one, so a late answer for a target the cursor has left is dropped.
+struct HeatmapDropTarget {
+  QString node;
+  int gpu = -1;
+  quint64 generation = 0;
+};
+
+// The engine's verdict on a drop, as the widget shows it: green (ok) or red, and a short text.
+struct HeatmapDropPreview {
+  bool ok = false;
+  QString text;
+};
+
+// The verdict on pinning `job` to `target` from the answer to its dry run: ok when the job
+// would start in the dry run's cycle (the text is its placement, and whom it preempts), else
+// the engine's refusal, or - pin accepted but the job would still wait - why not there, as far
+// as `snapshot` tells (the node's state, the jobs on the GPU). Translated.
+HeatmapDropPreview heatmapPinPreview(JobId job, const HeatmapDropTarget& target,
+                                     const std::variant<CommandResult, QString>& answer,
+                                     const ClusterSnapshot& snapshot);
+
 class HeatmapWidget : public QWidget {
   Q_OBJECT
  public:
@@ -55,11 +87,18 @@ class HeatmapWidget : public QWidget {
   static QMimeData* jobMimeData(JobId job);  // for drag sources; caller owns it
   static std::optional<JobId> jobFromMimeData(const QMimeData* mime);
 
+  // How long the cursor rests on a new drop target before a preview is asked for: a drag
+  // across the map passes many targets, and each ask is a dry run of the engine.
+  static constexpr int kDropPreviewDelayMs = 150;
+
   explicit HeatmapWidget(QWidget* parent = nullptr);
   ~HeatmapWidget() override;
 
-  // Replaces the data; zoom, pan, selection and the highlighted job stay.
+  // Replaces the data; zoom, pan, selection, the highlighted job and a drag in progress stay.
   void setSnapshot(const ClusterSnapshot& snapshot);
+  // The hardware the snapshots come from, for what they do not carry: the GPUs' NUMA zones (see
+  // HeatmapLayout::build). nullptr (a remote session, whose hardware is not known): no zones.
+  void setCluster(std::shared_ptr<const Cluster> cluster);
   [[nodiscard]] const ClusterSnapshot& snapshot() const { return snapshot_; }
   [[nodiscard]] const HeatmapLayout& heatmapLayout() const { return layout_; }
 
@@ -81,6 +120,10 @@ class HeatmapWidget : public QWidget {
   void setSelectedGpus(const QStringList& gpus);
   [[nodiscard]] JobId highlightedJob() const { return highlightJob_; }
 
+  // The preview shown for the drag in progress; nullopt while none is (no drag, no target, or
+  // the answer still out).
+  [[nodiscard]] std::optional<HeatmapDropPreview> dropPreview() const;
+
   // The hover text for a view position; empty over nothing.
   [[nodiscard]] QString toolTipAt(QPointF viewPos) const;
   // Paints the heatmap as the widget would (the benchmark paints into an image with it).
@@ -95,6 +138,10 @@ class HeatmapWidget : public QWidget {
   // Outlines every GPU the job holds, on any node; kNoJob clears it.
   void highlightJob(tessera::JobId job);
   void clearSelection();
+  // The answer to dropPreviewRequested: the target turns green (ok) or red and `text` appears
+  // beside the cursor. Ignored unless `target` is the one hovered now (same generation).
+  void setDropPreview(const tessera::widgets::HeatmapDropTarget& target, bool ok,
+                      const QString& text);
 
  signals:
   void gpuSelected(const QString& node, int gpu);
@@ -103,6 +150,9 @@ class HeatmapWidget : public QWidget {
   void gpusSelected(const QStringList& gpus);
   // A pending job dropped on a GPU, or on a node's frame (gpu = -1).
   void jobDropped(tessera::JobId job, const QString& node, int gpu);
+  // A dragged job has rested on a new target for kDropPreviewDelayMs: what would a drop do?
+  // Answer with setDropPreview(target, ...).
+  void dropPreviewRequested(tessera::JobId job, const tessera::widgets::HeatmapDropTarget& target);
 
  protected:
   bool event(QEvent* e) override;
@@ -130,6 +180,14 @@ class HeatmapWidget : public QWidget {
     bool operator==(const Target&) const = default;
   };
   enum TileFlag : quint8 { Selected = 1, JobHighlighted = 2 };
+  // A job dragged over the widget: where, onto what, and the preview's state.
+  struct Drag {
+    JobId job = kNoJob;
+    QPointF pos;               // the cursor, view coordinates
+    HeatmapDropTarget target;  // by name, so it survives a new snapshot; node empty = none
+    bool asked = false;        // dropPreviewRequested sent for this target
+    std::optional<HeatmapDropPreview> preview;
+  };
 
   [[nodiscard]] const GpuView& gpuOf(int tile) const;
   [[nodiscard]] const NodeView& nodeOf(int layoutNode) const;
@@ -139,15 +197,23 @@ class HeatmapWidget : public QWidget {
   [[nodiscard]] QString gpuToolTip(const GpuHit& hit) const;
   [[nodiscard]] double minZoom() const;
   [[nodiscard]] double maxZoom() const;
+  void rebuild();
   void computeTeams();
   void refreshFlags();
   void setHover(int tile, int instance);
   void clickAt(QPointF viewPos, Qt::KeyboardModifiers mods);
   void finishRubberBand(Qt::KeyboardModifiers mods);
   void panBy(QPointF delta);
-  void setDropTarget(std::optional<Target> t);
+  bool gestureEvent(QGestureEvent* e);
+  bool nativeGestureEvent(QNativeGestureEvent* e);
+  void dragTo(JobId job, QPointF viewPos);
+  void endDrag();
+  void askPreview();
+  void resolveDropTarget();
+  void paintDrag(QPainter& p) const;
 
   ClusterSnapshot snapshot_;
+  std::shared_ptr<const Cluster> cluster_;
   HeatmapLayout layout_;
   HeatmapLayer layer_ = HeatmapLayer::Allocation;
   bool legendVisible_ = true;
@@ -161,7 +227,10 @@ class HeatmapWidget : public QWidget {
   std::vector<quint8> nodeState_;  // per layout node, a state code of the .cpp
   int hoverTile_ = -1;
   int hoverInstance_ = -1;
-  std::optional<Target> dropTarget_;
+  std::optional<Target> dropTarget_;  // layout indexes of drag_.target
+  Drag drag_;
+  quint64 dropGeneration_ = 0;
+  QTimer previewTimer_;
   // Mouse gestures.
   enum class Gesture { None, Press, RubberBand, Pan };
   Gesture gesture_ = Gesture::None;

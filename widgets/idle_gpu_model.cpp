@@ -80,6 +80,23 @@ QString teamsOf(const GpuView& g) {
   return teams.join(QStringLiteral(", "));
 }
 
+// Each job's share of the GPU (a job may hold several MIG instances of it) and its team.
+template <typename Share>
+std::vector<Share> sharesOf(const GpuView& g, const std::vector<JobId>& jobs) {
+  std::vector<Share> shares;
+  for (JobId job : jobs) {
+    Share s;
+    s.job = job;
+    for (const auto& o : g.occupants) {
+      if (o.job != job) continue;
+      s.share += o.milli / 1000.0;
+      s.team = QString::fromStdString(o.team);
+    }
+    shares.push_back(s);
+  }
+  return shares;
+}
+
 QString percent(double v) {
   return QStringLiteral("%1%").arg(std::lround(v * 100));
 }
@@ -130,7 +147,8 @@ std::vector<IdleGpuModel::Row> IdleGpuModel::computeRows() const {
     const auto since = t.run.idleSince(threshold_);
     if (!since || snapshot_.now - *since < minimumIdle_) continue;
     const GpuView& g = *latest_.at(key);
-    rows.push_back({key, t.jobs, teamsOf(g), g.allocated, g.util.value_or(0), g.smActive, *since});
+    rows.push_back({key, t.jobs, sharesOf<JobShare>(g, t.jobs), teamsOf(g), g.allocated,
+                    g.util.value_or(0), g.smActive, *since});
   }
   return rows;  // by key: the map's order
 }
@@ -178,6 +196,25 @@ int IdleGpuModel::rowOf(const QString& key) const {
 std::optional<Seconds> IdleGpuModel::idleSince(int row) const {
   if (row < 0 || row >= rowCount()) return std::nullopt;
   return rows_[static_cast<size_t>(row)].idleSince;
+}
+
+std::vector<IdleGpuModel::IdleJob> IdleGpuModel::idleJobs(const QList<int>& rows) const {
+  std::vector<IdleJob> jobs;
+  for (int row : rows) {
+    if (row < 0 || row >= rowCount()) continue;
+    for (JobId id : rows_[static_cast<size_t>(row)].jobs)
+      if (std::none_of(jobs.begin(), jobs.end(), [id](const IdleJob& j) { return j.job == id; }))
+        jobs.push_back({id, {}, 0, 0});
+  }
+  for (IdleJob& j : jobs)
+    for (const Row& r : rows_)
+      for (const JobShare& s : r.shares) {
+        if (s.job != j.job) continue;
+        j.team = s.team;
+        ++j.gpus;
+        j.idleGpuHours += s.share * static_cast<double>(snapshot_.now - r.idleSince) / 3600.0;
+      }
+  return jobs;
 }
 
 int IdleGpuModel::rowCount(const QModelIndex& parent) const {

@@ -74,6 +74,20 @@ class IdleGpuModel : public QAbstractTableModel {
   [[nodiscard]] QString gpuKey(int row) const;
   [[nodiscard]] int rowOf(const QString& gpuKey) const;
   [[nodiscard]] std::optional<Seconds> idleSince(int row) const;
+  // The engine clock of the latest snapshot.
+  [[nodiscard]] Seconds now() const { return snapshot_.now; }
+
+  // A job to reclaim, as a confirmation names it: its team, how many listed GPUs it holds and
+  // the GPU-hours they have been idle (its share of each GPU times how long that GPU is idle).
+  struct IdleJob {
+    JobId job = kNoJob;
+    QString team;
+    int gpus = 0;
+    double idleGpuHours = 0;
+  };
+  // The distinct jobs on `rows`, in order of first appearance; each one's GPUs and GPU-hours
+  // count every listed GPU it holds, selected or not, since reclaiming the job frees them all.
+  [[nodiscard]] std::vector<IdleJob> idleJobs(const QList<int>& rows) const;
 
   int rowCount(const QModelIndex& parent = {}) const override;
   int columnCount(const QModelIndex& parent = {}) const override;
@@ -96,9 +110,17 @@ class IdleGpuModel : public QAbstractTableModel {
     std::vector<JobId> jobs;  // the occupants the run belongs to
     IdleRun run;
   };
+  // One job's part of a GPU: what reclaiming it frees.
+  struct JobShare {
+    JobId job = kNoJob;
+    QString team;
+    double share = 0;  // of the GPU, 0..1
+    bool operator==(const JobShare&) const = default;
+  };
   struct Row {
     Key key;
     std::vector<JobId> jobs;
+    std::vector<JobShare> shares;  // per job, in the order of `jobs`
     QString team;
     double allocated = 0;
     double util = 0;

@@ -1,8 +1,10 @@
 // Utilization history charts (Qt Charts) and the fetcher that feeds them from a session.
 #include "utilization_chart.h"
 
+#include <QComboBox>
 #include <QCoreApplication>
 #include <QDateTime>
+#include <QHBoxLayout>
 #include <QLabel>
 #include <QThreadPool>
 #include <QVBoxLayout>
@@ -24,10 +26,12 @@ namespace tessera::widgets {
 
 namespace {
 
-// Line colors: allocation neutral, busy and effective greens, the gap the heatmap's warm tone.
+// Line colors: allocation neutral, busy and effective greens, tensor violet (a different kind of
+// measure: the tensor pipes, a subset of SM activity), the gap the heatmap's warm tone.
 const QColor kAllocatedColor(0x45, 0x5a, 0x8c);
 const QColor kBusyColor(0x2e, 0x8b, 0x57);
 const QColor kEffectiveColor(0x9a, 0xcd, 0x32);
+const QColor kTensorColor(0x8e, 0x44, 0xad);
 const QColor kGapColor(0xe0, 0x7b, 0x39, 110);
 
 QLineSeries* makeLine(const QString& name, const QColor& color, qreal width) {
@@ -83,11 +87,45 @@ void attach(QAbstractSeries* s, QAbstractAxis* x, QAbstractAxis* y) {
   s->attachAxis(y);
 }
 
+// The label value of `name` when it is `prefix` + value + `"}`; empty otherwise.
+QString labelValue(const std::string& name, const std::string& prefix) {
+  static const std::string suffix = "\"}";
+  if (name.size() <= prefix.size() + suffix.size() || name.rfind(prefix, 0) != 0 ||
+      name.compare(name.size() - suffix.size(), suffix.size(), suffix) != 0)
+    return {};
+  return QString::fromStdString(
+      name.substr(prefix.size(), name.size() - prefix.size() - suffix.size()));
+}
+
+constexpr int kScopeKindRole = Qt::UserRole;
+constexpr int kScopeNameRole = Qt::UserRole + 1;
+
 }  // namespace
+
+std::string MetricScope::series(const std::string& metric) const {
+  switch (kind) {
+    case Kind::Cluster:
+      break;
+    case Kind::Pool:
+      return metric + "{pool=\"" + name.toStdString() + "\"}";
+    case Kind::Team:
+      return metric + "{team=\"" + name.toStdString() + "\"}";
+  }
+  return metric;
+}
+
+std::optional<MetricScope> MetricScope::ofAllocatedSeries(const std::string& name) {
+  if (const QString pool = labelValue(name, "gpus_allocated{pool=\""); !pool.isEmpty())
+    return MetricScope{Kind::Pool, pool};
+  if (const QString team = labelValue(name, "gpus_allocated{team=\""); !team.isEmpty())
+    return MetricScope{Kind::Team, team};
+  return std::nullopt;
+}
 
 UtilizationChart::UtilizationChart(QWidget* parent) : QWidget(parent) {
   auto* layout = new QVBoxLayout(this);
   layout->setContentsMargins(0, 0, 0, 0);
+  buildScopeSelector(layout);
   note_ = new QLabel(this);
   note_->setWordWrap(true);
   note_->hide();
@@ -96,6 +134,97 @@ UtilizationChart::UtilizationChart(QWidget* parent) : QWidget(parent) {
   buildTeamChart();
   layout->addWidget(utilView_, 3);
   layout->addWidget(teamView_, 2);
+  updateTitle();
+}
+
+void UtilizationChart::buildScopeSelector(QVBoxLayout* layout) {
+  auto* row = new QHBoxLayout;
+  row->setContentsMargins(4, 4, 4, 0);
+  scopeBox_ = new QComboBox(this);
+  scopeBox_->setSizeAdjustPolicy(QComboBox::AdjustToContents);
+  scopeBox_->setToolTip(
+      tr("Whose utilization the upper chart shows: the cluster, one pool, or "
+         "one team with its sub-teams"));
+  scopeBox_->addItem(scopeLabel({}), int(MetricScope::Kind::Cluster));
+  auto* label = new QLabel(tr("&Scope:"), this);
+  label->setBuddy(scopeBox_);
+  row->addWidget(label);
+  row->addWidget(scopeBox_);
+  row->addStretch(1);
+  layout->addLayout(row);
+  connect(scopeBox_, &QComboBox::currentIndexChanged, this, &UtilizationChart::scopePicked);
+}
+
+QString UtilizationChart::scopeLabel(const MetricScope& scope) {
+  switch (scope.kind) {
+    case MetricScope::Kind::Cluster:
+      break;
+    case MetricScope::Kind::Pool:
+      return tr("Pool: %1").arg(scope.name);
+    case MetricScope::Kind::Team:
+      return tr("Team: %1").arg(scope.name);
+  }
+  return tr("Cluster");
+}
+
+MetricScope UtilizationChart::scopeAt(int index) const {
+  if (index < 0 || index >= scopeBox_->count()) return {};
+  return {static_cast<MetricScope::Kind>(scopeBox_->itemData(index, kScopeKindRole).toInt()),
+          scopeBox_->itemData(index, kScopeNameRole).toString()};
+}
+
+MetricScope UtilizationChart::scope() const {
+  return scopeAt(scopeBox_->currentIndex());
+}
+
+void UtilizationChart::setScopes(const QStringList& pools, const QStringList& teams) {
+  std::vector<MetricScope> wanted{MetricScope{}};
+  for (const QString& p : pools) wanted.push_back({MetricScope::Kind::Pool, p});
+  for (const QString& t : teams) wanted.push_back({MetricScope::Kind::Team, t});
+  std::vector<MetricScope> offered;
+  for (int i = 0; i < scopeBox_->count(); ++i) offered.push_back(scopeAt(i));
+  // Asked every few seconds with the same answer: rebuilding would close an open popup.
+  if (offered == wanted) return;
+  const MetricScope current = scope();
+  {
+    const QSignalBlocker quiet(scopeBox_);
+    scopeBox_->clear();
+    for (const MetricScope& m : wanted) {
+      scopeBox_->addItem(scopeLabel(m), int(m.kind));
+      scopeBox_->setItemData(scopeBox_->count() - 1, m.name, kScopeNameRole);
+    }
+  }
+  const auto it = std::find(wanted.begin(), wanted.end(), current);
+  if (it != wanted.end()) {
+    const QSignalBlocker quiet(scopeBox_);
+    scopeBox_->setCurrentIndex(static_cast<int>(it - wanted.begin()));
+  } else {
+    scopeBox_->setCurrentIndex(-1);  // the old scope is gone: back to the cluster, announced
+    scopeBox_->setCurrentIndex(0);
+  }
+}
+
+void UtilizationChart::setScope(const MetricScope& scope) {
+  for (int i = 0; i < scopeBox_->count(); ++i)
+    if (scopeAt(i) == scope) {
+      scopeBox_->setCurrentIndex(i);
+      return;
+    }
+}
+
+void UtilizationChart::scopePicked() {
+  if (scopeBox_->currentIndex() < 0) return;
+  updateTitle();
+  // Until the new scope's series arrive: nothing, rather than the old scope under a new title.
+  for (QLineSeries* s : {allocated_, busy_, effective_, tensor_, gapUpper_, gapLower_}) s->clear();
+  note_->setText(tr("Loading %1…").arg(scopeLabel(scope())));
+  note_->show();
+  emit scopeChanged(scope());
+}
+
+void UtilizationChart::updateTitle() {
+  utilView_->chart()->setTitle(
+      tr("%1: GPUs allocated, busy, effective and tensor active").arg(scopeLabel(scope())));
 }
 
 UtilizationChart::~UtilizationChart() = default;
@@ -108,7 +237,7 @@ qreal UtilizationChart::axisValue(Seconds engineTime) {
 }
 
 void UtilizationChart::buildUtilizationChart() {
-  QChart* c = makeChart(tr("GPUs allocated, busy and effective"));
+  QChart* c = makeChart({});  // titled by the scope (updateTitle)
   utilX_ = makeTimeAxis(c);
   utilY_ = makeGpuAxis(c, tr("GPUs"));
   // The gap is an area between two hidden copies of the allocated and busy lines; added first
@@ -122,9 +251,11 @@ void UtilizationChart::buildUtilizationChart() {
   allocated_ = makeLine(tr("Allocated"), kAllocatedColor, 2.0);
   busy_ = makeLine(tr("Busy"), kBusyColor, 2.0);
   effective_ = makeLine(tr("Effective (SM active)"), kEffectiveColor, 1.5);
+  tensor_ = makeLine(tr("Tensor active"), kTensorColor, 1.5);
   for (QAbstractSeries* s :
        {static_cast<QAbstractSeries*>(gap_), static_cast<QAbstractSeries*>(allocated_),
-        static_cast<QAbstractSeries*>(busy_), static_cast<QAbstractSeries*>(effective_)}) {
+        static_cast<QAbstractSeries*>(busy_), static_cast<QAbstractSeries*>(effective_),
+        static_cast<QAbstractSeries*>(tensor_)}) {
     c->addSeries(s);
     attach(s, utilX_, utilY_);
   }
@@ -148,22 +279,35 @@ QLineSeries* UtilizationChart::line(Line which) const {
       return busy_;
     case Line::Effective:
       return effective_;
+    case Line::Tensor:
+      return tensor_;
   }
   return nullptr;
 }
 
 QString UtilizationChart::telemetryNote() const {
-  return note_->isVisible() ? note_->text() : "";
+  // isHidden, not isVisible: the chart may not be shown yet (a dock tabbed away, a test).
+  return note_->isHidden() ? QString() : note_->text();
 }
 
-void UtilizationChart::updateNote(bool busyMissing, bool smMissing) {
-  QString text;
-  if (busyMissing && smMissing)
-    text = tr("No utilization telemetry for this range: only allocation is shown.");
-  else if (busyMissing)
-    text = tr("No busy-GPU telemetry for this range: the busy line and the idle gap are hidden.");
-  else if (smMissing)
-    text = tr("No SM-activity telemetry for this range: the effective line is hidden.");
+void UtilizationChart::updateNote(const Missing& missing) {
+  QStringList parts;
+  if (missing.allocated)
+    parts << tr("No data for %1 in this range: its series are not recorded (a database from "
+                "before per-pool and per-team series, or nothing recorded yet).")
+                 .arg(scopeLabel(scope()));
+  else if (missing.busy && missing.sm && missing.tensor)
+    parts << tr("No utilization telemetry for this range: only allocation is shown.");
+  else {
+    if (missing.busy)
+      parts << tr(
+          "No busy-GPU telemetry for this range: the busy line and the idle gap are hidden.");
+    if (missing.sm)
+      parts << tr("No SM-activity telemetry for this range: the effective line is hidden.");
+    if (missing.tensor)
+      parts << tr("No tensor-activity telemetry for this range: the tensor line is hidden.");
+  }
+  const QString text = parts.join(QLatin1Char(' '));
   note_->setText(text);
   // Not isVisible(): the note must report its state before the widget is first shown.
   note_->setHidden(text.isEmpty());
@@ -180,14 +324,33 @@ void UtilizationChart::fitAxes(QChart* chart, QDateTimeAxis* x, QValueAxis* y, S
 }
 
 void UtilizationChart::setSeries(const MetricSeries& allocated, const MetricSeries& busy,
-                                 const MetricSeries& smActive) {
+                                 const MetricSeries& smActive, const MetricSeries& tensorActive) {
   fill(allocated_, allocated);
   fill(busy_, busy);
   fill(effective_, smActive);
-  const bool busyMissing = busy.points.empty();
-  const bool smMissing = smActive.points.empty();
-  busy_->setVisible(!busyMissing);
-  effective_->setVisible(!smMissing);
+  fill(tensor_, tensorActive);
+  const Missing missing{allocated.points.empty(), busy.points.empty(), smActive.points.empty(),
+                        tensorActive.points.empty()};
+  allocated_->setVisible(!missing.allocated);
+  busy_->setVisible(!missing.busy);
+  effective_->setVisible(!missing.sm);
+  tensor_->setVisible(!missing.tensor);
+  updateGap(allocated, busy);
+  updateNote(missing);
+
+  Seconds from = 0, to = 0;
+  bool any = false;
+  for (const MetricSeries* m : {&allocated, &busy, &smActive, &tensorActive}) {
+    if (m->points.empty()) continue;
+    from = any ? std::min(from, m->points.front().time) : m->points.front().time;
+    to = any ? std::max(to, m->points.back().time) : m->points.back().time;
+    any = true;
+  }
+  fitAxes(utilView_->chart(), utilX_, utilY_, from, to,
+          std::max({maxOf(allocated), maxOf(busy), maxOf(smActive), maxOf(tensorActive)}));
+}
+
+void UtilizationChart::updateGap(const MetricSeries& allocated, const MetricSeries& busy) {
   // The gap only where both are known: a missing busy sample is not a busy value of zero.
   std::map<int64_t, double> busyAt;
   for (const auto& p : busy.points) busyAt[p.time] = p.value;
@@ -201,18 +364,6 @@ void UtilizationChart::setSeries(const MetricSeries& allocated, const MetricSeri
   gapUpper_->replace(upper);
   gapLower_->replace(lower);
   gap_->setVisible(!upper.isEmpty());
-  updateNote(busyMissing, smMissing);
-
-  Seconds from = 0, to = 0;
-  bool any = false;
-  for (const MetricSeries* m : {&allocated, &busy, &smActive}) {
-    if (m->points.empty()) continue;
-    from = any ? std::min(from, m->points.front().time) : m->points.front().time;
-    to = any ? std::max(to, m->points.back().time) : m->points.back().time;
-    any = true;
-  }
-  fitAxes(utilView_->chart(), utilX_, utilY_, from, to,
-          std::max({maxOf(allocated), maxOf(busy), maxOf(smActive)}));
 }
 
 void UtilizationChart::setTeamSeries(const std::vector<std::pair<QString, MetricSeries>>& teams) {
@@ -263,7 +414,9 @@ struct MetricFetcher::Batch {
   std::shared_ptr<std::atomic<uint64_t>> generation;
   uint64_t gen = 0;
   MetricQuery base;
-  std::mutex mutex;  // guards what follows
+  MetricScope scope;
+  QStringList pools, teams;  // the scopes the store has series for
+  std::mutex mutex;          // guards what follows
   size_t pending = 0;
   std::map<std::string, MetricSeries> results;
   QString error;
@@ -274,6 +427,7 @@ namespace {
 const std::string kAllocated = "gpus_allocated";
 const std::string kBusy = "gpus_busy";
 const std::string kSmActive = "gpus_sm_active";
+const std::string kTensorActive = "gpus_tensor_active";
 
 // Runs `f` with the fetcher on the GUI thread, if it still exists and `gen` is still the latest.
 template <typename F>
@@ -305,13 +459,7 @@ MetricFetcher::~MetricFetcher() {
 }
 
 QString MetricFetcher::teamOfSeries(const std::string& name) {
-  static const std::string prefix = "team_gpus{team=\"";
-  static const std::string suffix = "\"}";
-  if (name.size() <= prefix.size() + suffix.size() || name.rfind(prefix, 0) != 0 ||
-      name.compare(name.size() - suffix.size(), suffix.size(), suffix) != 0)
-    return {};
-  return QString::fromStdString(
-      name.substr(prefix.size(), name.size() - prefix.size() - suffix.size()));
+  return labelValue(name, "team_gpus{team=\"");
 }
 
 void MetricFetcher::fetch(qint64 from, qint64 to, int maxPoints) {
@@ -321,6 +469,7 @@ void MetricFetcher::fetch(qint64 from, qint64 to, int maxPoints) {
   batch->alive = alive_;
   batch->generation = generation_;
   batch->gen = ++*generation_;
+  batch->scope = scope_;
   batch->base.from = from;
   batch->base.to = to;
   batch->base.maxPoints = static_cast<size_t>(std::max(1, maxPoints));
@@ -340,10 +489,18 @@ void MetricFetcher::fetch(qint64 from, qint64 to, int maxPoints) {
 
 // One query per series the charts need that the store has; the last reply finishes the batch.
 void MetricFetcher::queryAll(const std::shared_ptr<Batch>& batch, std::vector<std::string> names) {
+  const MetricScope& scope = batch->scope;
+  const std::set<std::string> lines{scope.series(kAllocated), scope.series(kBusy),
+                                    scope.series(kSmActive), scope.series(kTensorActive)};
   std::vector<std::string> wanted;
-  for (auto& n : names)
-    if (n == kAllocated || n == kBusy || n == kSmActive || !teamOfSeries(n).isEmpty())
-      wanted.push_back(std::move(n));
+  std::set<QString> pools, teams;  // sorted, each once
+  for (auto& n : names) {
+    if (const auto s = MetricScope::ofAllocatedSeries(n))
+      (s->kind == MetricScope::Kind::Pool ? pools : teams).insert(s->name);
+    if (lines.count(n) || !teamOfSeries(n).isEmpty()) wanted.push_back(std::move(n));
+  }
+  batch->pools = QStringList(pools.begin(), pools.end());
+  batch->teams = QStringList(teams.begin(), teams.end());
   batch->pending = wanted.size();
   if (wanted.empty()) {
     finish(batch);
@@ -381,7 +538,9 @@ void MetricFetcher::finish(const std::shared_ptr<Batch>& batch) {
     if (it == batch->results.end()) return MetricSeries{name, MetricResolution::Raw, {}};
     return std::move(it->second);
   };
-  MetricSeries allocated = take(kAllocated), busy = take(kBusy), sm = take(kSmActive);
+  const MetricScope& scope = batch->scope;
+  MetricSeries allocated = take(scope.series(kAllocated)), busy = take(scope.series(kBusy)),
+               sm = take(scope.series(kSmActive)), tensor = take(scope.series(kTensorActive));
   std::vector<std::pair<QString, MetricSeries>> teams;
   for (auto& [name, series] : batch->results) {
     const QString team = teamOfSeries(name);
@@ -389,9 +548,13 @@ void MetricFetcher::finish(const std::shared_ptr<Batch>& batch) {
   }
   deliver(batch->alive, batch->self, batch->generation, batch->gen,
           [allocated = std::move(allocated), busy = std::move(busy), sm = std::move(sm),
-           teams = std::move(teams)](MetricFetcher& f) {
-            emit f.seriesReady(allocated, busy, sm);
+           tensor = std::move(tensor), teams = std::move(teams), pools = batch->pools,
+           scopeTeams = batch->teams](MetricFetcher& f) {
+            emit f.seriesReady(allocated, busy, sm, tensor);
             emit f.teamSeriesReady(teams);
+            // Last: a scope that is gone switches the chart back to the cluster and starts a
+            // new fetch, which the series above must not overtake.
+            emit f.scopesReady(pools, scopeTeams);
           });
 }
 

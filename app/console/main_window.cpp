@@ -24,7 +24,9 @@
 #include "gantt_widget.h"
 #include "heatmap_widget.h"
 #include "idle_gpu_model.h"
+#include "idle_gpu_panel.h"
 #include "job_inspector.h"
+#include "job_queue_view.h"
 #include "job_table_model.h"
 #include "mig_editor.h"
 #include "mig_map_widget.h"
@@ -84,6 +86,9 @@ void MainWindow::buildToolbar() {
   exportReport_->setObjectName(QStringLiteral("exportReport"));
   exportReport_->setShortcut(QKeySequence(tr("Ctrl+E")));
   exportReport_->setToolTip(tr("A utilization and chargeback report as PDF, HTML, CSV or JSON"));
+  settings_ = bar->addAction(tr("Settings…"), this, &MainWindow::openSettingsDialog);
+  settings_->setObjectName(QStringLiteral("settings"));
+  settings_->setShortcut(QKeySequence(tr("Ctrl+,")));
   bar->addSeparator();
   bar->addWidget(new QLabel(tr("Speed ")));
   speed_ = new QComboBox;
@@ -160,33 +165,29 @@ void MainWindow::applyPalette(bool dark) {
   QApplication::setPalette(p);
 }
 
-QTableView* MainWindow::makeJobView(widgets::JobFilterProxy* proxy) {
+// A queue table: flat or grouped by team (JobQueueView), its toggle kept in the settings.
+widgets::JobQueueView* MainWindow::makeJobView(widgets::JobFilterProxy* proxy,
+                                               const QString& name) {
   proxy->setSourceModel(jobModel_);
-  auto* view = new QTableView;
-  view->setModel(proxy);
-  view->setSortingEnabled(true);
-  view->setSelectionBehavior(QAbstractItemView::SelectRows);
-  view->setSelectionMode(QAbstractItemView::SingleSelection);
-  view->setDragEnabled(true);
-  view->setAcceptDrops(true);
-  view->setDropIndicatorShown(true);
-  view->setDragDropMode(QAbstractItemView::DragDrop);
-  view->horizontalHeader()->setSectionsMovable(true);
-  view->horizontalHeader()->setStretchLastSection(true);
-  view->verticalHeader()->hide();
+  auto* view = new widgets::JobQueueView(proxy);
+  view->setObjectName(name + QStringLiteral("Jobs"));
+  // Team rows have no job: selecting one explains nothing (selectJob ignores kNoJob).
   connect(view->selectionModel(), &QItemSelectionModel::currentRowChanged, this,
-          [this, proxy](const QModelIndex& current) {
-            if (current.isValid())
-              selectJob(proxy->data(current, widgets::JobTableModel::JobIdRole).toULongLong());
+          [this](const QModelIndex& current) {
+            selectJob(current.data(widgets::JobTableModel::JobIdRole).toULongLong());
           });
   addJobActions(view);
+  auto* separator = new QAction(view);
+  separator->setSeparator(true);
+  view->addActions({separator, view->groupByTeamAction()});
   addColumnChooser(view);
+  view->setSettingsKey(QStringLiteral("queues/%1/groupByTeam").arg(name));
   return view;
 }
 
 // The job actions on the selected row: context menu and keyboard (H hold, R release,
 // P preempt, Delete cancel), each one operator command.
-void MainWindow::addJobActions(QTableView* view) {
+void MainWindow::addJobActions(QAbstractItemView* view) {
   view->setContextMenuPolicy(Qt::ActionsContextMenu);
   auto selected = [view] {
     const QModelIndex i = view->currentIndex();
@@ -214,12 +215,14 @@ void MainWindow::addJobActions(QTableView* view) {
   });
 }
 
-// Right-click on the header: show or hide columns (kept with the window state).
-void MainWindow::addColumnChooser(QTableView* view) {
-  auto* header = view->horizontalHeader();
+// Right-click on the header: group by team, show or hide columns (kept with the window state).
+void MainWindow::addColumnChooser(widgets::JobQueueView* view) {
+  auto* header = view->header();
   header->setContextMenuPolicy(Qt::CustomContextMenu);
   connect(header, &QHeaderView::customContextMenuRequested, this, [view, header](QPoint at) {
     QMenu menu;
+    menu.addAction(view->groupByTeamAction());
+    menu.addSeparator();
     for (int c = 0; c < view->model()->columnCount(); ++c) {
       auto* a = menu.addAction(view->model()->headerData(c, Qt::Horizontal).toString());
       a->setCheckable(true);
@@ -241,10 +244,12 @@ void MainWindow::buildDocks() {
   };
   pendingProxy_->setStateFilter(widgets::JobFilterProxy::StateFilter::Pending);
   runningProxy_->setStateFilter(widgets::JobFilterProxy::StateFilter::Running);
-  auto* pending = dock(tr("Pending"), QStringLiteral("pending"), makeJobView(pendingProxy_),
-                       Qt::BottomDockWidgetArea);
-  auto* running = dock(tr("Running"), QStringLiteral("running"), makeJobView(runningProxy_),
-                       Qt::BottomDockWidgetArea);
+  auto* pending =
+      dock(tr("Pending"), QStringLiteral("pending"),
+           makeJobView(pendingProxy_, QStringLiteral("pending")), Qt::BottomDockWidgetArea);
+  auto* running =
+      dock(tr("Running"), QStringLiteral("running"),
+           makeJobView(runningProxy_, QStringLiteral("running")), Qt::BottomDockWidgetArea);
   tabifyDockWidget(pending, running);
   pending->raise();
   dock(tr("Why pending"), QStringLiteral("inspector"), inspector_, Qt::RightDockWidgetArea);
@@ -272,21 +277,22 @@ void MainWindow::buildUtilizationDocks() {
     return d;
   };
   auto* pending = findChild<QDockWidget*>(QStringLiteral("pending"));
-  auto* idleView = new QTableView;
-  idleView->setModel(idleModel_);
-  idleView->setSelectionBehavior(QAbstractItemView::SelectRows);
-  idleView->horizontalHeader()->setStretchLastSection(true);
-  idleView->verticalHeader()->hide();
-  // A double-click opens the idle GPU's job in the inspector, where it can be preempted.
-  connect(idleView, &QTableView::doubleClicked, this, [this](const QModelIndex& i) {
-    selectJob(i.data(widgets::IdleGpuModel::JobIdRole).toULongLong());
-  });
+  // Its reclaim actions are wired with the other job actions (wireGestures); a double-click
+  // opens the idle GPU's job in the inspector.
+  idlePanel_ = new widgets::IdleGpuPanel(idleModel_);
+  connect(idlePanel_, &widgets::IdleGpuPanel::jobActivated, this, &MainWindow::selectJob);
   for (auto* d : {dock(tr("Utilization"), QStringLiteral("utilization"), chart_),
-                  dock(tr("Idle GPUs"), QStringLiteral("idle"), idleView),
+                  dock(tr("Idle GPUs"), QStringLiteral("idle"), idlePanel_),
                   dock(tr("Timeline"), QStringLiteral("timeline"), gantt_)})
     if (pending) tabifyDockWidget(pending, d);
   if (pending) pending->raise();
   connect(gantt_, &widgets::GanttWidget::jobSelected, this, &MainWindow::selectJob);
+  // Another scope's series now, not at the next 5 s tick.
+  connect(chart_, &widgets::UtilizationChart::scopeChanged, this,
+          [this](const widgets::MetricScope& scope) {
+            if (fetcher_) fetcher_->setScope(scope);
+            fetchMetrics();
+          });
   connect(metricsTimer_, &QTimer::timeout, this, &MainWindow::fetchMetrics);
   metricsTimer_->start(5000);
 }
@@ -316,6 +322,8 @@ void MainWindow::useSession(std::shared_ptr<ClusterSession> session, const QStri
                             std::shared_ptr<Backend> embedded, std::string embeddedDatabase) {
   delete session_;
   embedded_ = std::move(embedded);
+  // The demo's hardware is known here (NUMA zones on the heatmap); a tesserad's is not.
+  heatmap_->setCluster(embedded_ ? demo_.cluster : nullptr);
   embeddedDatabase_ = embedded_ ? std::move(embeddedDatabase) : std::string();
   speed_->setEnabled(embedded_ != nullptr);
   session_ = new widgets::ConsoleSession(std::move(session), description, this);
@@ -329,6 +337,9 @@ void MainWindow::useSession(std::shared_ptr<ClusterSession> session, const QStri
           &widgets::UtilizationChart::setSeries);
   connect(fetcher_, &widgets::MetricFetcher::teamSeriesReady, chart_,
           &widgets::UtilizationChart::setTeamSeries);
+  connect(fetcher_, &widgets::MetricFetcher::scopesReady, chart_,
+          &widgets::UtilizationChart::setScopes);
+  fetcher_->setScope(chart_->scope());
   connectSession();
   if (reportDialog_) reportDialog_->setRunner(reportRunner());
   sessionLabel_->setText(description);
@@ -368,6 +379,7 @@ void MainWindow::showSnapshot(const ClusterSnapshot& s) {
   updateReportClock();
   heatmap_->setSnapshot(s);
   idleModel_->setSnapshot(s);
+  showTeamHoldings(s);
   migMap_->setSnapshot(s);
   inspector_->setNow(s.now);
   double busy = 0, sm = 0;

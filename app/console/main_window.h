@@ -11,6 +11,7 @@
 
 #include "console/session_factory.h"
 
+class QAbstractItemView;
 class QAction;
 class QComboBox;
 class QTimer;
@@ -26,10 +27,12 @@ class ConsoleSession;
 class GanttWidget;
 class HeatmapWidget;
 class IdleGpuModel;
+class IdleGpuPanel;
 class MetricFetcher;
 class UtilizationChart;
 class JobFilterProxy;
 class JobInspector;
+class JobQueueView;
 class JobTableModel;
 class MigEditor;
 class MigMapWidget;
@@ -63,6 +66,11 @@ class MainWindow : public QMainWindow {
                   std::shared_ptr<Backend> embedded, std::string embeddedDatabase = {});
   // Opens (or raises) the report export dialog.
   void openReportDialog();
+  // "Settings…" (Ctrl+,): opens the settings dialog (language), window-modal, not blocking.
+  [[nodiscard]] QAction* settingsAction() const { return settings_; }
+  void openSettingsDialog();
+  // The "Idle GPUs" panel (rule, list, reclaim actions).
+  [[nodiscard]] widgets::IdleGpuPanel* idlePanel() const { return idlePanel_; }
 
  protected:
   void closeEvent(QCloseEvent* event) override;
@@ -72,9 +80,10 @@ class MainWindow : public QMainWindow {
   void buildDocks();
   void buildUtilizationDocks();
   void fetchMetrics();
-  QTableView* makeJobView(widgets::JobFilterProxy* proxy);
-  void addJobActions(QTableView* view);
-  void addColumnChooser(QTableView* view);
+  widgets::JobQueueView* makeJobView(widgets::JobFilterProxy* proxy, const QString& name);
+  void addJobActions(QAbstractItemView* view);
+  void addColumnChooser(widgets::JobQueueView* view);
+  void showTeamHoldings(const ClusterSnapshot& s);
   void restoreSettings();
   void connectSession();
   void showSnapshot(const ClusterSnapshot& s);
@@ -110,6 +119,8 @@ class MainWindow : public QMainWindow {
   widgets::ClusterTreeModel* treeModel_;
   widgets::UtilizationChart* chart_;
   widgets::IdleGpuModel* idleModel_;
+  widgets::IdleGpuPanel* idlePanel_ = nullptr;
+  QAction* settings_ = nullptr;
   widgets::GanttWidget* gantt_;
   widgets::MetricFetcher* fetcher_ = nullptr;
   QTimer* metricsTimer_;

@@ -15,6 +15,7 @@
 #include "console/main_window.h"
 #include "console_session.h"
 #include "heatmap_widget.h"
+#include "idle_gpu_panel.h"
 #include "job_inspector.h"
 #include "job_table_model.h"
 #include "mig_editor.h"
@@ -38,6 +39,16 @@ Command commandFor(JobId job, widgets::JobAction action, const QString& priority
       break;
   }
   return cmd::SetPriority{job, priorityClass.toStdString()};
+}
+
+// A job dropped (or hovering) on a heatmap GPU, or on a node's frame (gpu = -1).
+cmd::Pin pinTo(JobId job, const QString& node, int gpu) {
+  cmd::Pin pin{job, {}, {}};
+  if (gpu >= 0)
+    pin.gpus.push_back(node.toStdString() + "/" + std::to_string(gpu));
+  else
+    pin.nodes.push_back(node.toStdString());
+  return pin;
 }
 
 const GpuView* findGpu(const ClusterSnapshot& s, const QString& name) {
@@ -66,21 +77,31 @@ void MainWindow::selectJob(JobId id) {
 void MainWindow::wireGestures() {
   connect(heatmap_, &widgets::HeatmapWidget::jobDropped, this,
           [this](JobId job, const QString& node, int gpu) {
-            cmd::Pin pin{job, {}, {}};
-            if (gpu >= 0)
-              pin.gpus.push_back(node.toStdString() + "/" + std::to_string(gpu));
-            else
-              pin.nodes.push_back(node.toStdString());
-            sendCommand(pin, false);
+            sendCommand(pinTo(job, node, gpu), false);
+          });
+  // While the job hovers, the same pin as a dry run: the verdict goes to the heatmap's callout,
+  // not to the Activity log (ConsoleSession::preview).
+  connect(heatmap_, &widgets::HeatmapWidget::dropPreviewRequested, this,
+          [this](JobId job, const widgets::HeatmapDropTarget& target) {
+            if (!session_) return;
+            session_->preview(
+                pinTo(job, target.node, target.gpu), heatmap_,
+                [this, job, target](const std::variant<CommandResult, QString>& answer) {
+                  const widgets::HeatmapDropPreview v =
+                      widgets::heatmapPinPreview(job, target, answer, heatmap_->snapshot());
+                  heatmap_->setDropPreview(target, v.ok, v.text);
+                });
           });
   connect(jobModel_, &widgets::JobTableModel::moveRequested, this, [this](JobId job, JobId before) {
     cmd::Move m{job, before ? cmd::Move::To::Before : cmd::Move::To::Bottom, before};
     sendCommand(m, false);
   });
-  connect(inspector_, &widgets::JobInspector::actionRequested, this,
-          [this](JobId job, widgets::JobAction a, const QString& cls) {
-            sendCommand(commandFor(job, a, cls), false);
-          });
+  // The inspector's buttons and the idle list's reclaim actions: the same commands.
+  auto jobAction = [this](JobId job, widgets::JobAction a, const QString& cls) {
+    sendCommand(commandFor(job, a, cls), false);
+  };
+  connect(inspector_, &widgets::JobInspector::actionRequested, this, jobAction);
+  connect(idlePanel_, &widgets::IdleGpuPanel::actionRequested, this, jobAction);
   connect(inspector_, &widgets::JobInspector::jobActivated, this, &MainWindow::selectJob);
   connect(
       inspector_, &widgets::JobInspector::suggestionActivated, this,

@@ -1,21 +1,30 @@
 // The topology heatmap: HeatmapLayout's geometry and hit testing (a hand-written snapshot, the
 // demo cluster through a real Backend, and a synthetic 10,000-GPU cluster checked against a
-// brute-force scan), and HeatmapWidget's behaviour through real input events: clicks, rubber
-// band, wheel zoom, layer colors read back from grab(), job highlight, and a synthetic drop.
-// Expected values come from the snapshots written here, never from the code under test.
+// brute-force scan), NUMA zone blocks from the hardware, and HeatmapWidget's behaviour through
+// real input events: clicks, rubber band, wheel and pinch zoom, layer colors read back from
+// grab(), job highlight, a synthetic drop and the drop preview's round trip. Expected values come
+// from the snapshots and hardware written here, never from the code under test.
+#include <QGestureEvent>
 #include <QMimeData>
+#include <QNativeGestureEvent>
+#include <QPinchGesture>
 #include <QRandomGenerator>
 #include <QSignalSpy>
 #include <QTemporaryDir>
 #include <QtTest>
 
+#include <map>
+#include <memory>
 #include <set>
 
 #include "../service/backend_test_util.h"
 #include "clusterspec/cluster_spec.h"
 #include "heatmap_layout.h"
 #include "heatmap_widget.h"
+#include "job_table_model.h"
 #include "service/backend.h"
+#include "topology/cluster.h"
+#include "topology/gpu_catalog.h"
 #include "workload/workload_spec.h"
 
 using namespace tessera;
@@ -83,6 +92,58 @@ ClusterSnapshot tinySnapshot() {
   s.nodes = {a1, a2, a3, r1, r2, m1};
   s.teams = {{"nlp", "", 2, 0, 0}, {"vision", "", 1.5, 0, 0}};
   return s;
+}
+
+// Hardware for the tiny snapshot's nodes, by name: a1 with NUMA zones {0,1} and {2,3}, a2
+// interleaved ({0,2} in zone 0, {1,3} in zone 1), a3 declared with 3 GPUs (the snapshot has 2,
+// so another machine of the same name: not grouped), r1 in a single zone. The others unknown.
+std::shared_ptr<const Cluster> tinyHardware() {
+  auto model = std::make_shared<GpuModel>(*GpuCatalog::builtin().find("H100-SXM5-80GB"));
+  auto c = std::make_shared<Cluster>();
+  auto add = [&](const char* name, std::vector<int> numa) {
+    auto hw = std::make_shared<NodeHardware>();
+    hw->gpuModel = model;
+    hw->gpuCount = static_cast<int>(numa.size());
+    hw->gpuNuma = std::move(numa);
+    Node n;
+    n.name = name;
+    n.hw = hw;
+    c->addNode(std::move(n));
+  };
+  add("a1", {0, 0, 1, 1});
+  add("a2", {0, 1, 0, 1});
+  add("a3", {0, 0, 1});
+  add("r1", {0, 0});
+  return c;
+}
+
+// The GPU indexes of each NUMA zone of a laid-out node, as the tiles say.
+std::map<int, std::set<int>> zonesOf(const HeatmapLayout& l, const HeatmapNodeBox& box) {
+  std::map<int, std::set<int>> out;
+  for (int i = 0; i < box.tileCount; ++i) {
+    const HeatmapTile& t = l.tiles()[static_cast<size_t>(box.firstTile + i)];
+    out[t.numa].insert(t.gpu);
+  }
+  return out;
+}
+
+// Each zone frame of a node holds exactly its zone's tiles, inside the node, apart from the
+// other zones' frames.
+void checkZoneFrames(const HeatmapLayout& l, const HeatmapNodeBox& box) {
+  for (int z = 0; z < box.zoneCount; ++z) {
+    const HeatmapNumaZone& zone = l.numaZones()[static_cast<size_t>(box.firstZone + z)];
+    QCOMPARE(zone.node, static_cast<int>(&box - l.nodes().data()));
+    QVERIFY2(box.rect.contains(zone.rect), qPrintable(box.name));
+    for (int i = 0; i < box.tileCount; ++i) {
+      const HeatmapTile& t = l.tiles()[static_cast<size_t>(box.firstTile + i)];
+      if (t.numa == zone.zone)
+        QVERIFY2(zone.rect.contains(t.rect), qPrintable(box.name));
+      else
+        QVERIFY2(!zone.rect.intersects(t.rect), qPrintable(box.name));
+    }
+    for (int o = z + 1; o < box.zoneCount; ++o)
+      QVERIFY(!zone.rect.intersects(l.numaZones()[static_cast<size_t>(box.firstZone + o)].rect));
+  }
 }
 
 // `nodes` x `gpusPerNode` GPUs spread evenly over `leaves` leaves and `spines` spines.
@@ -672,6 +733,289 @@ class TstHeatmap : public QObject {
     QCOMPARE(HeatmapWidget::jobFromMimeData(&mime), std::optional<JobId>(42));
     std::unique_ptr<QMimeData> made(HeatmapWidget::jobMimeData(17));
     QCOMPARE(HeatmapWidget::jobFromMimeData(made.get()), std::optional<JobId>(17));
+  }
+
+  void numaZonesSplitTheTilesOfANode() {
+    const ClusterSnapshot s = tinySnapshot();
+    const auto hw = tinyHardware();
+    HeatmapLayout l;
+    l.build(s, {}, nullptr, hw.get());
+    checkGeometry(s, l);
+    using Zones = std::map<int, std::set<int>>;
+    QCOMPARE(zonesOf(l, nodeBox(l, "a1")), (Zones{{0, {0, 1}}, {1, {2, 3}}}));
+    QCOMPARE(zonesOf(l, nodeBox(l, "a2")), (Zones{{0, {0, 2}}, {1, {1, 3}}}));
+    QCOMPARE(nodeBox(l, "a1").zoneCount, 2);
+    QCOMPARE(nodeBox(l, "a2").zoneCount, 2);
+    checkZoneFrames(l, nodeBox(l, "a1"));
+    checkZoneFrames(l, nodeBox(l, "a2"));
+    // Another GPU count (a3), one zone (r1), unknown to the hardware (m1): one block, no frames.
+    QCOMPARE(zonesOf(l, nodeBox(l, "a3")), (Zones{{-1, {0, 1}}}));
+    QCOMPARE(zonesOf(l, nodeBox(l, "r1")), (Zones{{0, {0, 1}}}));
+    for (const char* n : {"a3", "r1", "r2", "m1"}) QCOMPARE(nodeBox(l, n).zoneCount, 0);
+    QCOMPARE(l.numaZones().size(), size_t{4});
+    // a1's two pairs stay in one row, set apart by the NUMA gap instead of the tile gap.
+    QCOMPARE(tileRect(l, "a1", 2).left() - tileRect(l, "a1", 1).right(), l.params().numaGap);
+    QCOMPARE(tileRect(l, "a1", 0).top(), tileRect(l, "a1", 3).top());
+    HeatmapLayout plain;
+    plain.build(s);
+    QVERIFY(plain.numaZones().empty());
+    QCOMPARE(tileRect(plain, "a1", 2).left() - tileRect(plain, "a1", 1).right(),
+             plain.params().tileGap);
+  }
+
+  void numaZonesOfTheDemoHardware() {
+    const ClusterSnapshot s = demoSnapshot();
+    const auto hw = demoCluster();
+    HeatmapLayout l;
+    l.build(s, {}, nullptr, hw.get());
+    checkGeometry(s, l);
+    // As resources/demo-cluster.yaml declares them: a DGX H100 with GPUs 0-3 on zone 0 and 4-7
+    // on zone 1, an A100 inference board with a zone per pair, an L40S server from its
+    // nvidia-smi topo text (0-3, 4-7), an L4 box with no NUMA section (one zone: no frames).
+    using Zones = std::map<int, std::set<int>>;
+    QCOMPARE(zonesOf(l, nodeBox(l, "pod-a-01")), (Zones{{0, {0, 1, 2, 3}}, {1, {4, 5, 6, 7}}}));
+    QCOMPARE(zonesOf(l, nodeBox(l, "inf-01")),
+             (Zones{{0, {0, 1}}, {1, {2, 3}}, {2, {4, 5}}, {3, {6, 7}}}));
+    QCOMPARE(zonesOf(l, nodeBox(l, "dev-l40s-01")), (Zones{{0, {0, 1, 2, 3}}, {1, {4, 5, 6, 7}}}));
+    QCOMPARE(nodeBox(l, "dev-l4-01").zoneCount, 0);
+    for (const HeatmapNodeBox& box : l.nodes()) {
+      const Node* n = hw->findNode(box.name.toStdString());
+      QVERIFY(n);
+      const std::vector<int>& numa = n->hw->gpuNuma;
+      for (int i = 0; i < box.tileCount; ++i) {
+        const HeatmapTile& t = l.tiles()[static_cast<size_t>(box.firstTile + i)];
+        QCOMPARE(t.numa, numa[static_cast<size_t>(t.gpu)]);
+      }
+      const std::set<int> distinct(numa.begin(), numa.end());
+      QCOMPARE(box.zoneCount, distinct.size() > 1 ? static_cast<int>(distinct.size()) : 0);
+      checkZoneFrames(l, box);
+    }
+    // A DGX's two zones are its two rows; the A100's four pairs a 2 x 2 of blocks, still two
+    // rows of tiles.
+    const HeatmapNodeBox& dgx = nodeBox(l, "pod-a-01");
+    QVERIFY(l.numaZones()[static_cast<size_t>(dgx.firstZone)].rect.bottom() <
+            l.numaZones()[static_cast<size_t>(dgx.firstZone + 1)].rect.top());
+    const HeatmapNodeBox& inf = nodeBox(l, "inf-01");
+    std::set<double> rows;
+    for (int i = 0; i < inf.tileCount; ++i)
+      rows.insert(l.tiles()[static_cast<size_t>(inf.firstTile + i)].rect.top());
+    QCOMPARE(rows.size(), size_t{2});
+  }
+
+  void numaZonesOnScreenAndInTheToolTip() {
+    Fixture f;
+    const QRectF gap = tileRect(f.w.heatmapLayout(), "a1", 1);
+    auto rightOfTile = [&](const QImage& img) {
+      // Half a tile gap right of a1/1: the node's white fill without zones, a zone frame with.
+      const QRectF r = f.w.mapFromScene(gap);
+      const double half = f.w.heatmapLayout().params().tileGap / 2 * f.w.zoom();
+      return img.pixel(QPointF(r.right() + half / 2, r.center().y()).toPoint());
+    };
+    QCOMPARE(rightOfTile(f.grab()), qRgb(255, 255, 255));
+    f.w.setCluster(tinyHardware());
+    QVERIFY(rightOfTile(f.grab()) != qRgb(255, 255, 255));
+    QVERIFY(f.w.toolTipAt(f.tileCenter("a2", 3)).contains(QStringLiteral("NUMA zone 1")));
+    QVERIFY(f.w.toolTipAt(f.tileCenter("a2", 2)).contains(QStringLiteral("NUMA zone 0")));
+    const QPoint header = f.at(nodeBox(f.w.heatmapLayout(), "a1").header.center());
+    QVERIFY(f.w.toolTipAt(header).contains(QStringLiteral("2 NUMA zones")));
+    QVERIFY(!f.w.toolTipAt(f.tileCenter("m1", 0)).contains(QStringLiteral("NUMA")));
+    f.w.setCluster(nullptr);
+    QVERIFY(f.w.heatmapLayout().numaZones().empty());
+  }
+
+  void trackpadPinchZoomsAroundTheFingers() {
+    Fixture f;
+    const QPointF at = f.tileCenter("m1", 0);
+    const QPointF scene = f.w.mapToScene(at);
+    const double zoom = f.w.zoom();
+    auto gesture = [&](Qt::NativeGestureType type, double value) {
+      QNativeGestureEvent e(type, QPointingDevice::primaryPointingDevice(), 2, at, at,
+                            f.w.mapToGlobal(at), value, QPointF());
+      QApplication::sendEvent(&f.w, &e);
+      return e.isAccepted();
+    };
+    gesture(Qt::BeginNativeGesture, 0);
+    QVERIFY(gesture(Qt::ZoomNativeGesture, 0.5));  // 50 % larger
+    QVERIFY(qAbs(f.w.zoom() / zoom - 1.5) < 1e-9);
+    QVERIFY((f.w.mapToScene(at) - scene).manhattanLength() < 1e-6);
+    QCOMPARE(f.w.heatmapLayout().hitTest(f.w.mapToScene(at))->node, QStringLiteral("m1"));
+    QVERIFY(gesture(Qt::ZoomNativeGesture, -1.0 / 3));  // and back
+    QVERIFY(qAbs(f.w.zoom() / zoom - 1) < 1e-9);
+    QVERIFY((f.w.mapToScene(at) - scene).manhattanLength() < 1e-6);
+    gesture(Qt::RotateNativeGesture, 15);  // not a zoom
+    gesture(Qt::EndNativeGesture, 0);
+    QVERIFY(qAbs(f.w.zoom() / zoom - 1) < 1e-9);
+  }
+
+  void touchPinchZoomsAndPans() {
+    Fixture f;
+    const QPointF at = f.tileCenter("a2", 1);
+    const QPointF scene = f.w.mapToScene(at);
+    const double zoom = f.w.zoom();
+    QPinchGesture pinch;
+    pinch.setChangeFlags(QPinchGesture::ScaleFactorChanged);
+    pinch.setScaleFactor(2);
+    pinch.setCenterPoint(f.w.mapToGlobal(at));
+    QGestureEvent spread({&pinch});
+    QApplication::sendEvent(&f.w, &spread);
+    QVERIFY(spread.isAccepted(&pinch));
+    QVERIFY(qAbs(f.w.zoom() / zoom - 2) < 1e-9);
+    QVERIFY((f.w.mapToScene(at) - scene).manhattanLength() < 1e-6);
+    // The two fingers move 30 px right together: the map follows them.
+    pinch.setChangeFlags(QPinchGesture::CenterPointChanged);
+    pinch.setLastCenterPoint(f.w.mapToGlobal(at));
+    pinch.setCenterPoint(f.w.mapToGlobal(at + QPointF(30, 0)));
+    QGestureEvent slide({&pinch});
+    QApplication::sendEvent(&f.w, &slide);
+    QVERIFY((f.w.mapFromScene(scene) - (at + QPointF(30, 0))).manhattanLength() < 1e-6);
+    QVERIFY(qAbs(f.w.zoom() / zoom - 2) < 1e-9);
+  }
+
+  void dragPreviewRoundTrip() {
+    Fixture f;
+    // The mime data the queue table gives a dragged pending job.
+    JobTableModel jobs;
+    JobInfo j;
+    j.row.job.id = 42;
+    j.row.job.name = "probe";
+    j.row.job.perTask = {GpuRequest::Kind::Whole, 1, {}, 0, 0};
+    j.row.state = JobState::Pending;
+    jobs.setJobs({j}, 0);
+    std::unique_ptr<QMimeData> mime(jobs.mimeData({jobs.index(0, 0)}));
+    QVERIFY(mime);
+    QSignalSpy asked(&f.w, &HeatmapWidget::dropPreviewRequested);
+    QSignalSpy dropped(&f.w, &HeatmapWidget::jobDropped);
+    auto enter = [&] {
+      QDragEnterEvent e(QPoint(1, 1), Qt::MoveAction, mime.get(), Qt::LeftButton, {});
+      QApplication::sendEvent(&f.w, &e);
+      return e.isAccepted();
+    };
+    auto move = [&](QPoint at) {
+      QDragMoveEvent e(at, Qt::MoveAction, mime.get(), Qt::LeftButton, {});
+      QApplication::sendEvent(&f.w, &e);
+      return e.isAccepted();
+    };
+    auto targetOf = [&](int call) { return asked.at(call).at(1).value<HeatmapDropTarget>(); };
+    auto greenish = [](QRgb c) { return qGreen(c) > qRed(c) + 30 && qGreen(c) > qBlue(c) + 30; };
+    auto reddish = [](QRgb c) { return qRed(c) > qGreen(c) + 60 && qRed(c) > qBlue(c) + 60; };
+    // The callout's colored strip, just inside its left edge, below right of the cursor.
+    auto strip = [](const QImage& img, QPoint cursor) {
+      return img.pixel(cursor + QPoint(18, 24));
+    };
+    const QImage plain = f.grab();
+
+    // Across a1/0 to a2/2 without resting: one question, about where the cursor rests, after
+    // the pause - not one per GPU passed.
+    QVERIFY(enter());
+    QVERIFY(move(f.tileCenter("a1", 0)));
+    QVERIFY(move(f.tileCenter("a2", 2)));
+    QVERIFY(move(f.tileCenter("a2", 2) + QPoint(1, 1)));  // the same GPU
+    QCOMPARE(asked.count(), 0);
+    QTRY_COMPARE(asked.count(), 1);
+    QTest::qWait(2 * HeatmapWidget::kDropPreviewDelayMs);
+    QCOMPARE(asked.count(), 1);
+    QCOMPARE(asked.at(0).at(0).value<JobId>(), JobId{42});
+    const HeatmapDropTarget first = targetOf(0);
+    QCOMPARE(first.node, QStringLiteral("a2"));
+    QCOMPARE(first.gpu, 2);
+    const QPoint cursor = f.tileCenter("a2", 2) + QPoint(1, 1);
+    // Asked, not answered: the target is lit, neither green nor red, the callout says so.
+    QVERIFY(!f.w.dropPreview());
+    QImage img = f.grab();
+    QVERIFY(!greenish(f.tilePixel(img, "a2", 2)) && !reddish(f.tilePixel(img, "a2", 2)));
+    QVERIFY(f.tilePixel(img, "a2", 2) != f.tilePixel(plain, "a2", 2));
+    QVERIFY(qRed(strip(img, cursor)) > 200 && qBlue(strip(img, cursor)) < 80);  // orange
+
+    // The engine would start it: green, and its words beside the cursor.
+    f.w.setDropPreview(first, true, QStringLiteral("Would start on a2[2]"));
+    QVERIFY(f.w.dropPreview() && f.w.dropPreview()->ok);
+    QCOMPARE(f.w.dropPreview()->text, QStringLiteral("Would start on a2[2]"));
+    img = f.grab();
+    QVERIFY(greenish(f.tilePixel(img, "a2", 2)));
+    QVERIFY(greenish(strip(img, cursor)));
+    QCOMPARE(f.tilePixel(img, "a1", 1), f.tilePixel(plain, "a1", 1));
+
+    // On to a1/1: a new target, a new generation. A late answer about a2/2 changes nothing.
+    QVERIFY(move(f.tileCenter("a1", 1)));
+    QVERIFY(!f.w.dropPreview());
+    f.w.setDropPreview(first, false, QStringLiteral("late"));
+    QVERIFY(!f.w.dropPreview());
+    QCOMPARE(f.tilePixel(f.grab(), "a2", 2), f.tilePixel(plain, "a2", 2));
+    QTRY_COMPARE(asked.count(), 2);
+    const HeatmapDropTarget second = targetOf(1);
+    QCOMPARE(second.node, QStringLiteral("a1"));
+    QCOMPARE(second.gpu, 1);
+    QVERIFY(second.generation != first.generation);
+    f.w.setDropPreview(second, false, QStringLiteral("Would not start there now"));
+    QVERIFY(f.w.dropPreview() && !f.w.dropPreview()->ok);
+    img = f.grab();
+    QVERIFY(reddish(f.tilePixel(img, "a1", 1)));
+    QVERIFY(reddish(strip(img, f.tileCenter("a1", 1))));
+
+    // A new snapshot while hovering keeps the target and its verdict.
+    ClusterSnapshot next = tinySnapshot();
+    occupy(next.nodes[1].gpus[3], 9, "nlp", 0.3);
+    f.w.setSnapshot(next);
+    QVERIFY(f.w.dropPreview() && !f.w.dropPreview()->ok);
+    QVERIFY(reddish(f.tilePixel(f.grab(), "a1", 1)));
+
+    // Leaving ends it all; an answer after that is dropped too.
+    QDragLeaveEvent leave;
+    QApplication::sendEvent(&f.w, &leave);
+    QVERIFY(!f.w.dropPreview());
+    f.w.setDropPreview(second, true, QStringLiteral("late"));
+    QVERIFY(!f.w.dropPreview());
+    QCOMPARE(f.tilePixel(f.grab(), "a1", 1), f.tilePixel(plain, "a1", 1));
+
+    // A node's frame is a target too (gpu -1); the drop ends the preview and is the pin.
+    const QPoint header = f.at(nodeBox(f.w.heatmapLayout(), "m1").header.center());
+    QVERIFY(enter());
+    QVERIFY(move(header));
+    QTRY_COMPARE(asked.count(), 3);
+    QCOMPARE(targetOf(2).node, QStringLiteral("m1"));
+    QCOMPARE(targetOf(2).gpu, -1);
+    f.w.setDropPreview(targetOf(2), true, QStringLiteral("Would start on m1[0]"));
+    QVERIFY(f.w.dropPreview());
+    QDropEvent drop(header, Qt::MoveAction, mime.get(), Qt::LeftButton, {});
+    QApplication::sendEvent(&f.w, &drop);
+    QCOMPARE(dropped.count(), 1);
+    QCOMPARE(dropped.at(0).at(1).toString(), QStringLiteral("m1"));
+    QVERIFY(!f.w.dropPreview());
+    QTest::qWait(2 * HeatmapWidget::kDropPreviewDelayMs);
+    QCOMPARE(asked.count(), 3);  // nothing asked after the drop
+  }
+
+  void pinPreviewWordsTheEnginesAnswer() {
+    const ClusterSnapshot s = tinySnapshot();
+    // The dry run starts the job (and another one): its own placement is the text.
+    CommandResult starts;
+    starts.impact.started = {9, 42};
+    starts.impact.placementChanges = {"job 9: a2[3]", "job 42: a2[2]"};
+    HeatmapDropPreview v = heatmapPinPreview(42, {QStringLiteral("a2"), 2, 1}, starts, s);
+    QVERIFY(v.ok);
+    QVERIFY2(v.text.contains(QStringLiteral("a2[2]")) && !v.text.contains(QStringLiteral("a2[3]")),
+             qPrintable(v.text));
+    starts.impact.preempted = {6};
+    starts.impact.gpuHoursLost = 2.5;
+    v = heatmapPinPreview(42, {QStringLiteral("a2"), 2, 1}, starts, s);
+    QVERIFY(v.ok);
+    QVERIFY2(v.text.contains(QStringLiteral("preempting 1 job")) &&
+                 v.text.contains(QStringLiteral("2.5")),
+             qPrintable(v.text));
+    // Refused: the engine's words.
+    v = heatmapPinPreview(42, {QStringLiteral("a2"), 2, 1},
+                          QStringLiteral("job 42 needs 8 GPUs; the pin names 1"), s);
+    QVERIFY(!v.ok);
+    QVERIFY2(v.text.contains(QStringLiteral("needs 8 GPUs")), qPrintable(v.text));
+    // Accepted, but the job would still wait: why, as the snapshot shows it.
+    const CommandResult waits;
+    v = heatmapPinPreview(42, {QStringLiteral("a3"), -1, 1}, waits, s);
+    QVERIFY(!v.ok);
+    QVERIFY2(v.text.contains(QStringLiteral("a3 is draining")), qPrintable(v.text));
+    v = heatmapPinPreview(42, {QStringLiteral("a1"), 0, 1}, waits, s);
+    QVERIFY2(!v.ok && v.text.contains(QStringLiteral("job 5")), qPrintable(v.text));
+    v = heatmapPinPreview(42, {QStringLiteral("a2"), 2, 1}, waits, s);
+    QVERIFY(!v.ok && !v.text.isEmpty());
   }
 
   void legendFollowsTheLayer() {

@@ -25,6 +25,7 @@
 
 #include "../service/backend_test_util.h"
 #include "clusterspec/cluster_spec.h"
+#include "golden.h"
 #include "job_inspector.h"
 #include "job_table_model.h"
 #include "service/backend.h"
@@ -36,6 +37,8 @@ using tessera::widgets::JobFilterProxy;
 using tessera::widgets::JobInspector;
 using tessera::widgets::JobTableModel;
 using StateFilter = JobFilterProxy::StateFilter;
+
+using tessera::test::matchesGolden;
 
 namespace {
 
@@ -160,27 +163,6 @@ QString dump(const QAbstractItemModel& m) {
     lines << line;
   }
   return lines.join(QLatin1Char('\n')) + QLatin1Char('\n');
-}
-
-// Compares `actual` with tests/data/widgets/<name>, or rewrites the file when
-// TESSERA_UPDATE_GOLDEN is set (see the top of this file).
-bool matchesGolden(const QString& name, const QString& actual) {
-  const QString path = QStringLiteral(TESSERA_TEST_DATA "/widgets/") + name;
-  QFile f(path);
-  if (qEnvironmentVariableIsSet("TESSERA_UPDATE_GOLDEN")) {
-    if (!f.open(QIODevice::WriteOnly | QIODevice::Truncate)) return false;
-    f.write(actual.toUtf8());
-    qInfo("rewrote %s", qPrintable(path));
-    return true;
-  }
-  if (!f.open(QIODevice::ReadOnly)) {
-    qWarning("missing golden file %s", qPrintable(path));
-    return false;
-  }
-  const QString expected = QString::fromUtf8(f.readAll());
-  if (expected == actual) return true;
-  qWarning("%s differs; actual:\n%s", qPrintable(path), qPrintable(actual));
-  return false;
 }
 
 std::vector<JobId> idsOf(const QAbstractItemModel& m) {

@@ -1,7 +1,8 @@
 // The utilization views: IdleGpuModel (idle-since tracking across snapshots, threshold, minimum
 // duration, unknown telemetry never listed), UtilizationChart (point counts, telemetry lines
-// hidden when absent, pixels drawn), GanttWidget (bars painted, click selects the job) and
-// MetricFetcher (results on the GUI thread, errors, a real embedded Backend).
+// hidden when absent, "no data" for a scope without series, the scope selector, pixels drawn),
+// GanttWidget (bars painted, click selects the job; reservations: tst_gantt) and MetricFetcher
+// (results on the GUI thread, the scope's series queried, errors, a real embedded Backend).
 #include <QAbstractItemModelTester>
 #include <QSignalSpy>
 #include <QTemporaryDir>
@@ -11,7 +12,12 @@
 #include <QtCharts/QLineSeries>
 #include <QtTest>
 
+#include <QComboBox>
+#include <QtCharts/QChart>
+
+#include <future>
 #include <memory>
+#include <mutex>
 #include <set>
 #include <thread>
 
@@ -22,11 +28,13 @@
 #include "idle_gpu_model.h"
 #include "service/backend.h"
 #include "utilization_chart.h"
+#include "workload/workload_spec.h"
 
 using namespace tessera;
 using tessera::widgets::GanttWidget;
 using tessera::widgets::IdleGpuModel;
 using tessera::widgets::MetricFetcher;
+using tessera::widgets::MetricScope;
 using tessera::widgets::UtilizationChart;
 
 Q_DECLARE_METATYPE(tessera::JobId)
@@ -170,13 +178,15 @@ class TstUtilization : public QObject {
     UtilizationChart c;
     c.resize(700, 560);
     c.setSeries(series("gpus_allocated", 30, 300), series("gpus_busy", 30, 200),
-                series("gpus_sm_active", 30, 120));
+                series("gpus_sm_active", 30, 120), series("gpus_tensor_active", 30, 60));
     using L = UtilizationChart::Line;
     QCOMPARE(c.line(L::Allocated)->count(), 30);
     QCOMPARE(c.line(L::Busy)->count(), 30);
     QCOMPARE(c.line(L::Effective)->count(), 30);
+    QCOMPARE(c.line(L::Tensor)->count(), 30);
     QVERIFY(c.line(L::Busy)->isVisible());
     QVERIFY(c.line(L::Effective)->isVisible());
+    QVERIFY(c.line(L::Tensor)->isVisible());
     QVERIFY(c.gapArea()->isVisible());
     QCOMPARE(c.gapArea()->upperSeries()->count(), 30);
     QVERIFY(c.telemetryNote().isEmpty());
@@ -186,16 +196,89 @@ class TstUtilization : public QObject {
     QVERIFY(distinctColors(img) > 20);
 
     // No telemetry: lines hidden with a note, never drawn as zero.
-    c.setSeries(series("gpus_allocated", 30, 300), MetricSeries{}, MetricSeries{});
+    c.setSeries(series("gpus_allocated", 30, 300), MetricSeries{}, MetricSeries{}, MetricSeries{});
     QVERIFY(c.line(L::Allocated)->isVisible());
     QVERIFY(!c.line(L::Busy)->isVisible());
     QVERIFY(!c.line(L::Effective)->isVisible());
+    QVERIFY(!c.line(L::Tensor)->isVisible());
     QVERIFY(!c.gapArea()->isVisible());
     QVERIFY(!c.telemetryNote().isEmpty());
-    c.setSeries(series("gpus_allocated", 30, 300), series("gpus_busy", 30, 200), MetricSeries{});
+    c.setSeries(series("gpus_allocated", 30, 300), series("gpus_busy", 30, 200), MetricSeries{},
+                MetricSeries{});
     QVERIFY(c.line(L::Busy)->isVisible());
     QVERIFY(!c.line(L::Effective)->isVisible());
     QVERIFY(c.telemetryNote().contains("SM"));
+    QVERIFY(c.telemetryNote().contains("tensor"));
+    // A database from before tensor telemetry: only that line goes.
+    c.setSeries(series("gpus_allocated", 30, 300), series("gpus_busy", 30, 200),
+                series("gpus_sm_active", 30, 120), MetricSeries{});
+    QVERIFY(c.line(L::Effective)->isVisible());
+    QVERIFY(!c.line(L::Tensor)->isVisible());
+    QVERIFY(c.telemetryNote().contains("tensor"));
+    QVERIFY(!c.telemetryNote().contains("SM"));
+  }
+
+  void scopeWithoutSeriesSaysNoData() {
+    UtilizationChart c;
+    c.setScopes({}, {"llm"});
+    c.setScope({MetricScope::Kind::Team, "llm"});
+    // An older database has no per-team series: every line hidden, never a flat zero.
+    c.setSeries(MetricSeries{}, MetricSeries{}, MetricSeries{}, MetricSeries{});
+    using L = UtilizationChart::Line;
+    for (L l : {L::Allocated, L::Busy, L::Effective, L::Tensor}) {
+      QVERIFY(!c.line(l)->isVisible());
+      QCOMPARE(c.line(l)->count(), 0);
+    }
+    QVERIFY(!c.gapArea()->isVisible());
+    QVERIFY2(c.telemetryNote().contains("No data for Team: llm"), qPrintable(c.telemetryNote()));
+  }
+
+  void scopeSelectorOffersPoolsAndTeams() {
+    UtilizationChart c;
+    QCOMPARE(c.scopeBox()->count(), 1);
+    QCOMPARE(c.scope(), MetricScope{});
+    std::vector<MetricScope> changes;
+    connect(&c, &UtilizationChart::scopeChanged, this,
+            [&](const MetricScope& s) { changes.push_back(s); });
+    c.setScopes({"dev", "training"}, {"llm", "research"});
+    QCOMPARE(c.scopeBox()->count(), 5);
+    QCOMPARE(c.scopeBox()->itemText(1), QStringLiteral("Pool: dev"));
+    QCOMPARE(c.scopeBox()->itemText(3), QStringLiteral("Team: llm"));
+    QVERIFY(changes.empty());  // still the cluster
+
+    c.setSeries(series("gpus_allocated", 30, 300), series("gpus_busy", 30, 200),
+                series("gpus_sm_active", 30, 120), series("gpus_tensor_active", 30, 60));
+    c.scopeBox()->setCurrentIndex(3);  // as the user picks it
+    QCOMPARE(changes.size(), size_t{1});
+    QCOMPARE(changes[0], (MetricScope{MetricScope::Kind::Team, "llm"}));
+    QVERIFY(c.utilizationView()->chart()->title().startsWith("Team: llm"));
+    // The cluster's lines are not shown under the team's title while its series load.
+    QCOMPARE(c.line(UtilizationChart::Line::Allocated)->count(), 0);
+
+    c.setScopes({"dev", "training"}, {"llm", "research"});  // the same answer: nothing changes
+    QCOMPARE(changes.size(), size_t{1});
+    QCOMPARE(c.scope(), (MetricScope{MetricScope::Kind::Team, "llm"}));
+    c.setScopes({"dev"}, {"ads", "llm"});  // another session: llm is still offered
+    QCOMPARE(c.scope(), (MetricScope{MetricScope::Kind::Team, "llm"}));
+    QCOMPARE(changes.size(), size_t{1});
+    c.setScopes({"dev"}, {"ads"});  // gone: back to the cluster, announced
+    QCOMPARE(c.scope(), MetricScope{});
+    QCOMPARE(changes.size(), size_t{2});
+    QCOMPARE(changes[1], MetricScope{});
+  }
+
+  void scopeSeriesNames() {
+    QCOMPARE(MetricScope{}.series("gpus_busy"), std::string("gpus_busy"));
+    QCOMPARE((MetricScope{MetricScope::Kind::Pool, "dev"}.series("gpus_busy")),
+             std::string("gpus_busy{pool=\"dev\"}"));
+    QCOMPARE((MetricScope{MetricScope::Kind::Team, "llm"}.series("gpus_tensor_active")),
+             std::string("gpus_tensor_active{team=\"llm\"}"));
+    QCOMPARE(MetricScope::ofAllocatedSeries("gpus_allocated{team=\"llm\"}"),
+             std::optional(MetricScope{MetricScope::Kind::Team, "llm"}));
+    QCOMPARE(MetricScope::ofAllocatedSeries("gpus_allocated{pool=\"dev\"}"),
+             std::optional(MetricScope{MetricScope::Kind::Pool, "dev"}));
+    QCOMPARE(MetricScope::ofAllocatedSeries("gpus_busy{team=\"llm\"}"), std::nullopt);
+    QCOMPARE(MetricScope::ofAllocatedSeries("gpus_allocated"), std::nullopt);
   }
 
   void teamChartStacksInTeamColors() {
@@ -297,6 +380,7 @@ class TstUtilization : public QObject {
       teams = t;
       done = true;
     });
+    QCOMPARE(f.scope(), MetricScope{});
     f.fetch(0, 0, 100);
     QTRY_VERIFY(done);
     QVERIFY(onGui);
@@ -308,6 +392,72 @@ class TstUtilization : public QObject {
     QCOMPARE(teams[0].first, QStringLiteral("alpha"));
     QCOMPARE(MetricFetcher::teamOfSeries("team_gpus{team=\"a b\"}"), QStringLiteral("a b"));
     QVERIFY(MetricFetcher::teamOfSeries("gpus_busy").isEmpty());
+  }
+
+  void fetcherQueriesTheScopesSeries() {
+    std::mutex mutex;
+    std::set<std::string> queried;
+    auto fake = [&](MetricQuery q, Reply<MetricAnswer> reply) {
+      {
+        std::lock_guard lock(mutex);
+        queried.insert(q.series);
+      }
+      std::thread([q = std::move(q), reply = std::move(reply)] {
+        MetricAnswer a;
+        if (q.series.empty())
+          a.names = {"gpus_allocated",
+                     "gpus_busy",
+                     "gpus_tensor_active",
+                     "gpus_allocated{pool=\"dev\"}",
+                     "gpus_allocated{team=\"llm\"}",
+                     "gpus_allocated{team=\"research\"}",
+                     "gpus_busy{team=\"llm\"}",
+                     "gpus_sm_active{team=\"llm\"}",
+                     "gpus_tensor_active{team=\"llm\"}",
+                     "team_gpus{team=\"llm\"}"};
+        else
+          a.series =
+              series(q.series.c_str(), q.series.find("tensor") != std::string::npos ? 7 : 3, 1);
+        reply(std::move(a));
+      }).detach();
+    };
+    MetricFetcher f(fake);
+    UtilizationChart chart;
+    connect(&f, &MetricFetcher::seriesReady, &chart, &UtilizationChart::setSeries);
+    connect(&f, &MetricFetcher::scopesReady, &chart, &UtilizationChart::setScopes);
+    QStringList pools, teams;
+    connect(&f, &MetricFetcher::scopesReady, this, [&](const QStringList& p, const QStringList& t) {
+      pools = p;
+      teams = t;
+    });
+    QSignalSpy ready(&f, &MetricFetcher::teamSeriesReady);
+
+    f.setScope({MetricScope::Kind::Team, "llm"});
+    f.fetch(0);
+    QTRY_COMPARE(ready.count(), 1);
+    QTRY_COMPARE(pools, QStringList({"dev"}));
+    QCOMPARE(teams, QStringList({"llm", "research"}));
+    {
+      std::lock_guard lock(mutex);
+      QCOMPARE(queried, (std::set<std::string>{
+                            "", "gpus_allocated{team=\"llm\"}", "gpus_busy{team=\"llm\"}",
+                            "gpus_sm_active{team=\"llm\"}", "gpus_tensor_active{team=\"llm\"}",
+                            "team_gpus{team=\"llm\"}"}));
+      queried.clear();
+    }
+    // The chart learnt the scopes; the team's lines, the tensor line among them, are drawn.
+    QCOMPARE(chart.scopeBox()->count(), 4);
+    QCOMPARE(chart.line(UtilizationChart::Line::Tensor)->count(), 7);
+    QVERIFY(chart.line(UtilizationChart::Line::Tensor)->isVisible());
+
+    // The cluster has no SM-active series here: not queried, and drawn as missing.
+    f.setScope({});
+    f.fetch(0);
+    QTRY_COMPARE(ready.count(), 2);
+    std::lock_guard lock(mutex);
+    QCOMPARE(queried, (std::set<std::string>{"", "gpus_allocated", "gpus_busy",
+                                             "gpus_tensor_active", "team_gpus{team=\"llm\"}"}));
+    QVERIFY(!chart.line(UtilizationChart::Line::Effective)->isVisible());
   }
 
   void fetcherReportsErrorsAndStaysQuietWhenGone() {
@@ -350,6 +500,53 @@ class TstUtilization : public QObject {
     f.fetch(0);
     QTRY_COMPARE(ready.count() + failed.count(), 1);
     QCOMPARE(failed.count(), 0);
+  }
+
+  // A simulated-live backend records per-team telemetry: the team scope gets a tensor line.
+  void teamScopeOnASimulatedBackend() {
+    QTemporaryDir dir;
+    BackendConfig c;
+    c.database = dir.filePath("sim.db").toStdString();
+    c.mode = BackendMode::SimulatedLive;
+    c.cluster = demoCluster();
+    c.tenants = *demoWorkload();
+    c.runCycles = false;
+    c.clock = [] { return Seconds{3600}; };
+    auto opened = Backend::open(c);
+    QVERIFY(opened);
+    std::shared_ptr<Backend> backend = std::move(*opened);
+    std::vector<Job> jobs = c.tenants.jobs;
+    for (Job& j : jobs) j.id = kNoJob;
+    std::promise<void> submitted, cycled;
+    backend->submit(jobs, Caller{}, std::nullopt, [&](auto) { submitted.set_value(); });
+    submitted.get_future().wait();
+    backend->cycleNow([&](auto) { cycled.set_value(); });
+    cycled.get_future().wait();
+
+    MetricFetcher f([backend](MetricQuery q, Reply<MetricAnswer> r) {
+      backend->metrics(std::move(q), std::move(r));
+    });
+    UtilizationChart chart;
+    connect(&f, &MetricFetcher::seriesReady, &chart, &UtilizationChart::setSeries);
+    connect(&f, &MetricFetcher::scopesReady, &chart, &UtilizationChart::setScopes);
+    connect(&chart, &UtilizationChart::scopeChanged, &f, [&f](const MetricScope& s) {
+      f.setScope(s);
+      f.fetch(0);
+    });
+    QSignalSpy ready(&f, &MetricFetcher::seriesReady);
+    f.fetch(0);
+    QTRY_COMPARE(ready.count(), 1);
+    const int llm = chart.scopeBox()->findText(QStringLiteral("Team: llm"));
+    QVERIFY(llm > 0);
+    QVERIFY(chart.scopeBox()->findText(QStringLiteral("Pool: training")) > 0);
+    chart.scopeBox()->setCurrentIndex(llm);
+    QTRY_COMPARE(ready.count(), 2);
+    using L = UtilizationChart::Line;
+    QVERIFY(chart.line(L::Tensor)->count() > 0);
+    QVERIFY(chart.line(L::Tensor)->isVisible());
+    QVERIFY(chart.line(L::Tensor)->at(0).y() > 0);
+    QVERIFY(chart.line(L::Tensor)->at(0).y() <= chart.line(L::Allocated)->at(0).y());
+    QVERIFY(chart.telemetryNote().isEmpty());
   }
 };
 
