@@ -18,8 +18,9 @@ PACKAGES=(
   libssl-dev openssl
   # tests and benchmarks; poppler-utils: pdftotext, which the report tests read PDFs with
   libbenchmark-dev poppler-utils
-  # headless GUI at run/test time: without a font every glyph renders as a box
-  xvfb xauth fonts-dejavu-core
+  # headless GUI at run/test time: without a font every glyph renders as a box;
+  # fonts-wqy-microhei: CJK glyphs for the Simplified Chinese translation
+  xvfb xauth fonts-dejavu-core fonts-wqy-microhei
 )
 
 missing=()
