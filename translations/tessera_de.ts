@@ -568,6 +568,26 @@ Seit %1</translation>
         <source>NUMA zone %1</source>
         <translation>NUMA-Zone %1</translation>
     </message>
+    <message>
+        <source>Temperature</source>
+        <translation>Temperatur</translation>
+    </message>
+    <message>
+        <source>Fragmentation (free, unusable for pending work)</source>
+        <translation>Fragmentierung (frei, für wartende Arbeit unbrauchbar)</translation>
+    </message>
+    <message>
+        <source>%1 °C</source>
+        <translation>%1 °C</translation>
+    </message>
+    <message>
+        <source>temperature %1</source>
+        <translation>Temperatur %1</translation>
+    </message>
+    <message>
+        <source>%1 free but unusable for the pending work</source>
+        <translation>%1 frei, aber für die wartende Arbeit unbrauchbar</translation>
+    </message>
 </context>
 <context>
     <name>tessera::widgets::IdleGpuModel</name>

@@ -567,6 +567,26 @@ Since %1</source>
         <source>NUMA zone %1</source>
         <translation>NUMA 区域 %1</translation>
     </message>
+    <message>
+        <source>Temperature</source>
+        <translation>温度</translation>
+    </message>
+    <message>
+        <source>Fragmentation (free, unusable for pending work)</source>
+        <translation>碎片化（空闲但无法用于等待中的工作）</translation>
+    </message>
+    <message>
+        <source>%1 °C</source>
+        <translation>%1 °C</translation>
+    </message>
+    <message>
+        <source>temperature %1</source>
+        <translation>温度 %1</translation>
+    </message>
+    <message>
+        <source>%1 free but unusable for the pending work</source>
+        <translation>%1 空闲但无法用于等待中的工作</translation>
+    </message>
 </context>
 <context>
     <name>tessera::widgets::IdleGpuModel</name>

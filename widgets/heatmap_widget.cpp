@@ -66,7 +66,10 @@ constexpr std::array<Stop, 3> kSm{{{0, 0xffebe9f4}, {0.5, 0xff9e9ac8}, {1, 0xff3
 constexpr std::array<Stop, 3> kTensor{{{0, 0xfffff5eb}, {0.5, 0xfffd8d3c}, {1, 0xff7f2704}}};
 constexpr std::array<Stop, 3> kMemory{{{0, 0xffe0f3f8}, {0.5, 0xff41b6c4}, {1, 0xff0c2c84}}};
 constexpr std::array<Stop, 3> kPower{{{0, 0xffffffcc}, {0.5, 0xfffeb24c}, {1, 0xffbd0026}}};
+constexpr std::array<Stop, 3> kTemperature{
+    {{0, 0xffabd9e9}, {0.5, 0xfffee090}, {1, 0xffd73027}}};  // cool blue to hot red
 constexpr std::array<Stop, 3> kGap{{{0, 0xfffde8df}, {0.5, 0xfffb6a4a}, {1, 0xffa50f15}}};
+constexpr std::array<Stop, 3> kFragmentation{{{0, 0xfff7f4f9}, {0.5, 0xffdf65b0}, {1, 0xff67001f}}};
 
 QRgb interpolate(std::span<const Stop> stops, double v) {
   v = std::clamp(v, 0.0, 1.0);
@@ -92,8 +95,12 @@ std::span<const Stop> scaleOf(HeatmapLayer layer) {
       return kMemory;
     case HeatmapLayer::Power:
       return kPower;
+    case HeatmapLayer::Temperature:
+      return kTemperature;
     case HeatmapLayer::Gap:
       return kGap;
+    case HeatmapLayer::Fragmentation:
+      return kFragmentation;
     default:
       return kAllocation;
   }
@@ -168,6 +175,11 @@ std::optional<double> layerValue(HeatmapLayer layer, const GpuView& g) {
       return g.memoryUsed;
     case HeatmapLayer::Power:
       return g.power;
+    case HeatmapLayer::Temperature:
+      if (!g.temperatureC) return std::nullopt;
+      return std::clamp((*g.temperatureC - kHeatmapTemperatureMinC) /
+                            (kHeatmapTemperatureMaxC - kHeatmapTemperatureMinC),
+                        0.0, 1.0);
     case HeatmapLayer::Gap:
       if (!g.util) return std::nullopt;
       return std::clamp(g.allocated - *g.util, 0.0, 1.0);
@@ -183,10 +195,12 @@ bool isTelemetryLayer(HeatmapLayer l) {
     case HeatmapLayer::TensorActive:
     case HeatmapLayer::MemoryUsed:
     case HeatmapLayer::Power:
+    case HeatmapLayer::Temperature:
     case HeatmapLayer::Gap:
       return true;
     case HeatmapLayer::Allocation:
     case HeatmapLayer::Team:
+    case HeatmapLayer::Fragmentation:
     case HeatmapLayer::State:
       break;
   }
@@ -238,8 +252,12 @@ QString heatmapLayerName(HeatmapLayer layer) {
       return HeatmapWidget::tr("Memory used");
     case HeatmapLayer::Power:
       return HeatmapWidget::tr("Power");
+    case HeatmapLayer::Temperature:
+      return HeatmapWidget::tr("Temperature");
     case HeatmapLayer::Gap:
       return HeatmapWidget::tr("Allocated but idle");
+    case HeatmapLayer::Fragmentation:
+      return HeatmapWidget::tr("Fragmentation (free, unusable for pending work)");
     case HeatmapLayer::State:
       return HeatmapWidget::tr("Node state");
   }
@@ -374,6 +392,8 @@ class HeatmapWidget::Painter {
         return {w_.tileTeam_[static_cast<size_t>(tile)]};
       case HeatmapLayer::State:
         return {stateColor(static_cast<NodeState>(w_.nodeState_[static_cast<size_t>(t.node)]))};
+      case HeatmapLayer::Fragmentation:
+        return {interpolate(kFragmentation, std::round(w_.tileFragmentation(tile) * 64) / 64)};
       default:
         break;
     }
@@ -622,6 +642,7 @@ void HeatmapWidget::rebuild() {
     nodeState_.push_back(
         static_cast<quint8>(nodeStateOf(snapshot_.nodes[static_cast<size_t>(n.snapshotNode)])));
   computeTeams();
+  computeFragmentation();
   refreshFlags();
   if (autoFit_) fitToView();
   update();
@@ -640,6 +661,32 @@ void HeatmapWidget::computeTeams() {
     auto [it, fresh] = byName.try_emplace(top->team);
     if (fresh) it->second = heatmapTeamColor(qs(top->team)).rgb();
     tileTeam_[k] = it->second;
+  }
+}
+
+void HeatmapWidget::setFragmentationDemand(const FragmentationDemand& demand,
+                                           const GpuCatalog* catalog) {
+  demand_ = demand;
+  catalog_ = catalog;
+  computeFragmentation();
+  if (layer_ == HeatmapLayer::Fragmentation) update();
+}
+
+double HeatmapWidget::tileFragmentation(int tile) const {
+  const auto k = static_cast<size_t>(tile);
+  return k < tileFragmentation_.size() ? double(tileFragmentation_[k]) : 0.0;
+}
+
+void HeatmapWidget::computeFragmentation() {
+  const auto values =
+      gpuFragmentation(snapshot_, demand_, catalog_ ? *catalog_ : GpuCatalog::builtin());
+  tileFragmentation_.assign(layout_.tiles().size(), 0.0f);
+  for (size_t k = 0; k < layout_.tiles().size(); ++k) {
+    const HeatmapTile& t = layout_.tiles()[k];
+    const auto node =
+        static_cast<size_t>(layout_.nodes()[static_cast<size_t>(t.node)].snapshotNode);
+    if (node < values.size() && static_cast<size_t>(t.gpuSlot) < values[node].size())
+      tileFragmentation_[k] = static_cast<float>(values[node][static_cast<size_t>(t.gpuSlot)]);
   }
 }
 
@@ -706,8 +753,14 @@ std::vector<HeatmapLegendEntry> HeatmapWidget::legend() const {
     default:
       break;
   }
-  for (double v : {0.0, 0.25, 0.5, 0.75, 1.0})
-    out.push_back({percent(v), heatmapScaleColor(layer_, v)});
+  for (double v : {0.0, 0.25, 0.5, 0.75, 1.0}) {
+    const QString label =
+        layer_ == HeatmapLayer::Temperature
+            ? tr("%1 °C").arg(qRound(kHeatmapTemperatureMinC +
+                                     v * (kHeatmapTemperatureMaxC - kHeatmapTemperatureMinC)))
+            : percent(v);
+    out.push_back({label, heatmapScaleColor(layer_, v)});
+  }
   if (isTelemetryLayer(layer_))
     out.push_back({tr("no telemetry"), QColor::fromRgb(color::missing), true});
   return out;
@@ -870,6 +923,11 @@ QString HeatmapWidget::gpuToolTip(const GpuHit& hit) const {
                    .arg(percent(g.allocated), opt(g.util), opt(g.smActive));
   html += br + tr("tensor active %1 · memory used %2 · power %3")
                    .arg(opt(g.tensorActive), opt(g.memoryUsed), opt(g.power));
+  html +=
+      br + tr("temperature %1")
+               .arg(g.temperatureC ? tr("%1 °C").arg(qRound(*g.temperatureC)) : tr("no telemetry"));
+  if (const double f = tileFragmentation(hit.tile); f > 0)
+    html += br + tr("%1 free but unusable for the pending work").arg(percent(f));
   if (g.sharing == "mig") html += br + tr("MIG layout %1").arg(qs(g.migLayout).toHtmlEscaped());
   if (hit.instance >= 0) {
     const HeatmapInstance& i = layout_.instances(hit.tile)[static_cast<size_t>(hit.instance)];

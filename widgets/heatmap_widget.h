@@ -23,6 +23,7 @@
 #include <variant>
 #include <vector>
 
+#include "heatmap_fragmentation.h"
 #include "heatmap_layout.h"
 
 class QGestureEvent;
@@ -33,15 +34,17 @@ class QPainter;
 namespace tessera::widgets {
 
 enum class HeatmapLayer {
-  Allocation,    // share of the GPU held by jobs
-  Team,          // the owning team of each GPU or instance
-  Utilization,   // GPU utilization (a kernel was running)
-  SmActive,      // SM activity (how much of the GPU the kernels used)
-  TensorActive,  // tensor pipe activity
-  MemoryUsed,    // framebuffer used / framebuffer the jobs hold
-  Power,         // power draw / board power limit
-  Gap,           // allocated but not doing work: allocated - utilization, clamped to 0..1
-  State,         // the node's state: up, draining, drained, down
+  Allocation,     // share of the GPU held by jobs
+  Team,           // the owning team of each GPU or instance
+  Utilization,    // GPU utilization (a kernel was running)
+  SmActive,       // SM activity (how much of the GPU the kernels used)
+  TensorActive,   // tensor pipe activity
+  MemoryUsed,     // framebuffer used / framebuffer the jobs hold
+  Power,          // power draw / board power limit
+  Temperature,    // GPU temperature, kHeatmapTemperatureMinC..kHeatmapTemperatureMaxC
+  Gap,            // allocated but not doing work: allocated - utilization, clamped to 0..1
+  Fragmentation,  // free but unusable for the pending work (heatmap_fragmentation.h)
+  State,          // the node's state: up, draining, drained, down
 };
 
 // One legend swatch; a scalar layer's scale is given as stops from 0 to 1.
@@ -50,6 +53,11 @@ struct HeatmapLegendEntry {
   QColor color;
   bool hatched = false;  // drawn like missing telemetry
 };
+
+// The temperature layer's scale in °C: heatmapScaleColor(Temperature, v) shows
+// kHeatmapTemperatureMinC + v * (kHeatmapTemperatureMaxC - kHeatmapTemperatureMinC).
+constexpr double kHeatmapTemperatureMinC = 30;
+constexpr double kHeatmapTemperatureMaxC = 90;
 
 // Colors shared with anything that wants to match the heatmap (job lists, charts).
 QColor heatmapTeamColor(const QString& team);            // stable per name
@@ -99,6 +107,12 @@ class HeatmapWidget : public QWidget {
   // The hardware the snapshots come from, for what they do not carry: the GPUs' NUMA zones (see
   // HeatmapLayout::build). nullptr (a remote session, whose hardware is not known): no zones.
   void setCluster(std::shared_ptr<const Cluster> cluster);
+  // What the pending jobs ask for: the fragmentation layer marks free capacity none of it can
+  // use. `catalog` resolves MIG geometries (nullptr: the built-in catalog).
+  void setFragmentationDemand(const FragmentationDemand& demand,
+                              const GpuCatalog* catalog = nullptr);
+  // The fragmentation layer's value of a layout tile (0..1).
+  [[nodiscard]] double tileFragmentation(int tile) const;
   [[nodiscard]] const ClusterSnapshot& snapshot() const { return snapshot_; }
   [[nodiscard]] const HeatmapLayout& heatmapLayout() const { return layout_; }
 
@@ -199,6 +213,7 @@ class HeatmapWidget : public QWidget {
   [[nodiscard]] double maxZoom() const;
   void rebuild();
   void computeTeams();
+  void computeFragmentation();
   void refreshFlags();
   void setHover(int tile, int instance);
   void clickAt(QPointF viewPos, Qt::KeyboardModifiers mods);
@@ -222,8 +237,11 @@ class HeatmapWidget : public QWidget {
   bool autoFit_ = true;  // until the operator zooms or pans, the view follows the widget size
   QSet<QString> selected_;
   JobId highlightJob_ = kNoJob;
-  std::vector<quint8> tileFlags_;  // TileFlag bits per layout tile
-  std::vector<QRgb> tileTeam_;     // team color of each tile's largest occupant
+  std::vector<quint8> tileFlags_;         // TileFlag bits per layout tile
+  std::vector<QRgb> tileTeam_;            // team color of each tile's largest occupant
+  std::vector<float> tileFragmentation_;  // per layout tile: share free but stranded
+  FragmentationDemand demand_;
+  const GpuCatalog* catalog_ = nullptr;
   std::vector<quint8> nodeState_;  // per layout node, a state code of the .cpp
   int hoverTile_ = -1;
   int hoverInstance_ = -1;

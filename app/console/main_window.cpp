@@ -106,11 +106,12 @@ void MainWindow::buildToolbar() {
   bar->addSeparator();
   bar->addWidget(new QLabel(tr("Layer ")));
   layer_ = new QComboBox;
-  for (auto l :
-       {widgets::HeatmapLayer::Allocation, widgets::HeatmapLayer::Team,
-        widgets::HeatmapLayer::Utilization, widgets::HeatmapLayer::SmActive,
-        widgets::HeatmapLayer::TensorActive, widgets::HeatmapLayer::MemoryUsed,
-        widgets::HeatmapLayer::Power, widgets::HeatmapLayer::Gap, widgets::HeatmapLayer::State})
+  for (auto l : {widgets::HeatmapLayer::Allocation, widgets::HeatmapLayer::Team,
+                 widgets::HeatmapLayer::Utilization, widgets::HeatmapLayer::SmActive,
+                 widgets::HeatmapLayer::TensorActive, widgets::HeatmapLayer::MemoryUsed,
+                 widgets::HeatmapLayer::Power, widgets::HeatmapLayer::Temperature,
+                 widgets::HeatmapLayer::Gap, widgets::HeatmapLayer::Fragmentation,
+                 widgets::HeatmapLayer::State})
     layer_->addItem(widgets::heatmapLayerName(l), static_cast<int>(l));
   connect(layer_, &QComboBox::currentIndexChanged, this, [this] {
     heatmap_->setLayer(static_cast<widgets::HeatmapLayer>(layer_->currentData().toInt()));
@@ -409,6 +410,7 @@ void MainWindow::showJobs(const std::vector<JobInfo>& jobs) {
     if (j.row.state == JobState::Pending && j.row.job.perTask.kind == GpuRequest::Kind::Mig)
       demand.insert(j.row.job.perTask.migProfile);
   migMap_->setDemand({demand.begin(), demand.end()});
+  heatmap_->setFragmentationDemand(widgets::FragmentationDemand::of(jobs), demo_.catalog);
 }
 
 void MainWindow::log(const QString& line, bool error) {

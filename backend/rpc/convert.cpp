@@ -565,6 +565,7 @@ v1::ClusterSnapshot snapshotToProto(const ClusterSnapshot& s) {
       if (g.tensorActive) pg->set_tensor_active(*g.tensorActive);
       if (g.memoryUsed) pg->set_memory_used(*g.memoryUsed);
       if (g.power) pg->set_power(*g.power);
+      if (g.temperatureC) pg->set_temperature_c(*g.temperatureC);
       pg->set_nvlink_domain(g.nvlinkDomain);
     }
   }
@@ -608,6 +609,7 @@ ClusterSnapshot snapshotFromProto(const v1::ClusterSnapshot& s) {
       if (pg.has_tensor_active()) g.tensorActive = pg.tensor_active();
       if (pg.has_memory_used()) g.memoryUsed = pg.memory_used();
       if (pg.has_power()) g.power = pg.power();
+      if (pg.has_temperature_c()) g.temperatureC = pg.temperature_c();
       g.nvlinkDomain = pg.nvlink_domain();
       n.gpus.push_back(std::move(g));
     }

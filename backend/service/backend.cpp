@@ -750,6 +750,7 @@ ClusterSnapshot Backend::snapshotNow() const {
         gv.tensorActive = lastTelemetry_[g].value.tensor;
         gv.memoryUsed = lastTelemetry_[g].value.memory;
         gv.power = lastTelemetry_[g].value.power;
+        gv.temperatureC = lastTelemetry_[g].temperatureC;
       }
       s.gpusTotal += 1;
       s.gpusAllocated += gv.allocated;

@@ -68,6 +68,7 @@ struct GpuView {
   std::optional<double> tensorActive;  // fraction of cycles the tensor pipes were busy
   std::optional<double> memoryUsed;    // framebuffer used / framebuffer held
   std::optional<double> power;         // power draw / board power limit
+  std::optional<double> temperatureC;  // GPU temperature, °C
   std::string nvlinkDomain;
 };
 

@@ -54,8 +54,17 @@ JobTelemetry TelemetryModel::sample(JobId job, UsageProfile usage, Seconds t) co
   v.tensor = clamp(std::min(v.sm, l.tensor * load));
   v.dram = clamp(l.dram * load);
   v.memory = clamp(l.memory * bias);
-  v.power = clamp(0.12 + (l.power - 0.12) * load);
+  v.power = clamp(kIdlePower + (l.power - kIdlePower) * load);
   return v;
+}
+
+double TelemetryModel::temperatureC(GpuId g, double power, Seconds t) const {
+  const double load = std::clamp((power - kIdlePower) / (1 - kIdlePower), 0.0, 1.0);
+  // A different stream from the jobs' (a GPU and a job may share a number).
+  const uint64_t gpuKey = mix(seed_ ^ mix(0x7e3a5c1d00000000ULL ^ g));
+  const double noise =
+      (unit(mix(gpuKey ^ static_cast<uint64_t>(t / 60))) - 0.5) * 2 * kTemperatureNoiseC;
+  return kIdleTemperatureC + (kFullPowerTemperatureC - kIdleTemperatureC) * load + noise;
 }
 
 void TelemetryModel::accumulate(GpuTelemetry& g, const JobTelemetry& v, double share) {
@@ -73,7 +82,7 @@ void TelemetryModel::finish(GpuTelemetry& g) {
   for (double* f : {&g.value.util, &g.value.sm, &g.value.tensor, &g.value.dram, &g.value.memory})
     *f = std::min(*f, 1.0);
   // An idle board still draws its idle power.
-  g.value.power = std::min(1.0, g.value.power + 0.12 * std::max(0.0, 1.0 - g.allocated));
+  g.value.power = std::min(1.0, g.value.power + kIdlePower * std::max(0.0, 1.0 - g.allocated));
 }
 
 }  // namespace tessera

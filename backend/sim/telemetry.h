@@ -25,15 +25,25 @@ struct JobTelemetry {
 };
 
 struct GpuTelemetry {
-  JobTelemetry value;    // weighted over the GPU's users (MIG slices, shares); zero when idle
-  double allocated = 0;  // fraction of the GPU held by jobs (1 for a whole GPU)
+  JobTelemetry value;       // weighted over the GPU's users (MIG slices, shares); zero when idle
+  double allocated = 0;     // fraction of the GPU held by jobs (1 for a whole GPU)
+  double temperatureC = 0;  // DCGM_FI_DEV_GPU_TEMP: the board's, from its power (idle boards too)
 };
 
 class TelemetryModel {
  public:
+  // GPU temperature: kIdleTemperatureC at idle power, kFullPowerTemperatureC at the power limit,
+  // linear in between, plus up to +-kTemperatureNoiseC per (seed, GPU, minute).
+  static constexpr double kIdlePower = 0.12;  // an idle board's draw / its power limit
+  static constexpr double kIdleTemperatureC = 32;
+  static constexpr double kFullPowerTemperatureC = 82;
+  static constexpr double kTemperatureNoiseC = 1.5;
+
   explicit TelemetryModel(uint64_t seed = 1) : seed_(seed) {}
   // The job's telemetry at time t (per GPU it holds).
   [[nodiscard]] JobTelemetry sample(JobId job, UsageProfile usage, Seconds t) const;
+  // GPU g's temperature in °C at time t when it draws `power` (draw / board power limit).
+  [[nodiscard]] double temperatureC(GpuId g, double power, Seconds t) const;
   // Every GPU of the cluster at time t; `usageOf` gives each job's profile.
   template <typename UsageOf>
   [[nodiscard]] std::vector<GpuTelemetry> gpus(const ClusterState& state, Seconds t,
@@ -52,6 +62,7 @@ class TelemetryModel {
       for (const auto& s : o.shares) add(s.job, s.milli / 1000.0);
       addMig(state, g, o, add);
       finish(out[g]);
+      out[g].temperatureC = temperatureC(g, out[g].value.power, t);
     }
     return out;
   }

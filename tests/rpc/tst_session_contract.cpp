@@ -4,7 +4,9 @@
 #include <QTemporaryDir>
 
 #include <QtTest>
+#include <algorithm>
 #include <atomic>
+#include <cstdio>
 
 #include "../service/backend_test_util.h"
 #include "../service/demo_backend.h"
@@ -82,6 +84,25 @@ std::string reservationsOf(ClusterSession& s) {
   return out;
 }
 
+// Every GPU's telemetry in the snapshot, as the heatmap's layers read it.
+std::string telemetryOf(ClusterSession& s) {
+  const auto snap =
+      std::get<ClusterSnapshot>(await<ClusterSnapshot>([&](auto r) { s.snapshot(r); }));
+  std::string out;
+  auto opt = [](const std::optional<double>& v) {
+    if (!v) return std::string("-");
+    char buf[32];
+    std::snprintf(buf, sizeof buf, "%.17g", *v);  // exact: the wire carries doubles
+    return std::string(buf);
+  };
+  for (const NodeView& n : snap.nodes)
+    for (const GpuView& g : n.gpus)
+      out += n.name + "[" + std::to_string(g.index) + "] util " + opt(g.util) + " sm " +
+             opt(g.smActive) + " tensor " + opt(g.tensorActive) + " memory " + opt(g.memoryUsed) +
+             " power " + opt(g.power) + " temperature " + opt(g.temperatureC) + "\n";
+  return out;
+}
+
 }  // namespace
 
 class TstSessionContract : public QObject {
@@ -108,6 +129,64 @@ class TstSessionContract : public QObject {
     QVERIFY(local.find("missing not found") != std::string::npos);
     QVERIFY(local.find("now 5000") != std::string::npos);
     (*server)->shutdown();
+  }
+
+  // A simulated-live backend's synthesized telemetry, temperature included, reaches a remote
+  // console unchanged; a live one has none on either side.
+  void bothSessionsShowTheSameTelemetry() {
+    QTemporaryDir dir;
+    BackendConfig c;
+    c.database = dir.filePath("telemetry.db").toStdString();
+    c.mode = BackendMode::SimulatedLive;
+    c.cluster = demoCluster();
+    c.tenants = *demoWorkload();
+    c.runCycles = false;
+    c.clock = [] { return Seconds{5000}; };
+    auto served = Backend::open(c);
+    QVERIFY(served);
+    std::vector<Job> jobs = demoWorkload()->jobs;
+    for (Job& j : jobs) j.id = kNoJob;
+    ok(await<std::vector<JobId>>(
+        [&](auto r) { (*served)->submit(jobs, Caller{}, std::nullopt, r); }));
+    ok(await<CycleStats>([&](auto r) { (*served)->cycleNow(r); }));
+
+    rpc::ServerOptions so;
+    so.listen = "127.0.0.1:0";
+    auto server = rpc::ApiServer::start(**served, so);
+    QVERIFY(server);
+    rpc::ClientOptions co;
+    co.address = "127.0.0.1:" + std::to_string((*server)->port());
+    auto remote = rpc::RemoteSession::connect(co);
+    QVERIFY(remote);
+    const std::string local = telemetryOf(**served);
+    QCOMPARE(QString::fromStdString(telemetryOf(**remote)), QString::fromStdString(local));
+    QVERIFY2(local.find("temperature -") == std::string::npos, local.c_str());
+    // Busy GPUs run warmer than the idle ones, which still read the idle temperature.
+    const auto snap =
+        std::get<ClusterSnapshot>(await<ClusterSnapshot>([&](auto r) { (*remote)->snapshot(r); }));
+    double idleMax = 0, busyMax = 0;
+    for (const NodeView& n : snap.nodes)
+      for (const GpuView& g : n.gpus) {
+        QVERIFY(g.temperatureC && g.power);
+        QVERIFY(*g.temperatureC >= 30 && *g.temperatureC <= 85);
+        double& m = g.allocated > 0 ? busyMax : idleMax;
+        m = std::max(m, *g.temperatureC);
+      }
+    QVERIFY(idleMax > 0 && idleMax <= 35);
+    QVERIFY(busyMax > idleMax);
+    (*server)->shutdown();
+
+    // Live mode: no telemetry, so no temperature, on either side.
+    auto live = openBackend(dir, "live.db");
+    auto liveServer = rpc::ApiServer::start(*live, so);
+    QVERIFY(liveServer);
+    co.address = "127.0.0.1:" + std::to_string((*liveServer)->port());
+    auto liveRemote = rpc::RemoteSession::connect(co);
+    QVERIFY(liveRemote);
+    const std::string none = telemetryOf(*live);
+    QCOMPARE(QString::fromStdString(telemetryOf(**liveRemote)), QString::fromStdString(none));
+    QVERIFY(none.find("temperature -") != std::string::npos);
+    (*liveServer)->shutdown();
   }
 
   // The backfill plan's reservation for a blocked gang and an operator's window reach a remote

@@ -381,6 +381,45 @@ class TstSimulator : public QObject {
              TelemetryModel(3).sample(1, UsageProfile::Inference, 120).util);
   }
 
+  void gpuTemperatureFollowsPower() {
+    TelemetryModel m(3);
+    for (Seconds t = 0; t < 7200; t += 300)
+      for (GpuId g = 0; g < 16; ++g) {
+        const double idle = m.temperatureC(g, TelemetryModel::kIdlePower, t);
+        QVERIFY2(idle >= 30 && idle <= 35, std::to_string(idle).c_str());
+        const double full = m.temperatureC(g, 1.0, t);
+        QVERIFY2(full >= 80 && full <= 85, std::to_string(full).c_str());
+        // Strictly warmer with more power for the same GPU and minute.
+        double last = idle;
+        for (double p : {0.3, 0.5, 0.7, 0.9, 1.0}) {
+          const double c = m.temperatureC(g, p, t);
+          QVERIFY(c > last);
+          last = c;
+        }
+      }
+    // Deterministic in (seed, GPU, minute), yet the noise differs between GPUs and minutes.
+    QCOMPARE(m.temperatureC(5, 0.5, 600), TelemetryModel(3).temperatureC(5, 0.5, 630));
+    QVERIFY(m.temperatureC(5, 0.5, 600) != m.temperatureC(6, 0.5, 600) ||
+            m.temperatureC(5, 0.5, 600) != m.temperatureC(5, 0.5, 660));
+
+    // Per GPU of a cluster: a busy compute-bound GPU runs hotter than an idle one, and idle
+    // GPUs read the idle temperature rather than nothing.
+    ClusterState state(cluster());  // h1: 2 whole H100s, m1: 2 MIG A100s, all idle
+    QVERIFY(state.takeWholeGpu(0, 1).ok());
+    const auto gpus = m.gpus(state, 600, [](JobId) { return UsageProfile::ComputeBound; });
+    QCOMPARE(gpus.size(), cluster()->gpus().size());
+    for (GpuId g = 0; g < gpus.size(); ++g) {
+      QCOMPARE(gpus[g].temperatureC, m.temperatureC(g, gpus[g].value.power, 600));
+      if (g == 0) {
+        QVERIFY2(gpus[g].temperatureC > 65, std::to_string(gpus[g].temperatureC).c_str());
+      } else {
+        QCOMPARE(gpus[g].allocated, 0.0);
+        QVERIFY2(gpus[g].temperatureC >= 30 && gpus[g].temperatureC <= 35,
+                 std::to_string(gpus[g].temperatureC).c_str());
+      }
+    }
+  }
+
   void whatIfForkLeavesTheOriginalUntouched() {
     Trace t = traceOf({wholeJob(1, 0, 2, 100), wholeJob(2, 10, 2, 100), wholeJob(3, 20, 2, 100)});
     auto base = engineForTrace(cluster(), t, {});

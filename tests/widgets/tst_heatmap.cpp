@@ -644,6 +644,62 @@ class TstHeatmap : public QObject {
             heatmapScaleColor(HeatmapLayer::Power, 1));
   }
 
+  void temperatureLayerColorsHotAndColdTiles() {
+    // a1/0 runs hot, a1/1 idles cool, a1/2 reports no temperature; the rest sit in between.
+    ClusterSnapshot s = tinySnapshot();
+    for (NodeView& n : s.nodes)
+      for (GpuView& g : n.gpus) g.temperatureC = 55;
+    s.nodes[0].gpus[0].temperatureC = 84;
+    s.nodes[0].gpus[1].temperatureC = 33;
+    s.nodes[0].gpus[2].temperatureC.reset();
+    Fixture f(s);
+    f.w.setLayer(HeatmapLayer::Temperature);
+    QVERIFY(!heatmapLayerName(HeatmapLayer::Temperature).isEmpty());
+    const QImage img = f.grab();
+    auto scaled = [](double c) {
+      return (c - kHeatmapTemperatureMinC) / (kHeatmapTemperatureMaxC - kHeatmapTemperatureMinC);
+    };
+    // The tiles are painted in 64 steps of the scale.
+    auto painted = [&](double c) {
+      return heatmapScaleColor(HeatmapLayer::Temperature, std::round(scaled(c) * 64) / 64);
+    };
+    const QRgb hot = f.tilePixel(img, "a1", 0);
+    const QRgb cold = f.tilePixel(img, "a1", 1);
+    QVERIFY(hot != cold);
+    QCOMPARE(QColor(hot), painted(84));
+    QCOMPARE(QColor(cold), painted(33));
+    QCOMPARE(QColor(f.tilePixel(img, "a2", 0)), painted(55));
+    // Hot reads red (warm), cold reads blue (cool).
+    QVERIFY(qRed(hot) > qBlue(hot));
+    QVERIFY(qBlue(cold) > qRed(cold));
+    // No temperature: hatched, never the coldest color.
+    const QRgb zero = heatmapScaleColor(HeatmapLayer::Temperature, 0).rgb();
+    const QRect missing = f.w.mapFromScene(tileRect(f.w.heatmapLayout(), "a1", 2))
+                              .toAlignedRect()
+                              .adjusted(3, 3, -3, -3);
+    QVERIFY(distinctColors(img, missing) >= 2);
+    for (int y = missing.top(); y <= missing.bottom(); ++y)
+      for (int x = missing.left(); x <= missing.right(); ++x) {
+        QVERIFY(img.pixel(x, y) != zero);
+        QVERIFY(img.pixel(x, y) != cold);
+      }
+    // The legend in °C from 30 to 90, then "no telemetry".
+    const std::vector<HeatmapLegendEntry> legend = f.w.legend();
+    QCOMPARE(legend.size(), size_t{6});
+    QCOMPARE(legend.front().label, QStringLiteral("30 °C"));
+    QCOMPARE(legend[4].label, QStringLiteral("90 °C"));
+    QCOMPARE(legend.front().color, heatmapScaleColor(HeatmapLayer::Temperature, 0));
+    QVERIFY(legend.back().hatched);
+    // The tooltip tells the temperature, or that there is none.
+    const QString tip = f.w.toolTipAt(f.tileCenter("a1", 0));
+    QVERIFY2(tip.contains(QStringLiteral("temperature 84 °C")), qPrintable(tip));
+    const QString none = f.w.toolTipAt(f.tileCenter("a1", 2));
+    QVERIFY2(none.contains(QStringLiteral("temperature no telemetry")), qPrintable(none));
+    // Told apart from the power scale.
+    QVERIFY(heatmapScaleColor(HeatmapLayer::Temperature, 1) !=
+            heatmapScaleColor(HeatmapLayer::Power, 1));
+  }
+
   void stateLayerShowsDrainedNodes() {
     Fixture f;
     f.w.setLayer(HeatmapLayer::State);
