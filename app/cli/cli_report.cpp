@@ -20,6 +20,7 @@
 #include "report/report_json.h"
 #include "report/report_time.h"
 #include "report_document.h"
+#include "workload/workload_spec.h"
 
 namespace tessera::cli {
 namespace {
@@ -42,21 +43,6 @@ std::optional<double> parseFraction(std::string text) {
   const double v = std::strtod(text.c_str(), &end);
   if (text.empty() || *end != '\0') return std::nullopt;
   return percent ? v / 100 : v;
-}
-
-// "30m", "2h", "90s", "1d", "600" -> seconds.
-std::optional<Seconds> parseDuration(const std::string& text) {
-  char* end = nullptr;
-  const double v = std::strtod(text.c_str(), &end);
-  if (text.empty() || end == text.c_str() || v < 0) return std::nullopt;
-  const std::string unit(end);
-  const double scale = unit.empty() || unit == "s" ? 1
-                       : unit == "m"               ? 60
-                       : unit == "h"               ? 3600
-                       : unit == "d"               ? 86400
-                                                   : -1;
-  if (scale < 0) return std::nullopt;
-  return static_cast<Seconds>(v * scale);
 }
 
 // The format asked for, or the one the output's name implies (a directory or "-" means CSV
@@ -96,7 +82,7 @@ Expected<ReportRequest> requestOf(const ReportArgs& a, Seconds newest) {
     return Error{"--idle-threshold: give a utilization like 5% or 0.05", {}};
   r.idleThreshold = *threshold;
   const auto minIdle = parseDuration(a.idleMin);
-  if (!minIdle) return Error{"--idle-min: give a duration like 30m, 2h or 600", {}};
+  if (!minIdle) return Error{"--idle-min: give a duration like 30m, 2h, 1h30m or 600", {}};
   r.idleMinDuration = *minIdle;
   if (!a.prices.empty()) {
     auto prices = loadPriceTableFile(a.prices);

@@ -199,12 +199,11 @@ class Computation {
     }
     bool anyStranded = false;
     for (size_t c = 0; c < kStrandCauses; ++c) {
-      const char* cause = strandCauseName(static_cast<StrandCause>(c));
-      TESSERA_TRY(
-          s, source_.series(std::string("gpus_stranded{cause=\"") + cause + "\"}", from_, to_));
+      const auto cause = static_cast<StrandCause>(c);
+      TESSERA_TRY(s, source_.series(strandedSeriesName(cause), from_, to_));
       anyStranded = anyStranded || !s.points.empty();
       StrandedRow row;
-      row.cause = cause;
+      row.cause = strandCauseName(cause);
       row.gpuHours = integrate(s.points, from_, to_) / kHour;
       row.shareOfCapacity =
           report_.capacityGpuHours > 0 ? row.gpuHours / report_.capacityGpuHours : 0;

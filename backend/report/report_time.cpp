@@ -7,6 +7,8 @@
 #include <cmath>
 #include <cstdio>
 
+#include "workload/workload_spec.h"
+
 namespace tessera {
 namespace {
 
@@ -35,21 +37,6 @@ QTimeZone zoneOrUtc(const std::string& zone) {
   return zoneOf(zone).value_or(QTimeZone::utc());
 }
 
-// "-7d", "-36h", "-90m", "-30s" -> seconds.
-std::optional<Seconds> parseAgo(const QString& text) {
-  static const QRegularExpression re(R"(^-(\d+(?:\.\d+)?)([smhdw])$)");
-  const auto m = re.match(text);
-  if (!m.hasMatch()) return std::nullopt;
-  const double n = m.captured(1).toDouble();
-  const QChar unit = m.captured(2).at(0);
-  const double scale = unit == 's'   ? 1
-                       : unit == 'm' ? 60
-                       : unit == 'h' ? 3600
-                       : unit == 'd' ? 86400
-                                     : 7 * 86400;
-  return static_cast<Seconds>(std::llround(n * scale));
-}
-
 }  // namespace
 
 Status checkTimeZone(const std::string& zone) {
@@ -68,7 +55,7 @@ Expected<Seconds> parseReportTime(std::string_view text, const std::string& zone
     return static_cast<Seconds>(v);
   }
   if (t.startsWith('-')) {
-    if (const auto ago = parseAgo(t)) return newest - *ago;
+    if (const auto ago = parseDuration(t.mid(1).toStdString())) return newest - *ago;
     return Error{"'" + std::string(text) + "': a relative time is like -7d, -36h or -90m", {}};
   }
   const auto tz = zoneOf(zone);

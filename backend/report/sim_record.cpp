@@ -20,9 +20,7 @@ std::vector<std::pair<std::string, double>> seriesOf(const MetricSample& s) {
                                                   {"fragmentation_fgd_gpus", s.fgdFragmentation},
                                                   {"fragmentation_mig", s.migFragmentation}};
   for (size_t c = 0; c < kStrandCauses; ++c)
-    out.emplace_back(std::string("gpus_stranded{cause=\"") +
-                         strandCauseName(static_cast<StrandCause>(c)) + "\"}",
-                     s.stranded[c]);
+    out.emplace_back(strandedSeriesName(static_cast<StrandCause>(c)), s.stranded[c]);
   return out;
 }
 

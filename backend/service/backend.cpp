@@ -509,9 +509,7 @@ void Backend::sampleMetrics(Batch& batch) {
          {"fragmentation_mig", s.migFragmentation},
          {"cycle_ms", engine_->stats().lastCycleMs}};
   for (size_t c = 0; c < kStrandCauses; ++c)
-    out.emplace_back(std::string("gpus_stranded{cause=\"") +
-                         strandCauseName(static_cast<StrandCause>(c)) + "\"}",
-                     s.stranded[c]);
+    out.emplace_back(strandedSeriesName(static_cast<StrandCause>(c)), s.stranded[c]);
   usage_.sample(*engine_);
   const bool simulated = config_.mode == BackendMode::SimulatedLive;
   if (simulated) {

@@ -34,6 +34,10 @@ const char* strandCauseName(StrandCause c) {
   return "?";
 }
 
+std::string strandedSeriesName(StrandCause c) {
+  return std::string("gpus_stranded{cause=\"") + strandCauseName(c) + "\"}";
+}
+
 namespace {
 
 // What the waiting GPU work needs, reduced to what stranding is judged against.

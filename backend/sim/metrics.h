@@ -30,6 +30,8 @@ enum class StrandCause : uint8_t {
 };
 inline constexpr size_t kStrandCauses = 6;
 const char* strandCauseName(StrandCause c);
+// The metric series of stranded GPUs of one cause: gpus_stranded{cause="mig-layout"}.
+std::string strandedSeriesName(StrandCause c);
 
 struct MetricSample {
   Seconds time = 0;
