@@ -166,6 +166,10 @@ int runReport(Context& ctx, const ReportArgs& a) {
   if (sources != 1)
     return ctx.fail("give exactly one source: --db FILE, --server HOST:PORT or --input REPORT.json",
                     kExitUsage);
+  // A missing file is a usage error (exit 2), like every verb's; a file that was read and is
+  // wrong is invalid input (exit 1).
+  if (!a.prices.empty() && !std::filesystem::is_regular_file(a.prices))
+    return ctx.fail("--prices: no such file: " + a.prices, kExitUsage);
   const auto format = formatOf(a);
   if (!format) return ctx.fail(format.error().str(), kExitUsage);
   auto report = obtain(ctx, a);

@@ -137,6 +137,9 @@ class TestCliReport : public QObject {
     r = runCli({"report", "--db", db_, "--prices", prices.toStdString(), "-o", "-"});
     QCOMPARE(r.code, 1);
     QVERIFY(contains(r.err, "prices.yaml:1:"));
+    r = runCli({"report", "--db", db_, "--prices", path("no-such-prices.yaml"), "-o", "-"});
+    QCOMPARE(r.code, 2);  // a missing file is a usage error
+    QVERIFY(contains(r.err, "no-such-prices.yaml"));
     // A file that is not a Tessera database is refused, and left as it was.
     const QString foreign = dir_.filePath("foreign.db");
     QVERIFY(tessera::test::writeFile(foreign, "not a database at all"));
