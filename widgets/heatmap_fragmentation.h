@@ -24,6 +24,7 @@ struct FragmentationDemand {
   int minMilli = 0;                      // smallest time-sliced share; 0 = none pending
 
   static FragmentationDemand of(const std::vector<JobInfo>& jobs);
+  bool operator==(const FragmentationDemand&) const = default;
 };
 
 // One value per GPU of `snapshot`, nodes in order and each node's GPUs in order (0..1).

@@ -666,6 +666,9 @@ void HeatmapWidget::computeTeams() {
 
 void HeatmapWidget::setFragmentationDemand(const FragmentationDemand& demand,
                                            const GpuCatalog* catalog) {
+  // The jobs refresh every few seconds and the demand rarely changes: recompute only then (the
+  // snapshot's own refresh recomputes it in setSnapshot).
+  if (demand == demand_ && catalog == catalog_) return;
   demand_ = demand;
   catalog_ = catalog;
   computeFragmentation();
