@@ -56,13 +56,13 @@ void addNodeRow(Table& t, const v1::SnapshotNode& n) {
   }
   t.add({n.name(), n.state(), orDash(n.pool()), orDash(n.leaf()), std::to_string(n.gpus_size()),
          fixed(allocated, 2), withUtil ? fixed(100.0 * util / withUtil, 0) + "%" : "-",
-         orDash(join(models, ","))});
+         orDash(join(models, ",")), orDash(n.state_reason())});
 }
 
 void printNodes(Call& c, const v1::ClusterSnapshot& s) {
   c.out() << "\n";
   Table t;
-  t.add({"NODE", "STATE", "POOL", "LEAF", "GPUS", "ALLOCATED", "UTIL", "MODELS"});
+  t.add({"NODE", "STATE", "POOL", "LEAF", "GPUS", "ALLOCATED", "UTIL", "MODELS", "REASON"});
   for (const auto& n : s.nodes()) addNodeRow(t, n);
   t.print(c.out());
 }

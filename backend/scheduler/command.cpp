@@ -139,7 +139,7 @@ Expected<std::string> applyTo(Engine& e, const Command& c, const std::string& ac
             TESSERA_TRY(n, resolveNode(cl, s.node, "node"));
             if (e.state().nodeState(n) == NodeState::Draining)
               return Error{"node " + s.node + " is already drained", {"", 0, 0, "node"}};
-            TESSERA_CHECK(e.drain(n, true));
+            TESSERA_CHECK(e.drain(n, true, s.reason));
             return "node " + s.node + " drained" + (s.reason.empty() ? "" : " (" + s.reason + ")");
           },
           [&](const cmd::Undrain& s) -> Expected<std::string> {

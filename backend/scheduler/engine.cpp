@@ -1099,11 +1099,16 @@ Status Engine::setPolicy(Policy policy) {
   return okStatus();
 }
 
-Status Engine::drain(NodeId n, bool drained) {
-  return setNodeState(n, drained ? NodeState::Draining : NodeState::Up);
+Status Engine::drain(NodeId n, bool drained, std::string reason) {
+  return setNodeState(n, drained ? NodeState::Draining : NodeState::Up, std::move(reason));
 }
 
-Status Engine::setNodeState(NodeId n, NodeState s) {
+const std::string& Engine::nodeReason(NodeId n) const {
+  static const std::string none;
+  return n < nodeReasons_.size() ? nodeReasons_[n] : none;
+}
+
+Status Engine::setNodeState(NodeId n, NodeState s, std::string reason) {
   if (n >= cluster().nodes().size()) return Error{"no node " + std::to_string(n), {}};
   if (s == NodeState::Down)
     for (uint32_t i : running_)
@@ -1113,6 +1118,8 @@ Status Engine::setNodeState(NodeId n, NodeState s) {
                            std::to_string(jobs_[i].job.id),
                        {}};
   state_.setNodeState(n, s);
+  if (nodeReasons_.size() < cluster().nodes().size()) nodeReasons_.resize(cluster().nodes().size());
+  nodeReasons_[n] = s == NodeState::Up ? std::string() : std::move(reason);
   return okStatus();
 }
 

@@ -330,7 +330,7 @@ Status Simulator::apply(const ScheduledEvent& e) {
   if (const auto* f = std::get_if<simev::NodeFailure>(&e.event)) {
     TESSERA_TRY(n, nodeNamed(f->node));
     requeueJobsOn(n, std::nullopt, "node " + f->node + " failed");
-    TESSERA_CHECK(holdNode(n, true));
+    TESSERA_CHECK(holdNode(n, true, "node failure"));
     push(engine_.now() + f->repair, Kind::NodeBack, n, 1);
     note("node " + f->node + " failed; back in " + formatDuration(f->repair));
   } else if (const auto* g = std::get_if<simev::GpuFault>(&e.event)) {
@@ -338,7 +338,7 @@ Status Simulator::apply(const ScheduledEvent& e) {
     const NodeId n = engine_.cluster().gpu(gpu).node;
     requeueJobsOn(n, gpu, "GPU " + g->gpu + " fault (Xid " + std::to_string(g->xid) + ")");
     // Most Xids that need a GPU reset take the node out: drain it, reset, return it.
-    TESSERA_CHECK(holdNode(n, false));
+    TESSERA_CHECK(holdNode(n, false, "Xid " + std::to_string(g->xid) + " on GPU " + g->gpu));
     push(engine_.now() + g->repair, Kind::NodeBack, n, 0);
     note("Xid " + std::to_string(g->xid) + " on " + g->gpu + "; node drained for " +
          formatDuration(g->repair));
@@ -358,15 +358,15 @@ Status Simulator::apply(const ScheduledEvent& e) {
 // Failures, faults and reconfigurations may overlap on one node: it stays out (down while any
 // failure lasts, else draining) until the last of them is over, and then goes back to what it
 // was before the first (or to what an operator asked for meanwhile).
-Status Simulator::holdNode(NodeId n, bool down) {
+Status Simulator::holdNode(NodeId n, bool down, const std::string& reason) {
   NodeHold& h = holds_[n];
   if (h.holds++ == 0) h.restoreUp = engine_.state().nodeState(n) == NodeState::Up;
   if (down) {
     ++h.downs;
-    return engine_.setNodeState(n, NodeState::Down);
+    return engine_.setNodeState(n, NodeState::Down, reason);
   }
   if (engine_.state().nodeState(n) == NodeState::Up)
-    return engine_.setNodeState(n, NodeState::Draining);
+    return engine_.setNodeState(n, NodeState::Draining, reason);
   return okStatus();
 }
 
@@ -377,7 +377,7 @@ Status Simulator::returnNode(NodeId n, bool down) {
   if (down) --h.downs;
   if (h.holds > 0) {
     if (h.downs == 0 && engine_.state().nodeState(n) == NodeState::Down)
-      TESSERA_CHECK(engine_.setNodeState(n, NodeState::Draining));
+      TESSERA_CHECK(engine_.setNodeState(n, NodeState::Draining, engine_.nodeReason(n)));
     return okStatus();
   }
   TESSERA_CHECK(engine_.setNodeState(n, h.restoreUp ? NodeState::Up : NodeState::Draining));
@@ -408,7 +408,7 @@ Status Simulator::startReconfigure(const simev::MigReconfigure& m, size_t eventI
   TESSERA_CHECK(engine_.state().checkMigLayout(g, layout));
   const NodeId n = engine_.cluster().gpu(g).node;
   requeueJobsOn(n, g, "GPU " + m.gpu + " is being repartitioned");
-  TESSERA_CHECK(holdNode(n, false));
+  TESSERA_CHECK(holdNode(n, false, "MIG repartition of GPU " + m.gpu));
   push(engine_.now() + config_.migReconfigTime, Kind::MigApply, eventIndex);
   note("repartitioning " + m.gpu + " to " + m.layout);
   return okStatus();

@@ -163,7 +163,7 @@ class Simulator {
   Status end(JobId id, uint32_t run);
   void checkpointJob(JobId id, uint32_t run);
   Status apply(const ScheduledEvent& e);
-  Status holdNode(NodeId n, bool down);
+  Status holdNode(NodeId n, bool down, const std::string& reason);
   Status returnNode(NodeId n, bool down);
   void rememberOperatorIntent(const Command& c);
   Status startReconfigure(const simev::MigReconfigure& m, size_t eventIndex);

@@ -69,11 +69,16 @@ json layoutsToJson(const Engine& e) {
   return out;
 }
 
+// A node that is not up: its state, or {state, reason} when a reason was given.
 json nodeStatesToJson(const Engine& e) {
   json out = json::object();
-  for (const Node& n : e.cluster().nodes())
-    if (const NodeState s = e.state().nodeState(n.id); s != NodeState::Up)
-      out[n.name] = nodeStateName(s);
+  for (const Node& n : e.cluster().nodes()) {
+    const NodeState s = e.state().nodeState(n.id);
+    if (s == NodeState::Up) continue;
+    const std::string& reason = e.nodeReason(n.id);
+    out[n.name] = reason.empty() ? json(nodeStateName(s))
+                                 : json{{"state", nodeStateName(s)}, {"reason", reason}};
+  }
   return out;
 }
 
@@ -183,10 +188,19 @@ Status restoreNodeStates(Engine& e, const json& states) {
   for (const auto& [name, value] : states.items()) {
     const Node* n = e.cluster().findNode(name);
     if (!n) return Error{"stored node states: unknown node '" + name + "'", {}};
-    const std::string s = value.is_string() ? value.get<std::string>() : "";
+    // Written as a bare state before reasons were kept, as {state, reason} since.
+    const json& state = value.is_object() && value.contains("state") ? value["state"] : value;
+    const std::string s = state.is_string() ? state.get<std::string>() : "";
     if (s != "draining" && s != "down")
       return Error{"stored node states: " + name + " is '" + s + "'", {}};
-    TESSERA_CHECK(e.setNodeState(n->id, s == "down" ? NodeState::Down : NodeState::Draining));
+    std::string reason;
+    if (value.is_object() && value.contains("reason")) {
+      if (!value["reason"].is_string())
+        return Error{"stored node states: " + name + "'s reason is not a string", {}};
+      reason = value["reason"].get<std::string>();
+    }
+    TESSERA_CHECK(e.setNodeState(n->id, s == "down" ? NodeState::Down : NodeState::Draining,
+                                 std::move(reason)));
   }
   return okStatus();
 }
