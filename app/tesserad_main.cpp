@@ -69,6 +69,9 @@ int main(int argc, char** argv) {
   app.add_option("--speed", c.speed, "simulated-live: engine seconds per wall second (default 60)");
   app.add_option("--arrivals-per-hour", c.arrivalsPerHour,
                  "simulated-live: synthetic job arrivals per engine hour (default 120)");
+  app.add_option("--gpu-faults-per-day", c.gpuFaultsPerDay,
+                 "simulated-live: injected GPU faults (Xid errors) per engine day across the "
+                 "cluster (default 0)");
   app.add_option("--seed", c.seed, "simulated-live: seed of the synthetic load");
   app.add_option("--rate-limit", c.ratePerSecond,
                  "Requests per second per identity (default 500; bursts of twice that)")

@@ -22,6 +22,8 @@ Expected<EmbeddedSession> openEmbeddedSession(const EmbeddedOptions& options) {
   c.catalog = options.catalog;
   c.cycleSeconds = 1;
   c.speed = options.speed;
+  c.gpuFaultsPerDay = options.gpuFaultsPerDay;
+  c.gpuFaultRepair = options.gpuFaultRepair;
   TESSERA_TRY(backend, Backend::open(c));
   // The demo workload's jobs start the show; the load generator keeps it going.
   std::vector<Job> jobs = options.workload.jobs;

@@ -24,6 +24,11 @@ struct EmbeddedOptions {
   Policy policy;
   const GpuCatalog* catalog = nullptr;
   double speed = 60;  // engine seconds per wall second
+  // GPU faults (gpu_faults.h), far more often than a real fleet sees them (a few per thousand
+  // GPUs a day) so the Health layer has something to show: at the demo's speed one about every
+  // two minutes, each out for two.
+  double gpuFaultsPerDay = 12;
+  Seconds gpuFaultRepair = 7200;
 };
 
 struct EmbeddedSession {

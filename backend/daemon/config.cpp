@@ -226,6 +226,8 @@ Status loadTesseradConfig(const std::string& path, TesseradConfig& c) {
       {"simulation.speed", value(path, c.speed)},
       {"simulation.arrivals_per_hour", value(path, c.arrivalsPerHour)},
       {"simulation.seed", value(path, c.seed)},
+      {"simulation.gpu_faults_per_day", value(path, c.gpuFaultsPerDay)},
+      {"simulation.gpu_fault_repair", duration(path, c.gpuFaultRepair)},
       {"retention.raw", duration(path, c.retentionRaw)},
       {"retention.minute", duration(path, c.retentionMinute)},
       {"retention.hour", duration(path, c.retentionHour)},
@@ -252,6 +254,9 @@ Status validateTesseradConfig(const TesseradConfig& c) {
     return bad("limits.max_message_mib", "must be between 1 and 1024");
   if (!(c.speed > 0)) return bad("simulation.speed", "must be positive");
   if (!(c.arrivalsPerHour > 0)) return bad("simulation.arrivals_per_hour", "must be positive");
+  if (!(c.gpuFaultsPerDay >= 0) || c.gpuFaultsPerDay > 1e6)
+    return bad("simulation.gpu_faults_per_day", "must be between 0 and 1000000");
+  if (c.gpuFaultRepair <= 0) return bad("simulation.gpu_fault_repair", "must be positive");
   if (c.logFormat != "text" && c.logFormat != "json")
     return bad("log.format", "must be text or json");
   if (c.logLevel != "debug" && c.logLevel != "info" && c.logLevel != "warn" &&

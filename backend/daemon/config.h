@@ -54,6 +54,8 @@ struct TesseradConfig {
   size_t maxBatchJobs = 100000;
   double speed = 60;
   double arrivalsPerHour = 120;
+  double gpuFaultsPerDay = 0;   // simulated-live: injected Xid faults per engine day
+  Seconds gpuFaultRepair = 1800;
   uint64_t seed = 1;
   Seconds retentionRaw = 6 * 3600, retentionMinute = 7 * 86400, retentionHour = 400 * 86400;
   std::string logFormat = "text";  // text | json

@@ -75,6 +75,8 @@ BackendConfig backendConfig(const TesseradConfig& c, Loaded& l) {
   b.cycleSeconds = c.cycleSeconds;
   b.speed = c.speed;
   b.arrivalsPerHour = c.arrivalsPerHour;
+  b.gpuFaultsPerDay = c.gpuFaultsPerDay;
+  b.gpuFaultRepair = c.gpuFaultRepair;
   b.seed = c.seed;
   b.retention = {c.retentionRaw, c.retentionMinute, c.retentionHour};
   return b;

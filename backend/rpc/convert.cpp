@@ -542,6 +542,7 @@ v1::ClusterSnapshot snapshotToProto(const ClusterSnapshot& s) {
     auto* pn = out.add_nodes();
     pn->set_name(n.name);
     pn->set_state(n.state);
+    pn->set_state_reason(n.stateReason);
     pn->set_pool(n.pool);
     pn->set_leaf(n.leaf);
     pn->set_spine(n.spine);
@@ -566,6 +567,14 @@ v1::ClusterSnapshot snapshotToProto(const ClusterSnapshot& s) {
       if (g.memoryUsed) pg->set_memory_used(*g.memoryUsed);
       if (g.power) pg->set_power(*g.power);
       if (g.temperatureC) pg->set_temperature_c(*g.temperatureC);
+      if (g.numa >= 0) pg->set_numa(g.numa);
+      if (g.fault) {
+        auto* pf = pg->mutable_fault();
+        pf->set_xid(g.fault->xid);
+        pf->set_message(g.fault->message);
+        pf->set_since(g.fault->since);
+        if (g.fault->until) pf->set_until(*g.fault->until);
+      }
       pg->set_nvlink_domain(g.nvlinkDomain);
     }
   }
@@ -593,7 +602,7 @@ ClusterSnapshot snapshotFromProto(const v1::ClusterSnapshot& s) {
   out.now = s.now();
   out.mode = s.mode();
   for (const auto& pn : s.nodes()) {
-    NodeView n{pn.name(), pn.state(), pn.pool(), pn.leaf(), pn.spine(), {}};
+    NodeView n{pn.name(), pn.state(), pn.state_reason(), pn.pool(), pn.leaf(), pn.spine(), {}};
     for (const auto& pg : pn.gpus()) {
       GpuView g;
       g.index = static_cast<int>(pg.index());
@@ -610,6 +619,12 @@ ClusterSnapshot snapshotFromProto(const v1::ClusterSnapshot& s) {
       if (pg.has_memory_used()) g.memoryUsed = pg.memory_used();
       if (pg.has_power()) g.power = pg.power();
       if (pg.has_temperature_c()) g.temperatureC = pg.temperature_c();
+      if (pg.has_numa()) g.numa = pg.numa();
+      if (pg.has_fault()) {
+        const auto& pf = pg.fault();
+        g.fault = GpuView::Fault{pf.xid(), pf.message(), pf.since(), std::nullopt};
+        if (pf.has_until()) g.fault->until = pf.until();
+      }
       g.nvlinkDomain = pg.nvlink_domain();
       n.gpus.push_back(std::move(g));
     }

@@ -146,7 +146,23 @@ std::unique_ptr<Item> makeItem(Deadline d, Reply<T> reply, Work work) {
 
 }  // namespace
 
-Backend::Backend(BackendConfig config) : config_(std::move(config)), telemetry_(config_.seed) {}
+Backend::Backend(BackendConfig config)
+    : config_(std::move(config)),
+      telemetry_(config_.seed),
+      faults_(config_.gpuFaultsPerDay, config_.gpuFaultRepair, config_.seed) {}
+
+namespace {
+constexpr const char* kFaultsKey = "faults";
+}  // namespace
+
+// The injector's stored position; none (a new database, or one from before faults) starts it
+// afresh.
+Status Backend::restoreFaults() {
+  if (config_.mode != BackendMode::SimulatedLive) return okStatus();
+  for (const auto& [key, value] : extras_.meta)
+    if (key == kFaultsKey) return faults_.restore(value, *engine_);
+  return okStatus();
+}
 
 Backend::~Backend() {
   stop();
@@ -220,6 +236,7 @@ Status Backend::restoreOrCreate() {
     for (const auto& [key, value] : extras_.meta)
       if (key == "load.chunk") loadChunk_ = std::stoull(value);
   }
+  TESSERA_CHECK(restoreFaults());
   TESSERA_TRY(readDb, Database::open(config_.database));
   readDb_ = std::make_unique<Database>(std::move(readDb));
   readEvents_ = std::make_unique<EventStore>(*readDb_);
@@ -342,8 +359,9 @@ Status Backend::commit(Batch& batch) {
     TESSERA_CHECK(eventStore_->appendInTransaction(fresh));
     TESSERA_CHECK(state_->saveJobs(*engine_, batch.dirty, extras_.actualRuntime));
     if (batch.setupChanged) TESSERA_CHECK(state_->saveSetup(*engine_));
+    // The chunk's start is not kept: a restart regenerates its chunk from the restart time.
     if (config_.mode == BackendMode::SimulatedLive)
-      extras_.meta = {{"load.chunk", std::to_string(loadChunk_)}};
+      extras_.meta = {{"load.chunk", std::to_string(loadChunk_)}, {kFaultsKey, faults_.save()}};
     TESSERA_CHECK(state_->saveGlobal(*engine_, extras_));
     TESSERA_CHECK(usageStore_->saveInTransaction(usageRows));
     if (!batch.samples.empty())
@@ -388,11 +406,17 @@ void Backend::rollbackToStore(const Error& why) {
     return;
   }
   usage_.resume(*engine_, std::move(*openRuns));
+  if (auto restored = restoreFaults(); !restored)
+    broken_ =
+        Error{"a write failed (" + why.str() + ") and the GPU faults could not be reloaded (" +
+                  restored.error().str() + "); restart tesserad",
+              {}};
 }
 
 CycleStats Backend::tickWork(Batch& batch) {
   if (config_.mode == BackendMode::SimulatedLive) {
     simulateEnds();
+    faults_.advance(*engine_);
     generateLoad(batch);
   }
   const CycleStats stats = engine_->runCycle();
@@ -467,7 +491,8 @@ void Backend::generateLoad(Batch& batch) {
         arrivals_.push_back(std::move(tj));
       }
       extras_.meta = {{"load.chunk", std::to_string(loadChunk_)},
-                      {"load.start", std::to_string(chunkStart)}};
+                      {"load.start", std::to_string(chunkStart)},
+                      {kFaultsKey, faults_.save()}};
     }
     if (arrivals_.front().job.submitTime > now) return;
     TraceJob tj = std::move(arrivals_.front());
@@ -704,6 +729,7 @@ ClusterSnapshot Backend::snapshotNow() const {
     NodeView nv;
     nv.name = n.name;
     nv.state = nodeStateName(e.state().nodeState(n.id));
+    nv.stateReason = e.nodeReason(n.id);
     nv.pool = n.pool;
     if (n.leaf != kNone) {
       const FabricSwitch& leaf = c.switches()[static_cast<size_t>(n.leaf)];
@@ -719,6 +745,8 @@ ClusterSnapshot Backend::snapshotNow() const {
       gv.sharing = gpuSharingName(c.gpu(g).sharing.mode);
       if (const DomainId d = c.gpu(g).nvlinkDomain; d != kNone)
         gv.nvlinkDomain = c.nvlinkDomains()[static_cast<size_t>(d)].name;
+      if (n.hw && static_cast<size_t>(i) < n.hw->gpuNuma.size())
+        gv.numa = n.hw->gpuNuma[static_cast<size_t>(i)];
       auto teamOf = [&e](JobId id) {
         const JobRecord* r = e.job(id);
         return r ? r->job.team : std::string();
@@ -742,6 +770,8 @@ ClusterSnapshot Backend::snapshotNow() const {
           gv.migLayout = formatMigLayout(c.modelOf(g), l, true);
       }
       for (const auto& occ : gv.occupants) gv.allocated += occ.milli / 1000.0;
+      if (const ActiveGpuFault* f = faults_.faultOf(g))
+        gv.fault = GpuView::Fault{f->xid, xidMessage(f->xid), f->since, f->until};
       if (g < lastTelemetry_.size()) {
         gv.util = lastTelemetry_[g].value.util;
         gv.smActive = lastTelemetry_[g].value.sm;

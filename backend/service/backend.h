@@ -24,6 +24,7 @@
 #include <unordered_map>
 
 #include "service/event_hub.h"
+#include "service/gpu_faults.h"
 #include "service/session.h"
 #include "sim/metrics.h"
 #include "sim/synthetic.h"
@@ -57,6 +58,8 @@ struct BackendConfig {
   double cycleSeconds = 2.0;            // wall seconds between scheduling cycles
   double speed = 60.0;                  // simulated-live: engine seconds per wall second
   double arrivalsPerHour = 120;         // simulated-live: synthetic arrivals per engine hour
+  double gpuFaultsPerDay = 0;           // simulated-live: Xid faults per engine day (gpu_faults.h)
+  Seconds gpuFaultRepair = 1800;        // simulated-live: how long a faulted GPU stays out
   uint64_t seed = 1;
   Seconds sampleEvery = 60;  // engine seconds between metric samples
   MetricRetention retention;
@@ -134,6 +137,7 @@ class Backend final : public ClusterSession {
   [[nodiscard]] Seconds clockNow() const;
   void simulateEnds();
   void generateLoad(Batch& batch);
+  Status restoreFaults();
   void sampleMetrics(Batch& batch);
   // Per team and pool: allocated, and with telemetry busy, SM active, tensor active.
   void sampleScopes(std::vector<std::pair<std::string, double>>& out, bool simulated) const;
@@ -176,6 +180,7 @@ class Backend final : public ClusterSession {
   std::deque<TraceJob> arrivals_;
   uint64_t loadChunk_ = 0;
   TelemetryModel telemetry_;
+  GpuFaultInjector faults_;  // simulated-live
   std::vector<GpuTelemetry> lastTelemetry_;
 
   std::mutex queueMutex_;

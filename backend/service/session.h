@@ -70,11 +70,21 @@ struct GpuView {
   std::optional<double> power;         // power draw / board power limit
   std::optional<double> temperatureC;  // GPU temperature, °C
   std::string nvlinkDomain;
+  int numa = -1;  // the GPU's NUMA zone (NumaZone::id) from the hardware; -1 = unknown
+  // A hardware fault that took the GPU out (an Xid error), until it is repaired.
+  struct Fault {
+    int xid = 0;
+    std::string message;  // dcgm-exporter's err_msg ("GPU has fallen off the bus")
+    Seconds since = 0;
+    std::optional<Seconds> until;  // expected repair; none = unknown
+  };
+  std::optional<Fault> fault;
 };
 
 struct NodeView {
   std::string name;
-  std::string state;
+  std::string state;        // up, draining, down
+  std::string stateReason;  // why it is not up, as given ("psu", "Xid 79 on GPU pod-a-02/3")
   std::string pool;
   std::string leaf;
   std::string spine;

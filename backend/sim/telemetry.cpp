@@ -3,19 +3,10 @@
 #include <algorithm>
 #include <cmath>
 
+#include "core/mix.h"
+
 namespace tessera {
 namespace {
-
-uint64_t mix(uint64_t x) {  // splitmix64 finalizer: cheap, well-spread, deterministic
-  x += 0x9e3779b97f4a7c15ULL;
-  x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ULL;
-  x = (x ^ (x >> 27)) * 0x94d049bb133111ebULL;
-  return x ^ (x >> 31);
-}
-
-double unit(uint64_t h) {
-  return double(h >> 11) / double(1ULL << 53);
-}
 
 // Per profile: mean level of each counter and how much it wanders minute to minute.
 struct Levels {
@@ -39,11 +30,12 @@ Levels levelsOf(UsageProfile p) {
 
 JobTelemetry TelemetryModel::sample(JobId job, UsageProfile usage, Seconds t) const {
   const Levels l = levelsOf(usage);
-  const uint64_t jobKey = mix(seed_ ^ mix(job));
+  const uint64_t jobKey = mixBits(seed_ ^ mixBits(job));
   // Each job sits somewhat above or below its profile's mean for its whole life...
-  const double bias = 0.85 + 0.3 * unit(jobKey);
+  const double bias = 0.85 + 0.3 * unitOf(jobKey);
   // ...and wanders minute to minute; inference also follows a daily cycle.
-  const double wander = (unit(mix(jobKey ^ static_cast<uint64_t>(t / 60))) - 0.5) * 2 * l.jitter;
+  const double wander =
+      (unitOf(mixBits(jobKey ^ static_cast<uint64_t>(t / 60))) - 0.5) * 2 * l.jitter;
   double load = bias + wander;
   if (usage == UsageProfile::Inference)
     load *= 0.55 + 0.45 * std::sin(2 * M_PI * double(t % 86400) / 86400.0);
@@ -61,9 +53,9 @@ JobTelemetry TelemetryModel::sample(JobId job, UsageProfile usage, Seconds t) co
 double TelemetryModel::temperatureC(GpuId g, double power, Seconds t) const {
   const double load = std::clamp((power - kIdlePower) / (1 - kIdlePower), 0.0, 1.0);
   // A different stream from the jobs' (a GPU and a job may share a number).
-  const uint64_t gpuKey = mix(seed_ ^ mix(0x7e3a5c1d00000000ULL ^ g));
+  const uint64_t gpuKey = mixBits(seed_ ^ mixBits(0x7e3a5c1d00000000ULL ^ g));
   const double noise =
-      (unit(mix(gpuKey ^ static_cast<uint64_t>(t / 60))) - 0.5) * 2 * kTemperatureNoiseC;
+      (unitOf(mixBits(gpuKey ^ static_cast<uint64_t>(t / 60))) - 0.5) * 2 * kTemperatureNoiseC;
   return kIdleTemperatureC + (kFullPowerTemperatureC - kIdleTemperatureC) * load + noise;
 }
 

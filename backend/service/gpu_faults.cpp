@@ -1,0 +1,171 @@
+#include "service/gpu_faults.h"
+
+#include <algorithm>
+#include <cmath>
+
+#include <nlohmann/json.hpp>
+
+#include "core/mix.h"
+#include "topology/cluster.h"
+
+namespace tessera {
+namespace {
+
+using json = nlohmann::json;
+
+// Salts keep the draws for one fault independent of each other.
+constexpr uint64_t kGapSalt = 1, kGpuSalt = 2, kXidSalt = 3;
+
+std::string gpuName(const Cluster& c, GpuId g) {
+  const Gpu& gpu = c.gpu(g);
+  return c.node(gpu.node).name + "/" + std::to_string(g - c.node(gpu.node).firstGpu);
+}
+
+// Requeues the jobs that hold `gpu`, as the simulator does for a fault (the engine books it as a
+// preemption by nobody, with the fault as the reason).
+void requeueJobsOn(Engine& e, GpuId gpu, const std::string& why) {
+  std::vector<JobId> victims;
+  for (const JobRecord* j : e.running()) {
+    if (!j->placement) continue;
+    for (const auto& t : j->placement->tasks)
+      if (std::find(t.gpus.begin(), t.gpus.end(), gpu) != t.gpus.end()) {
+        victims.push_back(j->job.id);
+        break;
+      }
+  }
+  for (JobId v : victims) (void)e.preempt(v, kNoJob, "tesserad", why);
+}
+
+}  // namespace
+
+const std::vector<XidKind>& injectedXids() {
+  static const std::vector<XidKind> kinds{
+      {79, "GPU has fallen off the bus", 3},
+      {48, "Double Bit ECC Error", 1},
+      {94, "Contained ECC error", 2},
+      {95, "Uncontained ECC error", 1},
+      {74, "NVLINK Error", 2},
+      {119, "GSP RPC timeout", 1},
+  };
+  return kinds;
+}
+
+std::string xidMessage(int xid) {
+  for (const XidKind& k : injectedXids())
+    if (k.xid == xid) return k.message;
+  return {};
+}
+
+GpuFaultInjector::GpuFaultInjector(double perDay, Seconds repair, uint64_t seed)
+    : perDay_(perDay), repair_(repair), seed_(seed) {}
+
+const ActiveGpuFault* GpuFaultInjector::faultOf(GpuId gpu) const {
+  for (const ActiveGpuFault& f : active_)
+    if (f.gpu == gpu) return &f;
+  return nullptr;
+}
+
+double GpuFaultInjector::draw(uint64_t salt) const {
+  return unitOf(mixBits(seed_ ^ mixBits(0xfa017ULL << 32 ^ count_ << 4 ^ salt)));
+}
+
+Seconds GpuFaultInjector::gapAfter(Seconds t) const {
+  const double meanGap = 86400.0 / perDay_;
+  return t + std::max<Seconds>(1, std::llround(-std::log1p(-draw(kGapSalt)) * meanGap));
+}
+
+bool GpuFaultInjector::advance(Engine& engine) {
+  if (perDay_ <= 0) return false;
+  const Seconds now = engine.now();
+  const size_t before = active_.size();
+  const uint64_t injectedBefore = count_;
+  repairDue(engine);
+  if (!next_) next_ = gapAfter(now);
+  while (*next_ <= now) {
+    inject(engine, *next_);
+    next_ = gapAfter(*next_);
+  }
+  return active_.size() != before || count_ != injectedBefore;
+}
+
+void GpuFaultInjector::repairDue(Engine& engine) {
+  const Seconds now = engine.now();
+  std::vector<ActiveGpuFault> repaired;
+  std::erase_if(active_, [&](const ActiveGpuFault& f) {
+    if (f.until > now) return false;
+    repaired.push_back(f);
+    return true;
+  });
+  for (const ActiveGpuFault& f : repaired) {
+    const NodeId n = engine.cluster().gpu(f.gpu).node;
+    // Only the drain this fault made is undone: a node an operator returned (or drained again
+    // for a reason of their own) is theirs. Faults only hit up nodes, so no other fault holds it.
+    if (engine.state().nodeState(n) == NodeState::Draining && engine.nodeReason(n) == f.reason)
+      (void)engine.drain(n, false);
+  }
+}
+
+void GpuFaultInjector::inject(Engine& engine, Seconds at) {
+  const Cluster& c = engine.cluster();
+  std::vector<GpuId> candidates;
+  for (const Gpu& g : c.gpus())
+    if (engine.state().nodeState(g.node) == NodeState::Up && !faultOf(g.id))
+      candidates.push_back(g.id);
+  double total = 0;
+  for (const XidKind& k : injectedXids()) total += k.weight;
+  double pick = draw(kXidSalt) * total;
+  const XidKind* kind = &injectedXids().back();
+  for (const XidKind& k : injectedXids())
+    if ((pick -= k.weight) < 0) {
+      kind = &k;
+      break;
+    }
+  const double gpuDraw = draw(kGpuSalt);
+  ++count_;
+  if (candidates.empty()) return;  // every node is out already
+  const auto slot = static_cast<size_t>(gpuDraw * static_cast<double>(candidates.size()));
+  const GpuId gpu = candidates[std::min(candidates.size() - 1, slot)];
+  ActiveGpuFault f{gpu, kind->xid, at, at + repair_,
+                   "Xid " + std::to_string(kind->xid) + " on GPU " + gpuName(c, gpu)};
+  requeueJobsOn(engine, gpu,
+                "GPU " + gpuName(c, gpu) + " fault (Xid " + std::to_string(kind->xid) + ", " +
+                    kind->message + ")");
+  (void)engine.drain(c.gpu(gpu).node, true, f.reason);
+  active_.push_back(std::move(f));
+}
+
+std::string GpuFaultInjector::save() const {
+  json faults = json::array();
+  for (const ActiveGpuFault& f : active_)
+    faults.push_back({{"gpu", f.gpu},
+                      {"xid", f.xid},
+                      {"since", f.since},
+                      {"until", f.until},
+                      {"reason", f.reason}});
+  json out{{"count", count_}, {"faults", std::move(faults)}};
+  if (next_) out["next"] = *next_;
+  return out.dump();
+}
+
+Status GpuFaultInjector::restore(const std::string& text, const Engine& engine) {
+  try {
+    const json in = json::parse(text);
+    count_ = in.at("count").get<uint64_t>();
+    next_.reset();
+    if (in.contains("next")) next_ = in.at("next").get<Seconds>();
+    active_.clear();
+    for (const json& f : in.at("faults")) {
+      ActiveGpuFault a{f.at("gpu").get<GpuId>(), f.at("xid").get<int>(),
+                       f.at("since").get<Seconds>(), f.at("until").get<Seconds>(),
+                       f.at("reason").get<std::string>()};
+      if (a.gpu >= engine.cluster().gpus().size())
+        return Error{"stored GPU faults: no GPU " + std::to_string(a.gpu) + " in this cluster", {}};
+      active_.push_back(std::move(a));
+    }
+  } catch (const json::exception& ex) {
+    return Error{std::string("stored GPU faults are malformed: ") + ex.what(), {}};
+  }
+  return okStatus();
+}
+
+}  // namespace tessera

@@ -1,0 +1,286 @@
+// GPU faults and node reasons: the simulated-live demo's fault injector on a real engine (rate,
+// what a fault does to jobs and to its node, repair, an operator's say, save and restore), and
+// the Backend carrying faults and drain reasons into snapshots and across restarts.
+#include <QTemporaryDir>
+#include <QtTest>
+
+#include <regex>
+#include <set>
+
+#include "backend_test_util.h"
+#include "clusterspec/cluster_spec.h"
+#include "scheduler/command.h"
+#include "service/backend.h"
+#include "service/gpu_faults.h"
+#include "workload/workload_spec.h"
+
+using namespace tessera;
+using namespace tessera::test;
+
+namespace {
+
+// The demo cluster running the demo workload at t = 1000.
+Engine busyDemoEngine() {
+  auto w = demoWorkload();
+  if (!w) qFatal("demo workload: %s", w.error().str().c_str());
+  auto e = Engine::create(demoCluster(), *w);
+  if (!e) qFatal("engine: %s", e.error().str().c_str());
+  if (!e->advanceTo(1000)) qFatal("advance");
+  e->runCycle();
+  if (e->running().empty()) qFatal("nothing runs");
+  return std::move(*e);
+}
+
+// Advances the clock in steps until the injector reports a change; fails past `limit`.
+void advanceUntilChange(Engine& e, GpuFaultInjector& f, Seconds step, Seconds limit) {
+  const Seconds end = e.now() + limit;
+  while (e.now() < end) {
+    if (!e.advanceTo(e.now() + step)) qFatal("advance");
+    if (f.advance(e)) return;
+  }
+  qFatal("no fault change within %lld s", static_cast<long long>(limit));
+}
+
+// The jobs holding GPU g.
+std::set<JobId> jobsOn(const Engine& e, GpuId g) {
+  std::set<JobId> out;
+  for (const JobRecord* j : e.running())
+    for (const auto& t : j->placement->tasks)
+      for (GpuId held : t.gpus)
+        if (held == g) out.insert(j->job.id);
+  return out;
+}
+
+std::string gpuName(const Engine& e, GpuId g) {
+  const Node& n = e.cluster().node(e.cluster().gpu(g).node);
+  return n.name + "/" + std::to_string(g - n.firstGpu);
+}
+
+struct BackendFixture {
+  QTemporaryDir dir;
+  Seconds now = 1000;
+  BackendConfig config(BackendMode mode) {
+    BackendConfig c;
+    c.database = dir.filePath("faults.db").toStdString();
+    c.mode = mode;
+    c.cluster = demoCluster();
+    c.tenants = *demoWorkload();
+    c.runCycles = false;
+    c.clock = [this] { return now; };
+    c.gpuFaultsPerDay = 48;  // two an hour
+    c.gpuFaultRepair = 3 * 3600;
+    return c;
+  }
+  std::unique_ptr<Backend> open(BackendMode mode) {
+    auto b = Backend::open(config(mode));
+    if (!b) qFatal("open: %s", b.error().str().c_str());
+    return std::move(*b);
+  }
+};
+
+ClusterSnapshot snapshotOf(Backend& b) {
+  return ok(await<ClusterSnapshot>([&](auto r) { b.snapshot(r); }));
+}
+
+void cycle(Backend& b) {
+  ok(await<CycleStats>([&](auto r) { b.cycleNow(r); }));
+}
+
+// "node/index Xid N since S until U" for every faulted GPU of a snapshot, plus each node's reason.
+std::vector<std::string> faultLines(const ClusterSnapshot& s) {
+  std::vector<std::string> out;
+  for (const NodeView& n : s.nodes) {
+    if (!n.stateReason.empty()) out.push_back(n.name + " " + n.state + ": " + n.stateReason);
+    for (const GpuView& g : n.gpus)
+      if (g.fault)
+        out.push_back(n.name + "/" + std::to_string(g.index) + " Xid " +
+                      std::to_string(g.fault->xid) + " " + g.fault->message + " since " +
+                      std::to_string(g.fault->since) + " until " +
+                      std::to_string(g.fault->until.value_or(-1)));
+  }
+  return out;
+}
+
+}  // namespace
+
+class TstGpuFaults : public QObject {
+  Q_OBJECT
+
+ private slots:
+  void faultsArriveAtTheConfiguredRate() {
+    Engine e = busyDemoEngine();
+    GpuFaultInjector f(24, 600, 7);
+    // 20 days in hourly steps: 480 faults expected (Poisson, sd 22), each repaired in 10 min.
+    for (int h = 1; h <= 20 * 24; ++h) {
+      QVERIFY(e.advanceTo(1000 + h * 3600));
+      f.advance(e);
+    }
+    QVERIFY2(f.injected() > 400 && f.injected() < 560, std::to_string(f.injected()).c_str());
+    // Repaired as they come: none is older than the repair time.
+    for (const ActiveGpuFault& a : f.active()) QVERIFY(a.until > e.now());
+    GpuFaultInjector none(0, 600, 7);
+    QVERIFY(!none.advance(e));
+    QCOMPARE(none.injected(), uint64_t{0});
+  }
+
+  void aFaultRequeuesItsGpusJobsAndDrainsTheNode() {
+    Engine e = busyDemoEngine();
+    GpuFaultInjector f(240, 3600, 3);
+    std::map<GpuId, std::set<JobId>> before;
+    for (const Gpu& g : e.cluster().gpus()) before[g.id] = jobsOn(e, g.id);
+    // Step by one second so the state just before the fault is what `before` saw.
+    advanceUntilChange(e, f, 1, 86400);
+    QCOMPARE(f.active().size(), size_t{1});
+    const ActiveGpuFault a = f.active().front();
+    QVERIFY(!xidMessage(a.xid).empty());
+    QCOMPARE(a.since, e.now());
+    QCOMPARE(a.until, a.since + 3600);
+    const NodeId n = e.cluster().gpu(a.gpu).node;
+    QCOMPARE(e.state().nodeState(n), NodeState::Draining);
+    QCOMPARE(e.nodeReason(n), "Xid " + std::to_string(a.xid) + " on GPU " + gpuName(e, a.gpu));
+    QCOMPARE(f.faultOf(a.gpu), &f.active().front());
+    // The jobs on the failed GPU are back in the queue, saying why; the node's other jobs run on.
+    QVERIFY(jobsOn(e, a.gpu).empty());
+    for (JobId j : before[a.gpu]) {
+      QCOMPARE(e.job(j)->state, JobState::Pending);
+      QVERIFY2(e.job(j)->reason.find("Xid " + std::to_string(a.xid)) != std::string::npos,
+               e.job(j)->reason.c_str());
+    }
+    const Node& node = e.cluster().node(n);
+    for (int i = 0; i < node.gpuCount(); ++i) {
+      const GpuId g = node.firstGpu + static_cast<GpuId>(i);
+      if (g == a.gpu) continue;
+      for (JobId j : before[g])
+        if (!before[a.gpu].count(j)) QCOMPARE(e.job(j)->state, JobState::Running);
+    }
+
+    // Repaired: the node is back in service and forgets the reason.
+    QVERIFY(e.advanceTo(a.until));
+    QVERIFY(f.advance(e) || f.active().empty());
+    QVERIFY(!f.faultOf(a.gpu));
+    QCOMPARE(e.state().nodeState(n), NodeState::Up);
+    QCOMPARE(e.nodeReason(n), std::string());
+  }
+
+  void anOperatorsDecisionOutlastsTheRepair() {
+    Engine e = busyDemoEngine();
+    GpuFaultInjector f(240, 3600, 3);
+    advanceUntilChange(e, f, 60, 86400);
+    const ActiveGpuFault a = f.active().front();
+    const NodeId n = e.cluster().gpu(a.gpu).node;
+    // The operator takes the node back early, then drains it again for a reason of their own:
+    // the repair must not return it.
+    const std::string name = e.cluster().node(n).name;
+    QVERIFY(execute(e, Command{cmd::Undrain{name}}, "alice", false));
+    QCOMPARE(e.state().nodeState(n), NodeState::Up);
+    QVERIFY(execute(e, Command{cmd::Drain{name, "psu swap"}}, "alice", false));
+    QCOMPARE(e.nodeReason(n), std::string("psu swap"));
+    QVERIFY(e.advanceTo(a.until + 1));
+    f.advance(e);
+    QVERIFY(!f.faultOf(a.gpu));
+    QCOMPARE(e.state().nodeState(n), NodeState::Draining);
+    QCOMPARE(e.nodeReason(n), std::string("psu swap"));
+  }
+
+  void aRestoredInjectorCarriesOnTheSame() {
+    Engine e = busyDemoEngine();
+    GpuFaultInjector f(48, 7200, 11);
+    advanceUntilChange(e, f, 600, 86400);
+    GpuFaultInjector copy(48, 7200, 11);
+    QVERIFY(copy.restore(f.save(), e));
+    QCOMPARE(copy.save(), f.save());
+    // Both see the same future: run each on its own copy of the engine.
+    Engine other = e;
+    for (int h = 1; h <= 48; ++h) {
+      QVERIFY(e.advanceTo(e.now() + 3600));
+      QVERIFY(other.advanceTo(other.now() + 3600));
+      f.advance(e);
+      copy.advance(other);
+      QCOMPARE(copy.save(), f.save());
+    }
+    QVERIFY(f.injected() > 1);
+  }
+
+  void aBadStoredStateIsRefused() {
+    const Engine e = busyDemoEngine();
+    GpuFaultInjector f(1, 60, 1);
+    for (const char* text :
+         {"", "{", "[]", R"({"count": 1})", R"({"count": 1, "faults": [{"gpu": 0}]})",
+          R"({"count": 1, "faults": [{"gpu": 99999, "xid": 79, "since": 0, "until": 1,
+              "reason": "x"}]})"}) {
+      const auto st = f.restore(text, e);
+      QVERIFY2(!st, text);
+      QVERIFY2(st.error().message.find("stored GPU faults") != std::string::npos,
+               st.error().message.c_str());
+    }
+  }
+
+  void theBackendShowsFaultsAndKeepsThemOverARestart() {
+    BackendFixture fx;
+    std::vector<std::string> lines;
+    {
+      auto b = fx.open(BackendMode::SimulatedLive);
+      std::vector<Job> jobs = demoWorkload()->jobs;
+      for (Job& j : jobs) j.id = kNoJob;
+      ok(await<std::vector<JobId>>([&](auto r) { b->submit(jobs, Caller{}, std::nullopt, r); }));
+      for (int i = 0; i < 12 && lines.empty(); ++i) {
+        fx.now += 1800;
+        cycle(*b);
+        lines = faultLines(snapshotOf(*b));
+      }
+      QVERIFY(!lines.empty());
+    }
+    // Each fault's node drains with a reason that names it, in the same snapshot.
+    const std::regex faulted(R"(([\w-]+)/(\d+) Xid (\d+) .* since \d+ until \d+)");
+    int faults = 0;
+    for (const std::string& l : lines) {
+      std::smatch m;
+      if (!std::regex_match(l, m, faulted)) continue;
+      ++faults;
+      const std::string reason =
+          m[1].str() + " draining: Xid " + m[3].str() + " on GPU " + m[1].str() + "/" + m[2].str();
+      QVERIFY2(std::find(lines.begin(), lines.end(), reason) != lines.end(), reason.c_str());
+    }
+    QVERIFY(faults > 0);
+    // Reopened at the same time: the same faults, not forgotten and not drawn again.
+    auto b = fx.open(BackendMode::SimulatedLive);
+    QCOMPARE(faultLines(snapshotOf(*b)), lines);
+    // After the repair time every one of them is back.
+    fx.now += 3 * 3600 + 1;
+    cycle(*b);
+    for (const std::string& l : faultLines(snapshotOf(*b)))
+      QVERIFY2(std::find(lines.begin(), lines.end(), l) == lines.end(), l.c_str());
+  }
+
+  void aDrainReasonIsKeptAndForgottenOnUndrain() {
+    BackendFixture fx;
+    auto reasonOf = [](const ClusterSnapshot& s, const std::string& node) {
+      for (const NodeView& n : s.nodes)
+        if (n.name == node) return n.state + ": " + n.stateReason;
+      return std::string("missing");
+    };
+    {
+      auto b = fx.open(BackendMode::Live);
+      ok(await<CommandResult>([&](auto r) {
+        b->act(Command{cmd::Drain{"pod-a-03", "PSU swap, ticket 4711"}}, false, Caller{"alice"},
+               std::nullopt, r);
+      }));
+      QCOMPARE(reasonOf(snapshotOf(*b), "pod-a-03"),
+               std::string("draining: PSU swap, ticket 4711"));
+    }
+    auto b = fx.open(BackendMode::Live);
+    QCOMPARE(reasonOf(snapshotOf(*b), "pod-a-03"), std::string("draining: PSU swap, ticket 4711"));
+    // Live mode injects nothing, whatever the rate says.
+    fx.now += 86400;
+    cycle(*b);
+    for (const NodeView& n : snapshotOf(*b).nodes)
+      for (const GpuView& g : n.gpus) QVERIFY(!g.fault);
+    ok(await<CommandResult>([&](auto r) {
+      b->act(Command{cmd::Undrain{"pod-a-03"}}, false, Caller{"alice"}, std::nullopt, r);
+    }));
+    QCOMPARE(reasonOf(snapshotOf(*b), "pod-a-03"), std::string("up: "));
+  }
+};
+
+QTEST_GUILESS_MAIN(TstGpuFaults)
+#include "tst_gpu_faults.moc"
