@@ -438,10 +438,6 @@ Seit %1</translation>
         <translation>Belegt, aber ungenutzt</translation>
     </message>
     <message>
-        <source>Node state</source>
-        <translation>Knotenzustand</translation>
-    </message>
-    <message>
         <source>NVLink %1</source>
         <translation>NVLink %1</translation>
     </message>
@@ -587,6 +583,32 @@ Seit %1</translation>
     <message>
         <source>%1 free but unusable for the pending work</source>
         <translation>%1 frei, aber für die wartende Arbeit unbrauchbar</translation>
+    </message>
+    <message>
+        <source>Health (GPU faults, node state)</source>
+        <translation>Hardwarezustand (GPU-Fehler, Knoten)</translation>
+    </message>
+    <message>
+        <source>GPU fault (Xid)</source>
+        <translation>GPU-Fehler (Xid)</translation>
+    </message>
+    <message>
+        <source>%1 (%2)</source>
+        <translation>%1 (%2)</translation>
+    </message>
+    <message numerus="yes">
+        <source>Xid %1: %2, for %n min</source>
+        <translation>
+            <numerusform>Xid %1: %2, seit %n Minute</numerusform>
+            <numerusform>Xid %1: %2, seit %n Minuten</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>repair expected in %n min</source>
+        <translation>
+            <numerusform>Reparatur erwartet in %n Minute</numerusform>
+            <numerusform>Reparatur erwartet in %n Minuten</numerusform>
+        </translation>
     </message>
 </context>
 <context>

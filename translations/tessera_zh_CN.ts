@@ -438,10 +438,6 @@ Since %1</source>
         <translation>已分配但闲置</translation>
     </message>
     <message>
-        <source>Node state</source>
-        <translation>节点状态</translation>
-    </message>
-    <message>
         <source>NVLink %1</source>
         <translation>NVLink %1</translation>
     </message>
@@ -586,6 +582,30 @@ Since %1</source>
     <message>
         <source>%1 free but unusable for the pending work</source>
         <translation>%1 空闲但无法用于等待中的工作</translation>
+    </message>
+    <message>
+        <source>Health (GPU faults, node state)</source>
+        <translation>健康状况（GPU 故障、节点状态）</translation>
+    </message>
+    <message>
+        <source>GPU fault (Xid)</source>
+        <translation>GPU 故障（Xid）</translation>
+    </message>
+    <message>
+        <source>%1 (%2)</source>
+        <translation>%1（%2）</translation>
+    </message>
+    <message numerus="yes">
+        <source>Xid %1: %2, for %n min</source>
+        <translation>
+            <numerusform>Xid %1：%2，已持续 %n 分钟</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>repair expected in %n min</source>
+        <translation>
+            <numerusform>预计 %n 分钟后修复</numerusform>
+        </translation>
     </message>
 </context>
 <context>

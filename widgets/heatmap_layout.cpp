@@ -95,10 +95,10 @@ class HeatmapLayout::Builder {
   Builder(HeatmapLayout& out, const ClusterSnapshot& s, const GpuCatalog& catalog)
       : out_(out), s_(s), p_(out.params_), catalog_(catalog) {}
 
-  void run(const Cluster* hardware) {
+  void run() {
     group();
     findMultiNodeDomains();
-    shapeNodes(hardware);
+    shapeNodes();
     const std::vector<QSizeF> leafSizes = sizeLeaves();
     placeSpines(leafSizes);
   }
@@ -161,18 +161,11 @@ class HeatmapLayout::Builder {
 
   [[nodiscard]] QSizeF nodeSize(int node) const { return shapes_[static_cast<size_t>(node)].size; }
 
-  // The NUMA zone of each GPU of a node, from the hardware; all -1 when it does not know the
-  // node or its GPU count differs (another cluster of the same names).
-  static std::vector<int> numaOf(const NodeView& nv, const Cluster* hardware) {
-    std::vector<int> numa(nv.gpus.size(), -1);
-    const Node* hw = hardware ? hardware->findNode(nv.name) : nullptr;
-    if (!hw || !hw->hw || hw->gpuCount() != static_cast<int>(nv.gpus.size())) return numa;
-    const std::vector<int>& zones = hw->hw->gpuNuma;
-    for (size_t i = 0; i < nv.gpus.size(); ++i) {
-      const int index = nv.gpus[i].index;
-      if (index >= 0 && static_cast<size_t>(index) < zones.size())
-        numa[i] = zones[static_cast<size_t>(index)];
-    }
+  // The NUMA zone of each GPU of a node, as the snapshot carries it (-1 = unknown).
+  static std::vector<int> numaOf(const NodeView& nv) {
+    std::vector<int> numa;
+    numa.reserve(nv.gpus.size());
+    for (const GpuView& g : nv.gpus) numa.push_back(g.numa);
     return numa;
   }
 
@@ -195,12 +188,12 @@ class HeatmapLayout::Builder {
   // Without zones (or with one) the tiles form one grid. With several, each zone is a block of
   // its own, and the blocks flow in rows about as wide as the single grid would be: a DGX's two
   // zones of four are its two rows, four zones of two a 2 x 2 of pairs.
-  [[nodiscard]] NodeShape shapeOf(const NodeView& nv, const Cluster* hardware) const {
+  [[nodiscard]] NodeShape shapeOf(const NodeView& nv) const {
     NodeShape shape;
     const int gpus = static_cast<int>(nv.gpus.size());
     const int cols = gpuColumns(gpus);
     shape.tiles.resize(nv.gpus.size());
-    shape.numa = numaOf(nv, hardware);
+    shape.numa = numaOf(nv);
     std::map<int, std::vector<int>> byZone;  // unknown (-1) first in the map, drawn last
     for (int i = 0; i < gpus; ++i) byZone[shape.numa[static_cast<size_t>(i)]].push_back(i);
     const QPointF origin(p_.nodePad, p_.nodeHeader);
@@ -236,9 +229,9 @@ class HeatmapLayout::Builder {
     return shape;
   }
 
-  void shapeNodes(const Cluster* hardware) {
+  void shapeNodes() {
     shapes_.reserve(s_.nodes.size());
-    for (const NodeView& nv : s_.nodes) shapes_.push_back(shapeOf(nv, hardware));
+    for (const NodeView& nv : s_.nodes) shapes_.push_back(shapeOf(nv));
   }
 
   [[nodiscard]] std::vector<QSizeF> nodeSizes(const Unit& u) const {
@@ -516,10 +509,10 @@ class HeatmapLayout::Builder {
 };
 
 void HeatmapLayout::build(const ClusterSnapshot& snapshot, const HeatmapLayoutParams& params,
-                          const GpuCatalog* catalog, const Cluster* hardware) {
+                          const GpuCatalog* catalog) {
   *this = HeatmapLayout();
   params_ = params;
-  Builder(*this, snapshot, catalog ? *catalog : GpuCatalog::builtin()).run(hardware);
+  Builder(*this, snapshot, catalog ? *catalog : GpuCatalog::builtin()).run();
   buildGrids();
 }
 

@@ -7,7 +7,7 @@
 // Nesting: spine -> leaf switch -> unit -> node -> NUMA zone -> GPU tile -> MIG instance, where a
 // unit is one node or the nodes of a multi-node NVLink domain (an NVL72 rack), kept together in
 // one frame. NVLink domains inside a node (a whole NVSwitch board, bridged PCIe pairs) get a frame
-// around their tiles. When the hardware is known and a node has GPUs in several NUMA zones, each
+// around their tiles. When the snapshot says a node has GPUs in several NUMA zones, each
 // zone's tiles form a block of their own, set apart by a wider gap. Queries go through a uniform
 // grid of buckets, so a hit test costs a few comparisons whatever the cluster size.
 #include <QHash>
@@ -23,7 +23,6 @@
 #include "service/session.h"
 
 namespace tessera {
-class Cluster;
 class GpuCatalog;
 }  // namespace tessera
 
@@ -65,7 +64,7 @@ struct HeatmapDomainOutline {
 struct HeatmapNumaZone {
   QRectF rect;
   int node = -1;  // index into HeatmapLayout::nodes()
-  int zone = -1;  // the zone's id (NumaZone::id); -1 gathers GPUs the hardware puts in none
+  int zone = -1;  // the zone's id (GpuView::numa); -1 gathers GPUs of no known zone
 };
 
 struct HeatmapNodeBox {
@@ -85,7 +84,7 @@ struct HeatmapTile {
   int node = -1;    // index into HeatmapLayout::nodes()
   int gpu = 0;      // GpuView::index
   int gpuSlot = 0;  // position in NodeView::gpus
-  int numa = -1;    // NUMA zone id from the hardware; -1 = unknown
+  int numa = -1;    // NUMA zone id (GpuView::numa); -1 = unknown
   int slices = 0;   // MIG memory slices of the GPU; 0 = not in MIG mode
   int firstInstance = 0;
   int instanceCount = 0;
@@ -112,12 +111,10 @@ struct GpuHit {
 class HeatmapLayout {
  public:
   // Lays out `snapshot`; `catalog` (default: the built-in one) gives MIG slice counts and the
-  // instances of a layout. `hardware` (optional) is the cluster the snapshot comes from, for
-  // what a snapshot does not carry: each GPU's NUMA zone, matched by node name and GPU index (a
-  // node it does not know, or knows with another GPU count, is not grouped). Rebuilding drops
+  // instances of a layout. NUMA zones come from the snapshot's GpuView::numa. Rebuilding drops
   // everything from the previous snapshot.
   void build(const ClusterSnapshot& snapshot, const HeatmapLayoutParams& params = {},
-             const GpuCatalog* catalog = nullptr, const Cluster* hardware = nullptr);
+             const GpuCatalog* catalog = nullptr);
 
   [[nodiscard]] QRectF bounds() const { return bounds_; }
   [[nodiscard]] const HeatmapLayoutParams& params() const { return params_; }

@@ -45,6 +45,7 @@ constexpr QRgb up = 0xffa8d5a2;
 constexpr QRgb draining = 0xffffd166;
 constexpr QRgb drained = 0xfff08a24;
 constexpr QRgb down = 0xffd64545;
+constexpr QRgb fault = 0xff8e24aa;  // a GPU taken out by an Xid: apart from every node state
 constexpr QRgb unknownState = 0xffb0b7bf;
 constexpr QRgb selection = 0xff1565c0;
 constexpr QRgb jobHighlight = 0xffd6007e;
@@ -201,7 +202,7 @@ bool isTelemetryLayer(HeatmapLayer l) {
     case HeatmapLayer::Allocation:
     case HeatmapLayer::Team:
     case HeatmapLayer::Fragmentation:
-    case HeatmapLayer::State:
+    case HeatmapLayer::Health:
       break;
   }
   return false;
@@ -258,8 +259,8 @@ QString heatmapLayerName(HeatmapLayer layer) {
       return HeatmapWidget::tr("Allocated but idle");
     case HeatmapLayer::Fragmentation:
       return HeatmapWidget::tr("Fragmentation (free, unusable for pending work)");
-    case HeatmapLayer::State:
-      return HeatmapWidget::tr("Node state");
+    case HeatmapLayer::Health:
+      return HeatmapWidget::tr("Health (GPU faults, node state)");
   }
   return {};
 }
@@ -293,6 +294,7 @@ class HeatmapWidget::Painter {
     if (tilePx_ >= kDomainOutlinePx) numaZones();
     tiles();
     if (tilePx_ >= kInstanceDetailPx) details();
+    if (w_.layer_ != HeatmapLayer::Health && tilePx_ >= kNodeOutlinePx) faultMarks();
     if (tilePx_ >= kDomainOutlinePx) nodeDomains();
     nodeLabels();
     overlays();
@@ -390,7 +392,8 @@ class HeatmapWidget::Painter {
     switch (w_.layer_) {
       case HeatmapLayer::Team:
         return {w_.tileTeam_[static_cast<size_t>(tile)]};
-      case HeatmapLayer::State:
+      case HeatmapLayer::Health:
+        if (g.fault) return {color::fault};
         return {stateColor(static_cast<NodeState>(w_.nodeState_[static_cast<size_t>(t.node)]))};
       case HeatmapLayer::Fragmentation:
         return {interpolate(kFragmentation, std::round(w_.tileFragmentation(tile) * 64) / 64)};
@@ -428,6 +431,21 @@ class HeatmapWidget::Painter {
     if (!hatched_.empty()) {
       p_.setBrush(hatchBrush());
       p_.drawRects(hatched_.data(), static_cast<int>(hatched_.size()));
+    }
+  }
+
+  // A faulted GPU keeps a corner in the fault color on every layer, so a fault is seen whatever
+  // the operator is looking at.
+  void faultMarks() {
+    p_.setPen(Qt::NoPen);
+    p_.setBrush(rgb(color::fault));
+    for (int k : w_.visibleTiles_) {
+      if (!w_.gpuOf(k).fault) continue;
+      const QRectF r = view(layout_.tiles()[static_cast<size_t>(k)].rect);
+      const double side = std::max(3.0, r.width() * 0.4);
+      const QPointF corner[3] = {r.topRight(), r.topRight() - QPointF(side, 0),
+                                 r.topRight() + QPointF(0, side)};
+      p_.drawPolygon(corner, 3);
     }
   }
 
@@ -627,14 +645,9 @@ void HeatmapWidget::setSnapshot(const ClusterSnapshot& snapshot) {
   rebuild();
 }
 
-void HeatmapWidget::setCluster(std::shared_ptr<const Cluster> cluster) {
-  cluster_ = std::move(cluster);
-  rebuild();
-}
-
 // Everything derived from the snapshot; the view and what the operator is doing stay.
 void HeatmapWidget::rebuild() {
-  layout_.build(snapshot_, {}, nullptr, cluster_.get());
+  layout_.build(snapshot_);
   hoverTile_ = hoverInstance_ = -1;
   resolveDropTarget();
   nodeState_.clear();
@@ -749,8 +762,10 @@ std::vector<HeatmapLegendEntry> HeatmapWidget::legend() const {
       out.push_back({tr("free"), QColor::fromRgb(color::teamFree)});
       return out;
     }
-    case HeatmapLayer::State:
-      for (NodeState s : {NodeState::Up, NodeState::Draining, NodeState::Drained, NodeState::Down})
+    case HeatmapLayer::Health:
+      out.push_back({stateName(NodeState::Up), QColor::fromRgb(stateColor(NodeState::Up))});
+      out.push_back({tr("GPU fault (Xid)"), QColor::fromRgb(color::fault)});
+      for (NodeState s : {NodeState::Draining, NodeState::Drained, NodeState::Down})
         out.push_back({stateName(s), QColor::fromRgb(stateColor(s))});
       return out;
     default:
@@ -890,14 +905,35 @@ QString HeatmapWidget::toolTipAt(QPointF viewPos) const {
   return {};
 }
 
+// The node's state, with the reason it is not up when one was given.
+QString HeatmapWidget::stateText(int layoutNode) const {
+  const QString name =
+      stateName(static_cast<NodeState>(nodeState_[static_cast<size_t>(layoutNode)]));
+  const std::string& reason = nodeOf(layoutNode).stateReason;
+  return reason.empty() ? name : tr("%1 (%2)").arg(name, qs(reason).toHtmlEscaped());
+}
+
+// "Xid 79: GPU has fallen off the bus, for 12 min; repair expected in 18 min", in the fault
+// color.
+QString HeatmapWidget::faultText(const GpuView::Fault& f) const {
+  const auto minutes = [](Seconds s) { return static_cast<int>(std::max<Seconds>(0, s) / 60); };
+  QString text =
+      tr("Xid %1: %2, for %n min", nullptr, minutes(snapshot_.now - f.since))
+          .arg(f.xid)
+          .arg(qs(f.message.empty() ? std::string("GPU fault") : f.message).toHtmlEscaped());
+  if (f.until)
+    text += QStringLiteral("; ") +
+            tr("repair expected in %n min", nullptr, minutes(*f.until - snapshot_.now));
+  return QStringLiteral("<b><font color=\"%1\">%2</font></b>")
+      .arg(QColor::fromRgb(color::fault).name(), text);
+}
+
 QString HeatmapWidget::nodeToolTip(int layoutNode) const {
   const NodeView& n = nodeOf(layoutNode);
-  QString html =
-      tr("<b>%1</b><br>%2 GPUs · pool %3 · state %4")
-          .arg(qs(n.name).toHtmlEscaped())
-          .arg(n.gpus.size())
-          .arg(qs(n.pool).toHtmlEscaped(),
-               stateName(static_cast<NodeState>(nodeState_[static_cast<size_t>(layoutNode)])));
+  QString html = tr("<b>%1</b><br>%2 GPUs · pool %3 · state %4")
+                     .arg(qs(n.name).toHtmlEscaped())
+                     .arg(n.gpus.size())
+                     .arg(qs(n.pool).toHtmlEscaped(), stateText(layoutNode));
   if (const int zones = layout_.nodes()[static_cast<size_t>(layoutNode)].zoneCount; zones > 1)
     html += QStringLiteral("<br>") + tr("GPUs in %1 NUMA zones").arg(zones);
   return html;
@@ -916,8 +952,8 @@ QString HeatmapWidget::gpuToolTip(const GpuHit& hit) const {
                      .arg(qs(g.model).toHtmlEscaped());
   html +=
       br + tr("leaf %1 · spine %2 · state %3")
-               .arg(qs(n.leaf).toHtmlEscaped(), qs(n.spine).toHtmlEscaped(),
-                    stateName(static_cast<NodeState>(nodeState_[static_cast<size_t>(layoutNode)])));
+               .arg(qs(n.leaf).toHtmlEscaped(), qs(n.spine).toHtmlEscaped(), stateText(layoutNode));
+  if (g.fault) html += br + faultText(*g.fault);
   if (!g.nvlinkDomain.empty())
     html += br + tr("NVLink domain %1").arg(qs(g.nvlinkDomain).toHtmlEscaped());
   if (const int numa = layout_.tiles()[static_cast<size_t>(hit.tile)].numa; numa >= 0)

@@ -44,7 +44,7 @@ enum class HeatmapLayer {
   Temperature,    // GPU temperature, kHeatmapTemperatureMinC..kHeatmapTemperatureMaxC
   Gap,            // allocated but not doing work: allocated - utilization, clamped to 0..1
   Fragmentation,  // free but unusable for the pending work (heatmap_fragmentation.h)
-  State,          // the node's state: up, draining, drained, down
+  Health,         // GPU faults (Xid) over the node's state: up, draining, drained, down
 };
 
 // One legend swatch; a scalar layer's scale is given as stops from 0 to 1.
@@ -104,9 +104,6 @@ class HeatmapWidget : public QWidget {
 
   // Replaces the data; zoom, pan, selection, the highlighted job and a drag in progress stay.
   void setSnapshot(const ClusterSnapshot& snapshot);
-  // The hardware the snapshots come from, for what they do not carry: the GPUs' NUMA zones (see
-  // HeatmapLayout::build). nullptr (a remote session, whose hardware is not known): no zones.
-  void setCluster(std::shared_ptr<const Cluster> cluster);
   // What the pending jobs ask for: the fragmentation layer marks free capacity none of it can
   // use. `catalog` resolves MIG geometries (nullptr: the built-in catalog).
   void setFragmentationDemand(const FragmentationDemand& demand,
@@ -208,6 +205,8 @@ class HeatmapWidget : public QWidget {
   [[nodiscard]] QString keyOf(int tile) const;
   [[nodiscard]] std::optional<Target> targetAt(QPointF viewPos) const;
   [[nodiscard]] QString nodeToolTip(int layoutNode) const;
+  [[nodiscard]] QString stateText(int layoutNode) const;
+  [[nodiscard]] QString faultText(const GpuView::Fault& f) const;
   [[nodiscard]] QString gpuToolTip(const GpuHit& hit) const;
   [[nodiscard]] double minZoom() const;
   [[nodiscard]] double maxZoom() const;
@@ -228,7 +227,6 @@ class HeatmapWidget : public QWidget {
   void paintDrag(QPainter& p) const;
 
   ClusterSnapshot snapshot_;
-  std::shared_ptr<const Cluster> cluster_;
   HeatmapLayout layout_;
   HeatmapLayer layer_ = HeatmapLayer::Allocation;
   bool legendVisible_ = true;

@@ -111,7 +111,7 @@ void MainWindow::buildToolbar() {
                  widgets::HeatmapLayer::TensorActive, widgets::HeatmapLayer::MemoryUsed,
                  widgets::HeatmapLayer::Power, widgets::HeatmapLayer::Temperature,
                  widgets::HeatmapLayer::Gap, widgets::HeatmapLayer::Fragmentation,
-                 widgets::HeatmapLayer::State})
+                 widgets::HeatmapLayer::Health})
     layer_->addItem(widgets::heatmapLayerName(l), static_cast<int>(l));
   connect(layer_, &QComboBox::currentIndexChanged, this, [this] {
     heatmap_->setLayer(static_cast<widgets::HeatmapLayer>(layer_->currentData().toInt()));
@@ -323,8 +323,6 @@ void MainWindow::useSession(std::shared_ptr<ClusterSession> session, const QStri
                             std::shared_ptr<Backend> embedded, std::string embeddedDatabase) {
   delete session_;
   embedded_ = std::move(embedded);
-  // The demo's hardware is known here (NUMA zones on the heatmap); a tesserad's is not.
-  heatmap_->setCluster(embedded_ ? demo_.cluster : nullptr);
   embeddedDatabase_ = embedded_ ? std::move(embeddedDatabase) : std::string();
   speed_->setEnabled(embedded_ != nullptr);
   session_ = new widgets::ConsoleSession(std::move(session), description, this);

@@ -84,7 +84,8 @@ std::string reservationsOf(ClusterSession& s) {
   return out;
 }
 
-// Every GPU's telemetry in the snapshot, as the heatmap's layers read it.
+// Every GPU's telemetry, NUMA zone and fault, and every node's reason, in the snapshot, as the
+// heatmap's layers read them.
 std::string telemetryOf(ClusterSession& s) {
   const auto snap =
       std::get<ClusterSnapshot>(await<ClusterSnapshot>([&](auto r) { s.snapshot(r); }));
@@ -95,11 +96,20 @@ std::string telemetryOf(ClusterSession& s) {
     std::snprintf(buf, sizeof buf, "%.17g", *v);  // exact: the wire carries doubles
     return std::string(buf);
   };
-  for (const NodeView& n : snap.nodes)
-    for (const GpuView& g : n.gpus)
+  for (const NodeView& n : snap.nodes) {
+    out += n.name + " " + n.state + " (" + n.stateReason + ")\n";
+    for (const GpuView& g : n.gpus) {
+      if (g.fault)
+        out += n.name + "[" + std::to_string(g.index) + "] fault Xid " +
+               std::to_string(g.fault->xid) + " " + g.fault->message + " " +
+               std::to_string(g.fault->since) + "-" + std::to_string(g.fault->until.value_or(-1)) +
+               "\n";
       out += n.name + "[" + std::to_string(g.index) + "] util " + opt(g.util) + " sm " +
              opt(g.smActive) + " tensor " + opt(g.tensorActive) + " memory " + opt(g.memoryUsed) +
-             " power " + opt(g.power) + " temperature " + opt(g.temperatureC) + "\n";
+             " power " + opt(g.power) + " temperature " + opt(g.temperatureC) + " numa " +
+             std::to_string(g.numa) + "\n";
+    }
+  }
   return out;
 }
 
@@ -131,8 +141,8 @@ class TstSessionContract : public QObject {
     (*server)->shutdown();
   }
 
-  // A simulated-live backend's synthesized telemetry, temperature included, reaches a remote
-  // console unchanged; a live one has none on either side.
+  // A simulated-live backend's synthesized telemetry, temperature included, and its injected GPU
+  // faults reach a remote console unchanged; a live one has none on either side.
   void bothSessionsShowTheSameTelemetry() {
     QTemporaryDir dir;
     BackendConfig c;
@@ -141,13 +151,17 @@ class TstSessionContract : public QObject {
     c.cluster = demoCluster();
     c.tenants = *demoWorkload();
     c.runCycles = false;
-    c.clock = [] { return Seconds{5000}; };
+    Seconds now = 5000;
+    c.clock = [&now] { return now; };
+    c.gpuFaultsPerDay = 1000;  // one every 86 s or so
     auto served = Backend::open(c);
     QVERIFY(served);
     std::vector<Job> jobs = demoWorkload()->jobs;
     for (Job& j : jobs) j.id = kNoJob;
     ok(await<std::vector<JobId>>(
         [&](auto r) { (*served)->submit(jobs, Caller{}, std::nullopt, r); }));
+    ok(await<CycleStats>([&](auto r) { (*served)->cycleNow(r); }));
+    now += 600;
     ok(await<CycleStats>([&](auto r) { (*served)->cycleNow(r); }));
 
     rpc::ServerOptions so;
@@ -161,12 +175,17 @@ class TstSessionContract : public QObject {
     const std::string local = telemetryOf(**served);
     QCOMPARE(QString::fromStdString(telemetryOf(**remote)), QString::fromStdString(local));
     QVERIFY2(local.find("temperature -") == std::string::npos, local.c_str());
+    QVERIFY2(local.find("] fault Xid ") != std::string::npos, local.c_str());
+    QVERIFY2(local.find(" draining (Xid ") != std::string::npos, local.c_str());
     // Busy GPUs run warmer than the idle ones, which still read the idle temperature.
     const auto snap =
         std::get<ClusterSnapshot>(await<ClusterSnapshot>([&](auto r) { (*remote)->snapshot(r); }));
     double idleMax = 0, busyMax = 0;
     for (const NodeView& n : snap.nodes)
       for (const GpuView& g : n.gpus) {
+        // The NUMA zones the demo's hardware declares (resources/demo-cluster.yaml).
+        if (n.name == "pod-a-01") QCOMPARE(g.numa, g.index < 4 ? 0 : 1);
+        if (n.name == "inf-01") QCOMPARE(g.numa, g.index / 2);
         QVERIFY(g.temperatureC && g.power);
         QVERIFY(*g.temperatureC >= 30 && *g.temperatureC <= 85);
         double& m = g.allocated > 0 ? busyMax : idleMax;

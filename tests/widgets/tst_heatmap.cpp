@@ -1,6 +1,6 @@
 // The topology heatmap: HeatmapLayout's geometry and hit testing (a hand-written snapshot, the
 // demo cluster through a real Backend, and a synthetic 10,000-GPU cluster checked against a
-// brute-force scan), NUMA zone blocks from the hardware, and HeatmapWidget's behaviour through
+// brute-force scan), NUMA zone blocks from the snapshot, and HeatmapWidget's behaviour through
 // real input events: clicks, rubber band, wheel and pinch zoom, layer colors read back from
 // grab(), job highlight, a synthetic drop and the drop preview's round trip. Expected values come
 // from the snapshots and hardware written here, never from the code under test.
@@ -94,27 +94,16 @@ ClusterSnapshot tinySnapshot() {
   return s;
 }
 
-// Hardware for the tiny snapshot's nodes, by name: a1 with NUMA zones {0,1} and {2,3}, a2
-// interleaved ({0,2} in zone 0, {1,3} in zone 1), a3 declared with 3 GPUs (the snapshot has 2,
-// so another machine of the same name: not grouped), r1 in a single zone. The others unknown.
-std::shared_ptr<const Cluster> tinyHardware() {
-  auto model = std::make_shared<GpuModel>(*GpuCatalog::builtin().find("H100-SXM5-80GB"));
-  auto c = std::make_shared<Cluster>();
-  auto add = [&](const char* name, std::vector<int> numa) {
-    auto hw = std::make_shared<NodeHardware>();
-    hw->gpuModel = model;
-    hw->gpuCount = static_cast<int>(numa.size());
-    hw->gpuNuma = std::move(numa);
-    Node n;
-    n.name = name;
-    n.hw = hw;
-    c->addNode(std::move(n));
-  };
-  add("a1", {0, 0, 1, 1});
-  add("a2", {0, 1, 0, 1});
-  add("a3", {0, 0, 1});
-  add("r1", {0, 0});
-  return c;
+// The tiny snapshot with NUMA zones as a backend reports them: a1 in two pairs, a2 interleaved,
+// r1 in one zone; a3 and the others of no known zone.
+ClusterSnapshot tinySnapshotWithZones() {
+  ClusterSnapshot s = tinySnapshot();
+  const std::map<std::string, std::vector<int>> zones{
+      {"a1", {0, 0, 1, 1}}, {"a2", {0, 1, 0, 1}}, {"r1", {0, 0}}};
+  for (NodeView& n : s.nodes)
+    if (auto z = zones.find(n.name); z != zones.end())
+      for (GpuView& g : n.gpus) g.numa = z->second.at(static_cast<size_t>(g.index));
+  return s;
 }
 
 // The GPU indexes of each NUMA zone of a laid-out node, as the tiles say.
@@ -700,12 +689,55 @@ class TstHeatmap : public QObject {
             heatmapScaleColor(HeatmapLayer::Power, 1));
   }
 
-  void stateLayerShowsDrainedNodes() {
+  void healthLayerShowsDrainedNodes() {
     Fixture f;
-    f.w.setLayer(HeatmapLayer::State);
+    f.w.setLayer(HeatmapLayer::Health);
     const QImage img = f.grab();
     QVERIFY(f.tilePixel(img, "a3", 0) != f.tilePixel(img, "a1", 0));
     QCOMPARE(f.tilePixel(img, "a1", 1), f.tilePixel(img, "a1", 0));  // up, whatever the load
+  }
+
+  // a2's GPU 1 fell off the bus ten minutes ago and the node drains for it: the Health layer
+  // paints that GPU in the fault color, every other layer marks its corner, and the tooltips say
+  // what, since when, until when and why the node is out.
+  void healthLayerShowsGpuFaultsAndWhyANodeIsOut() {
+    ClusterSnapshot s = tinySnapshot();
+    s.now = 10000;
+    NodeView& a2 = s.nodes[1];
+    a2.state = "draining";
+    a2.stateReason = "Xid 79 on GPU a2/1";
+    a2.gpus[1].fault = GpuView::Fault{79, "GPU has fallen off the bus", 10000 - 600, 10000 + 1200};
+    Fixture f(s);
+    f.w.setLayer(HeatmapLayer::Health);
+    const auto legend = f.w.legend();
+    QCOMPARE(legend.size(), size_t{5});
+    QCOMPARE(legend[1].label, QStringLiteral("GPU fault (Xid)"));
+    QImage img = f.grab();
+    QCOMPARE(QColor(f.tilePixel(img, "a2", 1)), legend[1].color);
+    QCOMPARE(QColor(f.tilePixel(img, "a1", 0)), legend[0].color);    // up
+    QVERIFY(QColor(f.tilePixel(img, "a2", 0)) != legend[1].color);   // its node drains
+    QCOMPARE(f.tilePixel(img, "a2", 0), f.tilePixel(img, "a2", 2));  // the same way
+    QVERIFY(QColor(f.tilePixel(img, "a2", 0)) != legend[0].color);
+
+    f.w.setLayer(HeatmapLayer::Allocation);
+    img = f.grab();
+    auto corner = [&](const char* node, int gpu) {
+      const QRectF r = f.w.mapFromScene(tileRect(f.w.heatmapLayout(), node, gpu));
+      return QColor(
+          img.pixel((r.topRight() + QPointF(-r.width() * 0.1, r.height() * 0.1)).toPoint()));
+    };
+    QCOMPARE(corner("a2", 1), legend[1].color);
+    QVERIFY(corner("a2", 2) != legend[1].color);
+    QVERIFY(QColor(f.tilePixel(img, "a2", 1)) != legend[1].color);  // the rest shows allocation
+
+    const QString tip = f.w.toolTipAt(f.tileCenter("a2", 1));
+    QVERIFY2(tip.contains(QStringLiteral("Xid 79: GPU has fallen off the bus, for 10 min")),
+             qPrintable(tip));
+    QVERIFY2(tip.contains(QStringLiteral("repair expected in 20 min")), qPrintable(tip));
+    QVERIFY2(tip.contains(QStringLiteral("state draining (Xid 79 on GPU a2/1)")), qPrintable(tip));
+    QVERIFY(!f.w.toolTipAt(f.tileCenter("a2", 2)).contains(QStringLiteral("Xid 79:")));
+    const QPoint header = f.at(nodeBox(f.w.heatmapLayout(), "a2").header.center());
+    QVERIFY(f.w.toolTipAt(header).contains(QStringLiteral("(Xid 79 on GPU a2/1)")));
   }
 
   void highlightJobOutlinesItsGpusOnEveryNode() {
@@ -792,10 +824,9 @@ class TstHeatmap : public QObject {
   }
 
   void numaZonesSplitTheTilesOfANode() {
-    const ClusterSnapshot s = tinySnapshot();
-    const auto hw = tinyHardware();
+    const ClusterSnapshot s = tinySnapshotWithZones();
     HeatmapLayout l;
-    l.build(s, {}, nullptr, hw.get());
+    l.build(s);
     checkGeometry(s, l);
     using Zones = std::map<int, std::set<int>>;
     QCOMPARE(zonesOf(l, nodeBox(l, "a1")), (Zones{{0, {0, 1}}, {1, {2, 3}}}));
@@ -804,7 +835,7 @@ class TstHeatmap : public QObject {
     QCOMPARE(nodeBox(l, "a2").zoneCount, 2);
     checkZoneFrames(l, nodeBox(l, "a1"));
     checkZoneFrames(l, nodeBox(l, "a2"));
-    // Another GPU count (a3), one zone (r1), unknown to the hardware (m1): one block, no frames.
+    // No zone known (a3, m1) or one zone (r1): one block, no frames.
     QCOMPARE(zonesOf(l, nodeBox(l, "a3")), (Zones{{-1, {0, 1}}}));
     QCOMPARE(zonesOf(l, nodeBox(l, "r1")), (Zones{{0, {0, 1}}}));
     for (const char* n : {"a3", "r1", "r2", "m1"}) QCOMPARE(nodeBox(l, n).zoneCount, 0);
@@ -813,17 +844,18 @@ class TstHeatmap : public QObject {
     QCOMPARE(tileRect(l, "a1", 2).left() - tileRect(l, "a1", 1).right(), l.params().numaGap);
     QCOMPARE(tileRect(l, "a1", 0).top(), tileRect(l, "a1", 3).top());
     HeatmapLayout plain;
-    plain.build(s);
+    plain.build(tinySnapshot());
     QVERIFY(plain.numaZones().empty());
     QCOMPARE(tileRect(plain, "a1", 2).left() - tileRect(plain, "a1", 1).right(),
              plain.params().tileGap);
   }
 
   void numaZonesOfTheDemoHardware() {
+    // The zones come through the Backend's snapshot; the hardware is only the expectation.
     const ClusterSnapshot s = demoSnapshot();
     const auto hw = demoCluster();
     HeatmapLayout l;
-    l.build(s, {}, nullptr, hw.get());
+    l.build(s);
     checkGeometry(s, l);
     // As resources/demo-cluster.yaml declares them: a DGX H100 with GPUs 0-3 on zone 0 and 4-7
     // on zone 1, an A100 inference board with a zone per pair, an L40S server from its
@@ -868,14 +900,14 @@ class TstHeatmap : public QObject {
       return img.pixel(QPointF(r.right() + half / 2, r.center().y()).toPoint());
     };
     QCOMPARE(rightOfTile(f.grab()), qRgb(255, 255, 255));
-    f.w.setCluster(tinyHardware());
+    f.w.setSnapshot(tinySnapshotWithZones());
     QVERIFY(rightOfTile(f.grab()) != qRgb(255, 255, 255));
     QVERIFY(f.w.toolTipAt(f.tileCenter("a2", 3)).contains(QStringLiteral("NUMA zone 1")));
     QVERIFY(f.w.toolTipAt(f.tileCenter("a2", 2)).contains(QStringLiteral("NUMA zone 0")));
     const QPoint header = f.at(nodeBox(f.w.heatmapLayout(), "a1").header.center());
     QVERIFY(f.w.toolTipAt(header).contains(QStringLiteral("2 NUMA zones")));
     QVERIFY(!f.w.toolTipAt(f.tileCenter("m1", 0)).contains(QStringLiteral("NUMA")));
-    f.w.setCluster(nullptr);
+    f.w.setSnapshot(tinySnapshot());
     QVERIFY(f.w.heatmapLayout().numaZones().empty());
   }
 
@@ -1082,8 +1114,8 @@ class TstHeatmap : public QObject {
     QVERIFY(w.legend().back().hatched);
     w.setLayer(HeatmapLayer::Team);
     QCOMPARE(w.legend().front().color, heatmapTeamColor(QStringLiteral("nlp")));
-    w.setLayer(HeatmapLayer::State);
-    QCOMPARE(w.legend().size(), size_t{4});
+    w.setLayer(HeatmapLayer::Health);
+    QCOMPARE(w.legend().size(), size_t{5});
   }
 
   void paintsTheDemoClusterAtEveryZoom() {
