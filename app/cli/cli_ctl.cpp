@@ -1,7 +1,8 @@
 // tessera ctl: every call of tesserad's gRPC API from the command line (docs/ctl.md). This file
 // registers the `ctl` verb and its global options, resolves the connection settings (flag >
 // environment > config file), opens a call's session and maps failures to exit codes. The calls
-// themselves live in cli_ctl_jobs.cpp, cli_ctl_actions.cpp and cli_ctl_cluster.cpp.
+// themselves live in cli_ctl_jobs.cpp, cli_ctl_actions.cpp, cli_ctl_cluster.cpp and
+// cli_ctl_telemetry.cpp.
 #include "cli/cli_ctl.h"
 
 #include <cmath>
@@ -327,7 +328,7 @@ void addCtlVerbs(CLI::App& app, Context& ctx) {
   auto* verb = app.add_subcommand(
       "ctl",
       "Client for a running tesserad (gRPC API): submit and inspect jobs, operator actions with "
-      "--dry-run, cluster state, events, metrics, admin calls");
+      "--dry-run, cluster state, events, metrics, telemetry push, admin calls");
   verb->require_subcommand(1);
   // Connection options are accepted after the call's name too (`ctl list -o json`).
   verb->fallthrough();
@@ -337,6 +338,7 @@ void addCtlVerbs(CLI::App& app, Context& ctx) {
   ctl::addJobCalls(calls);
   ctl::addActionCalls(calls);
   ctl::addClusterCalls(calls);
+  ctl::addTelemetryCalls(calls);
 }
 
 }  // namespace tessera::cli

@@ -145,8 +145,9 @@ CLI::Option* addList(CLI::App* sub, const std::string& name, std::vector<std::st
 // The usage problem of a duration flag; empty when it is fine or not given.
 std::string durationProblem(const std::string& flag, const std::string& text);
 
-void addJobCalls(const Registrar& r);      // submit, get, list, explain
-void addActionCalls(const Registrar& r);   // cancel, hold, ..., reserve, unreserve
-void addClusterCalls(const Registrar& r);  // snapshot, watch, metrics, whoami, health, ...
+void addJobCalls(const Registrar& r);        // submit, get, list, explain
+void addActionCalls(const Registrar& r);     // cancel, hold, ..., reserve, unreserve
+void addClusterCalls(const Registrar& r);    // snapshot, watch, metrics, whoami, health, ...
+void addTelemetryCalls(const Registrar& r);  // telemetry push
 
 }  // namespace tessera::cli::ctl

@@ -12,6 +12,7 @@
 #include <set>
 
 #include "rpc/convert.h"
+#include "sim/dcgm_metrics.h"
 #include "topology/yaml_reader.h"
 
 #ifndef TESSERA_VERSION
@@ -377,6 +378,24 @@ class ApiServer::Service final
                     finishWith<Report>(reactor, [resp, format = *format](const Report& r) {
                       *resp = reportToProto(r, format);
                     }));
+    return reactor;
+  }
+
+  grpc::ServerUnaryReactor* PushTelemetry(grpc::CallbackServerContext* ctx,
+                                          const v1::PushTelemetryRequest* req,
+                                          v1::PushTelemetryResponse* resp) override {
+    auto* reactor = ctx->DefaultReactor();
+    auto who = gate(ctx, Role::Operator);
+    if (!who) return finish(reactor, who.error());
+    // Parsed here, on the server's thread: the engine thread only maps the readings.
+    auto scrape = parseDcgmMetrics(req->exposition(),
+                                   req->source().empty() ? "exposition" : req->source());
+    if (!scrape) return finish(reactor, invalid(scrape.error()));
+    backend_.pushTelemetry(std::move(*scrape), req->node(),
+                           finishWith<TelemetryPush>(reactor, [resp](const TelemetryPush& p) {
+                             resp->set_gpus(static_cast<uint32_t>(p.gpus));
+                             for (const auto& w : p.warnings) resp->add_warnings(w);
+                           }));
     return reactor;
   }
 

@@ -508,9 +508,10 @@ void Backend::generateLoad(Batch& batch) {
 }
 
 UsageRecorder::TelemetryOf Backend::usageTelemetry() const {
-  // Live mode has no telemetry source yet: its runs are recorded without readings, and reports
-  // say the busy and effective figures are not measured.
-  if (config_.mode != BackendMode::SimulatedLive) return {};
+  // Live mode records what node agents pushed (PushTelemetry); a run on GPUs without fresh
+  // readings is recorded unmeasured, and reports say what share of the hours was measured.
+  if (config_.mode == BackendMode::Live)
+    return [this](const JobRecord& r, Seconds t) { return live_.jobTelemetry(r, t); };
   return [this](const JobRecord& r, Seconds t) -> std::optional<JobTelemetry> {
     return telemetry_.sample(r.job.id, defaultUsage(r.job), t);
   };
@@ -772,6 +773,17 @@ ClusterSnapshot Backend::snapshotNow() const {
       for (const auto& occ : gv.occupants) gv.allocated += occ.milli / 1000.0;
       if (const ActiveGpuFault* f = faults_.faultOf(g))
         gv.fault = GpuView::Fault{f->xid, xidMessage(f->xid), f->since, f->until};
+      if (const LiveGpuReading* r = live_.reading(g, e.now())) {
+        gv.util = r->util;
+        gv.smActive = r->smActive;
+        gv.tensorActive = r->tensorActive;
+        gv.memoryUsed = r->memoryUsed;
+        gv.temperatureC = r->temperatureC;
+        if (r->xid > 0)
+          gv.fault =
+              GpuView::Fault{r->xid, r->xidMessage.empty() ? xidMessage(r->xid) : r->xidMessage,
+                             r->xidSince, std::nullopt};
+      }
       if (g < lastTelemetry_.size()) {
         gv.util = lastTelemetry_[g].value.util;
         gv.smActive = lastTelemetry_[g].value.sm;
@@ -832,6 +844,19 @@ void Backend::metrics(MetricQuery query, Reply<MetricAnswer> reply) {
         if (!series) return ApiError{ErrorKind::InvalidArgument, series.error().str()};
         a.series = std::move(*series);
         return a;
+      }));
+}
+
+void Backend::pushTelemetry(DcgmScrape scrape, std::string node, Reply<TelemetryPush> reply) {
+  post(makeItem<TelemetryPush, Item>(
+      std::nullopt, std::move(reply),
+      [scrape = std::move(scrape), node = std::move(node)](
+          Backend& b, Batch&) -> std::variant<TelemetryPush, ApiError> {
+        if (b.config_.mode != BackendMode::Live)
+          return ApiError{ErrorKind::FailedPrecondition,
+                          "this tesserad runs in simulated-live mode and synthesizes its own "
+                          "telemetry; push telemetry to a live one"};
+        return b.live_.ingest(b.engine_->cluster(), scrape, node, b.engine_->now());
       }));
 }
 

@@ -25,6 +25,7 @@
 
 #include "service/event_hub.h"
 #include "service/gpu_faults.h"
+#include "service/live_telemetry.h"
 #include "service/session.h"
 #include "sim/metrics.h"
 #include "sim/synthetic.h"
@@ -110,6 +111,9 @@ class Backend final : public ClusterSession {
   void cycleNow(Reply<CycleStats> reply);
   // A consistent copy of the database at `path` (which must not exist).
   void backup(std::string path, Reply<uint64_t> reply);
+  // A node agent's dcgm-exporter scrape (live_telemetry.h); `node` names the node when the
+  // scrape's Hostname labels do not. FailedPrecondition in simulated-live mode.
+  void pushTelemetry(DcgmScrape scrape, std::string node, Reply<TelemetryPush> reply);
 
   [[nodiscard]] EventHub& events() { return *hub_; }
   // The priority classes (fixed for the life of a database), readable from any thread.
@@ -181,6 +185,7 @@ class Backend final : public ClusterSession {
   uint64_t loadChunk_ = 0;
   TelemetryModel telemetry_;
   GpuFaultInjector faults_;  // simulated-live
+  LiveTelemetry live_;       // live: what node agents pushed
   std::vector<GpuTelemetry> lastTelemetry_;
 
   std::mutex queueMutex_;

@@ -85,10 +85,10 @@ class TstCliCtl : public QObject {
     const CliResult r = runCli({"ctl", "--help"});
     QVERIFY2(r.code == 0, qPrintable(describe(r)));
     for (const char* call :
-         {"submit",   "get",     "list",    "cancel",    "hold",        "release",
-          "priority", "move",    "pin",     "preempt",   "repartition", "drain",
-          "undrain",  "quota",   "reserve", "unreserve", "explain",     "snapshot",
-          "watch",    "metrics", "whoami",  "health",    "backup",      "report"}) {
+         {"submit",  "get",       "list",    "cancel",      "hold",  "release", "priority",
+          "move",    "pin",       "preempt", "repartition", "drain", "undrain", "quota",
+          "reserve", "unreserve", "explain", "snapshot",    "watch", "metrics", "whoami",
+          "health",  "backup",    "report",  "telemetry"}) {
       QVERIFY2(contains(r.out, std::string("\n  ") + call + " "), call);
       const CliResult sub = runCli({"ctl", call, "--help"});
       QVERIFY2(sub.code == 0, qPrintable(describe(sub)));
@@ -102,6 +102,12 @@ class TstCliCtl : public QObject {
                              "4 the server refused"})
       QVERIFY2(contains(r.out, text), text);
     QVERIFY(contains(runCli({"--help"}).out, "ctl"));
+    // Calls with calls of their own list them and share the footer.
+    QVERIFY(contains(runCli({"ctl", "telemetry", "--help"}).out, "\n  push "));
+    const CliResult push = runCli({"ctl", "telemetry", "push", "--help"});
+    QVERIFY2(push.code == 0, qPrintable(describe(push)));
+    for (const char* text : {"FILE", "--node", "--source", "tessera ctl --help"})
+      QVERIFY2(contains(push.out, text), text);
     // Every action predicts with --dry-run.
     for (const char* action : {"cancel", "hold", "release", "priority", "move", "pin", "preempt",
                                "repartition", "drain", "undrain", "quota", "reserve", "unreserve"})
@@ -458,6 +464,37 @@ class TstCliCtl : public QObject {
       const CliResult r = runCli(args);
       QVERIFY2(r.code == 2, qPrintable(describe(r)));
     }
+  }
+
+  // The scrape is read before any connection: a missing, unreadable or empty file is a usage
+  // error naming it (exit 2), even with a server that would answer 3.
+  void telemetryPushReadsItsFileFirst() {
+    const std::string server = "127.0.0.1:" + std::to_string(freePort());
+    const std::string absent = path("absent.prom");
+    const CliResult missing =
+        runCli({"ctl", "--server", server, "telemetry", "push", absent, "--node", "n1"});
+    QCOMPARE(missing.code, 2);
+    QVERIFY2(contains(missing.err, "tessera ctl: ") && contains(missing.err, absent),
+             qPrintable(describe(missing)));
+    QVERIFY(missing.out.empty());
+    const std::string directory = path("");
+    QCOMPARE(runCli({"ctl", "--server", server, "telemetry", "push", directory}).code, 2);
+    const std::string empty = write("empty.prom", " \n");
+    const CliResult blank = runCli({"ctl", "--server", server, "telemetry", "push", empty});
+    QCOMPARE(blank.code, 2);
+    QVERIFY2(contains(blank.err, empty) && contains(blank.err, "empty"),
+             qPrintable(describe(blank)));
+    QCOMPARE(runCli({"ctl", "--server", server, "telemetry"}).code, 2);  // push is required
+    QCOMPARE(runCli({"ctl", "--server", server, "telemetry", "pull"}).code, 2);
+    QCOMPARE(runCli({"ctl", "--server", server, "telemetry", "push", empty, "--nodes", "x"}).code,
+             2);
+    // A readable scrape goes out: with nobody listening that is exit 3, options after the call
+    // (global ones included) understood.
+    const std::string scrape = write("ok.prom", "DCGM_FI_DEV_GPU_UTIL{gpu=\"0\"} 50\n");
+    const CliResult sent = runCli({"ctl", "telemetry", "push", scrape, "--node", "n1", "--source",
+                                   "test", "--server", server, "--timeout", "2", "-o", "json"});
+    QVERIFY2(sent.code == 3, qPrintable(describe(sent)));
+    QVERIFY2(contains(sent.err, server), qPrintable(describe(sent)));
   }
 
   void unreachableServerExits3() {

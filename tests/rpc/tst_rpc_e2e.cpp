@@ -2,13 +2,15 @@
 // (RemoteSession): submit, watch, act with dry run and apply, explain, snapshot, metrics,
 // restart and resume the stream; authentication and roles; TLS; bad input answered with the
 // right status while the server stays healthy; health and reflection for standard tools;
-// reports (GetReport, `ctl report`) and the reports tesserad writes on its own schedule.
+// reports (GetReport, `ctl report`) and the reports tesserad writes on its own schedule;
+// dcgm-exporter telemetry pushed with `ctl telemetry push`.
 #include <QProcess>
 #include <QTcpServer>
 #include <QTemporaryDir>
 #include <QtTest>
 
 #include <atomic>
+#include <cmath>
 #include <fstream>
 #include <sstream>
 #include <thread>
@@ -51,12 +53,15 @@ std::string writeFile(const QTemporaryDir& dir, const QString& name, const std::
   return path;
 }
 
-// `tessera ctl --server ADDRESS ARGS...`; its output, or a fatal failure when the exit code is
-// not the expected one.
-QString runCtl(const QString& server, const QStringList& args, int expectCode) {
+// `tessera ctl --server ADDRESS ARGS...` with `input` on its stdin; its output (stdout and
+// stderr), or a fatal failure when the exit code is not the expected one.
+QString runCtl(const QString& server, const QStringList& args, int expectCode,
+               const QByteArray& input = {}) {
   QProcess p;
   p.setProcessChannelMode(QProcess::MergedChannels);
   p.start(TESSERA_BIN, QStringList{"ctl", "--server", server} + args);
+  if (!input.isEmpty()) p.write(input);
+  p.closeWriteChannel();
   if (!p.waitForFinished(60000)) qFatal("tessera ctl did not finish");
   const QString out = QString::fromUtf8(p.readAll());
   if (p.exitCode() != expectCode)
@@ -459,6 +464,90 @@ class TstRpcE2e : public QObject {
     QCOMPARE(ctl({"health"}, 0).trimmed(), QString("SERVING"));
     QCOMPARE(d.terminate(), 0);
     QVERIFY(ctl({"health", "--timeout", "2"}, 3).contains("unavailable"));
+  }
+
+  // `tessera ctl telemetry push` (PushTelemetry): a node's dcgm-exporter scrape reaches a live
+  // server and shows in its snapshot; malformed text is refused naming its line; a
+  // simulated-live server, which synthesizes its own telemetry, refuses every push. The
+  // expected values are read off tests/data/dcgm/reference-sample.prom by hand.
+  void telemetryPushFeedsALiveServer() {
+    QTemporaryDir dir;
+    Daemon d;
+    QVERIFY2(d.start({"--mode", "live", "--db", dir.filePath("telemetry.db")}),
+             qPrintable(d.log()));
+    const QString server = QString::fromStdString(d.address());
+    const QString sample = QStringLiteral(TESSERA_TEST_DATA "/dcgm/reference-sample.prom");
+    // The scrape has rows for gpu="0" (a whole GPU) and gpu="1" (two MIG instances) of a host
+    // the demo cluster does not know (gpu-node-07): --node names the node instead.
+    QString out = runCtl(server, {"telemetry", "push", sample, "--node", "pod-a-01"}, 0);
+    QVERIFY2(out.contains("2 GPUs updated"), qPrintable(out));
+    QVERIFY2(!out.contains("warning:"), qPrintable(out));
+
+    auto c = d.client();
+    auto gpuOf = [&](const std::string& node, uint32_t index) -> v1::SnapshotGpu {
+      grpc::ClientContext ctx;
+      c->prepare(ctx);
+      v1::ClusterSnapshot snapshot;
+      const grpc::Status st = c->stub().GetSnapshot(&ctx, {}, &snapshot);
+      if (!st.ok()) qFatal("GetSnapshot: %s", st.error_message().c_str());
+      for (const auto& n : snapshot.nodes())
+        if (n.name() == node)
+          for (const auto& g : n.gpus())
+            if (g.index() == index) return g;
+      qFatal("no GPU %s/%u in the snapshot", node.c_str(), index);
+    };
+    const v1::SnapshotGpu gpu0 = gpuOf("pod-a-01", 0);
+    // DCGM_FI_DEV_GPU_UTIL 94 (percent), SM_ACTIVE 0.701554, PIPE_TENSOR_ACTIVE 0.388020,
+    // GPU_TEMP 61, XID_ERRORS 0.
+    QVERIFY(gpu0.has_util());
+    QVERIFY2(std::abs(gpu0.util() - 0.94) < 1e-9, std::to_string(gpu0.util()).c_str());
+    QVERIFY(gpu0.has_sm_active() && std::abs(gpu0.sm_active() - 0.701554) < 1e-9);
+    QVERIFY(gpu0.has_tensor_active() && std::abs(gpu0.tensor_active() - 0.388020) < 1e-9);
+    QVERIFY(gpu0.has_temperature_c() && std::abs(gpu0.temperature_c() - 61) < 1e-9);
+    QCOMPARE(gpu0.fault().xid(), 0);
+    QVERIFY(gpu0.has_util() && !gpuOf("pod-a-01", 7).has_util());  // not in the scrape
+    QVERIFY(!gpuOf("pod-a-02", 0).has_util());
+
+    // From stdin (the default), as a node agent's pipe sends it, with JSON output.
+    QByteArray text = QByteArray::fromStdString(readText(sample));
+    text.replace("gpu=\"0\"", "gpu=\"3\"");  // the same rows, now about GPU 3 and GPU 1
+    out = runCtl(server, {"telemetry", "push", "--node", "pod-a-02", "-o", "json"}, 0, text);
+    QVERIFY2(out.contains("\"gpus\": 2"), qPrintable(out));
+    QVERIFY(gpuOf("pod-a-02", 3).has_util());
+    QVERIFY(std::abs(gpuOf("pod-a-02", 3).util() - 0.94) < 1e-9);
+
+    // Rows the cluster cannot place are left out with a warning each; the push still succeeds.
+    out = runCtl(server, {"telemetry", "push", sample}, 0);
+    QVERIFY2(
+        out.contains("0 GPUs updated") && out.contains("warning: ") && out.contains("gpu-node-07"),
+        qPrintable(out));
+
+    // Malformed text: INVALID_ARGUMENT naming the source (by default the file) and the line.
+    const std::string bad = writeFile(dir, "bad.prom",
+                                      "# TYPE DCGM_FI_DEV_GPU_UTIL gauge\n"
+                                      "DCGM_FI_DEV_GPU_UTIL{gpu=\"0\",Hostname=\"pod-a-01\"} 40\n"
+                                      "DCGM_FI_DEV_GPU_UTIL{gpu=\"1\",Hostname=\"pod-a-01\" 40\n");
+    out = runCtl(server, {"telemetry", "push", QString::fromStdString(bad)}, 4);
+    QVERIFY2(out.contains("invalid argument") && out.contains(QString::fromStdString(bad) + ":3:"),
+             qPrintable(out));
+    out = runCtl(server, {"telemetry", "push", "--source", "pod-a-01:9400"}, 4,
+                 QByteArray::fromStdString(readText(QString::fromStdString(bad))));
+    QVERIFY2(out.contains("pod-a-01:9400:3:"), qPrintable(out));
+    // Nothing of the refused scrape was taken: GPU 0 keeps the reading pushed first.
+    QVERIFY(std::abs(gpuOf("pod-a-01", 0).util() - 0.94) < 1e-9);
+    // A missing file is the client's usage error; nothing is sent.
+    QVERIFY(runCtl(server, {"telemetry", "push", dir.filePath("absent.prom")}, 2)
+                .contains("absent.prom"));
+    QCOMPARE(std::get<std::string>(c->health()), std::string("SERVING"));
+    QCOMPARE(d.terminate(), 0);
+
+    Daemon sim;
+    QVERIFY2(sim.start(simulated(dir.filePath("sim.db"))), qPrintable(sim.log()));
+    out = runCtl(QString::fromStdString(sim.address()),
+                 {"telemetry", "push", sample, "--node", "pod-a-01"}, 4);
+    QVERIFY2(out.contains("failed precondition") && out.contains("simulated-live"),
+             qPrintable(out));
+    QCOMPARE(sim.terminate(), 0);
   }
 
   // A watcher that stops reading fills its own HTTP/2 window and nothing else: submits are

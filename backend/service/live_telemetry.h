@@ -1,0 +1,52 @@
+#pragma once
+// Telemetry of a live cluster, as node agents push it: each agent sends its node's
+// dcgm-exporter scrape (sim/dcgm_metrics.h) and this keeps the latest reading per GPU. A reading
+// older than kStaleAfter is no reading at all - a node whose agent stopped shows "no telemetry",
+// never its last values as if they were current.
+//
+// A MIG GPU is reported per instance; its GPU-level figures are the instances' averages weighted
+// by their compute slices (the profile's "Ng" part), and its temperature the parent's.
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "core/expected.h"
+#include "scheduler/engine.h"
+#include "sim/dcgm_metrics.h"
+#include "sim/telemetry.h"
+
+namespace tessera {
+
+struct LiveGpuReading {
+  Seconds at = 0;  // engine time it arrived
+  std::optional<double> util, smActive, tensorActive, memoryUsed, temperatureC;
+  int xid = 0;  // the last Xid the exporter reports; 0 = none
+  std::string xidMessage;
+  Seconds xidSince = 0;  // when this Xid was first reported
+};
+
+struct TelemetryPush {
+  int gpus = 0;                       // GPUs whose readings were taken
+  std::vector<std::string> warnings;  // the scrape's own, then rows left out
+};
+
+class LiveTelemetry {
+ public:
+  static constexpr Seconds kStaleAfter = 300;
+
+  // Takes the scrape's readings at engine time `now`. A row's node is `node` when given, else
+  // its Hostname label; rows naming a node or GPU index the cluster lacks are left out with a
+  // warning.
+  TelemetryPush ingest(const Cluster& cluster, const DcgmScrape& scrape, const std::string& node,
+                       Seconds now);
+  // The GPU's reading when one arrived within kStaleAfter of `now`.
+  [[nodiscard]] const LiveGpuReading* reading(GpuId g, Seconds now) const;
+  // A job's telemetry at `now`: the mean over its GPUs that have fresh readings; none when none
+  // has (the usage ledger then records the run as unmeasured).
+  [[nodiscard]] std::optional<JobTelemetry> jobTelemetry(const JobRecord& job, Seconds now) const;
+
+ private:
+  std::vector<std::optional<LiveGpuReading>> gpus_;  // by GpuId
+};
+
+}  // namespace tessera
