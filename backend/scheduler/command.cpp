@@ -137,8 +137,14 @@ Expected<std::string> applyTo(Engine& e, const Command& c, const std::string& ac
           },
           [&](const cmd::Drain& s) -> Expected<std::string> {
             TESSERA_TRY(n, resolveNode(cl, s.node, "node"));
-            if (e.state().nodeState(n) == NodeState::Draining)
-              return Error{"node " + s.node + " is already drained", {"", 0, 0, "node"}};
+            // Draining again with a reason replaces the reason (Slurm's scontrol update reason=):
+            // an operator keeping a faulted node out says so, and the repair leaves it drained.
+            if (e.state().nodeState(n) == NodeState::Draining) {
+              if (s.reason.empty())
+                return Error{"node " + s.node + " is already drained", {"", 0, 0, "node"}};
+              TESSERA_CHECK(e.setNodeState(n, NodeState::Draining, s.reason));
+              return "node " + s.node + " stays drained (" + s.reason + ")";
+            }
             TESSERA_CHECK(e.drain(n, true, s.reason));
             return "node " + s.node + " drained" + (s.reason.empty() ? "" : " (" + s.reason + ")");
           },

@@ -161,6 +161,7 @@ Status Backend::restoreFaults() {
   if (config_.mode != BackendMode::SimulatedLive) return okStatus();
   for (const auto& [key, value] : extras_.meta)
     if (key == kFaultsKey) return faults_.restore(value, *engine_);
+  faults_ = GpuFaultInjector(config_.gpuFaultsPerDay, config_.gpuFaultRepair, config_.seed);
   return okStatus();
 }
 

@@ -75,16 +75,19 @@ Seconds GpuFaultInjector::gapAfter(Seconds t) const {
 }
 
 bool GpuFaultInjector::advance(Engine& engine) {
-  if (perDay_ <= 0) return false;
   const Seconds now = engine.now();
   const size_t before = active_.size();
   const uint64_t injectedBefore = count_;
-  repairDue(engine);
-  if (!next_) next_ = gapAfter(now);
-  while (*next_ <= now) {
-    inject(engine, *next_);
-    next_ = gapAfter(*next_);
+  if (perDay_ > 0) {
+    if (!next_) next_ = gapAfter(now);
+    while (*next_ <= now) {
+      inject(engine, *next_);
+      next_ = gapAfter(*next_);
+    }
   }
+  // After the catch-up, so a fault injected for the past that is already over does not hold its
+  // node for another tick; and with the rate at 0 too, so faults stored before still end.
+  repairDue(engine);
   return active_.size() != before || count_ != injectedBefore;
 }
 

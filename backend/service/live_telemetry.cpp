@@ -1,5 +1,6 @@
 #include "service/live_telemetry.h"
 
+#include <algorithm>
 #include <map>
 
 #include "topology/cluster.h"
@@ -7,16 +8,9 @@
 namespace tessera {
 namespace {
 
-// A MIG instance's weight: its compute slices, the "3" of "3g.40gb" (1 when unreadable).
-double computeSlices(const std::string& profile) {
-  int n = 0;
-  size_t i = 0;
-  while (i < profile.size() && profile[i] >= '0' && profile[i] <= '9')
-    n = n * 10 + (profile[i++] - '0');
-  return i < profile.size() && profile[i] == 'g' && n > 0 ? n : 1;
-}
-
-// Weighted means of the readings of one GPU's rows (one row for a whole GPU).
+// Weighted means of the readings of one GPU's rows (one row for a whole GPU). A MIG GPU's
+// instances weigh their compute slices out of the GPU's total, so slices no instance covers
+// count as idle rather than vanishing from the mean.
 struct Accumulator {
   struct Mean {
     double sum = 0, weight = 0;
@@ -25,8 +19,8 @@ struct Accumulator {
       sum += *v * w;
       weight += w;
     }
-    [[nodiscard]] std::optional<double> value() const {
-      return weight > 0 ? std::optional(sum / weight) : std::nullopt;
+    [[nodiscard]] std::optional<double> value(double total) const {
+      return weight > 0 ? std::optional(sum / std::max(weight, total)) : std::nullopt;
     }
   };
   Mean util, sm, tensor;
@@ -36,12 +30,11 @@ struct Accumulator {
   int xid = 0;
   std::string xidMessage;
 
-  void add(const DcgmGpuReading& r) {
-    const double w = r.isMigInstance() ? computeSlices(r.migProfile) : 1;
+  void add(const DcgmGpuReading& r, double weight) {
     // GPU_UTIL is not reported per MIG instance; the graphics engine's activity stands in.
-    util.add(r.util ? r.util : r.grEngineActive, w);
-    sm.add(r.smActive, w);
-    tensor.add(r.tensorActive, w);
+    util.add(r.util ? r.util : r.grEngineActive, weight);
+    sm.add(r.smActive, weight);
+    tensor.add(r.tensorActive, weight);
     if (r.fbUsedMiB && r.fbFreeMiB) {
       fbUsed += *r.fbUsedMiB;
       fbTotal += *r.fbUsedMiB + *r.fbFreeMiB;
@@ -50,14 +43,26 @@ struct Accumulator {
       memoryUsed = r.memoryUsed;
     }
     if (r.temperatureC) temperatureC = r.temperatureC;
-    if (r.xid && *r.xid > 0) {
+    if (r.xid && xidTakesTheGpuOut(*r.xid)) {
       xid = *r.xid;
       xidMessage = r.xidMessage;
     }
   }
 };
 
+// A row's weight in its GPU's figures: 1 for a whole GPU; a MIG instance's compute slices, from
+// the GPU model's profile (1 when the model does not know the profile).
+double weightOf(const GpuModel& model, const DcgmGpuReading& r) {
+  if (!r.isMigInstance() || !model.mig) return 1;
+  const int p = model.mig->profileIndex(r.migProfile);
+  return p >= 0 ? std::max(1, model.mig->profiles[static_cast<size_t>(p)].computeSlices) : 1;
+}
+
 }  // namespace
+
+bool xidTakesTheGpuOut(int xid) {
+  return std::any_of(kResetXids.begin(), kResetXids.end(), [xid](int x) { return x == xid; });
+}
 
 TelemetryPush LiveTelemetry::ingest(const Cluster& cluster, const DcgmScrape& scrape,
                                     const std::string& node, Seconds now) {
@@ -65,7 +70,16 @@ TelemetryPush LiveTelemetry::ingest(const Cluster& cluster, const DcgmScrape& sc
   out.warnings = scrape.warnings;
   gpus_.resize(cluster.gpus().size());
   std::map<GpuId, Accumulator> byGpu;
+  // With --node the scrape is one host's: rows of another host would land on its GPUs.
+  const std::string* agentHost =
+      node.empty() || scrape.gpus.empty() ? nullptr : &scrape.gpus.front().hostname;
   for (const DcgmGpuReading& r : scrape.gpus) {
+    if (agentHost && r.hostname != *agentHost) {
+      out.warnings.push_back("gpu " + std::to_string(r.gpu) + " of '" + r.hostname +
+                             "': left out, the scrape is '" + *agentHost + "''s (--node " + node +
+                             ") and this row another host's");
+      continue;
+    }
     const std::string& name = node.empty() ? r.hostname : node;
     const std::string where = "gpu " + std::to_string(r.gpu) + " of '" + name + "'";
     const Node* n = cluster.findNode(name);
@@ -78,14 +92,18 @@ TelemetryPush LiveTelemetry::ingest(const Cluster& cluster, const DcgmScrape& sc
       out.warnings.push_back(where + ": the node has " + std::to_string(n->gpuCount()) + " GPUs");
       continue;
     }
-    byGpu[n->firstGpu + static_cast<GpuId>(r.gpu)].add(r);
+    const GpuId g = n->firstGpu + static_cast<GpuId>(r.gpu);
+    byGpu[g].add(r, weightOf(cluster.modelOf(g), r));
   }
   for (const auto& [g, a] : byGpu) {
+    const GpuModel& model = cluster.modelOf(g);
+    const double total =
+        model.mig && cluster.gpu(g).sharing.mode == SharingMode::Mig ? model.mig->computeSlices : 1;
     LiveGpuReading reading;
     reading.at = now;
-    reading.util = a.util.value();
-    reading.smActive = a.sm.value();
-    reading.tensorActive = a.tensor.value();
+    reading.util = a.util.value(total);
+    reading.smActive = a.sm.value(total);
+    reading.tensorActive = a.tensor.value(total);
     reading.memoryUsed =
         a.fbKnown && a.fbTotal > 0 ? std::optional(a.fbUsed / a.fbTotal) : a.memoryUsed;
     reading.temperatureC = a.temperatureC;
@@ -97,6 +115,12 @@ TelemetryPush LiveTelemetry::ingest(const Cluster& cluster, const DcgmScrape& sc
     gpus_[g] = std::move(reading);
     ++out.gpus;
   }
+  // A scrape of the wrong cluster warns per row: keep the answer within the message limits.
+  if (out.warnings.size() > kMaxWarnings) {
+    const size_t more = out.warnings.size() - kMaxWarnings;
+    out.warnings.resize(kMaxWarnings);
+    out.warnings.push_back("... and " + std::to_string(more) + " more warnings");
+  }
   return out;
 }
 
@@ -107,21 +131,30 @@ const LiveGpuReading* LiveTelemetry::reading(GpuId g, Seconds now) const {
 
 std::optional<JobTelemetry> LiveTelemetry::jobTelemetry(const JobRecord& job, Seconds now) const {
   if (!job.placement) return std::nullopt;
-  JobTelemetry sum;
-  int n = 0;
+  // Each figure is the mean over the job's GPUs that report it: one that does not is unknown,
+  // not zero. Without a utilization reading the job is unmeasured.
+  double util = 0, sm = 0, tensor = 0, memory = 0;
+  int nUtil = 0, nSm = 0, nTensor = 0, nMemory = 0;
+  auto add = [](const std::optional<double>& v, double& sum, int& n) {
+    if (!v) return;
+    sum += *v;
+    ++n;
+  };
   for (const auto& task : job.placement->tasks)
-    for (GpuId g : task.gpus) {
-      const LiveGpuReading* r = reading(g, now);
-      if (!r || !r->util) continue;
-      sum.util += *r->util;
-      sum.sm += r->smActive.value_or(0);
-      sum.tensor += r->tensorActive.value_or(0);
-      sum.memory += r->memoryUsed.value_or(0);
-      ++n;
-    }
-  if (n == 0) return std::nullopt;
-  for (double* v : {&sum.util, &sum.sm, &sum.tensor, &sum.memory}) *v /= n;
-  return sum;
+    for (GpuId g : task.gpus)
+      if (const LiveGpuReading* r = reading(g, now)) {
+        add(r->util, util, nUtil);
+        add(r->smActive, sm, nSm);
+        add(r->tensorActive, tensor, nTensor);
+        add(r->memoryUsed, memory, nMemory);
+      }
+  if (nUtil == 0) return std::nullopt;
+  JobTelemetry t;
+  t.util = util / nUtil;
+  t.sm = nSm ? sm / nSm : 0;
+  t.tensor = nTensor ? tensor / nTensor : 0;
+  t.memory = nMemory ? memory / nMemory : 0;
+  return t;
 }
 
 }  // namespace tessera

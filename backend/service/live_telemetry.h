@@ -4,8 +4,14 @@
 // older than kStaleAfter is no reading at all - a node whose agent stopped shows "no telemetry",
 // never its last values as if they were current.
 //
-// A MIG GPU is reported per instance; its GPU-level figures are the instances' averages weighted
-// by their compute slices (the profile's "Ng" part), and its temperature the parent's.
+// A MIG GPU is reported per instance; its GPU-level figures are the instances' readings weighted
+// by their compute slices out of the GPU's total (unpartitioned slices count as idle), and its
+// temperature the parent's.
+//
+// dcgm-exporter's DCGM_FI_DEV_XID_ERRORS is the *last* Xid and stays until the driver reloads, so
+// only Xids that call for a GPU reset count as a fault here; application errors (13, 31, 43)
+// would otherwise mark a GPU faulty for good.
+#include <array>
 #include <optional>
 #include <string>
 #include <vector>
@@ -17,12 +23,18 @@
 
 namespace tessera {
 
+// The Xids that take a GPU out until it is reset (gpu-hardware.md, DCGM exporter metrics): 48
+// double-bit ECC, 63/64 row remapping, 74 NVLink, 79 fallen off the bus, 94/95 contained and
+// uncontained ECC, 119/120 GSP.
+inline constexpr std::array<int, 9> kResetXids{48, 63, 64, 74, 79, 94, 95, 119, 120};
+bool xidTakesTheGpuOut(int xid);
+
 struct LiveGpuReading {
   Seconds at = 0;  // engine time it arrived
   std::optional<double> util, smActive, tensorActive, memoryUsed, temperatureC;
-  int xid = 0;  // the last Xid the exporter reports; 0 = none
+  int xid = 0;  // the last Xid the exporter reports that takes a GPU out; 0 = none
   std::string xidMessage;
-  Seconds xidSince = 0;  // when this Xid was first reported
+  Seconds xidSince = 0;  // when this tesserad first saw this Xid (a restart starts it again)
 };
 
 struct TelemetryPush {
@@ -33,6 +45,7 @@ struct TelemetryPush {
 class LiveTelemetry {
  public:
   static constexpr Seconds kStaleAfter = 300;
+  static constexpr size_t kMaxWarnings = 100;  // then one line says how many more
 
   // Takes the scrape's readings at engine time `now`. A row's node is `node` when given, else
   // its Hostname label; rows naming a node or GPU index the cluster lacks are left out with a

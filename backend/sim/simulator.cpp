@@ -360,7 +360,10 @@ Status Simulator::apply(const ScheduledEvent& e) {
 // was before the first (or to what an operator asked for meanwhile).
 Status Simulator::holdNode(NodeId n, bool down, const std::string& reason) {
   NodeHold& h = holds_[n];
-  if (h.holds++ == 0) h.restoreUp = engine_.state().nodeState(n) == NodeState::Up;
+  if (h.holds++ == 0) {
+    h.restoreUp = engine_.state().nodeState(n) == NodeState::Up;
+    h.restoreReason = h.restoreUp ? std::string() : engine_.nodeReason(n);
+  }
   if (down) {
     ++h.downs;
     return engine_.setNodeState(n, NodeState::Down, reason);
@@ -380,7 +383,8 @@ Status Simulator::returnNode(NodeId n, bool down) {
       TESSERA_CHECK(engine_.setNodeState(n, NodeState::Draining, engine_.nodeReason(n)));
     return okStatus();
   }
-  TESSERA_CHECK(engine_.setNodeState(n, h.restoreUp ? NodeState::Up : NodeState::Draining));
+  TESSERA_CHECK(engine_.setNodeState(n, h.restoreUp ? NodeState::Up : NodeState::Draining,
+                                     h.restoreUp ? std::string() : h.restoreReason));
   note("node " + engine_.cluster().node(n).name +
        (h.restoreUp ? " is back" : " is repaired (still drained)"));
   requestCycle();
@@ -394,7 +398,10 @@ void Simulator::rememberOperatorIntent(const Command& c) {
     return n && holds_[n->id].holds > 0 ? &holds_[n->id] : nullptr;
   };
   if (const auto* d = std::get_if<cmd::Drain>(&c)) {
-    if (NodeHold* h = held(d->node)) h->restoreUp = false;
+    if (NodeHold* h = held(d->node)) {
+      h->restoreUp = false;
+      h->restoreReason = d->reason;
+    }
   } else if (const auto* u = std::get_if<cmd::Undrain>(&c)) {
     if (NodeHold* h = held(u->node)) h->restoreUp = true;
   }

@@ -201,9 +201,10 @@ class Simulator {
   }
   Seconds lastCycle_ = -1;
   struct NodeHold {
-    int holds = 0;          // failures, faults and reconfigurations still under way
-    int downs = 0;          // of them, failures (the node is down while any lasts)
-    bool restoreUp = true;  // what the node returns to when the last one ends
+    int holds = 0;              // failures, faults and reconfigurations still under way
+    int downs = 0;              // of them, failures (the node is down while any lasts)
+    bool restoreUp = true;      // what the node returns to when the last one ends
+    std::string restoreReason;  // the operator's drain reason it returns with (restoreUp false)
   };
   std::vector<NodeHold> holds_;
   Seconds start_ = 0;  // the clock when the simulation began

@@ -29,8 +29,8 @@ std::string row(const std::string& metric, const std::string& host, int gpu, dou
   return metric + "{" + labels + "} " + v + "\n";
 }
 
-// pod-a-01 GPU 0 busy, GPU 1 with Xid 79; inf-01 GPU 0 (MIG) with a 3g and a 1g instance; a GPU
-// index pod-a-01 lacks and a host the cluster lacks.
+// pod-a-01 GPU 0 busy, GPU 1 with Xid 79, GPU 2 with an application's Xid 13; inf-01 GPU 0 (MIG)
+// with a 3g and a 1g instance; a GPU index pod-a-01 lacks and a host the cluster lacks.
 std::string scrape(const std::string& host = "pod-a-01") {
   return "# HELP DCGM_FI_DEV_GPU_UTIL GPU utilization (in %).\n"
          "# TYPE DCGM_FI_DEV_GPU_UTIL gauge\n" +
@@ -46,6 +46,9 @@ std::string scrape(const std::string& host = "pod-a-01") {
          row("DCGM_FI_DEV_FB_FREE", "inf-01", 0, 30000, "3g.40gb", 1) +
          row("DCGM_FI_DEV_FB_USED", "inf-01", 0, 5000, "1g.10gb", 9) +
          row("DCGM_FI_DEV_FB_FREE", "inf-01", 0, 5000, "1g.10gb", 9) +
+         row("DCGM_FI_DEV_GPU_UTIL", host, 2, 30) +
+         row("DCGM_FI_DEV_XID_ERRORS", host, 2, 13, "", -1,
+             "err_code=\"13\",err_msg=\"Graphics Engine Exception\"") +
          row("DCGM_FI_DEV_GPU_UTIL", host, 9, 50) + row("DCGM_FI_DEV_GPU_UTIL", "nope", 0, 50);
 }
 
@@ -101,7 +104,7 @@ class TstLiveTelemetry : public QObject {
     Fixture f;
     auto b = f.open(BackendMode::Live);
     const TelemetryPush p = ok(push(*b, scrape()));
-    QCOMPARE(p.gpus, 3);  // pod-a-01/0, pod-a-01/1, inf-01/0
+    QCOMPARE(p.gpus, 4);                     // pod-a-01/0, /1, /2, inf-01/0
     QCOMPARE(p.warnings.size(), size_t{2});  // in the scrape's order: by host, then GPU
     QVERIFY2(p.warnings[0].find("'nope': no such node") != std::string::npos,
              p.warnings[0].c_str());
@@ -123,10 +126,15 @@ class TstLiveTelemetry : public QObject {
     QCOMPARE(faulted.fault->message, std::string("GPU has fallen off the bus"));
     QCOMPARE(faulted.fault->since, f.now);
     QVERIFY(!faulted.fault->until);
-    QVERIFY(!gpuOf(s, "pod-a-01", 2).util);  // not in the scrape: no telemetry, not zero
-    // MIG: (0.6 x 3 + 0.2 x 1) / 4 compute slices; memory (10000 + 5000) / (40000 + 10000).
+    // Xid 13 is the application's error, not the GPU's: no fault (the exporter keeps reporting
+    // the last Xid, so it would mark the GPU for good).
+    QVERIFY(near(gpuOf(s, "pod-a-01", 2).util, 0.3));
+    QVERIFY(!gpuOf(s, "pod-a-01", 2).fault);
+    QVERIFY(!gpuOf(s, "pod-a-01", 3).util);  // not in the scrape: no telemetry, not zero
+    // MIG: (0.6 x 3 + 0.2 x 1) over the A100's 7 compute slices (the uncovered 3 are idle);
+    // memory (10000 + 5000) / (40000 + 10000).
     const GpuView& mig = gpuOf(s, "inf-01", 0);
-    QVERIFY(near(mig.util, 0.5));
+    QVERIFY(near(mig.util, 2.0 / 7));
     QVERIFY(near(mig.memoryUsed, 0.3));
   }
 
@@ -152,15 +160,32 @@ class TstLiveTelemetry : public QObject {
   void theAgentNamesItsNode() {
     Fixture f;
     auto b = f.open(BackendMode::Live);
-    // The exporter's hostname is not the scheduler's name for the node.
+    // The exporter's hostname is not the scheduler's name for the node. With --node the scrape
+    // is that one host's: rows of other hosts (inf-01, nope) are left out, not merged in.
     const TelemetryPush p = ok(push(*b, scrape("gpu-node-07"), "pod-a-02"));
-    QCOMPARE(p.gpus, 2);  // inf-01's rows land on pod-a-02 too: gpu 0 merges, "nope" as well
+    QCOMPARE(p.gpus, 3);
+    QCOMPARE(
+        std::count_if(p.warnings.begin(), p.warnings.end(),
+                      [](const std::string& w) { return w.find("left out") != std::string::npos; }),
+        3L);  // inf-01's two MIG instances and nope's GPU
     const ClusterSnapshot s = snapshotOf(*b);
     QVERIFY(gpuOf(s, "pod-a-02", 1).fault);
+    QVERIFY(near(gpuOf(s, "pod-a-02", 0).util, 0.94));  // gpu-node-07's GPU 0 alone
     QVERIFY(!gpuOf(s, "pod-a-01", 0).util);
     const auto unnamed = ok(push(*b, scrape("gpu-node-07")));
     QCOMPARE(unnamed.gpus, 1);  // only inf-01's
     QVERIFY(unnamed.warnings.front().find("give the node's name with --node") != std::string::npos);
+  }
+
+  void warningsAreCapped() {
+    Fixture f;
+    auto b = f.open(BackendMode::Live);
+    std::string text;
+    for (int i = 0; i < 150; ++i) text += row("DCGM_FI_DEV_GPU_UTIL", "elsewhere", i, 10);
+    const TelemetryPush p = ok(push(*b, text));
+    QCOMPARE(p.gpus, 0);
+    QCOMPARE(p.warnings.size(), LiveTelemetry::kMaxWarnings + 1);
+    QCOMPARE(p.warnings.back(), std::string("... and 50 more warnings"));
   }
 
   void aSimulatedClusterRefusesPushes() {
@@ -185,9 +210,9 @@ class TstLiveTelemetry : public QObject {
     const auto j = t.jobTelemetry(job, f.now);
     QVERIFY(j);
     QVERIFY(std::abs(j->util - (0.94 + 0) / 2) < 1e-9);
-    QVERIFY(std::abs(j->sm - 0.71 / 2) < 1e-9);  // GPU 1 reports no SM activity: counted as 0
+    QVERIFY(std::abs(j->sm - 0.71) < 1e-9);  // GPU 1 reports no SM activity: unknown, not 0
     // A job on GPUs without readings is unmeasured, and so is everything once stale.
-    job.placement->tasks[0].gpus = {n->firstGpu + 2};
+    job.placement->tasks[0].gpus = {n->firstGpu + 3};
     QVERIFY(!t.jobTelemetry(job, f.now));
     job.placement->tasks[0].gpus = {n->firstGpu};
     QVERIFY(!t.jobTelemetry(job, f.now + LiveTelemetry::kStaleAfter + 1));
