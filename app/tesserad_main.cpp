@@ -17,7 +17,7 @@ constexpr const char* kFooter =
 // `tesserad token --name alice --role operator`: a new token and the line for the token file.
 int printNewToken(const std::string& name, const std::string& role) {
   if (!tessera::parseRole(role)) {
-    std::cerr << "tesserad: --role must be viewer, operator or admin\n";
+    std::cerr << "tesserad: --role must be viewer, operator, admin or agent\n";
     return tessera::kTesseradUsage;
   }
   auto token = tessera::generateToken();
@@ -82,7 +82,9 @@ int main(int argc, char** argv) {
   auto* token = app.add_subcommand("token", "Print a new bearer token and its token-file line");
   std::string tokenName, tokenRole = "viewer";
   token->add_option("--name", tokenName, "Identity written to the audit log")->required();
-  token->add_option("--role", tokenRole, "viewer | operator | admin (default viewer)");
+  token->add_option("--role", tokenRole,
+                    "viewer | operator | admin | agent (a node's telemetry push only; default "
+                    "viewer)");
   try {
     // The file first, then the flags over it: parse twice.
     app.parse(argc, argv);

@@ -162,7 +162,7 @@ Expected<ParsedEntry> parseEntry(const YAML::Node& node, const std::string& path
   const auto role = parseRole(roleText);
   if (!role)
     return errorAt(node["role"], file, fieldPath(path, "role"),
-                   "unknown role '" + roleText + "' (allowed: viewer, operator, admin)");
+                   "unknown role '" + roleText + "' (allowed: viewer, operator, admin, agent)");
   TESSERA_TRY(hash, scalarAt(node, "sha256", path, file));
   if (!decodeHash(hash, e.hash.data(), e.hash.size()))
     return errorAt(node["sha256"], file, fieldPath(path, "sha256"), hashProblem(hash));
@@ -271,13 +271,15 @@ const char* roleName(Role role) {
       return "operator";
     case Role::Admin:
       return "admin";
+    case Role::Agent:
+      return "agent";
   }
   return "viewer";
 }
 
 std::optional<Role> parseRole(std::string_view text) {
   const std::string lower = toLower(text);
-  for (Role r : {Role::Viewer, Role::Operator, Role::Admin})
+  for (Role r : {Role::Viewer, Role::Operator, Role::Admin, Role::Agent})
     if (lower == roleName(r)) return r;
   return std::nullopt;
 }

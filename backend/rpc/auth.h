@@ -7,7 +7,7 @@
 //
 //   tokens:
 //     - name: alice        # the identity written to the audit log
-//       role: operator     # viewer | operator | admin
+//       role: operator     # viewer | operator | admin | agent
 //       sha256: 56bdbd6e637fc17b8ccf340f1f457d2a9491e3e9f10bc0c37f0c067426d388b2
 //
 // Only the SHA-256 of each token is stored, as 64 lowercase hex characters (the one above is
@@ -34,14 +34,19 @@
 
 namespace tessera {
 
-// Ordered by power: each role may do everything the roles below it may do.
-enum class Role : uint8_t { Viewer, Operator, Admin };
+// Viewer < Operator < Admin are ordered by power: each may do everything the roles below it may
+// do. Agent stands apart: a GPU node's agent may push its telemetry and nothing else (not even
+// read), so a token on every node cannot cancel or drain anything; operators and admins may push
+// too.
+enum class Role : uint8_t { Viewer, Operator, Admin, Agent };
 
 const char* roleName(Role role);
-// "viewer", "operator" or "admin", in any letter case.
+// "viewer", "operator", "admin" or "agent", in any letter case.
 std::optional<Role> parseRole(std::string_view text);
 // Whether a caller holding `granted` may perform an action that needs `required`.
 inline bool permits(Role granted, Role required) {
+  if (granted == Role::Agent) return required == Role::Agent;
+  if (required == Role::Agent) return granted >= Role::Operator;
   return granted >= required;
 }
 

@@ -385,11 +385,11 @@ class ApiServer::Service final
                                           const v1::PushTelemetryRequest* req,
                                           v1::PushTelemetryResponse* resp) override {
     auto* reactor = ctx->DefaultReactor();
-    auto who = gate(ctx, Role::Operator);
+    auto who = gate(ctx, Role::Agent);
     if (!who) return finish(reactor, who.error());
     // Parsed here, on the server's thread: the engine thread only maps the readings.
-    auto scrape = parseDcgmMetrics(req->exposition(),
-                                   req->source().empty() ? "exposition" : req->source());
+    auto scrape =
+        parseDcgmMetrics(req->exposition(), req->source().empty() ? "exposition" : req->source());
     if (!scrape) return finish(reactor, invalid(scrape.error()));
     backend_.pushTelemetry(std::move(*scrape), req->node(),
                            finishWith<TelemetryPush>(reactor, [resp](const TelemetryPush& p) {

@@ -82,7 +82,7 @@ class TstAuth : public QObject {
     row("duplicate name", "tokens:\n" + entry("alice", "admin", a) + entry("alice", "viewer", b),
         "t.yaml:5:11: tokens[1].name", "duplicate name 'alice' (also at line 2)");
     row("bad role", "tokens:\n" + entry("alice", "root", a), "t.yaml:3:11: tokens[0].role",
-        "unknown role 'root' (allowed: viewer, operator, admin)");
+        "unknown role 'root' (allowed: viewer, operator, admin, agent)");
     row("short hash", "tokens:\n" + entry("alice", "admin", "abc123"),
         "t.yaml:4:13: tokens[0].sha256", "malformed hash");
     row("uppercase hash",
@@ -143,7 +143,13 @@ class TstAuth : public QObject {
     QVERIFY(permits(Role::Operator, Role::Operator));
     QVERIFY(!permits(Role::Operator, Role::Admin));
     QVERIFY(!permits(Role::Viewer, Role::Operator));
-    for (Role r : {Role::Viewer, Role::Operator, Role::Admin})
+    // An agent may push telemetry and nothing else; operators and admins may push too.
+    QVERIFY(permits(Role::Agent, Role::Agent));
+    for (Role r : {Role::Viewer, Role::Operator, Role::Admin}) {
+      QVERIFY(!permits(Role::Agent, r));
+      QCOMPARE(permits(r, Role::Agent), r != Role::Viewer);
+    }
+    for (Role r : {Role::Viewer, Role::Operator, Role::Admin, Role::Agent})
       QCOMPARE(parseRole(roleName(r)), std::optional<Role>(r));
     QCOMPARE(std::string(roleName(Role::Operator)), std::string("operator"));
     QCOMPARE(parseRole("Admin"), std::optional<Role>(Role::Admin));

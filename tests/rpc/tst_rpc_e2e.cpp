@@ -223,7 +223,7 @@ class TstRpcE2e : public QObject {
     QTemporaryDir dir;
     std::map<std::string, std::string> tokens;
     std::string file = "tokens:\n";
-    for (const char* who : {"viewer", "operator", "admin"}) {
+    for (const char* who : {"viewer", "operator", "admin", "agent"}) {
       tokens[who] = *generateToken();
       file += std::string("  - {name: ") + who + "-alice, role: " + who +
               ", sha256: " + sha256Hex(tokens[who]) + "}\n";
@@ -257,6 +257,25 @@ class TstRpcE2e : public QObject {
     ok(await<CommandResult>([&](auto r) {
       admin->act(cmd::Drain{"pod-a-02", "psu"}, false, Caller{}, std::nullopt, r);
     }));
+    // A node agent may push telemetry and do nothing else, not even read; operators may push too.
+    // (This daemon is simulated-live, so a push that passes the gate is refused for its mode.)
+    auto agent = d.client(tokens["agent"]);
+    auto pushAs = [](rpc::RemoteSession& c) {
+      grpc::ClientContext ctx;
+      c.prepare(ctx);
+      v1::PushTelemetryRequest request;
+      request.set_exposition("DCGM_FI_DEV_GPU_UTIL{gpu=\"0\",Hostname=\"pod-a-01\"} 50\n");
+      v1::PushTelemetryResponse response;
+      return c.stub().PushTelemetry(&ctx, request, &response).error_code();
+    };
+    QCOMPARE(pushAs(*agent), grpc::StatusCode::FAILED_PRECONDITION);
+    QCOMPARE(pushAs(*op), grpc::StatusCode::FAILED_PRECONDITION);
+    QCOMPARE(pushAs(*viewer), grpc::StatusCode::PERMISSION_DENIED);
+    QCOMPARE(kindOf(await<ClusterSnapshot>([&](auto r) { agent->snapshot(r); })),
+             ErrorKind::PermissionDenied);
+    QCOMPARE(kindOf(await<CommandResult>(
+                 [&](auto r) { agent->act(cmd::Hold{id}, false, Caller{}, std::nullopt, r); })),
+             ErrorKind::PermissionDenied);
     // Bad or missing tokens are unauthenticated, whatever they ask.
     auto stranger = d.client("tsr_not-a-real-token");
     QCOMPARE(kindOf(await<ClusterSnapshot>([&](auto r) { stranger->snapshot(r); })),
