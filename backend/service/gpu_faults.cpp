@@ -6,12 +6,15 @@
 #include <nlohmann/json.hpp>
 
 #include "core/mix.h"
+#include "scheduler/command.h"
 #include "topology/cluster.h"
 
 namespace tessera {
 namespace {
 
 using json = nlohmann::json;
+
+constexpr const char* kActor = "tesserad";  // who the audit log says drained and returned nodes
 
 // Salts keep the draws for one fault independent of each other.
 constexpr uint64_t kGapSalt = 1, kGpuSalt = 2, kXidSalt = 3;
@@ -33,7 +36,7 @@ void requeueJobsOn(Engine& e, GpuId gpu, const std::string& why) {
         break;
       }
   }
-  for (JobId v : victims) (void)e.preempt(v, kNoJob, "tesserad", why);
+  for (JobId v : victims) (void)e.preempt(v, kNoJob, kActor, why);
 }
 
 }  // namespace
@@ -104,7 +107,7 @@ void GpuFaultInjector::repairDue(Engine& engine) {
     // Only the drain this fault made is undone: a node an operator returned (or drained again
     // for a reason of their own) is theirs. Faults only hit up nodes, so no other fault holds it.
     if (engine.state().nodeState(n) == NodeState::Draining && engine.nodeReason(n) == f.reason)
-      (void)engine.drain(n, false);
+      (void)execute(engine, Command{cmd::Undrain{engine.cluster().node(n).name}}, kActor, false);
   }
 }
 
@@ -133,7 +136,8 @@ void GpuFaultInjector::inject(Engine& engine, Seconds at) {
   requeueJobsOn(engine, gpu,
                 "GPU " + gpuName(c, gpu) + " fault (Xid " + std::to_string(kind->xid) + ", " +
                     kind->message + ")");
-  (void)engine.drain(c.gpu(gpu).node, true, f.reason);
+  // Through the one command path, so the drain is in the audit log like an operator's.
+  (void)execute(engine, Command{cmd::Drain{c.node(c.gpu(gpu).node).name, f.reason}}, kActor, false);
   active_.push_back(std::move(f));
 }
 

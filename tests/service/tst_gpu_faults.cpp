@@ -164,12 +164,23 @@ class TstGpuFaults : public QObject {
         if (!before[a.gpu].count(j)) QCOMPARE(e.job(j)->state, JobState::Running);
     }
 
+    // The drain is in the audit log, as an operator's would be.
+    auto audited = [&](const std::string& what) {
+      return std::any_of(e.events().begin(), e.events().end(), [&](const Event& ev) {
+        return ev.kind == EventKind::Command && ev.actor == "tesserad" &&
+               ev.reason.find(what) != std::string::npos;
+      });
+    };
+    QVERIFY(audited("drain node " + node.name));
+    QVERIFY(!audited("undrain node " + node.name));
+
     // Repaired: the node is back in service and forgets the reason.
     QVERIFY(e.advanceTo(a.until));
     QVERIFY(f.advance(e) || f.active().empty());
     QVERIFY(!f.faultOf(a.gpu));
     QCOMPARE(e.state().nodeState(n), NodeState::Up);
     QCOMPARE(e.nodeReason(n), std::string());
+    QVERIFY(audited("undrain node " + node.name));
   }
 
   void anOperatorsDecisionOutlastsTheRepair() {
