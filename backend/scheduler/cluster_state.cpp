@@ -52,7 +52,7 @@ Status ClusterState::takeWholeGpu(GpuId id, JobId job) {
   if (job == kNoJob) return Error{"job id 0 is reserved", {}};
   if (!wholeGpuFree(id)) {
     const Gpu& g = cluster_->gpu(id);
-    const std::string where = cluster_->node(g.node).name + "/" + std::to_string(g.index);
+    const std::string where = cluster_->gpuName(g.id);
     if (g.sharing.mode != SharingMode::Exclusive)
       return Error{
           "GPU " + where + " is in " + sharingModeName(g.sharing.mode) + " mode, not exclusive",

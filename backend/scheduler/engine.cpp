@@ -1103,6 +1103,20 @@ Status Engine::drain(NodeId n, bool drained, std::string reason) {
   return setNodeState(n, drained ? NodeState::Draining : NodeState::Up, std::move(reason));
 }
 
+std::vector<JobId> Engine::runningJobsOn(NodeId n, std::optional<GpuId> gpu) const {
+  std::vector<JobId> out;
+  for (const JobRecord* j : running()) {
+    if (!j->placement) continue;
+    const bool hit = std::any_of(
+        j->placement->tasks.begin(), j->placement->tasks.end(), [&](const TaskAssignment& t) {
+          return t.node == n &&
+                 (!gpu || std::find(t.gpus.begin(), t.gpus.end(), *gpu) != t.gpus.end());
+        });
+    if (hit) out.push_back(j->job.id);
+  }
+  return out;
+}
+
 const std::string& Engine::nodeReason(NodeId n) const {
   static const std::string none;
   return n < nodeReasons_.size() ? nodeReasons_[n] : none;

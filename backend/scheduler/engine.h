@@ -125,6 +125,10 @@ class Engine {
     return i < positions_.size() && job.state == JobState::Pending ? positions_[i] : 0;
   }
   [[nodiscard]] std::vector<const JobRecord*> jobs() const;  // in submission order
+  // The running jobs with a task on node `n` (holding GPU `gpu`, when given): what a node
+  // failure or a GPU fault interrupts.
+  [[nodiscard]] std::vector<JobId> runningJobsOn(NodeId n,
+                                                 std::optional<GpuId> gpu = std::nullopt) const;
   // Submitted with a submit time the clock has not reached yet.
   [[nodiscard]] const std::vector<Job>& futureJobs() const { return future_; }
   // Pending jobs in the order the next cycle considers them.

@@ -21,10 +21,6 @@ namespace {
 
 // ---------------------------------------------------------------- small vocabulary
 
-std::string gpuName(const Cluster& c, GpuId g) {
-  return c.node(c.gpu(g).node).name + "/" + std::to_string(c.gpu(g).index);
-}
-
 std::optional<TopologyLevel> levelFromWord(const std::string& w) {
   if (w == "gpu") return TopologyLevel::Gpu;
   if (w == "node") return TopologyLevel::Node;
@@ -128,7 +124,7 @@ Expected<std::vector<std::string>> oneOrMany(const YamlField& f) {
 std::vector<std::string> placementGpus(const Cluster& c, const GangPlacement& p) {
   std::vector<std::string> out;
   for (const auto& t : p.tasks)
-    for (GpuId g : t.gpus) out.push_back(gpuName(c, g));
+    for (GpuId g : t.gpus) out.push_back(c.gpuName(g));
   std::sort(out.begin(), out.end());
   out.erase(std::unique(out.begin(), out.end()), out.end());
   return out;
@@ -1039,8 +1035,7 @@ std::string exportScenario(const Engine& engine, const std::string& name) {
     Job j = r->job;
     j.pinNodes.clear();
     j.pinGpus.clear();
-    for (GpuId g : r->pinned)
-      j.pinGpus.push_back(c.node(c.gpu(g).node).name + "/" + std::to_string(c.gpu(g).index));
+    for (GpuId g : r->pinned) j.pinGpus.push_back(c.gpuName(g));
     jobs.push_back(jobToYamlNode(j));
   }
   for (const Job& f : engine.futureJobs()) jobs.push_back(jobToYamlNode(f));
@@ -1057,7 +1052,7 @@ std::string exportScenario(const Engine& engine, const std::string& name) {
     for (int i = 0; i < l.size(); ++i)
       l[i].busy = o.instanceOwner[static_cast<size_t>(i)] != kNoJob;
     if (l == g.sharing.mig && l.empty()) continue;
-    layouts[gpuName(c, g.id)] = formatMigLayout(c.modelOf(g.id), l, true);
+    layouts[c.gpuName(g.id)] = formatMigLayout(c.modelOf(g.id), l, true);
   }
   if (layouts.size() > 0) state["layouts"] = layouts;
   YAML::Node running(YAML::NodeType::Sequence);

@@ -126,15 +126,10 @@ void Transaction::rollbackTo(size_t mark) {
 
 namespace {
 
-std::string gpuName(const Cluster& c, GpuId id) {
-  const Gpu& g = c.gpu(id);
-  return c.node(g.node).name + "/" + std::to_string(g.index);
-}
-
 void checkGpu(const ClusterState& state, const Gpu& g, std::vector<std::string>& out) {
   const Cluster& c = state.cluster();
   const GpuOccupancy& o = state.gpu(g.id);
-  const std::string name = gpuName(c, g.id);
+  const std::string name = c.gpuName(g.id);
   const GpuModel& model = c.modelOf(g.id);
   if (o.wholeOwner != kNoJob && g.sharing.mode != SharingMode::Exclusive)
     out.push_back(name + ": whole-GPU owner on a " + sharingModeName(g.sharing.mode) + " GPU");

@@ -19,26 +19,6 @@ constexpr const char* kActor = "tesserad";  // who the audit log says drained an
 // Salts keep the draws for one fault independent of each other.
 constexpr uint64_t kGapSalt = 1, kGpuSalt = 2, kXidSalt = 3;
 
-std::string gpuName(const Cluster& c, GpuId g) {
-  const Gpu& gpu = c.gpu(g);
-  return c.node(gpu.node).name + "/" + std::to_string(g - c.node(gpu.node).firstGpu);
-}
-
-// Requeues the jobs that hold `gpu`, as the simulator does for a fault (the engine books it as a
-// preemption by nobody, with the fault as the reason).
-void requeueJobsOn(Engine& e, GpuId gpu, const std::string& why) {
-  std::vector<JobId> victims;
-  for (const JobRecord* j : e.running()) {
-    if (!j->placement) continue;
-    for (const auto& t : j->placement->tasks)
-      if (std::find(t.gpus.begin(), t.gpus.end(), gpu) != t.gpus.end()) {
-        victims.push_back(j->job.id);
-        break;
-      }
-  }
-  for (JobId v : victims) (void)e.preempt(v, kNoJob, kActor, why);
-}
-
 }  // namespace
 
 const std::vector<XidKind>& injectedXids() {
@@ -132,10 +112,12 @@ void GpuFaultInjector::inject(Engine& engine, Seconds at) {
   const auto slot = static_cast<size_t>(gpuDraw * static_cast<double>(candidates.size()));
   const GpuId gpu = candidates[std::min(candidates.size() - 1, slot)];
   ActiveGpuFault f{gpu, kind->xid, at, at + repair_,
-                   "Xid " + std::to_string(kind->xid) + " on GPU " + gpuName(c, gpu)};
-  requeueJobsOn(engine, gpu,
-                "GPU " + gpuName(c, gpu) + " fault (Xid " + std::to_string(kind->xid) + ", " +
-                    kind->message + ")");
+                   "Xid " + std::to_string(kind->xid) + " on GPU " + c.gpuName(gpu)};
+  // Its jobs go back to the queue, booked by the engine as preemptions with the fault as reason.
+  const std::string why = "GPU " + c.gpuName(gpu) + " fault (Xid " + std::to_string(kind->xid) +
+                          ", " + kind->message + ")";
+  for (JobId v : engine.runningJobsOn(c.gpu(gpu).node, gpu))
+    (void)engine.preempt(v, kNoJob, kActor, why);
   // Through the one command path, so the drain is in the audit log like an operator's.
   (void)execute(engine, Command{cmd::Drain{c.node(c.gpu(gpu).node).name, f.reason}}, kActor, false);
   active_.push_back(std::move(f));

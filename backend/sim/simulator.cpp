@@ -302,17 +302,7 @@ void Simulator::onStopped(JobId id) {
 }
 
 void Simulator::requeueJobsOn(NodeId n, std::optional<GpuId> gpu, const std::string& why) {
-  std::vector<JobId> victims;
-  for (const JobRecord* j : engine_.running()) {
-    if (!j->placement) continue;
-    bool hit = false;
-    for (const auto& t : j->placement->tasks) {
-      if (t.node != n) continue;
-      if (!gpu) hit = true;
-      for (GpuId g : t.gpus) hit = hit || g == *gpu;
-    }
-    if (hit) victims.push_back(j->job.id);
-  }
+  const std::vector<JobId> victims = engine_.runningJobsOn(n, gpu);
   // The engine books these as preemptions; the outcomes move them to interruptions, so policy
   // comparisons see only what the policy decided.
   for (JobId v : victims) {

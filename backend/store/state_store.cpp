@@ -25,17 +25,13 @@ constexpr const char* kJobColumns =
     "SELECT id, state, start_time, end_time, spec, run, preemptions, gpu_hours_lost, reason, "
     "actual_runtime FROM jobs ";
 
-std::string gpuLabel(const Cluster& c, GpuId g) {
-  return c.node(c.gpu(g).node).name + "/" + std::to_string(c.gpu(g).index);
-}
-
 // The job as the engine holds it, with its resolved pin written back by name (the engine keeps
 // the operator's later pins only in resolved form).
 Job currentJob(const Cluster& c, const JobRecord& r) {
   Job j = r.job;
   j.pinNodes.clear();
   j.pinGpus.clear();
-  for (GpuId g : r.pinned) j.pinGpus.push_back(gpuLabel(c, g));
+  for (GpuId g : r.pinned) j.pinGpus.push_back(c.gpuName(g));
   return j;
 }
 
@@ -45,7 +41,7 @@ json reservationsToJson(const Engine& e) {
   for (const Reservation& r : e.reservations().all()) {
     if (r.kind == Reservation::Kind::Backfill) continue;
     json gpus = json::array();
-    for (GpuId g : r.gpus) gpus.push_back(gpuLabel(c, g));
+    for (GpuId g : r.gpus) gpus.push_back(c.gpuName(g));
     out.push_back(json{{"id", r.id},
                        {"kind", reservationKindName(r.kind)},
                        {"gpus", std::move(gpus)},
@@ -64,7 +60,7 @@ json layoutsToJson(const Engine& e) {
     if (g.sharing.mode != SharingMode::Mig) continue;
     MigLayout l = e.state().gpu(g.id).layout;
     for (auto& inst : l) inst.busy = false;
-    out[gpuLabel(c, g.id)] = formatMigLayout(c.modelOf(g.id), l);
+    out[c.gpuName(g.id)] = formatMigLayout(c.modelOf(g.id), l);
   }
   return out;
 }

@@ -141,6 +141,10 @@ class Cluster {
 
   [[nodiscard]] const Node& node(NodeId id) const { return nodes_[id]; }
   [[nodiscard]] const Gpu& gpu(GpuId id) const { return gpus_[id]; }
+  // "node/index", how commands, messages and stored state name a GPU.
+  [[nodiscard]] std::string gpuName(GpuId id) const {
+    return nodes_[gpus_[id].node].name + "/" + std::to_string(gpus_[id].index);
+  }
   [[nodiscard]] const GpuModel& modelOf(GpuId id) const {
     return *nodes_[gpus_[id].node].hw->gpuModel;
   }
