@@ -252,6 +252,681 @@
     </message>
 </context>
 <context>
+    <name>tessera::text</name>
+    <message>
+        <source>%1, %2</source>
+        <translation>%1, %2</translation>
+    </message>
+    <message>
+        <source>%1 and %2</source>
+        <translation>%1 und %2</translation>
+    </message>
+    <message>
+        <source>%1; %2</source>
+        <translation>%1; %2</translation>
+    </message>
+    <message>
+        <source>%1 %2</source>
+        <translation>%1 Knoten: %2</translation>
+    </message>
+    <message>
+        <source>job %1</source>
+        <translation>Job %1</translation>
+    </message>
+    <message>
+        <source>jobs %1</source>
+        <translation>Jobs %1</translation>
+    </message>
+    <message>
+        <source>%1 GPU %2</source>
+        <translation>%1 GPU %2</translation>
+    </message>
+    <message>
+        <source>node</source>
+        <translation>Knoten</translation>
+    </message>
+    <message>
+        <source>NVLink domain</source>
+        <translation>NVLink-Domäne</translation>
+    </message>
+    <message>
+        <source>leaf switch</source>
+        <translation>Leaf-Switch</translation>
+    </message>
+    <message>
+        <source>spine</source>
+        <translation>Spine</translation>
+    </message>
+    <message>
+        <source>cluster</source>
+        <translation>Cluster</translation>
+    </message>
+    <message>
+        <source>on one node</source>
+        <translation>auf einem Knoten</translation>
+    </message>
+    <message>
+        <source>NVLink-connected</source>
+        <translation>mit NVLink-Verbindung</translation>
+    </message>
+    <message>
+        <source>under one leaf switch</source>
+        <translation>unter einem Leaf-Switch</translation>
+    </message>
+    <message>
+        <source>under one spine</source>
+        <translation>unter einem Spine</translation>
+    </message>
+    <message>
+        <source>in the cluster</source>
+        <translation>im Cluster</translation>
+    </message>
+    <message>
+        <source>pending</source>
+        <translation>wartend</translation>
+    </message>
+    <message>
+        <source>admitted</source>
+        <translation>zugelassen</translation>
+    </message>
+    <message>
+        <source>running</source>
+        <translation>laufend</translation>
+    </message>
+    <message>
+        <source>completed</source>
+        <translation>abgeschlossen</translation>
+    </message>
+    <message>
+        <source>failed</source>
+        <translation>fehlgeschlagen</translation>
+    </message>
+    <message>
+        <source>cancelled</source>
+        <translation>abgebrochen</translation>
+    </message>
+    <message>
+        <source>preempted</source>
+        <translation>verdrängt</translation>
+    </message>
+    <message>
+        <source>node not up</source>
+        <translation>Knoten nicht verfügbar</translation>
+    </message>
+    <message>
+        <source>pool mismatch</source>
+        <translation>falscher Pool</translation>
+    </message>
+    <message>
+        <source>GPU model not allowed</source>
+        <translation>GPU-Modell nicht zulässig</translation>
+    </message>
+    <message>
+        <source>GPU memory too small</source>
+        <translation>GPU-Speicher zu klein</translation>
+    </message>
+    <message>
+        <source>not enough free GPUs</source>
+        <translation>nicht genug freie GPUs</translation>
+    </message>
+    <message>
+        <source>no MIG GPU with the profile</source>
+        <translation>keine MIG-GPU mit dem Profil</translation>
+    </message>
+    <message>
+        <source>no free MIG slot for the profile</source>
+        <translation>kein freier MIG-Platz für das Profil</translation>
+    </message>
+    <message>
+        <source>no GPU share left</source>
+        <translation>kein GPU-Anteil mehr frei</translation>
+    </message>
+    <message>
+        <source>not enough free CPUs</source>
+        <translation>nicht genug freie CPUs</translation>
+    </message>
+    <message>
+        <source>not enough free memory</source>
+        <translation>nicht genug freier Arbeitsspeicher</translation>
+    </message>
+    <message>
+        <source>GPUs reserved</source>
+        <translation>GPUs reserviert</translation>
+    </message>
+    <message>
+        <source>not among the pinned GPUs</source>
+        <translation>nicht unter den festgelegten GPUs</translation>
+    </message>
+    <message>
+        <source>%1/%2 nodes fit</source>
+        <translation>%1/%2 Knoten passen</translation>
+    </message>
+    <message>
+        <source>waiting for the next scheduling cycle</source>
+        <translation>wartet auf den nächsten Scheduling-Zyklus</translation>
+    </message>
+    <message>
+        <source>held by an operator</source>
+        <translation>von einem Operator zurückgehalten</translation>
+    </message>
+    <message>
+        <source>team %1 may hold at most %2 GPUs (guaranteed + borrow); the job needs %3</source>
+        <translation>Team %1 darf höchstens %2 GPUs belegen (garantiert + geliehen); der Job benötigt %3</translation>
+    </message>
+    <message>
+        <source>pinned GPU %1 does not exist</source>
+        <translation>festgelegte GPU %1 existiert nicht</translation>
+    </message>
+    <message>
+        <source>team %1 uses %2 of its %3 guaranteed %4 GPUs</source>
+        <translation>Team %1 nutzt %2 seiner %3 garantierten %4 GPUs</translation>
+    </message>
+    <message>
+        <source>%1 and may borrow %2; the job needs %3</source>
+        <translation>%1 und darf %2 ausleihen; der Job benötigt %3</translation>
+    </message>
+    <message>
+        <source>%1; the job needs %2 and other teams lend only %3 idle %4 GPUs now</source>
+        <translation>%1; der Job benötigt %2, und andere Teams verleihen derzeit nur %3 ungenutzte %4 GPUs</translation>
+    </message>
+    <message>
+        <source>team %1 has no quota for %2 GPUs</source>
+        <translation>Team %1 hat kein Kontingent für %2 GPUs</translation>
+    </message>
+    <message>
+        <source>the job requests no GPU</source>
+        <translation>der Job fordert keine GPU an</translation>
+    </message>
+    <message>
+        <source>no node can host a task: %1</source>
+        <translation>kein Knoten kann einen Task aufnehmen: %1</translation>
+    </message>
+    <message>
+        <source>tasks of %1 GPUs</source>
+        <translation>Tasks mit je %1 GPUs</translation>
+    </message>
+    <message>
+        <source>tasks of one %1 instance</source>
+        <translation>Tasks mit je einer %1-Instanz</translation>
+    </message>
+    <message>
+        <source>tasks of %1 milli-GPU</source>
+        <translation>Tasks mit je %1 Milli-GPU</translation>
+    </message>
+    <message>
+        <source>tasks</source>
+        <translation>Tasks</translation>
+    </message>
+    <message>
+        <source>the gang needs %1 %2; the cluster has room for %3 (%4)</source>
+        <translation>die Task-Gruppe benötigt %1 %2; der Cluster hat Platz für %3 (%4)</translation>
+    </message>
+    <message>
+        <source>the gang needs %1 %2 within one %3 (required); the roomiest %3 has room for %4</source>
+        <translation>die Task-Gruppe benötigt %1 %2 innerhalb einer Einheit der Ebene %3 (erforderlich); die geräumigste Einheit der Ebene %3 bietet Platz für %4</translation>
+    </message>
+    <message>
+        <source>internal: a unit with room could not be taken</source>
+        <translation>intern: eine Einheit mit freiem Platz konnte nicht belegt werden</translation>
+    </message>
+    <message>
+        <source>internal: the preemption plan did not hold (%1)</source>
+        <translation>intern: der Verdrängungsplan ging nicht auf (%1)</translation>
+    </message>
+    <message>
+        <source>requeued after preemption by job %1</source>
+        <translation>nach Verdrängung durch Job %1 erneut eingereiht</translation>
+    </message>
+    <message>
+        <source>%1 s</source>
+        <translation>%1&#xa0;s</translation>
+    </message>
+    <message>
+        <source>%1 min</source>
+        <translation>%1&#xa0;min</translation>
+    </message>
+    <message>
+        <source>%1 h %2 min</source>
+        <translation>%1&#xa0;h %2&#xa0;min</translation>
+    </message>
+    <message>
+        <source>fits now; it starts in the next scheduling cycle</source>
+        <translation>passt jetzt; startet im nächsten Scheduling-Zyklus</translation>
+    </message>
+    <message>
+        <source>the GPUs it fits on are reserved (maintenance or team reservation)</source>
+        <translation>die GPUs, auf die der Job passt, sind reserviert (Wartungs- oder Team-Reservierung)</translation>
+    </message>
+    <message>
+        <source>the GPUs it fits on are reserved for higher %1 (backfill reservations)</source>
+        <translation>die GPUs, auf die der Job passt, sind für %1 mit höherer Priorität reserviert (Backfill-Reservierungen)</translation>
+    </message>
+    <message>
+        <source>fragmentation: %1</source>
+        <translation>Fragmentierung: %1</translation>
+    </message>
+    <message>
+        <source>%1 GPUs free, but the largest %2 free block is %3 (the job needs %4)</source>
+        <translation>%1 GPUs frei, aber der größte freie Block %2 umfasst %3 (der Job benötigt %4)</translation>
+    </message>
+    <message>
+        <source>would start now if the topology constraint were relaxed to %1</source>
+        <translation>würde jetzt starten, wenn die Topologievorgabe auf %1 gelockert würde</translation>
+    </message>
+    <message>
+        <source>would start now if GPU %1 were repartitioned from %2 to %3 (%4 MIG changes, busy instances kept)</source>
+        <translation>würde jetzt starten, wenn GPU %1 von %2 auf %3 neu partitioniert würde (%4 MIG-Änderungen, belegte Instanzen bleiben erhalten)</translation>
+    </message>
+    <message>
+        <source>empty</source>
+        <translation>leer</translation>
+    </message>
+    <message>
+        <source>would start now if the guarantee of %1 on %2 were +%3 GPUs</source>
+        <translation>würde jetzt starten, wenn die Garantie von Team %1 für %2 um %3 GPUs höher wäre</translation>
+    </message>
+    <message>
+        <source>would start now by preempting %1 (%2 GPU-hours of work lost)</source>
+        <translation>würde jetzt durch Verdrängen von %1 starten (%2 GPU-Stunden Arbeit gehen verloren)</translation>
+    </message>
+    <message>
+        <source>would be considered in the next cycle once released</source>
+        <translation>würde nach der Freigabe im nächsten Zyklus berücksichtigt</translation>
+    </message>
+    <message>
+        <source>would start when %1 ends (~%2)</source>
+        <translation>würde starten, wenn %1 endet (~%2)</translation>
+    </message>
+    <message>
+        <source>would start when %1 end (~%2)</source>
+        <translation>würde starten, wenn %1 enden (~%2)</translation>
+    </message>
+    <message>
+        <source>running since t=%1 on %2</source>
+        <translation>läuft seit t=%1 auf %2</translation>
+    </message>
+    <message>
+        <source>%1: %2</source>
+        <translation>%1: %2</translation>
+    </message>
+    <message>
+        <source>submit job %1</source>
+        <translation>Job %1 einreichen</translation>
+    </message>
+    <message>
+        <source>cancel job %1</source>
+        <translation>Job %1 abbrechen</translation>
+    </message>
+    <message>
+        <source>hold job %1</source>
+        <translation>Job %1 zurückhalten</translation>
+    </message>
+    <message>
+        <source>release job %1</source>
+        <translation>Job %1 freigeben</translation>
+    </message>
+    <message>
+        <source>set priority of job %1 to %2</source>
+        <translation>Priorität von Job %1 auf %2 setzen</translation>
+    </message>
+    <message>
+        <source>move job %1 to the top</source>
+        <translation>Job %1 nach oben verschieben</translation>
+    </message>
+    <message>
+        <source>move job %1 to the bottom</source>
+        <translation>Job %1 nach unten verschieben</translation>
+    </message>
+    <message>
+        <source>move job %1 before job %2</source>
+        <translation>Job %1 vor Job %2 verschieben</translation>
+    </message>
+    <message>
+        <source>pin job %1 to gpus [%2] nodes [%3]</source>
+        <translation>Job %1 auf GPUs [%2] Knoten [%3] festlegen</translation>
+    </message>
+    <message>
+        <source>preempt job %1</source>
+        <translation>Job %1 verdrängen</translation>
+    </message>
+    <message>
+        <source>repartition %1 to %2</source>
+        <translation>%1 auf %2 neu partitionieren</translation>
+    </message>
+    <message>
+        <source>repartition %1 to %2 (force)</source>
+        <translation>%1 auf %2 neu partitionieren (erzwungen)</translation>
+    </message>
+    <message>
+        <source>drain node %1</source>
+        <translation>Knoten %1 leeren</translation>
+    </message>
+    <message>
+        <source>undrain node %1</source>
+        <translation>Knoten %1 wieder in Betrieb nehmen</translation>
+    </message>
+    <message>
+        <source>set quota of team %1 on %2</source>
+        <translation>Kontingent von Team %1 für %2 setzen</translation>
+    </message>
+    <message>
+        <source>create reservation %1 on [%2]</source>
+        <translation>Reservierung %1 auf [%2] anlegen</translation>
+    </message>
+    <message>
+        <source>delete reservation %1</source>
+        <translation>Reservierung %1 löschen</translation>
+    </message>
+    <message>
+        <source>submitted job %1</source>
+        <translation>Job %1 eingereicht</translation>
+    </message>
+    <message>
+        <source>job %1 cancelled</source>
+        <translation>Job %1 abgebrochen</translation>
+    </message>
+    <message>
+        <source>job %1 held</source>
+        <translation>Job %1 zurückgehalten</translation>
+    </message>
+    <message>
+        <source>job %1 released</source>
+        <translation>Job %1 freigegeben</translation>
+    </message>
+    <message>
+        <source>job %1 now %2</source>
+        <translation>Job %1 hat jetzt die Prioritätsklasse %2</translation>
+    </message>
+    <message>
+        <source>job %1 moved to the top of its priority</source>
+        <translation>Job %1 an den Anfang seiner Prioritätsklasse verschoben</translation>
+    </message>
+    <message>
+        <source>job %1 moved to the bottom of its priority</source>
+        <translation>Job %1 ans Ende seiner Prioritätsklasse verschoben</translation>
+    </message>
+    <message>
+        <source>job %1 moved ahead of job %2</source>
+        <translation>Job %1 vor Job %2 verschoben</translation>
+    </message>
+    <message>
+        <source>job %1 pinned to %2 GPU(s)</source>
+        <translation>Job %1 auf %2 GPU(s) festgelegt</translation>
+    </message>
+    <message>
+        <source>job %1 unpinned</source>
+        <translation>Festlegung von Job %1 aufgehoben</translation>
+    </message>
+    <message>
+        <source>job %1 preempted</source>
+        <translation>Job %1 verdrängt</translation>
+    </message>
+    <message>
+        <source>GPU %1 repartitioned to %2</source>
+        <translation>GPU %1 auf %2 neu partitioniert</translation>
+    </message>
+    <message>
+        <source>node %1 stays drained (%2)</source>
+        <translation>Knoten %1 bleibt geleert (%2)</translation>
+    </message>
+    <message>
+        <source>node %1 drained</source>
+        <translation>Knoten %1 geleert</translation>
+    </message>
+    <message>
+        <source>node %1 drained (%2)</source>
+        <translation>Knoten %1 geleert (%2)</translation>
+    </message>
+    <message>
+        <source>node %1 back in service</source>
+        <translation>Knoten %1 wieder in Betrieb</translation>
+    </message>
+    <message>
+        <source>quota of team %1 on %2 set to %3 guaranteed, %4 borrow</source>
+        <translation>Kontingent von Team %1 für %2 auf %3 garantiert, %4 ausleihbar gesetzt</translation>
+    </message>
+    <message>
+        <source>reservation %1 created</source>
+        <translation>Reservierung %1 angelegt</translation>
+    </message>
+    <message>
+        <source>reservation %1 deleted</source>
+        <translation>Reservierung %1 gelöscht</translation>
+    </message>
+    <message>
+        <source>dry run: %1; %2</source>
+        <translation>Probelauf: %1; %2</translation>
+    </message>
+    <message>
+        <source>%1 job(s) would start</source>
+        <translation>%1 Job(s) würden starten</translation>
+    </message>
+    <message>
+        <source>%1 job(s) would start (%2)</source>
+        <translation>%1 Job(s) würden starten (%2)</translation>
+    </message>
+    <message>
+        <source>%1 preempted</source>
+        <translation>%1 verdrängt</translation>
+    </message>
+    <message>
+        <source>%1 preempted (%2)</source>
+        <translation>%1 verdrängt (%2)</translation>
+    </message>
+    <message>
+        <source>%1 stopped (%2)</source>
+        <translation>%1 gestoppt (%2)</translation>
+    </message>
+    <message>
+        <source>%1 GPU-hours lost</source>
+        <translation>%1 GPU-Stunden verloren</translation>
+    </message>
+    <message>
+        <source>warning: %1</source>
+        <translation>Warnung: %1</translation>
+    </message>
+    <message>
+        <source>no job %1</source>
+        <translation>Job %1 existiert nicht</translation>
+    </message>
+    <message>
+        <source>no node %1</source>
+        <translation>Knoten %1 existiert nicht</translation>
+    </message>
+    <message>
+        <source>unknown GPU &apos;%1&apos; (expected node/index)</source>
+        <translation>unbekannte GPU &apos;%1&apos; (erwartet: Knoten/Index)</translation>
+    </message>
+    <message>
+        <source>unknown node &apos;%1&apos;</source>
+        <translation>unbekannter Knoten &apos;%1&apos;</translation>
+    </message>
+    <message>
+        <source>job %1 is not pending</source>
+        <translation>Job %1 wartet nicht</translation>
+    </message>
+    <message>
+        <source>job %1 is not a pending job</source>
+        <translation>Job %1 ist kein wartender Job</translation>
+    </message>
+    <message>
+        <source>GPU %1 is not in MIG mode</source>
+        <translation>GPU %1 ist nicht im MIG-Modus</translation>
+    </message>
+    <message>
+        <source>node %1 is already drained</source>
+        <translation>Knoten %1 ist bereits geleert</translation>
+    </message>
+    <message>
+        <source>node %1 is not drained</source>
+        <translation>Knoten %1 ist nicht geleert</translation>
+    </message>
+    <message>
+        <source>quota key &apos;%1&apos; is neither a GPU model of this cluster, &apos;pool:NAME&apos; nor &apos;*&apos;</source>
+        <translation>Kontingentschlüssel &apos;%1&apos; ist weder ein GPU-Modell dieses Clusters noch &apos;pool:NAME&apos; oder &apos;*&apos;</translation>
+    </message>
+    <message>
+        <source>a reservation needs at least one node</source>
+        <translation>eine Reservierung braucht mindestens einen Knoten</translation>
+    </message>
+    <message>
+        <source>job %1 is already %2</source>
+        <translation>Job %1 ist bereits %2</translation>
+    </message>
+    <message>
+        <source>job %1 is %2; only pending jobs can be held or released</source>
+        <translation>Job %1 ist im Zustand „%2“; nur wartende Jobs können zurückgehalten oder freigegeben werden</translation>
+    </message>
+    <message>
+        <source>job %1 is already held</source>
+        <translation>Job %1 ist bereits zurückgehalten</translation>
+    </message>
+    <message>
+        <source>job %1 is not held</source>
+        <translation>Job %1 ist nicht zurückgehalten</translation>
+    </message>
+    <message>
+        <source>job %1 has ended</source>
+        <translation>Job %1 ist beendet</translation>
+    </message>
+    <message>
+        <source>unknown priority class &apos;%1&apos; (known: %2)</source>
+        <translation>unbekannte Prioritätsklasse &apos;%1&apos; (bekannt: %2)</translation>
+    </message>
+    <message>
+        <source>job %1 is %2; only pending jobs can be pinned</source>
+        <translation>Job %1 ist im Zustand „%2“; nur wartende Jobs können festgelegt werden</translation>
+    </message>
+    <message>
+        <source>job %1 needs %2 GPUs; the pin names %3</source>
+        <translation>Job %1 benötigt %2 GPUs; die Festlegung nennt %3</translation>
+    </message>
+    <message>
+        <source>job %1 is %2, not running</source>
+        <translation>Job %1 ist im Zustand „%2“ und läuft nicht</translation>
+    </message>
+    <message>
+        <source>node %1 still runs job %2</source>
+        <translation>Knoten %1 führt noch Job %2 aus</translation>
+    </message>
+    <message>
+        <source>the new layout removes busy instances of job(s) %1 (keep them at the same start, or force to preempt them)</source>
+        <translation>das neue Layout entfernt belegte Instanzen von Job(s) %1 (an derselben Startposition belassen oder erzwingen, um sie zu verdrängen)</translation>
+    </message>
+    <message>
+        <source>team %1 would use %2 %3 GPUs under the new quota, above guaranteed + borrow %4 (preempt or wait first)</source>
+        <translation>Team %1 würde unter dem neuen Kontingent %2 %3 GPUs nutzen, mehr als garantiert + geliehen %4 (zuerst verdrängen oder abwarten)</translation>
+    </message>
+    <message>
+        <source>valid</source>
+        <translation>gültig</translation>
+    </message>
+    <message>
+        <source>not placed</source>
+        <translation>nicht platziert</translation>
+    </message>
+    <message>
+        <source>check 1 (allowed start)</source>
+        <translation>Prüfung 1 (zulässige Startposition)</translation>
+    </message>
+    <message>
+        <source>check 2 (memory overlap)</source>
+        <translation>Prüfung 2 (Speicherüberlappung)</translation>
+    </message>
+    <message>
+        <source>check 3 (instance count)</source>
+        <translation>Prüfung 3 (Instanzanzahl)</translation>
+    </message>
+    <message>
+        <source>check 4 (engines)</source>
+        <translation>Prüfung 4 (Engines)</translation>
+    </message>
+    <message>
+        <source>check 5 (compute slices)</source>
+        <translation>Prüfung 5 (Rechen-Slices)</translation>
+    </message>
+    <message>
+        <source>compute instances</source>
+        <translation>Compute-Instanzen</translation>
+    </message>
+    <message>
+        <source>%1 failed: %2</source>
+        <translation>%1 fehlgeschlagen: %2</translation>
+    </message>
+    <message>
+        <source>instance %1 has no start slice (write it as %2@START)</source>
+        <translation>Instanz %1 hat keinen Start-Slice (als %2@START schreiben)</translation>
+    </message>
+    <message>
+        <source>%1 cannot start at memory slice %2; %3 may start only at {%4} on %5</source>
+        <translation>%1 kann nicht an Speicher-Slice %2 beginnen; %3 darf auf %5 nur an {%4} beginnen</translation>
+    </message>
+    <message>
+        <source>slice %1</source>
+        <translation>Slice %1</translation>
+    </message>
+    <message>
+        <source>slices %1-%2</source>
+        <translation>Slices %1-%2</translation>
+    </message>
+    <message>
+        <source>%1 (%2) overlaps %3 (%4)</source>
+        <translation>%1 (%2) überlappt %3 (%4)</translation>
+    </message>
+    <message>
+        <source>more than 1 instance of %1 on one %2 (%3 is instance #2)</source>
+        <translation>mehr als 1 Instanz von %1 auf einer %2 (%3 ist Instanz #2)</translation>
+    </message>
+    <message>
+        <source>more than %1 instances of %2 on one %3 (%4 is instance #%5)</source>
+        <translation>mehr als %1 Instanzen von %2 auf einer %3 (%4 ist Instanz #%5)</translation>
+    </message>
+    <message>
+        <source>adding %1 needs %2 %3 but a %4 has %5</source>
+        <translation>das Hinzufügen von %1 erfordert %2 %3, aber eine %4 hat %5</translation>
+    </message>
+    <message>
+        <source>%1 (at most one +me instance per GPU)</source>
+        <translation>%1 (höchstens eine +me-Instanz pro GPU)</translation>
+    </message>
+    <message>
+        <source>copy engines (CE)</source>
+        <translation>Copy-Engines (CE)</translation>
+    </message>
+    <message>
+        <source>video decoders (NVDEC)</source>
+        <translation>Videodecoder (NVDEC)</translation>
+    </message>
+    <message>
+        <source>video encoders (NVENC)</source>
+        <translation>Videoencoder (NVENC)</translation>
+    </message>
+    <message>
+        <source>JPEG decoders (NVJPG)</source>
+        <translation>JPEG-Decoder (NVJPG)</translation>
+    </message>
+    <message>
+        <source>optical-flow accelerators (OFA)</source>
+        <translation>Optical-Flow-Beschleuniger (OFA)</translation>
+    </message>
+    <message>
+        <source>engines</source>
+        <translation>Engines</translation>
+    </message>
+    <message>
+        <source>adding %1 exceeds the GPU&apos;s %2 compute slices</source>
+        <translation>das Hinzufügen von %1 überschreitet die %2 Rechen-Slices der GPU</translation>
+    </message>
+    <message>
+        <source>the compute instances of %1 do not fit: the GPU catalog has no compute_instances table for %2, so a GPU instance holds one compute instance spanning all its %3 compute slices</source>
+        <translation>die Compute-Instanzen von %1 passen nicht: Der GPU-Katalog hat keine compute_instances-Tabelle für %2, daher enthält eine GPU-Instanz genau eine Compute-Instanz über alle ihre %3 Rechen-Slices</translation>
+    </message>
+    <message>
+        <source>the compute instances of %1 do not fit a %2-slice GPU instance (allowed CI sizes and counts: mig.compute_instances of %3 in the GPU catalog)</source>
+        <translation>die Compute-Instanzen von %1 passen nicht in eine GPU-Instanz mit %2 Slices (zulässige CI-Größen und -Anzahlen: mig.compute_instances von %3 im GPU-Katalog)</translation>
+    </message>
+</context>
+<context>
     <name>tessera::widgets::ClusterTreeModel</name>
     <message>
         <source>Name</source>
@@ -779,82 +1454,6 @@ Seit %1</translation>
 <context>
     <name>tessera::widgets::JobInspector</name>
     <message>
-        <source>node not up</source>
-        <translation>Knoten nicht verfügbar</translation>
-    </message>
-    <message>
-        <source>pool mismatch</source>
-        <translation>falscher Pool</translation>
-    </message>
-    <message>
-        <source>GPU model not allowed</source>
-        <translation>GPU-Modell nicht zulässig</translation>
-    </message>
-    <message>
-        <source>GPU memory too small</source>
-        <translation>GPU-Speicher zu klein</translation>
-    </message>
-    <message>
-        <source>not enough free GPUs</source>
-        <translation>nicht genug freie GPUs</translation>
-    </message>
-    <message>
-        <source>no MIG GPU with the profile</source>
-        <translation>keine MIG-GPU mit dem Profil</translation>
-    </message>
-    <message>
-        <source>no free MIG slot for the profile</source>
-        <translation>kein freier MIG-Platz für das Profil</translation>
-    </message>
-    <message>
-        <source>no GPU share left</source>
-        <translation>kein GPU-Anteil mehr frei</translation>
-    </message>
-    <message>
-        <source>not enough free CPUs</source>
-        <translation>nicht genug freie CPUs</translation>
-    </message>
-    <message>
-        <source>not enough free memory</source>
-        <translation>nicht genug freier Arbeitsspeicher</translation>
-    </message>
-    <message>
-        <source>GPUs reserved</source>
-        <translation>GPUs reserviert</translation>
-    </message>
-    <message>
-        <source>not among the pinned GPUs</source>
-        <translation>nicht unter den festgelegten GPUs</translation>
-    </message>
-    <message>
-        <source>pending</source>
-        <translation>wartend</translation>
-    </message>
-    <message>
-        <source>admitted</source>
-        <translation>zugelassen</translation>
-    </message>
-    <message>
-        <source>running</source>
-        <translation>laufend</translation>
-    </message>
-    <message>
-        <source>completed</source>
-        <translation>abgeschlossen</translation>
-    </message>
-    <message>
-        <source>failed</source>
-        <translation>fehlgeschlagen</translation>
-    </message>
-    <message>
-        <source>cancelled</source>
-        <translation>abgebrochen</translation>
-    </message>
-    <message>
-        <source>preempted</source>
-        <translation>verdrängt</translation>
-    </message>
-    <message>
         <source>Hold</source>
         <translation>Zurückhalten</translation>
     </message>
@@ -885,10 +1484,6 @@ Seit %1</translation>
     <message>
         <source>Placed on %1</source>
         <translation>Platziert auf %1</translation>
-    </message>
-    <message>
-        <source>%1 %2</source>
-        <translation>%1 Knoten: %2</translation>
     </message>
     <message>
         <source>Job %1 — %2</source>
@@ -964,34 +1559,6 @@ Seit %1</translation>
 </context>
 <context>
     <name>tessera::widgets::JobTableModel</name>
-    <message>
-        <source>pending</source>
-        <translation>wartend</translation>
-    </message>
-    <message>
-        <source>admitted</source>
-        <translation>zugelassen</translation>
-    </message>
-    <message>
-        <source>running</source>
-        <translation>laufend</translation>
-    </message>
-    <message>
-        <source>completed</source>
-        <translation>abgeschlossen</translation>
-    </message>
-    <message>
-        <source>failed</source>
-        <translation>fehlgeschlagen</translation>
-    </message>
-    <message>
-        <source>cancelled</source>
-        <translation>abgebrochen</translation>
-    </message>
-    <message>
-        <source>preempted</source>
-        <translation>verdrängt</translation>
-    </message>
     <message>
         <source>training</source>
         <translation>Training</translation>

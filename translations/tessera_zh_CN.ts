@@ -252,6 +252,681 @@
     </message>
 </context>
 <context>
+    <name>tessera::text</name>
+    <message>
+        <source>%1, %2</source>
+        <translation>%1、%2</translation>
+    </message>
+    <message>
+        <source>%1 and %2</source>
+        <translation>%1 和 %2</translation>
+    </message>
+    <message>
+        <source>%1; %2</source>
+        <translation>%1；%2</translation>
+    </message>
+    <message>
+        <source>%1 %2</source>
+        <translation>%1 个节点：%2</translation>
+    </message>
+    <message>
+        <source>job %1</source>
+        <translation>作业 %1</translation>
+    </message>
+    <message>
+        <source>jobs %1</source>
+        <translation>作业 %1</translation>
+    </message>
+    <message>
+        <source>%1 GPU %2</source>
+        <translation>%1 的 GPU %2</translation>
+    </message>
+    <message>
+        <source>node</source>
+        <translation>节点</translation>
+    </message>
+    <message>
+        <source>NVLink domain</source>
+        <translation>NVLink 域</translation>
+    </message>
+    <message>
+        <source>leaf switch</source>
+        <translation>叶交换机</translation>
+    </message>
+    <message>
+        <source>spine</source>
+        <translation>脊交换机</translation>
+    </message>
+    <message>
+        <source>cluster</source>
+        <translation>集群</translation>
+    </message>
+    <message>
+        <source>on one node</source>
+        <translation>单个节点上</translation>
+    </message>
+    <message>
+        <source>NVLink-connected</source>
+        <translation>NVLink 互联</translation>
+    </message>
+    <message>
+        <source>under one leaf switch</source>
+        <translation>同一叶交换机下</translation>
+    </message>
+    <message>
+        <source>under one spine</source>
+        <translation>同一脊交换机下</translation>
+    </message>
+    <message>
+        <source>in the cluster</source>
+        <translation>集群内</translation>
+    </message>
+    <message>
+        <source>pending</source>
+        <translation>等待中</translation>
+    </message>
+    <message>
+        <source>admitted</source>
+        <translation>已准入</translation>
+    </message>
+    <message>
+        <source>running</source>
+        <translation>运行中</translation>
+    </message>
+    <message>
+        <source>completed</source>
+        <translation>已完成</translation>
+    </message>
+    <message>
+        <source>failed</source>
+        <translation>失败</translation>
+    </message>
+    <message>
+        <source>cancelled</source>
+        <translation>已取消</translation>
+    </message>
+    <message>
+        <source>preempted</source>
+        <translation>已被抢占</translation>
+    </message>
+    <message>
+        <source>node not up</source>
+        <translation>节点不可用</translation>
+    </message>
+    <message>
+        <source>pool mismatch</source>
+        <translation>资源池不匹配</translation>
+    </message>
+    <message>
+        <source>GPU model not allowed</source>
+        <translation>GPU 型号不被允许</translation>
+    </message>
+    <message>
+        <source>GPU memory too small</source>
+        <translation>GPU 显存不足</translation>
+    </message>
+    <message>
+        <source>not enough free GPUs</source>
+        <translation>空闲 GPU 不足</translation>
+    </message>
+    <message>
+        <source>no MIG GPU with the profile</source>
+        <translation>没有支持该配置文件的 MIG GPU</translation>
+    </message>
+    <message>
+        <source>no free MIG slot for the profile</source>
+        <translation>没有可容纳该配置文件的空闲 MIG 位置</translation>
+    </message>
+    <message>
+        <source>no GPU share left</source>
+        <translation>没有剩余的 GPU 份额</translation>
+    </message>
+    <message>
+        <source>not enough free CPUs</source>
+        <translation>空闲 CPU 不足</translation>
+    </message>
+    <message>
+        <source>not enough free memory</source>
+        <translation>空闲内存不足</translation>
+    </message>
+    <message>
+        <source>GPUs reserved</source>
+        <translation>GPU 已被预留</translation>
+    </message>
+    <message>
+        <source>not among the pinned GPUs</source>
+        <translation>不在指定的 GPU 范围内</translation>
+    </message>
+    <message>
+        <source>%1/%2 nodes fit</source>
+        <translation>%1/%2 个节点满足条件</translation>
+    </message>
+    <message>
+        <source>waiting for the next scheduling cycle</source>
+        <translation>等待下一个调度周期</translation>
+    </message>
+    <message>
+        <source>held by an operator</source>
+        <translation>已被管理员挂起</translation>
+    </message>
+    <message>
+        <source>team %1 may hold at most %2 GPUs (guaranteed + borrow); the job needs %3</source>
+        <translation>团队 %1 最多可占用 %2 个 GPU（保证 + 借用）；该作业需要 %3 个</translation>
+    </message>
+    <message>
+        <source>pinned GPU %1 does not exist</source>
+        <translation>指定的 GPU %1 不存在</translation>
+    </message>
+    <message>
+        <source>team %1 uses %2 of its %3 guaranteed %4 GPUs</source>
+        <translation>团队 %1 已使用其 %3 个保证 %4 GPU 中的 %2 个</translation>
+    </message>
+    <message>
+        <source>%1 and may borrow %2; the job needs %3</source>
+        <translation>%1，且最多可借用 %2 个；该作业需要 %3 个</translation>
+    </message>
+    <message>
+        <source>%1; the job needs %2 and other teams lend only %3 idle %4 GPUs now</source>
+        <translation>%1；该作业需要 %2 个，而其他团队目前仅能借出 %3 个空闲的 %4 GPU</translation>
+    </message>
+    <message>
+        <source>team %1 has no quota for %2 GPUs</source>
+        <translation>团队 %1 没有 %2 GPU 的配额</translation>
+    </message>
+    <message>
+        <source>the job requests no GPU</source>
+        <translation>该作业未请求 GPU</translation>
+    </message>
+    <message>
+        <source>no node can host a task: %1</source>
+        <translation>没有节点能容纳任务：%1</translation>
+    </message>
+    <message>
+        <source>tasks of %1 GPUs</source>
+        <translation>任务（每个 %1 个 GPU）</translation>
+    </message>
+    <message>
+        <source>tasks of one %1 instance</source>
+        <translation>任务（每个一个 %1 实例）</translation>
+    </message>
+    <message>
+        <source>tasks of %1 milli-GPU</source>
+        <translation>任务（每个 %1 milli-GPU）</translation>
+    </message>
+    <message>
+        <source>tasks</source>
+        <translation>任务</translation>
+    </message>
+    <message>
+        <source>the gang needs %1 %2; the cluster has room for %3 (%4)</source>
+        <translation>该任务组需要 %1 个%2；集群仅可容纳 %3 个（%4）</translation>
+    </message>
+    <message>
+        <source>the gang needs %1 %2 within one %3 (required); the roomiest %3 has room for %4</source>
+        <translation>该任务组必须在同一%3内放置 %1 个%2；最宽裕的%3仅可容纳 %4 个</translation>
+    </message>
+    <message>
+        <source>internal: a unit with room could not be taken</source>
+        <translation>内部错误：无法占用有空余容量的单元</translation>
+    </message>
+    <message>
+        <source>internal: the preemption plan did not hold (%1)</source>
+        <translation>内部错误：抢占计划未能成立（%1）</translation>
+    </message>
+    <message>
+        <source>requeued after preemption by job %1</source>
+        <translation>被作业 %1 抢占后重新排队</translation>
+    </message>
+    <message>
+        <source>%1 s</source>
+        <translation>%1 秒</translation>
+    </message>
+    <message>
+        <source>%1 min</source>
+        <translation>%1 分钟</translation>
+    </message>
+    <message>
+        <source>%1 h %2 min</source>
+        <translation>%1 小时 %2 分</translation>
+    </message>
+    <message>
+        <source>fits now; it starts in the next scheduling cycle</source>
+        <translation>当前可放置；将在下一个调度周期启动</translation>
+    </message>
+    <message>
+        <source>the GPUs it fits on are reserved (maintenance or team reservation)</source>
+        <translation>该作业可放置的 GPU 已被预留（维护预留或团队预留）</translation>
+    </message>
+    <message>
+        <source>the GPUs it fits on are reserved for higher %1 (backfill reservations)</source>
+        <translation>该作业可放置的 GPU 已为优先级更高的%1 预留（回填预留）</translation>
+    </message>
+    <message>
+        <source>fragmentation: %1</source>
+        <translation>碎片化：%1</translation>
+    </message>
+    <message>
+        <source>%1 GPUs free, but the largest %2 free block is %3 (the job needs %4)</source>
+        <translation>%1 个 GPU 空闲，但%2的最大空闲块只有 %3 个（该作业需要 %4 个）</translation>
+    </message>
+    <message>
+        <source>would start now if the topology constraint were relaxed to %1</source>
+        <translation>若将拓扑约束放宽到 %1，即可立即启动</translation>
+    </message>
+    <message>
+        <source>would start now if GPU %1 were repartitioned from %2 to %3 (%4 MIG changes, busy instances kept)</source>
+        <translation>若将 GPU %1 从 %2 重新分区为 %3，即可立即启动（%4 处 MIG 变更，保留使用中的实例）</translation>
+    </message>
+    <message>
+        <source>empty</source>
+        <translation>空</translation>
+    </message>
+    <message>
+        <source>would start now if the guarantee of %1 on %2 were +%3 GPUs</source>
+        <translation>若团队 %1 在 %2 上的保证配额增加 %3 个 GPU，即可立即启动</translation>
+    </message>
+    <message>
+        <source>would start now by preempting %1 (%2 GPU-hours of work lost)</source>
+        <translation>若抢占%1，即可立即启动（将损失 %2 GPU 小时的工作）</translation>
+    </message>
+    <message>
+        <source>would be considered in the next cycle once released</source>
+        <translation>释放后将在下一个调度周期中被考虑</translation>
+    </message>
+    <message>
+        <source>would start when %1 ends (~%2)</source>
+        <translation>将在%1 结束后启动（约 %2）</translation>
+    </message>
+    <message>
+        <source>would start when %1 end (~%2)</source>
+        <translation>将在%1 结束后启动（约 %2）</translation>
+    </message>
+    <message>
+        <source>running since t=%1 on %2</source>
+        <translation>自 t=%1 起在 %2 上运行</translation>
+    </message>
+    <message>
+        <source>%1: %2</source>
+        <translation>%1：%2</translation>
+    </message>
+    <message>
+        <source>submit job %1</source>
+        <translation>提交作业 %1</translation>
+    </message>
+    <message>
+        <source>cancel job %1</source>
+        <translation>取消作业 %1</translation>
+    </message>
+    <message>
+        <source>hold job %1</source>
+        <translation>挂起作业 %1</translation>
+    </message>
+    <message>
+        <source>release job %1</source>
+        <translation>释放作业 %1</translation>
+    </message>
+    <message>
+        <source>set priority of job %1 to %2</source>
+        <translation>将作业 %1 的优先级设为 %2</translation>
+    </message>
+    <message>
+        <source>move job %1 to the top</source>
+        <translation>将作业 %1 移到顶部</translation>
+    </message>
+    <message>
+        <source>move job %1 to the bottom</source>
+        <translation>将作业 %1 移到底部</translation>
+    </message>
+    <message>
+        <source>move job %1 before job %2</source>
+        <translation>将作业 %1 移到作业 %2 之前</translation>
+    </message>
+    <message>
+        <source>pin job %1 to gpus [%2] nodes [%3]</source>
+        <translation>将作业 %1 指定到 GPU [%2] 节点 [%3]</translation>
+    </message>
+    <message>
+        <source>preempt job %1</source>
+        <translation>抢占作业 %1</translation>
+    </message>
+    <message>
+        <source>repartition %1 to %2</source>
+        <translation>将 %1 重新分区为 %2</translation>
+    </message>
+    <message>
+        <source>repartition %1 to %2 (force)</source>
+        <translation>将 %1 重新分区为 %2（强制）</translation>
+    </message>
+    <message>
+        <source>drain node %1</source>
+        <translation>排空节点 %1</translation>
+    </message>
+    <message>
+        <source>undrain node %1</source>
+        <translation>取消排空节点 %1</translation>
+    </message>
+    <message>
+        <source>set quota of team %1 on %2</source>
+        <translation>设置团队 %1 在 %2 上的配额</translation>
+    </message>
+    <message>
+        <source>create reservation %1 on [%2]</source>
+        <translation>在 [%2] 上创建预留 %1</translation>
+    </message>
+    <message>
+        <source>delete reservation %1</source>
+        <translation>删除预留 %1</translation>
+    </message>
+    <message>
+        <source>submitted job %1</source>
+        <translation>已提交作业 %1</translation>
+    </message>
+    <message>
+        <source>job %1 cancelled</source>
+        <translation>作业 %1 已取消</translation>
+    </message>
+    <message>
+        <source>job %1 held</source>
+        <translation>作业 %1 已挂起</translation>
+    </message>
+    <message>
+        <source>job %1 released</source>
+        <translation>作业 %1 已释放</translation>
+    </message>
+    <message>
+        <source>job %1 now %2</source>
+        <translation>作业 %1 的优先级现为 %2</translation>
+    </message>
+    <message>
+        <source>job %1 moved to the top of its priority</source>
+        <translation>作业 %1 已移到同优先级的最前面</translation>
+    </message>
+    <message>
+        <source>job %1 moved to the bottom of its priority</source>
+        <translation>作业 %1 已移到同优先级的最后面</translation>
+    </message>
+    <message>
+        <source>job %1 moved ahead of job %2</source>
+        <translation>作业 %1 已移到作业 %2 之前</translation>
+    </message>
+    <message>
+        <source>job %1 pinned to %2 GPU(s)</source>
+        <translation>作业 %1 已指定到 %2 个 GPU</translation>
+    </message>
+    <message>
+        <source>job %1 unpinned</source>
+        <translation>作业 %1 已取消指定</translation>
+    </message>
+    <message>
+        <source>job %1 preempted</source>
+        <translation>作业 %1 已被抢占</translation>
+    </message>
+    <message>
+        <source>GPU %1 repartitioned to %2</source>
+        <translation>GPU %1 已重新分区为 %2</translation>
+    </message>
+    <message>
+        <source>node %1 stays drained (%2)</source>
+        <translation>节点 %1 保持排空（%2）</translation>
+    </message>
+    <message>
+        <source>node %1 drained</source>
+        <translation>节点 %1 已排空</translation>
+    </message>
+    <message>
+        <source>node %1 drained (%2)</source>
+        <translation>节点 %1 已排空（%2）</translation>
+    </message>
+    <message>
+        <source>node %1 back in service</source>
+        <translation>节点 %1 已恢复服务</translation>
+    </message>
+    <message>
+        <source>quota of team %1 on %2 set to %3 guaranteed, %4 borrow</source>
+        <translation>团队 %1 在 %2 上的配额已设为保证 %3 个、可借用 %4 个</translation>
+    </message>
+    <message>
+        <source>reservation %1 created</source>
+        <translation>预留 %1 已创建</translation>
+    </message>
+    <message>
+        <source>reservation %1 deleted</source>
+        <translation>预留 %1 已删除</translation>
+    </message>
+    <message>
+        <source>dry run: %1; %2</source>
+        <translation>试运行：%1；%2</translation>
+    </message>
+    <message>
+        <source>%1 job(s) would start</source>
+        <translation>%1 个作业将启动</translation>
+    </message>
+    <message>
+        <source>%1 job(s) would start (%2)</source>
+        <translation>%1 个作业将启动（%2）</translation>
+    </message>
+    <message>
+        <source>%1 preempted</source>
+        <translation>%1 个作业被抢占</translation>
+    </message>
+    <message>
+        <source>%1 preempted (%2)</source>
+        <translation>%1 个作业被抢占（%2）</translation>
+    </message>
+    <message>
+        <source>%1 stopped (%2)</source>
+        <translation>%1 个作业被停止（%2）</translation>
+    </message>
+    <message>
+        <source>%1 GPU-hours lost</source>
+        <translation>损失 %1 GPU 小时</translation>
+    </message>
+    <message>
+        <source>warning: %1</source>
+        <translation>警告：%1</translation>
+    </message>
+    <message>
+        <source>no job %1</source>
+        <translation>作业 %1 不存在</translation>
+    </message>
+    <message>
+        <source>no node %1</source>
+        <translation>节点 %1 不存在</translation>
+    </message>
+    <message>
+        <source>unknown GPU &apos;%1&apos; (expected node/index)</source>
+        <translation>未知的 GPU &apos;%1&apos;（格式应为“节点/序号”）</translation>
+    </message>
+    <message>
+        <source>unknown node &apos;%1&apos;</source>
+        <translation>未知的节点 &apos;%1&apos;</translation>
+    </message>
+    <message>
+        <source>job %1 is not pending</source>
+        <translation>作业 %1 不在等待中</translation>
+    </message>
+    <message>
+        <source>job %1 is not a pending job</source>
+        <translation>作业 %1 不是等待中的作业</translation>
+    </message>
+    <message>
+        <source>GPU %1 is not in MIG mode</source>
+        <translation>GPU %1 未处于 MIG 模式</translation>
+    </message>
+    <message>
+        <source>node %1 is already drained</source>
+        <translation>节点 %1 已处于排空状态</translation>
+    </message>
+    <message>
+        <source>node %1 is not drained</source>
+        <translation>节点 %1 未被排空</translation>
+    </message>
+    <message>
+        <source>quota key &apos;%1&apos; is neither a GPU model of this cluster, &apos;pool:NAME&apos; nor &apos;*&apos;</source>
+        <translation>配额键 &apos;%1&apos; 既不是本集群的 GPU 型号，也不是 &apos;pool:NAME&apos; 或 &apos;*&apos;</translation>
+    </message>
+    <message>
+        <source>a reservation needs at least one node</source>
+        <translation>预留至少需要一个节点</translation>
+    </message>
+    <message>
+        <source>job %1 is already %2</source>
+        <translation>作业 %1 已处于%2状态</translation>
+    </message>
+    <message>
+        <source>job %1 is %2; only pending jobs can be held or released</source>
+        <translation>作业 %1 处于%2状态；只有等待中的作业才能挂起或释放</translation>
+    </message>
+    <message>
+        <source>job %1 is already held</source>
+        <translation>作业 %1 已处于挂起状态</translation>
+    </message>
+    <message>
+        <source>job %1 is not held</source>
+        <translation>作业 %1 未被挂起</translation>
+    </message>
+    <message>
+        <source>job %1 has ended</source>
+        <translation>作业 %1 已结束</translation>
+    </message>
+    <message>
+        <source>unknown priority class &apos;%1&apos; (known: %2)</source>
+        <translation>未知的优先级类别 &apos;%1&apos;（已知：%2）</translation>
+    </message>
+    <message>
+        <source>job %1 is %2; only pending jobs can be pinned</source>
+        <translation>作业 %1 处于%2状态；只有等待中的作业才能指定 GPU</translation>
+    </message>
+    <message>
+        <source>job %1 needs %2 GPUs; the pin names %3</source>
+        <translation>作业 %1 需要 %2 个 GPU；但只指定了 %3 个</translation>
+    </message>
+    <message>
+        <source>job %1 is %2, not running</source>
+        <translation>作业 %1 处于%2状态，未在运行</translation>
+    </message>
+    <message>
+        <source>node %1 still runs job %2</source>
+        <translation>节点 %1 仍在运行作业 %2</translation>
+    </message>
+    <message>
+        <source>the new layout removes busy instances of job(s) %1 (keep them at the same start, or force to preempt them)</source>
+        <translation>新布局会移除作业 %1 正在使用的实例（请将其保留在相同的起始位置，或强制执行以抢占它们）</translation>
+    </message>
+    <message>
+        <source>team %1 would use %2 %3 GPUs under the new quota, above guaranteed + borrow %4 (preempt or wait first)</source>
+        <translation>按新配额，团队 %1 将使用 %2 个 %3 GPU，超过保证 + 借用的 %4 个（请先抢占或等待）</translation>
+    </message>
+    <message>
+        <source>valid</source>
+        <translation>有效</translation>
+    </message>
+    <message>
+        <source>not placed</source>
+        <translation>未放置</translation>
+    </message>
+    <message>
+        <source>check 1 (allowed start)</source>
+        <translation>检查 1（允许的起始位置）</translation>
+    </message>
+    <message>
+        <source>check 2 (memory overlap)</source>
+        <translation>检查 2（显存重叠）</translation>
+    </message>
+    <message>
+        <source>check 3 (instance count)</source>
+        <translation>检查 3（实例数量）</translation>
+    </message>
+    <message>
+        <source>check 4 (engines)</source>
+        <translation>检查 4（引擎）</translation>
+    </message>
+    <message>
+        <source>check 5 (compute slices)</source>
+        <translation>检查 5（计算切片）</translation>
+    </message>
+    <message>
+        <source>compute instances</source>
+        <translation>计算实例</translation>
+    </message>
+    <message>
+        <source>%1 failed: %2</source>
+        <translation>%1未通过：%2</translation>
+    </message>
+    <message>
+        <source>instance %1 has no start slice (write it as %2@START)</source>
+        <translation>实例 %1 没有起始切片（请写作 %2@START）</translation>
+    </message>
+    <message>
+        <source>%1 cannot start at memory slice %2; %3 may start only at {%4} on %5</source>
+        <translation>%1 不能从显存切片 %2 开始；在 %5 上，%3 只能从 {%4} 开始</translation>
+    </message>
+    <message>
+        <source>slice %1</source>
+        <translation>切片 %1</translation>
+    </message>
+    <message>
+        <source>slices %1-%2</source>
+        <translation>切片 %1-%2</translation>
+    </message>
+    <message>
+        <source>%1 (%2) overlaps %3 (%4)</source>
+        <translation>%1（%2）与 %3（%4）重叠</translation>
+    </message>
+    <message>
+        <source>more than 1 instance of %1 on one %2 (%3 is instance #2)</source>
+        <translation>一个 %2 上有超过 1 个 %1 实例（%3 是第 2 个实例）</translation>
+    </message>
+    <message>
+        <source>more than %1 instances of %2 on one %3 (%4 is instance #%5)</source>
+        <translation>一个 %3 上有超过 %1 个 %2 实例（%4 是第 %5 个实例）</translation>
+    </message>
+    <message>
+        <source>adding %1 needs %2 %3 but a %4 has %5</source>
+        <translation>添加 %1 需要 %2 个%3，但 %4 只有 %5 个</translation>
+    </message>
+    <message>
+        <source>%1 (at most one +me instance per GPU)</source>
+        <translation>%1（每个 GPU 最多一个 +me 实例）</translation>
+    </message>
+    <message>
+        <source>copy engines (CE)</source>
+        <translation>复制引擎（CE）</translation>
+    </message>
+    <message>
+        <source>video decoders (NVDEC)</source>
+        <translation>视频解码器（NVDEC）</translation>
+    </message>
+    <message>
+        <source>video encoders (NVENC)</source>
+        <translation>视频编码器（NVENC）</translation>
+    </message>
+    <message>
+        <source>JPEG decoders (NVJPG)</source>
+        <translation>JPEG 解码器（NVJPG）</translation>
+    </message>
+    <message>
+        <source>optical-flow accelerators (OFA)</source>
+        <translation>光流加速器（OFA）</translation>
+    </message>
+    <message>
+        <source>engines</source>
+        <translation>引擎</translation>
+    </message>
+    <message>
+        <source>adding %1 exceeds the GPU&apos;s %2 compute slices</source>
+        <translation>添加 %1 会超出该 GPU 的 %2 个计算切片</translation>
+    </message>
+    <message>
+        <source>the compute instances of %1 do not fit: the GPU catalog has no compute_instances table for %2, so a GPU instance holds one compute instance spanning all its %3 compute slices</source>
+        <translation>%1 的计算实例无法容纳：GPU 目录中没有 %2 的 compute_instances 表，因此一个 GPU 实例只包含一个覆盖其全部 %3 个计算切片的计算实例</translation>
+    </message>
+    <message>
+        <source>the compute instances of %1 do not fit a %2-slice GPU instance (allowed CI sizes and counts: mig.compute_instances of %3 in the GPU catalog)</source>
+        <translation>%1 的计算实例无法放入 %2 切片的 GPU 实例（允许的 CI 大小和数量：见 GPU 目录中 %3 的 mig.compute_instances）</translation>
+    </message>
+</context>
+<context>
     <name>tessera::widgets::ClusterTreeModel</name>
     <message>
         <source>Name</source>
@@ -776,82 +1451,6 @@ Since %1</source>
 <context>
     <name>tessera::widgets::JobInspector</name>
     <message>
-        <source>node not up</source>
-        <translation>节点不可用</translation>
-    </message>
-    <message>
-        <source>pool mismatch</source>
-        <translation>资源池不匹配</translation>
-    </message>
-    <message>
-        <source>GPU model not allowed</source>
-        <translation>GPU 型号不被允许</translation>
-    </message>
-    <message>
-        <source>GPU memory too small</source>
-        <translation>GPU 显存不足</translation>
-    </message>
-    <message>
-        <source>not enough free GPUs</source>
-        <translation>空闲 GPU 不足</translation>
-    </message>
-    <message>
-        <source>no MIG GPU with the profile</source>
-        <translation>没有支持该配置文件的 MIG GPU</translation>
-    </message>
-    <message>
-        <source>no free MIG slot for the profile</source>
-        <translation>没有可容纳该配置文件的空闲 MIG 位置</translation>
-    </message>
-    <message>
-        <source>no GPU share left</source>
-        <translation>没有剩余的 GPU 份额</translation>
-    </message>
-    <message>
-        <source>not enough free CPUs</source>
-        <translation>空闲 CPU 不足</translation>
-    </message>
-    <message>
-        <source>not enough free memory</source>
-        <translation>空闲内存不足</translation>
-    </message>
-    <message>
-        <source>GPUs reserved</source>
-        <translation>GPU 已被预留</translation>
-    </message>
-    <message>
-        <source>not among the pinned GPUs</source>
-        <translation>不在指定的 GPU 范围内</translation>
-    </message>
-    <message>
-        <source>pending</source>
-        <translation>等待中</translation>
-    </message>
-    <message>
-        <source>admitted</source>
-        <translation>已准入</translation>
-    </message>
-    <message>
-        <source>running</source>
-        <translation>运行中</translation>
-    </message>
-    <message>
-        <source>completed</source>
-        <translation>已完成</translation>
-    </message>
-    <message>
-        <source>failed</source>
-        <translation>失败</translation>
-    </message>
-    <message>
-        <source>cancelled</source>
-        <translation>已取消</translation>
-    </message>
-    <message>
-        <source>preempted</source>
-        <translation>已被抢占</translation>
-    </message>
-    <message>
         <source>Hold</source>
         <translation>挂起</translation>
     </message>
@@ -882,10 +1481,6 @@ Since %1</source>
     <message>
         <source>Placed on %1</source>
         <translation>已放置于 %1</translation>
-    </message>
-    <message>
-        <source>%1 %2</source>
-        <translation>%1 个节点：%2</translation>
     </message>
     <message>
         <source>Job %1 — %2</source>
@@ -961,34 +1556,6 @@ Since %1</source>
 </context>
 <context>
     <name>tessera::widgets::JobTableModel</name>
-    <message>
-        <source>pending</source>
-        <translation>等待中</translation>
-    </message>
-    <message>
-        <source>admitted</source>
-        <translation>已准入</translation>
-    </message>
-    <message>
-        <source>running</source>
-        <translation>运行中</translation>
-    </message>
-    <message>
-        <source>completed</source>
-        <translation>已完成</translation>
-    </message>
-    <message>
-        <source>failed</source>
-        <translation>失败</translation>
-    </message>
-    <message>
-        <source>cancelled</source>
-        <translation>已取消</translation>
-    </message>
-    <message>
-        <source>preempted</source>
-        <translation>已被抢占</translation>
-    </message>
     <message>
         <source>training</source>
         <translation>训练</translation>

@@ -3,9 +3,17 @@
 #include <QCoreApplication>
 #include <QThreadPool>
 
+#include "engine_text.h"
 #include "scheduler/command.h"
 
 namespace tessera::widgets {
+
+namespace {
+// The engine's refusal in the operator's language when it came as a sentence.
+QString messageOf(const ApiError& e) {
+  return e.text.empty() ? QString::fromStdString(e.message) : displayText(e.text);
+}
+}  // namespace
 
 ConsoleSession::ConsoleSession(std::shared_ptr<ClusterSession> session, QString description,
                                QObject* parent)
@@ -85,13 +93,13 @@ void ConsoleSession::refresh() {
 
 void ConsoleSession::act(const Command& command, bool dryRun) {
   const QPointer<ConsoleSession> self(this);
-  const QString what = QString::fromStdString(describe(command));
+  const QString what = displayText(describeText(command));
   onWorker([self, command, dryRun, what, session = session_, alive = alive_] {
     session->act(command, dryRun, Caller{}, std::nullopt,
                  [self, dryRun, what, alive](std::variant<CommandResult, ApiError> r) {
                    deliver(self, alive, [dryRun, what, r = std::move(r)](ConsoleSession& s) {
                      if (const auto* e = std::get_if<ApiError>(&r)) {
-                       emit s.actionFailed(what, QString::fromStdString(e->message));
+                       emit s.actionFailed(what, messageOf(*e));
                        return;
                      }
                      emit s.actionDone(what, std::get<CommandResult>(r), dryRun);
@@ -112,7 +120,7 @@ void ConsoleSession::preview(const Command& command, QObject* context, PreviewRe
                    deliver(self, alive, [gen, guard, reply, r = std::move(r)](ConsoleSession& s) {
                      if (gen != s.previewGen_ || !guard) return;
                      if (const auto* e = std::get_if<ApiError>(&r))
-                       reply(QString::fromStdString(e->message));
+                       reply(messageOf(*e));
                      else
                        reply(std::get<CommandResult>(r));
                    });

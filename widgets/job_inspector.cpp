@@ -11,6 +11,8 @@
 
 #include <algorithm>
 
+#include "core/engine_text.h"
+#include "engine_text.h"
 #include "job_table_model.h"
 
 namespace tessera::widgets {
@@ -24,57 +26,9 @@ QString html(const std::string& s) {
   return QString::fromStdString(s).toHtmlEscaped();
 }
 
-// The engine's nodeRejectText, but through tr(): the panel is translated, the engine is not.
-QString rejectText(NodeReject r) {
-  switch (r) {
-    case NodeReject::NodeNotUp:
-      return JobInspector::tr("node not up");
-    case NodeReject::PoolMismatch:
-      return JobInspector::tr("pool mismatch");
-    case NodeReject::GpuModelMismatch:
-      return JobInspector::tr("GPU model not allowed");
-    case NodeReject::GpuMemoryTooSmall:
-      return JobInspector::tr("GPU memory too small");
-    case NodeReject::NotEnoughFreeGpus:
-      return JobInspector::tr("not enough free GPUs");
-    case NodeReject::NoMigGpu:
-      return JobInspector::tr("no MIG GPU with the profile");
-    case NodeReject::NoMigSlot:
-      return JobInspector::tr("no free MIG slot for the profile");
-    case NodeReject::NoGpuShare:
-      return JobInspector::tr("no GPU share left");
-    case NodeReject::NotEnoughCpu:
-      return JobInspector::tr("not enough free CPUs");
-    case NodeReject::NotEnoughMemory:
-      return JobInspector::tr("not enough free memory");
-    case NodeReject::Reserved:
-      return JobInspector::tr("GPUs reserved");
-    case NodeReject::NotPinned:
-      return JobInspector::tr("not among the pinned GPUs");
-    case NodeReject::Count:
-      break;
-  }
-  return {};
-}
-
+// The engine's word for the state, translated like its sentences.
 QString stateWord(JobState s) {
-  switch (s) {
-    case JobState::Pending:
-      return JobInspector::tr("pending");
-    case JobState::Admitted:
-      return JobInspector::tr("admitted");
-    case JobState::Running:
-      return JobInspector::tr("running");
-    case JobState::Completed:
-      return JobInspector::tr("completed");
-    case JobState::Failed:
-      return JobInspector::tr("failed");
-    case JobState::Cancelled:
-      return JobInspector::tr("cancelled");
-    case JobState::Preempted:
-      return JobInspector::tr("preempted");
-  }
-  return {};
+  return displayText(jobStateText(s));
 }
 
 void showText(QLabel* label, const QString& text) {
@@ -180,10 +134,9 @@ void JobInspector::setExplanation(const Explanation& x) {
   showHeader();
   showQueue();
   showBlockers();
-  showText(fragmentation_, QString::fromStdString(x.fragmentation));
-  showText(placement_, x.placement.empty()
-                           ? QString()
-                           : tr("Placed on %1").arg(QString::fromStdString(x.placement)));
+  showText(fragmentation_, displayText(x.fragmentation));
+  showText(placement_,
+           x.placement.empty() ? QString() : tr("Placed on %1").arg(displayText(x.placement)));
   showSuggestions();
   showHistory();
   updateActions();
@@ -197,20 +150,21 @@ QStringList JobInspector::rejectionLines(const NodeFilterResult& filter) {
   std::stable_sort(causes.begin(), causes.end(),
                    [](const auto& a, const auto& b) { return a.first > b.first; });
   QStringList lines;
-  for (const auto& [count, cause] : causes) lines << tr("%1 %2").arg(count).arg(rejectText(cause));
+  for (const auto& [count, cause] : causes)
+    lines << displayText(phrase(text::kCountOf, count, phrase(nodeRejectText(cause))));
   return lines;
 }
 
 void JobInspector::showHeader() {
   const Explanation& x = *x_;
   title_->setText(tr("Job %1 \u2014 %2").arg(x.job).arg(stateWord(x.state)));
-  showText(reason_, QString::fromStdString(x.dominantReason));
+  showText(reason_, displayText(x.dominantReason));
   // The counts behind the summary when the engine ran the filter; its sentence otherwise.
   if (x.filter.nodesChecked > 0)
     showText(summary_,
              tr("%1 of %2 nodes fit").arg(x.filter.fittingNodes()).arg(x.filter.nodesChecked));
   else
-    showText(summary_, QString::fromStdString(x.nodeSummary));
+    showText(summary_, displayText(x.nodeSummary));
   QStringList lines = rejectionLines(x.filter);
   for (QString& l : lines) l = l.toHtmlEscaped();
   showText(rejections_, lines.join(QStringLiteral("<br>")));
@@ -281,7 +235,7 @@ void JobInspector::showSuggestions() {
     lines << QStringLiteral("%1: <a href=\"%2%3\">%4</a>")
                  .arg(counterfactualKindText(c.kind).toHtmlEscaped(), kSuggestionLink)
                  .arg(i)
-                 .arg(html(c.text));
+                 .arg(displayText(c.text).toHtmlEscaped());
   }
   showText(suggestions_, lines.join(QStringLiteral("<br>")));
 }

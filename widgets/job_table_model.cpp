@@ -9,6 +9,8 @@
 #include <unordered_set>
 #include <utility>
 
+#include "engine_text.h"
+
 namespace tessera::widgets {
 
 namespace {
@@ -29,24 +31,9 @@ bool waitsInQueue(JobState s) {
   return s == JobState::Pending;
 }
 
+// The engine's word for the state, translated like its sentences.
 QString stateText(JobState s) {
-  switch (s) {
-    case JobState::Pending:
-      return JobTableModel::tr("pending");
-    case JobState::Admitted:
-      return JobTableModel::tr("admitted");
-    case JobState::Running:
-      return JobTableModel::tr("running");
-    case JobState::Completed:
-      return JobTableModel::tr("completed");
-    case JobState::Failed:
-      return JobTableModel::tr("failed");
-    case JobState::Cancelled:
-      return JobTableModel::tr("cancelled");
-    case JobState::Preempted:
-      return JobTableModel::tr("preempted");
-  }
-  return {};
+  return displayText(jobStateText(s));
 }
 
 QString workloadText(WorkloadClass c) {
@@ -172,7 +159,7 @@ Seconds JobTableModel::waitOf(const JobInfo& info) const {
 
 QString JobTableModel::reasonText(const JobInfo& info) const {
   if (info.row.state == JobState::Running && !info.placement.empty()) return placementText(info);
-  return qs(info.row.reason);
+  return info.reason.empty() ? qs(info.row.reason) : displayText(info.reason);
 }
 
 JobTableModel::Cells JobTableModel::cellsOf(const JobInfo& info) const {

@@ -20,6 +20,7 @@
 #include <QPushButton>
 #include <QVBoxLayout>
 
+#include "engine_text.h"
 #include "mig/mig_capacity.h"
 #include "mig/mig_plan.h"
 #include "mig/mig_validate.h"
@@ -506,7 +507,7 @@ bool MigEditor::commit(MigLayout next) {
   // Instances are checked in the order written and the new or moved one is last, so the
   // verdict names it and the instance it collides with.
   const MigVerdict verdict = validateMigLayout(*model_->mig, next);
-  if (!verdict.ok()) return refuse(qs(explainMigVerdict(*model_, next, verdict)));
+  if (!verdict.ok()) return refuse(displayText(migVerdictText(*model_, next, verdict)));
   next.sortByStart();
   layout_ = next;
   refusal_.clear();

@@ -67,7 +67,7 @@ nlohmann::json jobJson(const Engine& e, const JobRecord& j) {
   if (j.placement) o["placement"] = placementText(e.cluster(), *j.placement);
   if (j.state == JobState::Pending) {
     o["queue_position"] = e.queuePosition(j);
-    o["reason"] = j.reason;
+    o["reason"] = j.reason.english();
     if (j.eta) o["eta"] = *j.eta;
   }
   return o;
@@ -96,7 +96,8 @@ void printText(std::ostream& out, const Engine& e, const CycleStats& st) {
     out << std::setw(5) << e.queuePosition(*j) << std::setw(5) << j->job.id << std::setw(20)
         << j->job.name.substr(0, 19) << std::setw(9) << j->job.team << std::setw(11)
         << requestText(j->job) << std::setw(9)
-        << (j->eta ? "t=" + std::to_string(*j->eta) : std::string("-")) << j->reason << "\n";
+        << (j->eta ? "t=" + std::to_string(*j->eta) : std::string("-")) << j->reason.english()
+        << "\n";
   out << std::right;
 }
 
@@ -131,12 +132,12 @@ int schedule(Context& ctx, const ScheduleArgs& a) {
     for (const auto& ex : explanations) {
       nlohmann::json cf = nlohmann::json::array();
       for (const auto& c : ex.counterfactuals)
-        cf.push_back({{"kind", counterfactualKindName(c.kind)}, {"text", c.text}});
+        cf.push_back({{"kind", counterfactualKindName(c.kind)}, {"text", c.text.english()}});
       out["explanations"].push_back({{"job", ex.job},
                                      {"state", jobStateName(ex.state)},
-                                     {"reason", ex.dominantReason},
-                                     {"nodes", ex.nodeSummary},
-                                     {"fragmentation", ex.fragmentation},
+                                     {"reason", ex.dominantReason.english()},
+                                     {"nodes", ex.nodeSummary.english()},
+                                     {"fragmentation", ex.fragmentation.english()},
                                      {"queue_position", ex.queuePosition.value_or(0)},
                                      {"eta", ex.eta ? nlohmann::json(*ex.eta) : nlohmann::json()},
                                      {"blocking_jobs", ex.blockingJobs},

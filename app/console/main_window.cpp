@@ -21,6 +21,7 @@
 
 #include "cluster_tree_model.h"
 #include "console_session.h"
+#include "engine_text.h"
 #include "gantt_widget.h"
 #include "heatmap_widget.h"
 #include "idle_gpu_model.h"
@@ -355,12 +356,12 @@ void MainWindow::connectSession() {
   connect(session_, &ConsoleSession::jobsReady, this, &MainWindow::showJobs);
   connect(session_, &ConsoleSession::explanationReady, inspector_,
           &widgets::JobInspector::setExplanation);
-  connect(session_, &ConsoleSession::actionDone, this,
-          [this](const QString& what, const CommandResult& r, bool dryRun) {
-            log((dryRun ? tr("Dry run: %1 → %2") : tr("%1 → %2"))
-                    .arg(what, QString::fromStdString(r.message)));
-            if (dryRun) migEditor_->showImpact(QString::fromStdString(r.message));
-          });
+  connect(
+      session_, &ConsoleSession::actionDone, this,
+      [this](const QString& what, const CommandResult& r, bool dryRun) {
+        log((dryRun ? tr("Dry run: %1 → %2") : tr("%1 → %2")).arg(what, displayText(r.message)));
+        if (dryRun) migEditor_->showImpact(displayText(r.message));
+      });
   connect(session_, &ConsoleSession::actionFailed, this,
           [this](const QString& what, const QString& message) {
             log(tr("Refused: %1 — %2").arg(what, message), true);

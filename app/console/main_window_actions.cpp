@@ -9,11 +9,12 @@
 #include <QFormLayout>
 #include <QLineEdit>
 #include <QMessageBox>
-#include <QRegularExpression>
 #include <QSettings>
 
 #include "console/main_window.h"
 #include "console_session.h"
+#include "core/engine_text.h"
+#include "engine_text.h"
 #include "heatmap_widget.h"
 #include "idle_gpu_panel.h"
 #include "job_inspector.h"
@@ -103,19 +104,20 @@ void MainWindow::wireGestures() {
   connect(inspector_, &widgets::JobInspector::actionRequested, this, jobAction);
   connect(idlePanel_, &widgets::IdleGpuPanel::actionRequested, this, jobAction);
   connect(inspector_, &widgets::JobInspector::jobActivated, this, &MainWindow::selectJob);
-  connect(
-      inspector_, &widgets::JobInspector::suggestionActivated, this,
-      [this](const Counterfactual& c) {
-        // "... if GPU inf-01/3 were repartitioned from A to B (...)": open the editor there.
-        static const QRegularExpression re(R"(GPU (\S+) were repartitioned from .* to (\S+) \()");
-        const auto m = re.match(QString::fromStdString(c.text));
-        if (c.kind != Counterfactual::Kind::Repartition || !m.hasMatch()) {
-          log(QString::fromStdString(c.text));
-          return;
-        }
-        if (migMap_->selectGpu(m.captured(1))) migEditor_->setInitialLayout(m.captured(2));
-        if (auto* dock = findChild<QDockWidget*>(QStringLiteral("repartition"))) dock->raise();
-      });
+  connect(inspector_, &widgets::JobInspector::suggestionActivated, this,
+          [this](const Counterfactual& c) {
+            // "... if GPU inf-01/3 were repartitioned from A to B (...)": open the editor there,
+            // with the GPU and the layout taken from the sentence's arguments.
+            const auto& args = c.text.args();
+            if (c.kind != Counterfactual::Kind::Repartition ||
+                c.text.patternText() != text::kCfRepartition || args.size() < 3) {
+              log(displayText(c.text));
+              return;
+            }
+            if (migMap_->selectGpu(QString::fromStdString(args[0].english())))
+              migEditor_->setInitialLayout(QString::fromStdString(args[2].english()));
+            if (auto* dock = findChild<QDockWidget*>(QStringLiteral("repartition"))) dock->raise();
+          });
   connect(migMap_, &widgets::MigMapWidget::gpuSelected, this, [this](const QString& gpu) {
     if (const GpuView* g = findGpu(heatmap_->snapshot(), gpu)) migEditor_->setGpu(*g, gpu);
   });

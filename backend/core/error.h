@@ -2,6 +2,8 @@
 // An error a user can act on: what went wrong and where (file:line:column, field path).
 #include <string>
 
+#include "core/text.h"
+
 namespace tessera {
 
 struct SourceLocation {
@@ -18,6 +20,15 @@ struct SourceLocation {
 struct Error {
   std::string message;
   SourceLocation where;
+  // The message as a sentence the console translates, when the engine gave one (a refused
+  // action); empty for errors that stay English (file parsers, the database).
+  Text text{};
+
+  // An error whose message is `text`'s English.
+  static Error of(Text text, SourceLocation where = {}) {
+    std::string english = text.english();
+    return Error{std::move(english), std::move(where), std::move(text)};
+  }
 
   // "where: message" when a location is known, else just the message.
   [[nodiscard]] std::string str() const;

@@ -2,6 +2,8 @@
 
 #include <array>
 
+#include "core/engine_text.h"
+
 namespace tessera {
 
 namespace {
@@ -40,19 +42,19 @@ int engineOf(const MigEngines& e, MigEngine which) {
 const char* engineName(MigEngine e) {
   switch (e) {
     case MigEngine::CE:
-      return "copy engines (CE)";
+      return text::kMigCopyEngines;
     case MigEngine::DEC:
-      return "video decoders (NVDEC)";
+      return text::kMigDecoders;
     case MigEngine::ENC:
-      return "video encoders (NVENC)";
+      return text::kMigEncoders;
     case MigEngine::JPEG:
-      return "JPEG decoders (NVJPG)";
+      return text::kMigJpeg;
     case MigEngine::OFA:
-      return "optical-flow accelerators (OFA)";
+      return text::kMigOfa;
     case MigEngine::None:
       break;
   }
-  return "engines";
+  return text::kMigEnginesAny;
 }
 
 // Compute instances inside one GI: sizes allowed for this GI size, counts within the rule,
@@ -116,75 +118,84 @@ MigVerdict validateMigLayout(const MigGeometry& g, const MigLayout& layout) {
 const char* migCheckName(MigCheck c) {
   switch (c) {
     case MigCheck::Ok:
-      return "valid";
+      return text::kMigValid;
     case MigCheck::NotPlaced:
-      return "not placed";
+      return text::kMigNotPlaced;
     case MigCheck::StartNotAllowed:
-      return "check 1 (allowed start)";
+      return text::kMigCheckStart;
     case MigCheck::MemoryOverlap:
-      return "check 2 (memory overlap)";
+      return text::kMigCheckOverlap;
     case MigCheck::CountExceeded:
-      return "check 3 (instance count)";
+      return text::kMigCheckCount;
     case MigCheck::EnginesExceeded:
-      return "check 4 (engines)";
+      return text::kMigCheckEngines;
     case MigCheck::ComputeSlicesExceeded:
-      return "check 5 (compute slices)";
+      return text::kMigCheckSlices;
     case MigCheck::ComputeInstanceInvalid:
-      return "compute instances";
+      return text::kMigCheckCi;
   }
   return "unknown";
 }
 
-std::string explainMigVerdict(const GpuModel& model, const MigLayout& layout, const MigVerdict& v) {
-  if (v.ok()) return "valid";
+namespace {
+Text slicesText(const MigGeometry& g, const MigInstance& inst) {
+  const auto& p = g.profiles[static_cast<size_t>(inst.profile)];
+  if (p.memorySlices == 1) return phrase(text::kMigSlice, inst.start);
+  return phrase(text::kMigSlices, inst.start, inst.start + p.memorySlices - 1);
+}
+
+Text failure(const Text& detail, const MigVerdict& v) {
+  return phrase(text::kMigFailed, phrase(migCheckName(v.check)), detail);
+}
+}  // namespace
+
+Text migVerdictText(const GpuModel& model, const MigLayout& layout, const MigVerdict& v) {
+  if (v.ok()) return phrase(text::kMigValid);
   const MigGeometry& g = *model.mig;
   const MigInstance& inst = layout[v.instance];
   const MigProfile& p = profileOf(g, inst);
   const std::string what = formatMigInstance(model, inst);
-  const std::string head = std::string(migCheckName(v.check)) + " failed: ";
   switch (v.check) {
     case MigCheck::NotPlaced:
-      return "instance " + what + " has no start slice (write it as " + p.name + "@START)";
+      return phrase(text::kMigNoStart, what, p.name);
     case MigCheck::StartNotAllowed:
-      return head + what + " cannot start at memory slice " + std::to_string(inst.start) + "; " +
-             p.name + " may start only at {" + formatStarts(g, p.startMask) + "} on " + model.id;
+      return failure(phrase(text::kMigBadStart, what, inst.start, p.name,
+                            formatStarts(g, p.startMask), model.id),
+                     v);
     case MigCheck::MemoryOverlap: {
       const MigInstance& other = layout[v.other];
-      return head + what + " (" + describeSlices(g, inst) + ") overlaps " +
-             formatMigInstance(model, other) + " (" + describeSlices(g, other) + ")";
+      return failure(phrase(text::kMigOverlap, what, slicesText(g, inst),
+                            formatMigInstance(model, other), slicesText(g, other)),
+                     v);
     }
     case MigCheck::CountExceeded:
-      return head + "more than " + std::to_string(p.maxCount) + " instance" +
-             (p.maxCount == 1 ? "" : "s") + " of " + p.name + " on one " + model.id + " (" + what +
-             " is instance #" + std::to_string(p.maxCount + 1) + ")";
+      return failure(p.maxCount == 1 ? phrase(text::kMigCountOne, p.name, model.id, what)
+                                     : phrase(text::kMigCountMany, p.maxCount, p.name, model.id,
+                                              what, p.maxCount + 1),
+                     v);
     case MigCheck::EnginesExceeded: {
       MigEngines sum;
       for (int i = 0; i <= v.instance; ++i) sum += profileOf(g, layout[i]).engines;
-      std::string msg = head + "adding " + what + " needs " +
-                        std::to_string(engineOf(sum, v.engine)) + " " + engineName(v.engine) +
-                        " but a " + model.id + " has " +
-                        std::to_string(engineOf(g.totals, v.engine));
+      Text msg = phrase(text::kMigEngines, what, engineOf(sum, v.engine),
+                        phrase(engineName(v.engine)), model.id, engineOf(g.totals, v.engine));
       if (v.engine == MigEngine::OFA || v.engine == MigEngine::JPEG)
-        msg += " (at most one +me instance per GPU)";
-      return msg;
+        msg = phrase(text::kMigOneMe, std::move(msg));
+      return failure(msg, v);
     }
     case MigCheck::ComputeSlicesExceeded:
-      return head + "adding " + what + " exceeds the GPU's " + std::to_string(g.computeSlices) +
-             " compute slices";
+      return failure(phrase(text::kMigComputeSlices, what, g.computeSlices), v);
     case MigCheck::ComputeInstanceInvalid:
       if (g.computeInstances.empty())
-        return head + "the compute instances of " + what + " do not fit: the GPU catalog has no " +
-               "compute_instances table for " + model.id +
-               ", so a GPU instance holds one compute " + "instance spanning all its " +
-               std::to_string(p.computeSlices) + " compute slices";
-      return head + "the compute instances of " + what + " do not fit a " +
-             std::to_string(p.computeSlices) +
-             "-slice GPU instance (allowed CI sizes and counts: mig.compute_instances of " +
-             model.id + " in the GPU catalog)";
+        return failure(phrase(text::kMigCiNoTable, what, model.id, p.computeSlices), v);
+      return failure(phrase(text::kMigCiTable, what, p.computeSlices, model.id), v);
     case MigCheck::Ok:
       break;
   }
-  return "valid";
+  return phrase(text::kMigValid);
+}
+
+std::string explainMigVerdict(const GpuModel& model, const MigLayout& layout, const MigVerdict& v) {
+  return migVerdictText(model, layout, v).english();
 }
 
 }  // namespace tessera

@@ -4,6 +4,7 @@
 #include <cstdint>
 #include <string>
 
+#include "core/text.h"
 #include "topology/mig_layout.h"
 
 namespace tessera {
@@ -34,6 +35,7 @@ struct MigVerdict {
 MigVerdict validateMigLayout(const MigGeometry& g, const MigLayout& layout);
 // The verdict in words, naming the check number, the instances and the limits involved.
 std::string explainMigVerdict(const GpuModel& model, const MigLayout& layout, const MigVerdict& v);
+Text migVerdictText(const GpuModel& model, const MigLayout& layout, const MigVerdict& v);
 const char* migCheckName(MigCheck c);
 
 }  // namespace tessera

@@ -42,7 +42,14 @@ ApiError apiErrorOf(const grpc::Status& s) {
     default:
       break;
   }
-  return {kind, s.error_message()};
+  ApiError e{kind, s.error_message(), {}};
+  v1::ErrorStatus details;
+  if (!s.error_details().empty() && details.ParseFromString(s.error_details()))
+    for (const auto& d : details.details()) {
+      v1::Text t;
+      if (d.UnpackTo(&t)) e.text = textFromProto(t);
+    }
+  return e;
 }
 
 namespace {

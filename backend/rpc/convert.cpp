@@ -221,6 +221,32 @@ std::optional<JobState> stateFromProto(v1::JobState s) {
   return static_cast<JobState>(static_cast<int>(s) - 1);
 }
 
+v1::Text textToProto(const Text& t) {
+  v1::Text out;
+  out.set_pattern(t.patternText());
+  out.set_literal(t.isLiteral());
+  for (const Text& a : t.args()) *out.add_args() = textToProto(a);
+  return out;
+}
+
+namespace {
+Text textFromProto(const v1::Text& t, int depth) {
+  if (t.literal() || depth >= kMaxTextDepth) return literal(t.pattern());
+  std::vector<Text> args;
+  args.reserve(static_cast<size_t>(t.args_size()));
+  for (const auto& a : t.args()) args.push_back(textFromProto(a, depth + 1));
+  return Text::pattern(t.pattern(), std::move(args));
+}
+}  // namespace
+
+Text textFromProto(const v1::Text& t) {
+  return textFromProto(t, 0);
+}
+
+Text textOr(bool has, const v1::Text& t, const std::string& english) {
+  return has ? textFromProto(t) : literal(english);
+}
+
 v1::Job jobToProto(const JobInfo& info) {
   v1::Job j;
   const JobRow& row = info.row;
@@ -231,6 +257,7 @@ v1::Job jobToProto(const JobInfo& info) {
   j.set_start_time(row.startTime);
   j.set_end_time(row.endTime);
   j.set_reason(row.reason);
+  *j.mutable_reason_text() = textToProto(info.reason.empty() ? literal(row.reason) : info.reason);
   j.set_queue_position(static_cast<uint32_t>(info.queuePosition));
   if (info.eta) j.set_eta(*info.eta);
   for (const auto& t : info.placement) {
@@ -259,6 +286,7 @@ JobInfo jobFromProto(const v1::Job& j) {
   info.row.startTime = j.start_time();
   info.row.endTime = j.end_time();
   info.row.reason = j.reason();
+  info.reason = j.has_reason_text() ? textFromProto(j.reason_text()) : literal(j.reason());
   info.row.preemptions = static_cast<int>(j.preemptions());
   info.row.gpuHoursLost = j.gpu_hours_lost();
   info.priority = j.priority();
@@ -430,7 +458,8 @@ Role requiredRole(const Command& command) {
 v1::ActResponse resultToProto(const CommandResult& r) {
   v1::ActResponse out;
   out.set_applied(r.applied);
-  out.set_message(r.message);
+  out.set_message(r.message.english());
+  *out.mutable_message_text() = textToProto(r.message);
   auto* i = out.mutable_impact();
   for (JobId id : r.impact.started) i->add_started(id);
   for (JobId id : r.impact.preempted) i->add_preempted(id);
@@ -438,14 +467,14 @@ v1::ActResponse resultToProto(const CommandResult& r) {
   addAll(i->mutable_placement_changes(), r.impact.placementChanges);
   i->set_gpu_hours_lost(r.impact.gpuHoursLost);
   addAll(i->mutable_warnings(), r.impact.warnings);
-  i->set_summary(r.impact.summary());
+  i->set_summary(r.impact.summary().english());
   return out;
 }
 
 CommandResult resultFromProto(const v1::ActResponse& r) {
   CommandResult out;
   out.applied = r.applied();
-  out.message = r.message();
+  out.message = textOr(r.has_message_text(), r.message_text(), r.message());
   const auto& i = r.impact();
   out.impact.started.assign(i.started().begin(), i.started().end());
   out.impact.preempted.assign(i.preempted().begin(), i.preempted().end());
@@ -460,21 +489,26 @@ v1::Explanation explanationToProto(const Explanation& x) {
   v1::Explanation out;
   out.set_job(x.job);
   out.set_state(stateToProto(x.state));
-  out.set_dominant_reason(x.dominantReason);
-  out.set_node_summary(x.nodeSummary);
+  out.set_dominant_reason(x.dominantReason.english());
+  out.set_node_summary(x.nodeSummary.english());
+  *out.mutable_dominant_reason_text() = textToProto(x.dominantReason);
+  *out.mutable_node_summary_text() = textToProto(x.nodeSummary);
+  *out.mutable_fragmentation_text() = textToProto(x.fragmentation);
+  *out.mutable_placement_text() = textToProto(x.placement);
   for (JobId id : x.blockingJobs) out.add_blocking_jobs(id);
   addAll(out.mutable_blocking_queues(), x.blockingQueues);
   out.set_queue_position(static_cast<uint32_t>(x.queuePosition.value_or(0)));
   out.set_queue_length(static_cast<uint32_t>(x.queueLength));
   if (x.eta) out.set_eta(*x.eta);
-  out.set_fragmentation(x.fragmentation);
+  out.set_fragmentation(x.fragmentation.english());
   for (const auto& c : x.counterfactuals) {
     auto* cf = out.add_counterfactuals();
     cf->set_kind(counterfactualKindName(c.kind));
-    cf->set_text(c.text);
+    cf->set_text(c.text.english());
+    *cf->mutable_phrase() = textToProto(c.text);
   }
   addAll(out.mutable_history(), x.history);
-  out.set_placement(x.placement);
+  out.set_placement(x.placement.english());
   out.set_text(x.text());
   return out;
 }
@@ -483,22 +517,24 @@ Explanation explanationFromProto(const v1::Explanation& x) {
   Explanation out;
   out.job = x.job();
   out.state = stateFromProto(x.state()).value_or(JobState::Pending);
-  out.dominantReason = x.dominant_reason();
-  out.nodeSummary = x.node_summary();
+  out.dominantReason =
+      textOr(x.has_dominant_reason_text(), x.dominant_reason_text(), x.dominant_reason());
+  out.nodeSummary = textOr(x.has_node_summary_text(), x.node_summary_text(), x.node_summary());
   out.blockingJobs.assign(x.blocking_jobs().begin(), x.blocking_jobs().end());
   out.blockingQueues = strings(x.blocking_queues());
   if (x.queue_position() > 0) out.queuePosition = static_cast<int>(x.queue_position());
   out.queueLength = static_cast<int>(x.queue_length());
   if (x.has_eta()) out.eta = x.eta();
-  out.fragmentation = x.fragmentation();
+  out.fragmentation = textOr(x.has_fragmentation_text(), x.fragmentation_text(), x.fragmentation());
   constexpr std::array kinds{Counterfactual::Kind::Quota,      Counterfactual::Kind::Repartition,
                              Counterfactual::Kind::JobsEnd,    Counterfactual::Kind::RelaxTopology,
                              Counterfactual::Kind::Preemption, Counterfactual::Kind::Release};
   for (const auto& c : x.counterfactuals())
     for (auto k : kinds)
-      if (c.kind() == counterfactualKindName(k)) out.counterfactuals.push_back({k, c.text()});
+      if (c.kind() == counterfactualKindName(k))
+        out.counterfactuals.push_back({k, textOr(c.has_phrase(), c.phrase(), c.text())});
   out.history = strings(x.history());
-  out.placement = x.placement();
+  out.placement = textOr(x.has_placement_text(), x.placement_text(), x.placement());
   return out;
 }
 

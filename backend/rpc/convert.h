@@ -15,6 +15,14 @@ Expected<Job> jobFromProto(const v1::JobSpec& spec, const std::string& field,
                            const std::vector<PriorityClass>& classes);
 v1::JobSpec jobSpecToProto(const Job& job);
 
+// A translatable sentence; from the wire, nesting deeper than kMaxTextDepth is cut off there (the
+// rest of the tree is kept, the cut arguments show as their pattern).
+inline constexpr int kMaxTextDepth = 16;
+v1::Text textToProto(const Text& t);
+Text textFromProto(const v1::Text& t);
+// The Text when the message has one, else the plain English string as a literal (an older peer).
+Text textOr(bool has, const v1::Text& t, const std::string& english);
+
 v1::Job jobToProto(const JobInfo& info);
 JobInfo jobFromProto(const v1::Job& job);
 

@@ -50,7 +50,12 @@ grpc::StatusCode codeOf(ErrorKind k) {
 }
 
 grpc::Status statusOf(const ApiError& e) {
-  return {codeOf(e.kind), e.message};
+  if (e.text.empty()) return {codeOf(e.kind), e.message};
+  v1::ErrorStatus details;
+  details.set_code(static_cast<int>(codeOf(e.kind)));
+  details.set_message(e.message);
+  details.add_details()->PackFrom(textToProto(e.text));
+  return {codeOf(e.kind), e.message, details.SerializeAsString()};
 }
 
 grpc::Status invalid(const Error& e) {

@@ -126,7 +126,7 @@ Status ClusterState::checkMigLayout(GpuId id, const MigLayout& layout) const {
   for (int i = 0; i < layout.size(); ++i)
     if (!layout[i].placed()) return Error{"every instance of the new layout needs a start", {}};
   if (const auto v = validateMigLayout(*model.mig, layout); !v.ok())
-    return Error{explainMigVerdict(model, layout, v), {}};
+    return Error::of(migVerdictText(model, layout, v));
   return okStatus();
 }
 

@@ -5,6 +5,8 @@
 #include <set>
 #include <sstream>
 
+#include "core/engine_text.h"
+
 namespace tessera {
 
 namespace {
@@ -18,6 +20,16 @@ std::string jobText(JobId id) {
   return "job " + std::to_string(id);
 }
 
+// The engine's refusal, now about the request's field.
+Error atField(Error e, std::string field) {
+  e.where.field = std::move(field);
+  return e;
+}
+
+SourceLocation field(std::string name) {
+  return {"", 0, 0, std::move(name)};
+}
+
 std::string joined(const std::vector<std::string>& items) {
   std::string out;
   for (const auto& i : items) out += (out.empty() ? "" : ",") + i;
@@ -26,13 +38,13 @@ std::string joined(const std::vector<std::string>& items) {
 
 Expected<GpuId> resolveGpu(const Cluster& c, const std::string& name, const std::string& field) {
   const Gpu* g = c.findGpu(name);
-  if (!g) return Error{"unknown GPU '" + name + "' (expected node/index)", {"", 0, 0, field}};
+  if (!g) return Error::of(phrase(text::kUnknownGpu, name), {"", 0, 0, field});
   return g->id;
 }
 
 Expected<NodeId> resolveNode(const Cluster& c, const std::string& name, const std::string& field) {
   const Node* n = c.findNode(name);
-  if (!n) return Error{"unknown node '" + name + "'", {"", 0, 0, field}};
+  if (!n) return Error::of(phrase(text::kUnknownNode, name), {"", 0, 0, field});
   return n->id;
 }
 
@@ -51,11 +63,11 @@ Expected<std::vector<GpuId>> gpusOf(const Cluster& c, const std::vector<std::str
   return out;
 }
 
-Expected<std::string> move(Engine& e, const cmd::Move& m) {
+Expected<Text> move(Engine& e, const cmd::Move& m) {
   const JobRecord* j = e.job(m.job);
-  if (!j) return Error{"no " + jobText(m.job), {"", 0, 0, "job"}};
+  if (!j) return Error::of(phrase(text::kNoJob, m.job), field("job"));
   if (j->state != JobState::Pending)
-    return Error{jobText(m.job) + " is not pending", {"", 0, 0, "job"}};
+    return Error::of(phrase(text::kNotPending, m.job), field("job"));
   std::vector<const JobRecord*> peers;
   for (const JobRecord* p : e.jobs())
     if (p->state == JobState::Pending && p->job.id != m.job) peers.push_back(p);
@@ -67,110 +79,105 @@ Expected<std::string> move(Engine& e, const cmd::Move& m) {
   switch (m.to) {
     case cmd::Move::To::Top:
       TESSERA_CHECK(e.moveInQueue(m.job, lo - 1));
-      return jobText(m.job) + " moved to the top of its priority";
+      return phrase(text::kDidMoveTop, m.job);
     case cmd::Move::To::Bottom:
       TESSERA_CHECK(e.moveInQueue(m.job, hi + 1));
-      return jobText(m.job) + " moved to the bottom of its priority";
+      return phrase(text::kDidMoveBottom, m.job);
     case cmd::Move::To::Before: {
       const JobRecord* x = e.job(m.before);
       if (!x || x->state != JobState::Pending)
-        return Error{"job " + std::to_string(m.before) + " is not a pending job",
-                     {"", 0, 0, "before"}};
+        return Error::of(phrase(text::kNotAPendingJob, m.before), field("before"));
       const int64_t rank = x->job.queueRank;
       // Everything from X's rank on steps back one, so the job sits just ahead of X's rank.
       for (const JobRecord* p : peers)
         if (p->job.queueRank >= rank) TESSERA_CHECK(e.moveInQueue(p->job.id, p->job.queueRank + 1));
       TESSERA_CHECK(e.moveInQueue(m.job, rank));
-      return jobText(m.job) + " moved ahead of job " + std::to_string(m.before);
+      return phrase(text::kDidMoveBefore, m.job, m.before);
     }
   }
-  return std::string{};
+  return Text{};
 }
 
-Expected<std::string> applyTo(Engine& e, const Command& c, const std::string& actor) {
+Expected<Text> applyTo(Engine& e, const Command& c, const std::string& actor) {
   const Cluster& cl = e.cluster();
   return std::visit(
       Overload{
-          [&](const cmd::Submit& s) -> Expected<std::string> {
+          [&](const cmd::Submit& s) -> Expected<Text> {
             TESSERA_TRY(id, e.submit(s.job, actor));
-            return "submitted " + jobText(id);
+            return phrase(text::kDidSubmit, id);
           },
-          [&](const cmd::Cancel& s) -> Expected<std::string> {
+          [&](const cmd::Cancel& s) -> Expected<Text> {
             TESSERA_CHECK(e.cancel(s.job, actor, "cancelled by " + actor));
-            return jobText(s.job) + " cancelled";
+            return phrase(text::kDidCancel, s.job);
           },
-          [&](const cmd::Hold& s) -> Expected<std::string> {
+          [&](const cmd::Hold& s) -> Expected<Text> {
             TESSERA_CHECK(e.hold(s.job, true, actor));
-            return jobText(s.job) + " held";
+            return phrase(text::kDidHold, s.job);
           },
-          [&](const cmd::Release& s) -> Expected<std::string> {
+          [&](const cmd::Release& s) -> Expected<Text> {
             TESSERA_CHECK(e.hold(s.job, false, actor));
-            return jobText(s.job) + " released";
+            return phrase(text::kDidRelease, s.job);
           },
-          [&](const cmd::SetPriority& s) -> Expected<std::string> {
+          [&](const cmd::SetPriority& s) -> Expected<Text> {
             TESSERA_CHECK(e.setPriority(s.job, s.priorityClass, actor));
-            return jobText(s.job) + " now " + s.priorityClass;
+            return phrase(text::kDidPriority, s.job, s.priorityClass);
           },
-          [&](const cmd::Move& s) -> Expected<std::string> { return move(e, s); },
-          [&](const cmd::Pin& s) -> Expected<std::string> {
+          [&](const cmd::Move& s) -> Expected<Text> { return move(e, s); },
+          [&](const cmd::Pin& s) -> Expected<Text> {
             TESSERA_TRY(gpus, gpusOf(cl, s.gpus, s.nodes));
             const size_t n = gpus.size();
             if (auto pinned = e.pin(s.job, std::move(gpus)); !pinned)
-              return Error{pinned.error().message, {"", 0, 0, "gpus"}};
-            return n ? jobText(s.job) + " pinned to " + std::to_string(n) + " GPU(s)"
-                     : jobText(s.job) + " unpinned";
+              return atField(pinned.error(), "gpus");
+            return n ? phrase(text::kDidPin, s.job, n) : phrase(text::kDidUnpin, s.job);
           },
-          [&](const cmd::Preempt& s) -> Expected<std::string> {
+          [&](const cmd::Preempt& s) -> Expected<Text> {
             TESSERA_CHECK(e.preempt(s.job, kNoJob, actor, "preempted by operator " + actor));
-            return jobText(s.job) + " preempted";
+            return phrase(text::kDidPreempt, s.job);
           },
-          [&](const cmd::Repartition& s) -> Expected<std::string> {
+          [&](const cmd::Repartition& s) -> Expected<Text> {
             TESSERA_TRY(g, resolveGpu(cl, s.gpu, "gpu"));
             const GpuModel& model = cl.modelOf(g);
             if (!model.mig || cl.gpu(g).sharing.mode != SharingMode::Mig)
-              return Error{"GPU " + s.gpu + " is not in MIG mode", {"", 0, 0, "gpu"}};
+              return Error::of(phrase(text::kNotMig, s.gpu), field("gpu"));
             auto layout = parseMigLayout(model, s.layout);
-            if (!layout) return Error{layout.error().message, {"", 0, 0, "layout"}};
+            if (!layout) return atField(layout.error(), "layout");
             auto st = e.repartition(g, *layout, s.force, actor);
-            if (!st) return Error{st.error().message, {"", 0, 0, "layout"}};
-            return "GPU " + s.gpu + " repartitioned to " + formatMigLayout(model, *layout);
+            if (!st) return atField(st.error(), "layout");
+            return phrase(text::kDidRepartition, s.gpu, formatMigLayout(model, *layout));
           },
-          [&](const cmd::Drain& s) -> Expected<std::string> {
+          [&](const cmd::Drain& s) -> Expected<Text> {
             TESSERA_TRY(n, resolveNode(cl, s.node, "node"));
             // Draining again with a reason replaces the reason (Slurm's scontrol update reason=):
             // an operator keeping a faulted node out says so, and the repair leaves it drained.
             if (e.state().nodeState(n) == NodeState::Draining) {
               if (s.reason.empty())
-                return Error{"node " + s.node + " is already drained", {"", 0, 0, "node"}};
+                return Error::of(phrase(text::kAlreadyDrained, s.node), field("node"));
               TESSERA_CHECK(e.setNodeState(n, NodeState::Draining, s.reason));
-              return "node " + s.node + " stays drained (" + s.reason + ")";
+              return phrase(text::kDidStayDrained, s.node, s.reason);
             }
             TESSERA_CHECK(e.drain(n, true, s.reason));
-            return "node " + s.node + " drained" + (s.reason.empty() ? "" : " (" + s.reason + ")");
+            return s.reason.empty() ? phrase(text::kDidDrain, s.node)
+                                    : phrase(text::kDidDrainWhy, s.node, s.reason);
           },
-          [&](const cmd::Undrain& s) -> Expected<std::string> {
+          [&](const cmd::Undrain& s) -> Expected<Text> {
             TESSERA_TRY(n, resolveNode(cl, s.node, "node"));
             if (e.state().nodeState(n) != NodeState::Draining)
-              return Error{"node " + s.node + " is not drained", {"", 0, 0, "node"}};
+              return Error::of(phrase(text::kNotDrained, s.node), field("node"));
             TESSERA_CHECK(e.drain(n, false));
-            return "node " + s.node + " back in service";
+            return phrase(text::kDidUndrain, s.node);
           },
-          [&](const cmd::SetQuota& s) -> Expected<std::string> {
+          [&](const cmd::SetQuota& s) -> Expected<Text> {
             if (s.key != "*" && s.key.rfind("pool:", 0) != 0 &&
                 std::none_of(cl.nodes().begin(), cl.nodes().end(),
                              [&](const Node& n) { return n.gpuModel().id == s.key; }))
-              return Error{"quota key '" + s.key +
-                               "' is neither a GPU model of this cluster, 'pool:NAME' nor '*'",
-                           {"", 0, 0, "key"}};
+              return Error::of(phrase(text::kBadQuotaKey, s.key), field("key"));
             auto st = e.setQuota(s.team, s.key, s.quota);
-            if (!st) return Error{st.error().message, {"", 0, 0, "team"}};
-            return "quota of team " + s.team + " on " + s.key + " set to " +
-                   std::to_string(s.quota.guaranteed) + " guaranteed, " +
-                   std::to_string(s.quota.borrowLimit) + " borrow";
+            if (!st) return atField(st.error(), "team");
+            return phrase(text::kDidQuota, s.team, s.key, s.quota.guaranteed, s.quota.borrowLimit);
           },
-          [&](const cmd::CreateReservation& s) -> Expected<std::string> {
+          [&](const cmd::CreateReservation& s) -> Expected<Text> {
             if (s.nodes.empty())
-              return Error{"a reservation needs at least one node", {"", 0, 0, "nodes"}};
+              return Error::of(phrase(text::kReservationNeedsNode), field("nodes"));
             TESSERA_TRY(gpus, gpusOf(cl, {}, s.nodes));
             Reservation r;
             r.kind = s.team.empty() ? Reservation::Kind::Maintenance : Reservation::Kind::Team;
@@ -181,11 +188,11 @@ Expected<std::string> applyTo(Engine& e, const Command& c, const std::string& ac
             r.team = s.team;
             r.nodes = s.nodes;
             TESSERA_CHECK(e.addReservation(std::move(r)));
-            return "reservation " + s.id + " created";
+            return phrase(text::kDidCreateReservation, s.id);
           },
-          [&](const cmd::DeleteReservation& s) -> Expected<std::string> {
+          [&](const cmd::DeleteReservation& s) -> Expected<Text> {
             TESSERA_CHECK(e.removeReservation(s.id));
-            return "reservation " + s.id + " deleted";
+            return phrase(text::kDidDeleteReservation, s.id);
           },
       },
       c);
@@ -234,55 +241,62 @@ std::vector<std::string> reservationConflicts(const Engine& e, const cmd::Create
 }  // namespace
 
 std::string describe(const Command& c) {
+  return describeText(c).english();
+}
+
+Text describeText(const Command& c) {
   return std::visit(
       Overload{
-          [](const cmd::Submit& s) { return "submit job " + std::to_string(s.job.id); },
-          [](const cmd::Cancel& s) { return "cancel " + jobText(s.job); },
-          [](const cmd::Hold& s) { return "hold " + jobText(s.job); },
-          [](const cmd::Release& s) { return "release " + jobText(s.job); },
+          [](const cmd::Submit& s) { return phrase(text::kDoSubmit, s.job.id); },
+          [](const cmd::Cancel& s) { return phrase(text::kDoCancel, s.job); },
+          [](const cmd::Hold& s) { return phrase(text::kDoHold, s.job); },
+          [](const cmd::Release& s) { return phrase(text::kDoRelease, s.job); },
           [](const cmd::SetPriority& s) {
-            return "set priority of " + jobText(s.job) + " to " + s.priorityClass;
+            return phrase(text::kDoPriority, s.job, s.priorityClass);
           },
           [](const cmd::Move& s) {
-            return "move " + jobText(s.job) +
-                   (s.to == cmd::Move::To::Top      ? " to the top"
-                    : s.to == cmd::Move::To::Bottom ? " to the bottom"
-                                                    : " before job " + std::to_string(s.before));
+            return s.to == cmd::Move::To::Top      ? phrase(text::kDoMoveTop, s.job)
+                   : s.to == cmd::Move::To::Bottom ? phrase(text::kDoMoveBottom, s.job)
+                                                   : phrase(text::kDoMoveBefore, s.job, s.before);
           },
           [](const cmd::Pin& s) {
-            return "pin " + jobText(s.job) + " to gpus [" + joined(s.gpus) + "] nodes [" +
-                   joined(s.nodes) + "]";
+            return phrase(text::kDoPin, s.job, joined(s.gpus), joined(s.nodes));
           },
-          [](const cmd::Preempt& s) { return "preempt " + jobText(s.job); },
+          [](const cmd::Preempt& s) { return phrase(text::kDoPreempt, s.job); },
           [](const cmd::Repartition& s) {
-            return "repartition " + s.gpu + " to " + s.layout + (s.force ? " (force)" : "");
+            return phrase(s.force ? text::kDoRepartitionForce : text::kDoRepartition, s.gpu,
+                          s.layout);
           },
-          [](const cmd::Drain& s) { return "drain node " + s.node; },
-          [](const cmd::Undrain& s) { return "undrain node " + s.node; },
-          [](const cmd::SetQuota& s) { return "set quota of team " + s.team + " on " + s.key; },
+          [](const cmd::Drain& s) { return phrase(text::kDoDrain, s.node); },
+          [](const cmd::Undrain& s) { return phrase(text::kDoUndrain, s.node); },
+          [](const cmd::SetQuota& s) { return phrase(text::kDoQuota, s.team, s.key); },
           [](const cmd::CreateReservation& s) {
-            return "create reservation " + s.id + " on [" + joined(s.nodes) + "]";
+            return phrase(text::kDoCreateReservation, s.id, joined(s.nodes));
           },
-          [](const cmd::DeleteReservation& s) { return "delete reservation " + s.id; },
+          [](const cmd::DeleteReservation& s) { return phrase(text::kDoDeleteReservation, s.id); },
       },
       c);
 }
 
-std::string Impact::summary() const {
+Text Impact::summary() const {
   auto ids = [](const std::vector<JobId>& v) {
-    std::string out;
-    for (JobId j : v) out += (out.empty() ? "" : ", ") + std::to_string(j);
-    return out;
+    std::vector<Text> items;
+    for (JobId j : v) items.push_back(literal(j));
+    return listText(std::move(items));
   };
-  std::ostringstream s;
-  s << started.size() << " job(s) would start";
-  if (!started.empty()) s << " (" << ids(started) << ")";
-  s << ", " << preempted.size() << " preempted";
-  if (!preempted.empty()) s << " (" << ids(preempted) << ")";
-  if (!stopped.empty()) s << ", " << stopped.size() << " stopped (" << ids(stopped) << ")";
-  s << ", " << std::round(gpuHoursLost * 100) / 100 << " GPU-hours lost";
-  for (const auto& w : warnings) s << "; warning: " << w;
-  return s.str();
+  std::vector<Text> parts;
+  parts.push_back(started.empty() ? phrase(text::kImpactStart, started.size())
+                                  : phrase(text::kImpactStartList, started.size(), ids(started)));
+  parts.push_back(preempted.empty()
+                      ? phrase(text::kImpactPreempted, preempted.size())
+                      : phrase(text::kImpactPreemptedList, preempted.size(), ids(preempted)));
+  if (!stopped.empty()) parts.push_back(phrase(text::kImpactStopped, stopped.size(), ids(stopped)));
+  std::ostringstream lost;
+  lost << std::round(gpuHoursLost * 100) / 100;
+  parts.push_back(phrase(text::kImpactLost, lost.str()));
+  Text out = listText(std::move(parts));
+  for (const auto& w : warnings) out = phrase(text::kClauses, out, phrase(text::kWarning, w));
+  return out;
 }
 
 Expected<CommandResult> execute(Engine& engine, const Command& c, const std::string& actor,
@@ -300,14 +314,14 @@ Expected<CommandResult> execute(Engine& engine, const Command& c, const std::str
   if (const auto* r = std::get_if<cmd::CreateReservation>(&c))
     result.impact.warnings = reservationConflicts(engine, *r);
   if (dryRun) {
-    result.message = "dry run: " + *message + "; " + result.impact.summary();
+    result.message = phrase(text::kDryRun, *message, result.impact.summary());
     return result;
   }
   auto applied = applyTo(engine, c, actor);
   if (!applied) return applied.error();  // cannot differ from the fork; kept for safety
   result.applied = true;
   result.message = *applied;
-  engine.recordCommand(actor, describe(c), "applied: " + *applied);
+  engine.recordCommand(actor, describe(c), "applied: " + applied->english());
   return result;
 }
 

@@ -82,6 +82,7 @@ using Command =
 
 // "hold job 12", "repartition node3/0 to 3g.40gb+4x1g.10gb" (audit text).
 std::string describe(const Command& c);
+Text describeText(const Command& c);  // describe() as the console translates it
 
 // The predicted (dry run) or observed (apply) effect of a command followed by one cycle.
 struct Impact {
@@ -93,13 +94,13 @@ struct Impact {
   // What the command does not change but an operator should know: running jobs that will still
   // hold a reservation's nodes when it starts (the engine keeps new work away, it does not evict).
   std::vector<std::string> warnings;
-  [[nodiscard]] std::string summary() const;
+  [[nodiscard]] Text summary() const;
 };
 
 struct CommandResult {
   bool applied = false;  // false for dry runs
   Impact impact;
-  std::string message;  // what happened, in the operator's words
+  Text message;  // what happened, in the operator's words
 };
 
 // Validates and runs `c` as `actor`. Invalid commands return an Error naming the field; nothing

@@ -7,6 +7,8 @@
 #include <sstream>
 #include <unordered_map>
 
+#include "core/engine_text.h"
+
 namespace tessera {
 
 namespace {
@@ -175,7 +177,7 @@ class ShapeCache {
   }
 
   struct Verdict {
-    std::string reason;
+    Text reason;
     PluginCode code;
   };
 
@@ -184,7 +186,7 @@ class ShapeCache {
     return it == entries_.end() ? nullptr : &it->second;
   }
 
-  void remember(const ShapeKey& k, const std::string& reason, PluginCode c) {
+  void remember(const ShapeKey& k, const Text& reason, PluginCode c) {
     entries_.insert_or_assign(k, Verdict{reason, c});
   }
   void clear() { entries_.clear(); }
@@ -472,7 +474,7 @@ void Engine::start(JobRecord& job, GangPlacement placement, const std::string& w
   job.waitingFor.clear();
   addEvent(EventKind::Admitted, job, JobState::Admitted, "admitted: " + why);
   addEvent(EventKind::Started, job, JobState::Running, "started on " + where);
-  job.reason.clear();
+  job.reason = {};
   ++stats_.started;
 }
 
@@ -516,7 +518,7 @@ void Engine::evict(JobRecord& victim, const JobRecord& by, const Victim& cost,
   victim.placement.reset();
   addEvent(EventKind::Requeued, victim, JobState::Pending,
            "requeued with " + std::to_string(victim.workKept / 60) + " min of work kept");
-  victim.reason = "requeued after preemption by job " + std::to_string(by.job.id);
+  victim.reason = phrase(text::kRequeuedAfterPreemption, by.job.id);
 }
 
 Expected<std::vector<GpuId>> Engine::resolveSubmit(Job& job) const {
@@ -585,7 +587,7 @@ Expected<JobId> Engine::submit(Job job, const std::string& actor) {
       shapes_.try_emplace(shapeOf(job), static_cast<uint32_t>(shapes_.size())).first->second;
   rec.job = std::move(job);
   rec.job.state = JobState::Pending;
-  rec.reason = "waiting for the next scheduling cycle";
+  rec.reason = phrase(text::kWaitingForCycle);
   index_[rec.job.id] = jobs_.size();
   active_.push_back(static_cast<uint32_t>(jobs_.size()));
   jobs_.push_back(std::move(rec));
@@ -606,7 +608,7 @@ Status Engine::fail(JobId id, const std::string& reason) {
 
 Status Engine::finish(JobId id, EventKind kind, JobState to, const std::string& reason) {
   JobRecord* j = mutableJob(id);
-  if (!j) return Error{"no job " + std::to_string(id), {}};
+  if (!j) return Error::of(phrase(text::kNoJob, id));
   if (j->state != JobState::Running)
     return Error{"job " + std::to_string(id) + " is " + jobStateName(j->state) + ", not running",
                  {}};
@@ -652,7 +654,7 @@ Status Engine::takeRestored(Transaction& tx, const JobRecord& job, const Restore
 Status Engine::restoreRunning(JobId id, const std::vector<RestoredTask>& tasks, Seconds started,
                               Seconds workKept) {
   JobRecord* j = mutableJob(id);
-  if (!j) return Error{"no job " + std::to_string(id), {}};
+  if (!j) return Error::of(phrase(text::kNoJob, id));
   if (j->state != JobState::Pending)
     return Error{"job " + std::to_string(id) + " is " + jobStateName(j->state) + ", not pending",
                  {}};
@@ -710,7 +712,7 @@ Status Engine::restoreFairShare(const std::vector<std::pair<std::string, double>
 
 Status Engine::restoreCounters(JobId id, int preemptions, double gpuHoursLost) {
   JobRecord* j = mutableJob(id);
-  if (!j) return Error{"no job " + std::to_string(id), {}};
+  if (!j) return Error::of(phrase(text::kNoJob, id));
   if (preemptions < 0 || !(gpuHoursLost >= 0))
     return Error{"job " + std::to_string(id) + ": negative preemption count or GPU-hours", {}};
   j->preemptions = preemptions;
@@ -802,7 +804,7 @@ bool Engine::tryPreempt(CycleContext& ctx, JobRecord& job, CycleStats& stats) {
   std::string victims;
   for (const auto& v : plan->victims)
     victims += (victims.empty() ? "" : ", ") + std::to_string(v.job);
-  const std::string why = job.reason;
+  const std::string why = job.reason.english();
   for (const auto& v : plan->victims) {
     JobRecord* victim = mutableJob(v.job);
     evict(*victim, job, v,
@@ -815,7 +817,7 @@ bool Engine::tryPreempt(CycleContext& ctx, JobRecord& job, CycleStats& stats) {
   GangResult r = tryPlace(tx, job, ctx, now_);
   if (!r.placement || !permit(ctx, job, *r.placement).ok()) {
     // The plan was simulated on this state; this is a defect, not an operator's problem.
-    job.reason = "internal: the preemption plan did not hold (" + r.reason + ")";
+    job.reason = phrase(text::kPreemptPlanFailed, r.reason);
     return false;
   }
   tx.commit();
@@ -1000,9 +1002,8 @@ CycleStats Engine::runCycle() {
 
 Status Engine::cancel(JobId id, const std::string& actor, const std::string& reason) {
   JobRecord* j = mutableJob(id);
-  if (!j) return Error{"no job " + std::to_string(id), {}};
-  if (!j->active())
-    return Error{"job " + std::to_string(id) + " is already " + jobStateName(j->state), {}};
+  if (!j) return Error::of(phrase(text::kNoJob, id));
+  if (!j->active()) return Error::of(phrase(text::kAlreadyEnded, id, jobStateText(j->state)));
   stop(*j);
   j->endTime = now_;
   addEvent(EventKind::Cancelled, *j, JobState::Cancelled, reason, actor);
@@ -1011,13 +1012,10 @@ Status Engine::cancel(JobId id, const std::string& actor, const std::string& rea
 
 Status Engine::hold(JobId id, bool held, const std::string& actor) {
   JobRecord* j = mutableJob(id);
-  if (!j) return Error{"no job " + std::to_string(id), {}};
+  if (!j) return Error::of(phrase(text::kNoJob, id));
   if (j->state != JobState::Pending)
-    return Error{"job " + std::to_string(id) + " is " + jobStateName(j->state) +
-                     "; only pending jobs can be held or released",
-                 {}};
-  if (j->job.held == held)
-    return Error{"job " + std::to_string(id) + (held ? " is already held" : " is not held"), {}};
+    return Error::of(phrase(text::kOnlyPendingHold, id, jobStateText(j->state)));
+  if (j->job.held == held) return Error::of(phrase(held ? text::kAlreadyHeld : text::kNotHeld, id));
   j->job.held = held;
   addEvent(held ? EventKind::Held : EventKind::Released, *j, JobState::Pending,
            held ? "held by " + actor : "released by " + actor, actor);
@@ -1026,13 +1024,13 @@ Status Engine::hold(JobId id, bool held, const std::string& actor) {
 
 Status Engine::setPriority(JobId id, const std::string& priorityClass, const std::string& actor) {
   JobRecord* j = mutableJob(id);
-  if (!j) return Error{"no job " + std::to_string(id), {}};
-  if (!j->active()) return Error{"job " + std::to_string(id) + " has ended", {}};
+  if (!j) return Error::of(phrase(text::kNoJob, id));
+  if (!j->active()) return Error::of(phrase(text::kHasEnded, id));
   const auto value = priorityOf(priorityClass);
   if (!value) {
     std::string known;
     for (const auto& c : classes_) known += (known.empty() ? "" : ", ") + c.name;
-    return Error{"unknown priority class '" + priorityClass + "' (known: " + known + ")", {}};
+    return Error::of(phrase(text::kUnknownClass, priorityClass, known));
   }
   (void)actor;
   j->job.priorityClass = priorityClass;
@@ -1042,9 +1040,8 @@ Status Engine::setPriority(JobId id, const std::string& priorityClass, const std
 
 Status Engine::moveInQueue(JobId id, int64_t rank) {
   JobRecord* j = mutableJob(id);
-  if (!j) return Error{"no job " + std::to_string(id), {}};
-  if (j->state != JobState::Pending)
-    return Error{"job " + std::to_string(id) + " is not pending", {}};
+  if (!j) return Error::of(phrase(text::kNoJob, id));
+  if (j->state != JobState::Pending) return Error::of(phrase(text::kNotPending, id));
   j->job.queueRank = rank;
   return okStatus();
 }
@@ -1059,15 +1056,13 @@ std::optional<std::string> Engine::pinProblem(const Job& job, size_t gpus) {
 
 Status Engine::pin(JobId id, std::vector<GpuId> gpus) {
   JobRecord* j = mutableJob(id);
-  if (!j) return Error{"no job " + std::to_string(id), {}};
+  if (!j) return Error::of(phrase(text::kNoJob, id));
   if (j->state != JobState::Pending)
-    return Error{"job " + std::to_string(id) + " is " + jobStateName(j->state) +
-                     "; only pending jobs can be pinned",
-                 {}};
+    return Error::of(phrase(text::kOnlyPendingPin, id, jobStateText(j->state)));
   std::sort(gpus.begin(), gpus.end());
   gpus.erase(std::unique(gpus.begin(), gpus.end()), gpus.end());
-  if (auto problem = pinProblem(j->job, gpus.size()))
-    return Error{"job " + std::to_string(id) + " " + *problem, {}};
+  if (pinProblem(j->job, gpus.size()))
+    return Error::of(phrase(text::kPinTooFew, id, j->job.tasks * j->job.perTask.gpus, gpus.size()));
   j->pinned = std::move(gpus);
   return okStatus();
 }
@@ -1075,10 +1070,9 @@ Status Engine::pin(JobId id, std::vector<GpuId> gpus) {
 Status Engine::preempt(JobId victim, JobId by, const std::string& actor,
                        const std::string& reason) {
   JobRecord* v = mutableJob(victim);
-  if (!v) return Error{"no job " + std::to_string(victim), {}};
+  if (!v) return Error::of(phrase(text::kNoJob, victim));
   if (v->state != JobState::Running)
-    return Error{
-        "job " + std::to_string(victim) + " is " + jobStateName(v->state) + ", not running", {}};
+    return Error::of(phrase(text::kNotRunning, victim, jobStateText(v->state)));
   Victim cost;
   cost.job = victim;
   cost.workLost = now_ - v->lastCheckpointAt(now_);
@@ -1123,14 +1117,12 @@ const std::string& Engine::nodeReason(NodeId n) const {
 }
 
 Status Engine::setNodeState(NodeId n, NodeState s, std::string reason) {
-  if (n >= cluster().nodes().size()) return Error{"no node " + std::to_string(n), {}};
+  if (n >= cluster().nodes().size()) return Error::of(phrase(text::kNoNode, n));
   if (s == NodeState::Down)
     for (uint32_t i : running_)
       for (NodeId used : jobs_[i].nodes())
         if (used == n)
-          return Error{"node " + cluster().node(n).name + " still runs job " +
-                           std::to_string(jobs_[i].job.id),
-                       {}};
+          return Error::of(phrase(text::kNodeStillRuns, cluster().node(n).name, jobs_[i].job.id));
   state_.setNodeState(n, s);
   if (nodeReasons_.size() < cluster().nodes().size()) nodeReasons_.resize(cluster().nodes().size());
   nodeReasons_[n] = s == NodeState::Up ? std::string() : std::move(reason);
@@ -1153,11 +1145,9 @@ Status Engine::repartition(GpuId g, const MigLayout& layout, bool force, const s
   // Check the layout before anyone is preempted for it.
   TESSERA_CHECK(state_.checkMigLayout(g, layout));
   if (!displaced.empty() && !force) {
-    std::string jobs;
-    for (JobId j : displaced) jobs += (jobs.empty() ? "" : ", ") + std::to_string(j);
-    return Error{"the new layout removes busy instances of job(s) " + jobs +
-                     " (keep them at the same start, or force to preempt them)",
-                 {}};
+    std::vector<Text> jobs;
+    for (JobId j : displaced) jobs.push_back(literal(j));
+    return Error::of(phrase(text::kRemovesBusy, listText(std::move(jobs))));
   }
   for (JobId j : displaced)
     TESSERA_CHECK(preempt(j, kNoJob, actor, "its MIG instance was repartitioned away"));
@@ -1177,11 +1167,8 @@ Status Engine::setQuota(const std::string& team, const std::string& key, const Q
     for (const auto& [k, limit] : fresh.teams()[t].quotas) {
       const double used = fresh.usage(static_cast<int>(t), k);
       if (used > limit.guaranteed + limit.borrowLimit + 1e-9)
-        return Error{"team " + fresh.teams()[t].name + " would use " + gpuAmountText(used) + " " +
-                         k + " GPUs under the new quota, above guaranteed + borrow " +
-                         std::to_string(limit.guaranteed + limit.borrowLimit) +
-                         " (preempt or wait first)",
-                     {}};
+        return Error::of(phrase(text::kQuotaBelowUse, fresh.teams()[t].name, gpuAmountText(used), k,
+                                limit.guaranteed + limit.borrowLimit));
     }
   quotas_ = std::move(fresh);
   return okStatus();

@@ -36,7 +36,7 @@ struct JobRecord {
   int32_t runningSlot = -1;    // index in the engine's running list
   Seconds workKept = 0;        // seconds of work saved by checkpoints in earlier runs
   std::optional<Seconds> eta;  // estimated start from the last cycle's backfill plan
-  std::string reason;          // why it is pending, or why it last changed state
+  Text reason;                 // why it is pending, or why it last changed state
   std::string blockedBy;       // the admission or permit plugin that held it back ("" = placement)
   std::vector<JobId> waitingFor;  // running jobs whose end that estimate needs
   std::vector<GpuId> pinned;      // operator pin, resolved

@@ -7,6 +7,7 @@
 #include <set>
 #include <sstream>
 
+#include "core/engine_text.h"
 #include "mig/mig_capacity.h"
 #include "mig/mig_plan.h"
 
@@ -32,37 +33,27 @@ const char* counterfactualKindName(Counterfactual::Kind k) {
 
 namespace {
 
-std::string durationText(Seconds s) {
-  if (s < 120) return std::to_string(s) + " s";
-  if (s < 2 * 3600) return std::to_string((s + 30) / 60) + " min";
-  std::ostringstream o;
-  o << (s / 3600) << " h " << (s % 3600) / 60 << " min";
-  return o.str();
+Text durationText(Seconds s) {
+  if (s < 120) return phrase(text::kSeconds, s);
+  if (s < 2 * 3600) return phrase(text::kMinutes, (s + 30) / 60);
+  return phrase(text::kHoursMinutes, s / 3600, (s % 3600) / 60);
 }
 
-std::string jobsText(const std::vector<JobId>& ids) {
-  if (ids.size() == 1) return "job " + std::to_string(ids[0]);
-  std::string out = "jobs ";
-  for (size_t i = 0; i < ids.size(); ++i)
-    out += (i == 0 ? "" : (i + 1 == ids.size() ? " and " : ", ")) + std::to_string(ids[i]);
-  return out;
-}
-
-const char* levelPhrase(TopologyLevel l) {
+Text levelPhrase(TopologyLevel l) {
   switch (l) {
     case TopologyLevel::Gpu:
     case TopologyLevel::Node:
-      return "on one node";
+      return phrase(text::kOnOneNode);
     case TopologyLevel::NvlinkDomain:
-      return "NVLink-connected";
+      return phrase(text::kNvlinkConnected);
     case TopologyLevel::Leaf:
-      return "under one leaf switch";
+      return phrase(text::kUnderOneLeaf);
     case TopologyLevel::Spine:
-      return "under one spine";
+      return phrase(text::kUnderOneSpine);
     case TopologyLevel::Cluster:
       break;
   }
-  return "in the cluster";
+  return phrase(text::kInTheCluster);
 }
 
 // 1 + pending jobs the queue order puts ahead: the last cycle's answer when there was one, else
@@ -84,7 +75,7 @@ int queuePosition(const Engine& e, const CycleContext& ctx, const JobRecord& j, 
 
 // Whole-GPU gangs: free GPUs the job could use against the largest free block at the level it
 // must stay within ("8 GPUs free, but the largest NVLink-connected free block is 4").
-std::string wholeGpuFragmentation(const Engine& e, const JobRecord& j) {
+Text wholeGpuFragmentation(const Engine& e, const JobRecord& j) {
   const Job& job = j.job;
   if (job.perTask.kind != GpuRequest::Kind::Whole) return {};
   const ClusterState& s = e.state();
@@ -105,9 +96,7 @@ std::string wholeGpuFragmentation(const Engine& e, const JobRecord& j) {
   for (const auto& [k, b] : blocks) largest = std::max(largest, b);
   const int need = job.tasks * job.perTask.gpus;
   if (freeTotal < need || largest >= need) return {};
-  return std::to_string(freeTotal) + " GPUs free, but the largest " + levelPhrase(level) +
-         " free block is " + std::to_string(largest) + " (the job needs " + std::to_string(need) +
-         ")";
+  return phrase(text::kFragmentation, freeTotal, levelPhrase(level), largest, need);
 }
 
 std::optional<Counterfactual> relaxTopology(const Engine& e, const CycleContext& ctx,
@@ -121,9 +110,7 @@ std::optional<Counterfactual> relaxTopology(const Engine& e, const CycleContext&
     o.topology = TopologyConstraint{l, true};
     if (e.tryPlace(tx, j, ctx, ctx.now, o).placement)
       return Counterfactual{Counterfactual::Kind::RelaxTopology,
-                            std::string("would start now if the topology constraint were relaxed "
-                                        "to ") +
-                                topologyConstraintName(l)};
+                            phrase(text::kCfRelaxTopology, topologyConstraintName(l))};
   }
   return {};
 }
@@ -134,7 +121,7 @@ std::optional<Counterfactual> repartition(const Engine& e, const JobRecord& j) {
   if (job.perTask.kind != GpuRequest::Kind::Mig || job.tasks != 1) return {};
   const ClusterState& s = e.state();
   const Cluster& c = s.cluster();
-  std::optional<std::pair<int, std::string>> best;  // (steps, text)
+  std::optional<std::pair<int, Text>> best;  // (steps, text)
   int examined = 0;
   for (const auto& n : c.nodes()) {
     if (s.nodeState(n.id) != NodeState::Up || (!job.pool.empty() && n.pool != job.pool)) continue;
@@ -161,11 +148,10 @@ std::optional<Counterfactual> repartition(const Engine& e, const JobRecord& j) {
       if (!plan) continue;
       const int steps = static_cast<int>(plan->steps.size());
       if (best && best->first <= steps) continue;
-      best = {steps, "would start now if GPU " + n.name + "/" + std::to_string(i) +
-                         " were repartitioned from " +
-                         (current.size() ? formatMigLayout(m, current) : std::string("empty")) +
-                         " to " + formatMigLayout(m, plan->target) + " (" + std::to_string(steps) +
-                         " MIG changes, busy instances kept)"};
+      best = {steps, phrase(text::kCfRepartition, c.gpuName(g),
+                            current.size() ? literal(formatMigLayout(m, current))
+                                           : phrase(text::kEmptyLayout),
+                            formatMigLayout(m, plan->target), steps)};
     }
   }
   if (!best) return {};
@@ -200,9 +186,7 @@ std::optional<Counterfactual> quotaCounterfactual(const Engine& e, const JobReco
   q.guaranteed += n;
   if (!raised.setQuota(team, key, q) || !raised.refusal(e.state(), j.job.team, charge).empty())
     return std::nullopt;
-  return Counterfactual{Counterfactual::Kind::Quota, "would start now if the guarantee of " + team +
-                                                         " on " + key + " were +" +
-                                                         std::to_string(n) + " GPUs"};
+  return Counterfactual{Counterfactual::Kind::Quota, phrase(text::kCfQuota, team, key, n)};
 }
 
 // Who the job could displace now (the checkpoint-aware plan, whether or not the policy preempts).
@@ -218,10 +202,10 @@ std::optional<Counterfactual> preemptionCounterfactual(const Engine& e, const Cy
     victims.push_back(v.job);
     lost += v.gpuHoursLost;
   }
-  std::ostringstream text;
-  text << "would start now by preempting " << jobsText(victims) << " ("
-       << std::round(lost * 100) / 100 << " GPU-hours of work lost)";
-  return Counterfactual{Counterfactual::Kind::Preemption, text.str()};
+  std::ostringstream hours;
+  hours << std::round(lost * 100) / 100;
+  return Counterfactual{Counterfactual::Kind::Preemption,
+                        phrase(text::kCfPreempt, jobsText(victims), hours.str())};
 }
 
 void explainPending(const Engine& e, const JobRecord& j, Explanation& ex) {
@@ -231,8 +215,7 @@ void explainPending(const Engine& e, const JobRecord& j, Explanation& ex) {
   if (!admitted.ok()) {
     ex.dominantReason = admitted.reason;
     if (j.job.held)
-      ex.counterfactuals.push_back(
-          {Counterfactual::Kind::Release, "would be considered in the next cycle once released"});
+      ex.counterfactuals.push_back({Counterfactual::Kind::Release, phrase(text::kCfRelease)});
     // A quota refusal still gets its counterfactual: where it would go, and the missing GPUs.
     if (admitted.plugin != "quota") return;
   }
@@ -252,7 +235,7 @@ void explainPending(const Engine& e, const JobRecord& j, Explanation& ex) {
       if (auto cf = quotaCounterfactual(e, j, charge)) ex.counterfactuals.push_back(*cf);
       return;
     }
-    ex.dominantReason = "fits now; it starts in the next scheduling cycle";
+    ex.dominantReason = phrase(text::kFitsNow);
     return;
   }
   if (!admitted.ok()) return;
@@ -276,13 +259,12 @@ void explainPending(const Engine& e, const JobRecord& j, Explanation& ex) {
       if (relevant) holders.insert(res.job);
     }
     ex.blockingJobs.assign(holders.begin(), holders.end());
-    ex.dominantReason =
-        "the GPUs it fits on are reserved" +
-        (holders.empty() ? std::string(" (maintenance or team reservation)")
-                         : " for higher " + jobsText(ex.blockingJobs) + " (backfill reservations)");
+    ex.dominantReason = holders.empty() ? phrase(text::kReservedOther)
+                                        : phrase(text::kReservedFor, jobsText(ex.blockingJobs));
   }
   ex.fragmentation = wholeGpuFragmentation(e, j);
-  if (!ex.fragmentation.empty()) ex.dominantReason = "fragmentation: " + ex.fragmentation;
+  if (!ex.fragmentation.empty())
+    ex.dominantReason = phrase(text::kFragmentationReason, ex.fragmentation);
   if (auto cf = relaxTopology(e, ctx, j)) ex.counterfactuals.push_back(*cf);
   if (auto cf = repartition(e, j)) ex.counterfactuals.push_back(*cf);
   if (auto cf = preemptionCounterfactual(e, ctx, j)) ex.counterfactuals.push_back(*cf);
@@ -299,9 +281,9 @@ void explainPending(const Engine& e, const JobRecord& j, Explanation& ex) {
     for (JobId w : waiting) ex.blockingJobs.push_back(w);
     if (!waiting.empty())
       ex.counterfactuals.push_back(
-          {Counterfactual::Kind::JobsEnd, "would start when " + jobsText(waiting) +
-                                              (waiting.size() == 1 ? " ends" : " end") + " (~" +
-                                              durationText(*eta - ctx.now) + ")"});
+          {Counterfactual::Kind::JobsEnd,
+           phrase(waiting.size() == 1 ? text::kCfJobEnds : text::kCfJobsEnd, jobsText(waiting),
+                  durationText(*eta - ctx.now))});
   }
 }
 
@@ -324,18 +306,21 @@ Expected<Explanation> explain(const Engine& engine, JobId id) {
       break;
     case JobState::Admitted:
     case JobState::Running: {
-      std::ostringstream where;
       for (const auto& t : j->placement->tasks) {
-        where << (where.tellp() > 0 ? "; " : "") << engine.cluster().node(t.node).name << " GPU";
-        for (GpuId g : t.gpus) where << ' ' << engine.cluster().gpu(g).index;
+        std::string gpus;
+        for (GpuId g : t.gpus)
+          gpus += (gpus.empty() ? "" : " ") + std::to_string(engine.cluster().gpu(g).index);
+        Text task = phrase(text::kGpuOfNode, engine.cluster().node(t.node).name, gpus);
+        ex.placement =
+            ex.placement.empty() ? task : phrase(text::kClauses, ex.placement, std::move(task));
       }
-      ex.placement = where.str();
-      ex.dominantReason = "running since " + std::to_string(j->startTime) + " on " + ex.placement;
+      ex.dominantReason = phrase(text::kRunningSince, j->startTime, ex.placement);
       break;
     }
     default:
-      ex.dominantReason = std::string(jobStateName(j->state)) +
-                          (ex.history.empty() ? "" : ": " + ex.history.back());
+      ex.dominantReason = ex.history.empty()
+                              ? jobStateText(j->state)
+                              : phrase(text::kLabelled, jobStateText(j->state), ex.history.back());
       break;
   }
   return ex;
@@ -343,20 +328,21 @@ Expected<Explanation> explain(const Engine& engine, JobId id) {
 
 std::string Explanation::text() const {
   std::ostringstream o;
-  o << "job " << job << ": " << jobStateName(state) << "\n  why: " << dominantReason << "\n";
-  if (!nodeSummary.empty()) o << "  nodes: " << nodeSummary << "\n";
-  if (!fragmentation.empty()) o << "  fragmentation: " << fragmentation << "\n";
+  o << "job " << job << ": " << jobStateName(state) << "\n  why: " << dominantReason.english()
+    << "\n";
+  if (!nodeSummary.empty()) o << "  nodes: " << nodeSummary.english() << "\n";
+  if (!fragmentation.empty()) o << "  fragmentation: " << fragmentation.english() << "\n";
   if (queuePosition) o << "  queue position: " << *queuePosition << " of " << queueLength << "\n";
   if (eta) o << "  estimated start: t=" << *eta << "\n";
-  if (!blockingJobs.empty()) o << "  waiting for: " << jobsText(blockingJobs) << "\n";
+  if (!blockingJobs.empty()) o << "  waiting for: " << jobsText(blockingJobs).english() << "\n";
   if (!blockingQueues.empty()) {
     o << "  borrowing teams:";
     for (const auto& q : blockingQueues) o << ' ' << q;
     o << "\n";
   }
   for (const auto& c : counterfactuals)
-    o << "  " << counterfactualKindName(c.kind) << ": " << c.text << "\n";
-  if (!placement.empty()) o << "  placement: " << placement << "\n";
+    o << "  " << counterfactualKindName(c.kind) << ": " << c.text.english() << "\n";
+  if (!placement.empty()) o << "  placement: " << placement.english() << "\n";
   return o.str();
 }
 

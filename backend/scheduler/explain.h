@@ -14,25 +14,25 @@ namespace tessera {
 struct Counterfactual {
   enum class Kind : uint8_t { Quota, Repartition, JobsEnd, RelaxTopology, Preemption, Release };
   Kind kind;
-  std::string text;
+  Text text;
 };
 const char* counterfactualKindName(Counterfactual::Kind k);
 
 struct Explanation {
   JobId job = kNoJob;
   JobState state = JobState::Pending;
-  std::string dominantReason;  // one sentence
-  std::string nodeSummary;     // "0/62 nodes fit; 40 not enough free GPUs, ..."
-  NodeFilterResult filter;     // the counts behind it
+  Text dominantReason;      // one sentence
+  Text nodeSummary;         // "0/62 nodes fit; 40 not enough free GPUs, ..."
+  NodeFilterResult filter;  // the counts behind it
   std::vector<JobId> blockingJobs;
   std::vector<std::string> blockingQueues;  // teams whose use stands in the way
   std::optional<int> queuePosition;         // 1 = next; among pending jobs
   int queueLength = 0;
   std::optional<Seconds> eta;  // estimated start (engine clock)
-  std::string fragmentation;   // "8 GPUs free, but the largest ... block is 4"
+  Text fragmentation;          // "8 GPUs free, but the largest ... block is 4"
   std::vector<Counterfactual> counterfactuals;
   std::vector<std::string> history;        // the job's events, oldest first
-  std::string placement;                   // running: where
+  Text placement;                          // running: where
   [[nodiscard]] std::string text() const;  // everything above, for a terminal
 };
 

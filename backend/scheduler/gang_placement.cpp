@@ -5,6 +5,7 @@
 #include <map>
 #include <tuple>
 
+#include "core/engine_text.h"
 #include "mig/mig_capacity.h"
 
 namespace tessera {
@@ -160,21 +161,21 @@ std::vector<GpuId> bestGpus(const ClusterState& state, NodeId n, int k, const Gp
   return out;
 }
 
-std::string levelWords(TopologyLevel l) {
+Text levelWords(TopologyLevel l) {
   switch (l) {
     case TopologyLevel::Gpu:
     case TopologyLevel::Node:
-      return "node";
+      return phrase(text::kLevelNode);
     case TopologyLevel::NvlinkDomain:
-      return "NVLink domain";
+      return phrase(text::kLevelNvlink);
     case TopologyLevel::Leaf:
-      return "leaf switch";
+      return phrase(text::kLevelLeaf);
     case TopologyLevel::Spine:
-      return "spine";
+      return phrase(text::kLevelSpine);
     case TopologyLevel::Cluster:
-      return "cluster";
+      break;
   }
-  return "?";
+  return phrase(text::kLevelCluster);
 }
 
 // Takes the unit's GPUs for every task: fullest nodes first (packing), best-linked GPUs per task.
@@ -279,18 +280,18 @@ std::optional<GangPlacement> takeIn(Transaction& tx, const ClusterState& state, 
   return placement;
 }
 
-std::string taskWords(const Job& job) {
+Text taskWords(const Job& job) {
   switch (job.perTask.kind) {
     case GpuRequest::Kind::Whole:
-      return "tasks of " + std::to_string(job.perTask.gpus) + " GPUs";
+      return phrase(text::kTasksOfGpus, job.perTask.gpus);
     case GpuRequest::Kind::Mig:
-      return "tasks of one " + job.perTask.migProfile + " instance";
+      return phrase(text::kTasksOfMig, job.perTask.migProfile);
     case GpuRequest::Kind::Fraction:
-      return "tasks of " + std::to_string(job.perTask.milli) + " milli-GPU";
+      return phrase(text::kTasksOfMilli, job.perTask.milli);
     case GpuRequest::Kind::None:
       break;
   }
-  return "tasks";
+  return phrase(text::kTasks);
 }
 
 }  // namespace
@@ -379,7 +380,7 @@ GangResult placeGang(Transaction& tx, const ClusterState& state, const Job& job,
   GangResult result;
   if (job.perTask.kind == GpuRequest::Kind::None ||
       (job.perTask.kind == GpuRequest::Kind::Whole && job.perTask.gpus < 1)) {
-    result.reason = "the job requests no GPU";
+    result.reason = phrase(text::kNoGpuRequested);
     return result;
   }
   if (job.perTask.kind == GpuRequest::Kind::Whole && !options.scorer && !options.fullFilter) {
@@ -390,15 +391,14 @@ GangResult placeGang(Transaction& tx, const ClusterState& state, const Job& job,
   }
   result.filter = filterNodes(state, job, options.gate);
   if (result.filter.fits.empty()) {
-    result.reason = "no node can host a task: " + result.filter.summary();
+    result.reason = phrase(text::kNoNodeHosts, result.filter.summary());
     return result;
   }
   int total = 0;
   for (auto [node, tasks] : result.filter.fits) total += tasks;
   if (total < job.tasks) {
-    result.reason = "the gang needs " + std::to_string(job.tasks) + " " + taskWords(job) +
-                    "; the cluster has room for " + std::to_string(total) + " (" +
-                    result.filter.summary() + ")";
+    result.reason =
+        phrase(text::kGangRoom, job.tasks, taskWords(job), total, result.filter.summary());
     return result;
   }
   const TopologyConstraint topology = options.topology.value_or(job.topology);
@@ -420,14 +420,13 @@ GangResult placeGang(Transaction& tx, const ClusterState& state, const Job& job,
       }
       // The filter said the unit has room; failing here means the state changed underneath.
       tx.rollbackTo(mark);
-      result.reason = "internal: a unit with room could not be taken";
+      result.reason = phrase(text::kUnitNotTaken);
       return result;
     }
     roomiestAtLimit = roomiest;
   }
-  result.reason = "the gang needs " + std::to_string(job.tasks) + " " + taskWords(job) +
-                  " within one " + levelWords(loosest) + " (required); the roomiest " +
-                  levelWords(loosest) + " has room for " + std::to_string(roomiestAtLimit);
+  result.reason =
+      phrase(text::kGangWithin, job.tasks, taskWords(job), levelWords(loosest), roomiestAtLimit);
   return result;
 }
 

@@ -29,7 +29,7 @@ struct GangPlacement {
 struct GangResult {
   std::optional<GangPlacement> placement;
   NodeFilterResult filter;
-  std::string reason;  // why it did not fit (empty when placed)
+  Text reason;  // why it did not fit (empty when placed)
 };
 
 // A candidate for the whole gang at one topology level: the nodes of one node, NVLink domain,

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "core/engine_text.h"
 #include "mig/mig_capacity.h"
 
 namespace tessera {
@@ -9,29 +10,29 @@ namespace tessera {
 const char* nodeRejectText(NodeReject r) {
   switch (r) {
     case NodeReject::NodeNotUp:
-      return "node not up";
+      return text::kRejectNodeNotUp;
     case NodeReject::PoolMismatch:
-      return "pool mismatch";
+      return text::kRejectPool;
     case NodeReject::GpuModelMismatch:
-      return "GPU model not allowed";
+      return text::kRejectModel;
     case NodeReject::GpuMemoryTooSmall:
-      return "GPU memory too small";
+      return text::kRejectMemory;
     case NodeReject::NotEnoughFreeGpus:
-      return "not enough free GPUs";
+      return text::kRejectGpus;
     case NodeReject::NoMigGpu:
-      return "no MIG GPU with the profile";
+      return text::kRejectNoMigGpu;
     case NodeReject::NoMigSlot:
-      return "no free MIG slot for the profile";
+      return text::kRejectNoMigSlot;
     case NodeReject::NoGpuShare:
-      return "no GPU share left";
+      return text::kRejectShare;
     case NodeReject::NotEnoughCpu:
-      return "not enough free CPUs";
+      return text::kRejectCpu;
     case NodeReject::NotEnoughMemory:
-      return "not enough free memory";
+      return text::kRejectHostMemory;
     case NodeReject::Reserved:
-      return "GPUs reserved";
+      return text::kRejectReserved;
     case NodeReject::NotPinned:
-      return "not among the pinned GPUs";
+      return text::kRejectNotPinned;
     case NodeReject::Count:
       break;
   }
@@ -208,18 +209,18 @@ NodeFilterResult filterNodes(const ClusterState& state, const Job& job, const Gp
   return r;
 }
 
-std::string NodeFilterResult::summary() const {
+Text NodeFilterResult::summary() const {
   std::vector<std::pair<int, NodeReject>> causes;
   for (size_t i = 0; i < rejected.size(); ++i)
     if (rejected[i] > 0) causes.emplace_back(rejected[i], static_cast<NodeReject>(i));
   std::stable_sort(causes.begin(), causes.end(),
                    [](const auto& a, const auto& b) { return a.first > b.first; });
-  std::string out =
-      std::to_string(fittingNodes()) + "/" + std::to_string(nodesChecked) + " nodes fit";
-  for (size_t i = 0; i < causes.size(); ++i)
-    out += std::string(i == 0 ? "; " : ", ") + std::to_string(causes[i].first) + " " +
-           nodeRejectText(causes[i].second);
-  return out;
+  Text fit = phrase(text::kNodesFit, fittingNodes(), nodesChecked);
+  if (causes.empty()) return fit;
+  std::vector<Text> items;
+  for (const auto& [count, why] : causes)
+    items.push_back(phrase(text::kCountOf, count, phrase(nodeRejectText(why))));
+  return phrase(text::kClauses, std::move(fit), listText(std::move(items)));
 }
 
 }  // namespace tessera

@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "core/text.h"
 #include "scheduler/cluster_state.h"
 #include "workload/job.h"
 
@@ -37,7 +38,7 @@ struct NodeFilterResult {
   [[nodiscard]] int fittingNodes() const { return static_cast<int>(fits.size()); }
   // "2/62 nodes fit; 40 pool mismatch, 12 GPU model not allowed, 8 not enough free GPUs", largest
   // cause first (the Kubernetes "0/N nodes are available" shape operators know).
-  [[nodiscard]] std::string summary() const;
+  [[nodiscard]] Text summary() const;
 };
 
 // GPUs one job may not take now, on top of occupancy: reservations, operator pins (the filter

@@ -12,6 +12,7 @@
 #include <tuple>
 #include <vector>
 
+#include "core/text.h"
 #include "scheduler/gang_placement.h"
 #include "scheduler/quota.h"
 #include "scheduler/reservation.h"
@@ -28,18 +29,18 @@ const char* pluginCodeName(PluginCode c);
 
 struct PluginStatus {
   PluginCode code = PluginCode::Success;
-  std::string reason;  // the operator's words; empty on success
+  Text reason;         // the operator's words; empty on success
   std::string plugin;  // who said it
 
   [[nodiscard]] bool ok() const { return code == PluginCode::Success; }
   static PluginStatus success() { return {}; }
-  static PluginStatus unschedulable(std::string why) {
+  static PluginStatus unschedulable(Text why) {
     return {PluginCode::Unschedulable, std::move(why), {}};
   }
-  static PluginStatus unresolvable(std::string why) {
+  static PluginStatus unresolvable(Text why) {
     return {PluginCode::Unresolvable, std::move(why), {}};
   }
-  static PluginStatus error(std::string why) { return {PluginCode::Error, std::move(why), {}}; }
+  static PluginStatus error(Text why) { return {PluginCode::Error, std::move(why), {}}; }
 };
 
 // One task request and how often it occurs among pending and running work: the "distribution of

@@ -6,6 +6,7 @@
 #include <functional>
 #include <map>
 
+#include "core/engine_text.h"
 #include "mig/mig_capacity.h"
 #include "scheduler/engine.h"
 #include "scheduler/plugin.h"
@@ -69,7 +70,7 @@ struct SubmitTimeOrder final : QueueOrderPlugin {
 
 struct HoldAdmission final : AdmissionPlugin {
   PluginStatus admit(const CycleContext&, const JobRecord& job) const override {
-    if (job.job.held) return PluginStatus::unschedulable("held by an operator");
+    if (job.job.held) return PluginStatus::unschedulable(phrase(text::kHeld));
     return PluginStatus::success();
   }
 };
@@ -82,9 +83,8 @@ struct QuotaAdmission final : AdmissionPlugin {
     double most = 0;
     for (const auto& [key, q] : t.quotas) most += q.guaranteed + q.borrowLimit;
     if (job.job.gpuDemand() > most + 1e-9)
-      return PluginStatus::unresolvable(
-          "team " + t.name + " may hold at most " + std::to_string(static_cast<int>(most)) +
-          " GPUs (guaranteed + borrow); the job needs " + std::to_string(job.job.gpuDemand()));
+      return PluginStatus::unresolvable(phrase(text::kTeamCeiling, t.name, static_cast<int>(most),
+                                               gpuAmountText(job.job.gpuDemand())));
     return PluginStatus::success();
   }
 };
@@ -117,7 +117,7 @@ struct PinFilter final : FilterPlugin {
   PluginStatus check(const CycleContext& ctx, const JobRecord& job) const override {
     for (GpuId g : job.pinned)
       if (g >= ctx.state->cluster().gpus().size())
-        return PluginStatus::error("pinned GPU " + std::to_string(g) + " does not exist");
+        return PluginStatus::error(phrase(text::kPinnedGpuMissing, g));
     return PluginStatus::success();
   }
   bool touches(const CycleContext&, const JobRecord& job, Seconds, NodeId) const override {
@@ -360,7 +360,7 @@ struct QuotaPermit final : PermitPlugin {
     std::vector<std::vector<GpuId>> gpus;
     for (const auto& t : placement.tasks) gpus.push_back(t.gpus);
     const auto charge = QuotaCharge::of(*ctx.state, job.job, gpus);
-    if (auto why = ctx.quotas->refusal(*ctx.state, job.job.team, charge); !why.empty())
+    if (Text why = ctx.quotas->refusal(*ctx.state, job.job.team, charge); !why.empty())
       return PluginStatus::unschedulable(why);
     return PluginStatus::success();
   }

@@ -4,6 +4,8 @@
 #include <cmath>
 #include <sstream>
 
+#include "core/engine_text.h"
+
 namespace tessera {
 
 namespace {
@@ -117,33 +119,31 @@ double QuotaBook::lendableToSiblingsOf(int team, const std::string& key) const {
   return std::max(0.0, lendable - borrowedByOthers);
 }
 
-std::string QuotaBook::limitProblem(int t, const std::string& key, double extra) const {
+Text QuotaBook::limitProblem(int t, const std::string& key, double extra) const {
   const Team& team = teams_[static_cast<size_t>(t)];
   const Quota& q = team.quotas.at(key);
   const double used = usage(t, key);
   const double after = used + extra;
   if (after <= q.guaranteed + kEps) return {};
   const double borrow = after - q.guaranteed;
-  const std::string head = "team " + team.name + " uses " + gpuAmountText(used) + " of its " +
-                           std::to_string(q.guaranteed) + " guaranteed " + key + " GPUs";
+  Text head = phrase(text::kQuotaUses, team.name, gpuAmountText(used), q.guaranteed, key);
   if (borrow > q.borrowLimit + kEps)
-    return head + " and may borrow " + std::to_string(q.borrowLimit) + "; the job needs " +
-           gpuAmountText(extra);
+    return phrase(text::kQuotaBorrowLimit, std::move(head), q.borrowLimit, gpuAmountText(extra));
   const double available = lendableToSiblingsOf(t, key) - std::max(0.0, used - q.guaranteed);
   if (borrow - std::max(0.0, used - q.guaranteed) > available + kEps)
-    return head + "; the job needs " + gpuAmountText(extra) + " and other teams lend only " +
-           gpuAmountText(std::max(0.0, available)) + " idle " + key + " GPUs now";
+    return phrase(text::kQuotaLendersShort, std::move(head), gpuAmountText(extra),
+                  gpuAmountText(std::max(0.0, available)), key);
   return {};
 }
 
-std::string QuotaBook::refusal(const ClusterState& state, const std::string& team,
-                               const QuotaCharge& c) const {
+Text QuotaBook::refusal(const ClusterState& state, const std::string& team,
+                        const QuotaCharge& c) const {
   const int t = teamIndex(team);
   if (t < 0) return {};
   for (const auto& [at, extra] : needOf(state, t, c)) {
     if (at.second[0] == '!')
-      return "team " + teams_[static_cast<size_t>(at.first)].name + " has no quota for " +
-             at.second.substr(1) + " GPUs";
+      return phrase(text::kQuotaNone, teams_[static_cast<size_t>(at.first)].name,
+                    at.second.substr(1));
     if (auto p = limitProblem(at.first, at.second, extra); !p.empty()) return p;
   }
   return {};

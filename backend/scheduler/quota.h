@@ -11,6 +11,8 @@
 #include <string>
 #include <vector>
 
+#include "core/text.h"
+
 #include "scheduler/cluster_state.h"
 #include "workload/job.h"
 
@@ -45,8 +47,8 @@ class QuotaBook {
   void charge(const ClusterState& state, const std::string& team, const QuotaCharge& c,
               double sign);
   // Why the team may not take `c` on top of what it uses (empty = it may).
-  [[nodiscard]] std::string refusal(const ClusterState& state, const std::string& team,
-                                    const QuotaCharge& c) const;
+  [[nodiscard]] Text refusal(const ClusterState& state, const std::string& team,
+                             const QuotaCharge& c) const;
   // The smallest guarantee increase (GPUs, on the key that refuses) that would admit `c`; 0 when
   // it is admitted already or no single key blocks.
   [[nodiscard]] std::pair<std::string, int> shortfall(const ClusterState& state,
@@ -67,7 +69,7 @@ class QuotaBook {
   using Need = std::map<std::pair<int, std::string>, double>;  // (team or ancestor, key) -> GPUs
   [[nodiscard]] Need needOf(const ClusterState& state, int team, const QuotaCharge& c) const;
   [[nodiscard]] double lendableToSiblingsOf(int team, const std::string& key) const;
-  [[nodiscard]] std::string limitProblem(int t, const std::string& key, double extra) const;
+  [[nodiscard]] Text limitProblem(int t, const std::string& key, double extra) const;
 
   std::vector<Team> teams_;
   std::vector<int> parents_;

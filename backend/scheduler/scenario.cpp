@@ -235,7 +235,7 @@ class ExpectWalker {
       TESSERA_TRY(text, f.asString());
       if (engine_) {
         const std::string actual =
-            outcome_->result ? outcome_->result->message : outcome_->commandError;
+            outcome_->result ? outcome_->result->message.english() : outcome_->commandError;
         if (!outcome_->hadCommand)
           check(f, false, "message expected, but the step ran no command");
         else
@@ -299,7 +299,7 @@ class ExpectWalker {
       if (r)
         check(s, r->state == *state,
               who + " is " + jobStateName(r->state) + ", expected " + word +
-                  (r->reason.empty() ? "" : " (reason: " + r->reason + ")"));
+                  (r->reason.empty() ? "" : " (reason: " + r->reason.english() + ")"));
     }
     if (f.has("nodes") || f.has("gpus") || f.has("span")) {
       for (const char* key : {"nodes", "gpus"}) {
@@ -337,7 +337,7 @@ class ExpectWalker {
     if (f.has("reason")) {
       const YamlField s = f.child("reason");
       TESSERA_TRY(text, s.asString());
-      if (r) substring(s, r->reason, text, who + " reason");
+      if (r) substring(s, r->reason.english(), text, who + " reason");
     }
     if (f.has("eta")) {
       const YamlField s = f.child("eta");
@@ -483,9 +483,9 @@ class ExpectWalker {
       if (ex) substring(s, actual(), needle, who + " " + key);
       return okStatus();
     };
-    TESSERA_CHECK(text("dominant", [&] { return ex->dominantReason; }));
-    TESSERA_CHECK(text("fragmentation", [&] { return ex->fragmentation; }));
-    TESSERA_CHECK(text("node_summary", [&] { return ex->nodeSummary; }));
+    TESSERA_CHECK(text("dominant", [&] { return ex->dominantReason.english(); }));
+    TESSERA_CHECK(text("fragmentation", [&] { return ex->fragmentation.english(); }));
+    TESSERA_CHECK(text("node_summary", [&] { return ex->nodeSummary.english(); }));
     TESSERA_CHECK(text("text", [&] { return ex->text(); }));
     for (auto [key, wanted] : {std::pair{"counterfactual", true}, {"no_counterfactual", false}}) {
       if (!f.has(key)) continue;
@@ -493,7 +493,7 @@ class ExpectWalker {
       TESSERA_TRY(needles, oneOrMany(s));
       if (!ex) continue;
       std::vector<std::string> all;
-      for (const auto& c : ex->counterfactuals) all.push_back(c.text);
+      for (const auto& c : ex->counterfactuals) all.push_back(c.text.english());
       for (const auto& needle : needles) {
         const bool found = std::any_of(all.begin(), all.end(),
                                        [&](const std::string& t) { return contains(t, needle); });
@@ -981,7 +981,7 @@ Expected<ScenarioReport> runScenario(const Scenario& s, Engine* engineOut) {
       if (r) {
         outcome.result = std::move(*r);
         if (!step.expectError.empty())
-          fail(what + " succeeded (" + outcome.result->message +
+          fail(what + " succeeded (" + outcome.result->message.english() +
                "), expected an error containing " + inQuotes(step.expectError));
       } else {
         outcome.commandError = r.error().str();

@@ -5,6 +5,7 @@
 #include <iterator>
 #include <unordered_set>
 
+#include "core/engine_text.h"
 #include "core/strings.h"
 #include "report/report_compute.h"
 #include "report/report_time.h"
@@ -59,8 +60,22 @@ ApiError unavailable(const Error& e) {
 }
 
 // Which API error an engine refusal is: a name that matches nothing, a request that does not
-// suit the current state, or a malformed request.
+// suit the current state, or a malformed request. The engine's sentence says which; the older
+// refusals that have none (the submit checks) are told apart by their words.
 ErrorKind classify(const Error& e) {
+  if (!e.text.empty()) {
+    const std::string& p = e.text.patternText();
+    for (const char* notFound :
+         {text::kNoJob, text::kNoNode, text::kUnknownGpu, text::kUnknownNode})
+      if (p == notFound) return ErrorKind::NotFound;
+    for (const char* state :
+         {text::kNotPending, text::kNotAPendingJob, text::kAlreadyEnded, text::kOnlyPendingHold,
+          text::kAlreadyHeld, text::kNotHeld, text::kHasEnded, text::kOnlyPendingPin,
+          text::kNotRunning, text::kAlreadyDrained, text::kNotDrained, text::kNodeStillRuns,
+          text::kRemovesBusy, text::kQuotaBelowUse, text::kNotMig})
+      if (p == state) return ErrorKind::FailedPrecondition;
+    return ErrorKind::InvalidArgument;
+  }
   const std::string& m = e.message;
   if (e.where.field == "layout") return ErrorKind::InvalidArgument;
   if (m.starts_with("no ") || contains(m, "unknown node") || contains(m, "unknown GPU") ||
@@ -74,7 +89,10 @@ ErrorKind classify(const Error& e) {
 }
 
 ApiError refusal(const Error& e) {
-  return {classify(e), e.str()};
+  Text text = e.text;
+  if (!text.empty() && !e.where.empty())
+    text = phrase(text::kLabelled, e.where.str(), std::move(text));
+  return {classify(e), e.str(), std::move(text)};
 }
 
 std::optional<JobId> jobOf(const Command& c) {
@@ -610,7 +628,8 @@ JobInfo Backend::infoOf(const JobRecord& r) const {
   info.row.endTime = r.active() ? 0 : r.endTime;
   info.row.preemptions = r.preemptions;
   info.row.gpuHoursLost = r.gpuHoursLost;
-  info.row.reason = r.reason;
+  info.row.reason = r.reason.english();
+  info.reason = r.reason;
   if (auto it = extras_.actualRuntime.find(r.job.id); it != extras_.actualRuntime.end())
     info.row.actualRuntime = it->second;
   info.priority = r.job.priority;
@@ -678,7 +697,7 @@ void Backend::act(Command command, bool dryRun, const Caller& who, Deadline d,
             return ApiError{
                 ErrorKind::FailedPrecondition,
                 "job " + std::to_string(*target) + " is " + jobStateName((*row)->state)};
-          return ApiError{ErrorKind::NotFound, "no job " + std::to_string(*target)};
+          return refusal(Error::of(phrase(text::kNoJob, *target)));
         }
         // A move can re-rank every pending job of the same priority: remember the ranks.
         std::vector<std::pair<JobId, int64_t>> ranks;
@@ -687,7 +706,8 @@ void Backend::act(Command command, bool dryRun, const Caller& who, Deadline d,
             if (r->state == JobState::Pending) ranks.emplace_back(r->job.id, r->job.queueRank);
         auto result = execute(e, command, actor, dryRun);
         if (!result) return refusal(result.error());
-        if (dryRun) e.recordCommand(actor, "dry run: " + describe(command), result->message);
+        if (dryRun)
+          e.recordCommand(actor, "dry run: " + describe(command), result->message.english());
         if (target) batch.dirty.push_back(*target);
         for (const auto& [id, rank] : ranks)
           if (e.job(id)->job.queueRank != rank) batch.dirty.push_back(id);
@@ -712,7 +732,7 @@ void Backend::explainJob(JobId id, Reply<Explanation> reply) {
         Explanation x;
         x.job = id;
         x.state = (*row)->state;
-        x.dominantReason = (*row)->reason;
+        x.dominantReason = literal((*row)->reason);  // stored in English only
         if (auto events = b.eventStore_->forJob(id, 1000))
           for (const Event& ev : *events)
             x.history.push_back(formatDuration(ev.time) + " " + eventKindName(ev.kind) + ": " +

@@ -42,6 +42,9 @@ struct JobInfo {
   std::optional<Seconds> eta;
   std::string blockedBy;
   std::vector<PlacedTask> placement;
+  // row.reason as the console translates it; a job that ended before tesserad's last restart
+  // has only the stored English (a literal).
+  Text reason;
 };
 
 struct JobPage {
@@ -161,6 +164,9 @@ const char* errorKindName(ErrorKind k);
 struct ApiError {
   ErrorKind kind = ErrorKind::Internal;
   std::string message;
+  // The message as a sentence the console translates, for the engine's refusals; empty for the
+  // rest (their message stays English).
+  Text text{};
 };
 template <typename T>
 using Reply = std::function<void(std::variant<T, ApiError>)>;

@@ -338,7 +338,7 @@ Status Simulator::apply(const ScheduledEvent& e) {
     rememberOperatorIntent(o->command);
     auto result = execute(engine_, o->command, o->actor, false);
     note(o->actor + ": " + describe(o->command) + ": " +
-         (result ? result->message : "refused: " + result.error().message));
+         (result ? result->message.english() : "refused: " + result.error().message));
     followEngineEvents();
   }
   requestCycle();

@@ -307,7 +307,7 @@ Status StateStore::saveJobs(const Engine& engine, const std::vector<JobId>& ids,
       stmt.bindNull(9);
     stmt.bind(10, static_cast<int64_t>(r->preemptions))
         .bind(11, r->gpuHoursLost)
-        .bind(12, r->reason);
+        .bind(12, r->reason.english());
     if (const auto it = actualRuntime.find(id); it != actualRuntime.end())
       stmt.bind(13, static_cast<int64_t>(it->second));
     else

@@ -1,5 +1,7 @@
 #include "workload/job.h"
 
+#include "core/engine_text.h"
+
 namespace tessera {
 
 const char* workloadClassName(WorkloadClass c) {
@@ -21,6 +23,33 @@ const char* topologyConstraintName(TopologyLevel l) {
   if (l == TopologyLevel::Gpu) return "node";
   if (l == TopologyLevel::Cluster) return "any";
   return topologyLevelName(l);
+}
+
+Text jobStateText(JobState s) {
+  switch (s) {
+    case JobState::Pending:
+      return phrase(text::kStatePending);
+    case JobState::Admitted:
+      return phrase(text::kStateAdmitted);
+    case JobState::Running:
+      return phrase(text::kStateRunning);
+    case JobState::Completed:
+      return phrase(text::kStateCompleted);
+    case JobState::Failed:
+      return phrase(text::kStateFailed);
+    case JobState::Cancelled:
+      return phrase(text::kStateCancelled);
+    case JobState::Preempted:
+      return phrase(text::kStatePreempted);
+  }
+  return literal(jobStateName(s));
+}
+
+Text jobsText(const std::vector<JobId>& ids) {
+  if (ids.size() == 1) return phrase(text::kJob, ids[0]);
+  std::vector<Text> items;
+  for (JobId id : ids) items.push_back(literal(id));
+  return phrase(text::kJobs, listText(std::move(items), true));
 }
 
 const char* jobStateName(JobState s) {

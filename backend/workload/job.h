@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "core/ids.h"
+#include "core/text.h"
 #include "topology/links.h"
 
 namespace tessera {
@@ -28,6 +29,9 @@ const char* workloadClassName(WorkloadClass c);
 // spine, any.
 const char* topologyConstraintName(TopologyLevel l);
 const char* jobStateName(JobState s);
+Text jobStateText(JobState s);  // the state in a sentence the console translates
+// "job 4", or "jobs 4, 7 and 9"
+Text jobsText(const std::vector<JobId>& ids);
 
 // What one task of a job asks for on the GPU side.
 struct GpuRequest {

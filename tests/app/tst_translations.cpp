@@ -232,9 +232,10 @@ class TstTranslations : public QObject {
   }
 
   // The .ts files hold exactly the strings the sources mark for translation: lupdate is run over
-  // the sources that app/CMakeLists.txt gives qt_add_translations (console, widgets, main.cpp)
-  // into a scratch file, and its messages are compared with the shipped ones. A failure means
-  // `cmake --build <dir> --target update_translations` and translating the new entries.
+  // the sources that app/CMakeLists.txt gives qt_add_translations (console, widgets, main.cpp,
+  // and the engine's sentence templates with TESSERA_TEXT read as QT_TR_NOOP) into a scratch file,
+  // and its messages are compared with the shipped ones. A failure means `cmake --build <dir>
+  // --target update_translations` and translating the new entries.
   void upToDateWithSources() {
     const QString lupdate = QStringLiteral(TESSERA_LUPDATE);
     if (!QFileInfo(lupdate).isExecutable()) QSKIP("lupdate not found");
@@ -244,14 +245,16 @@ class TstTranslations : public QObject {
     for (const QString& dir : {QStringLiteral("/app/console"), QStringLiteral("/widgets")})
       for (const QFileInfo& f : QDir(src + dir).entryInfoList(patterns, QDir::Files, QDir::Name))
         args << f.absoluteFilePath();
-    args << src + QStringLiteral("/app/main.cpp");
+    args << src + QStringLiteral("/app/main.cpp")
+         << src + QStringLiteral("/backend/core/engine_text.h");
     for (const QString& dir :
          {QStringLiteral("/app"), QStringLiteral("/widgets"), QStringLiteral("/backend")})
       args << QStringLiteral("-I") + src + dir;
     QTemporaryDir tmp;
     QVERIFY(tmp.isValid());
     const QString probe = tmp.filePath(QStringLiteral("probe.ts"));
-    args << QStringLiteral("-no-obsolete") << QStringLiteral("-locations") << QStringLiteral("none")
+    args << QStringLiteral("-tr-function-alias") << QStringLiteral("QT_TR_NOOP+=TESSERA_TEXT")
+         << QStringLiteral("-no-obsolete") << QStringLiteral("-locations") << QStringLiteral("none")
          << QStringLiteral("-silent") << QStringLiteral("-ts") << probe;
     QProcess p;
     p.setProcessChannelMode(QProcess::MergedChannels);

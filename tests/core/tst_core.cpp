@@ -1,9 +1,11 @@
-// Core helpers: error locations, Expected, string and CPU-list parsing.
+// Core helpers: error locations, Expected, string and CPU-list parsing, translatable texts.
 #include <QtTest>
 
+#include "core/engine_text.h"
 #include "core/error.h"
 #include "core/expected.h"
 #include "core/strings.h"
+#include "core/text.h"
 
 using namespace tessera;
 
@@ -18,6 +20,55 @@ class TstCore : public QObject {
              QString("a.yaml:3: bad"));
     QCOMPARE(QString::fromStdString(Error{"bad", {"", 0, 0, "gpus"}}.str()), QString("gpus: bad"));
     QCOMPARE(QString::fromStdString(Error{"bad", {}}.str()), QString("bad"));
+  }
+
+  // A Text's English fills its template's %N with its arguments' English, nested, in one pass.
+  void textRendersEnglish() {
+    const Text t =
+        phrase(text::kNoNodeHosts,
+               phrase(text::kClauses, phrase(text::kNodesFit, 0, 62),
+                      listText({phrase(text::kCountOf, 40, phrase(text::kRejectGpus)),
+                                phrase(text::kCountOf, 22, phrase(text::kRejectPool))})));
+    QCOMPARE(QString::fromStdString(t.english()),
+             QString("no node can host a task: 0/62 nodes fit; 40 not enough free GPUs, "
+                     "22 pool mismatch"));
+    QVERIFY(!t.isLiteral());
+    QCOMPARE(QString::fromStdString(t.patternText()), QString(text::kNoNodeHosts));
+    QCOMPARE(t.args().size(), size_t{1});
+    // A literal is never a template: its %1 stays, and an argument's %2 is not expanded again.
+    QCOMPARE(QString::fromStdString(literal("50%1 done").english()), QString("50%1 done"));
+    QCOMPARE(QString::fromStdString(phrase("%1 then %2", "a%2", "b").english()),
+             QString("a%2 then b"));
+    // A placeholder with no argument stays as written; %% and a trailing % are plain text.
+    QCOMPARE(QString::fromStdString(phrase("%1 and %3 at 5%", "x").english()),
+             QString("x and %3 at 5%"));
+    // The same template may use an argument twice (kGangWithin names the level twice).
+    QCOMPARE(QString::fromStdString(phrase(text::kGangWithin, 4, phrase(text::kTasksOfGpus, 8),
+                                           phrase(text::kLevelNvlink), 2)
+                                        .english()),
+             QString("the gang needs 4 tasks of 8 GPUs within one NVLink domain (required); the "
+                     "roomiest NVLink domain has room for 2"));
+  }
+
+  void textListsAndEquality() {
+    QCOMPARE(QString::fromStdString(listText({literal(4), literal(7), literal(9)}, true).english()),
+             QString("4, 7 and 9"));
+    QCOMPARE(QString::fromStdString(listText({literal(4)}).english()), QString("4"));
+    QVERIFY(listText({}).empty());
+    QVERIFY(Text().empty());
+    QVERIFY(Text().isLiteral());
+    QCOMPARE(phrase(text::kNoJob, 5), phrase(text::kNoJob, 5));
+    QVERIFY(!(phrase(text::kNoJob, 5) == phrase(text::kNoJob, 6)));
+    QVERIFY(!(phrase(text::kHeld) == literal(text::kHeld)));  // same words, one translatable
+    const Text a = phrase(text::kNoJob, 5), copy = a;         // shared, not deep-copied
+    QCOMPARE(copy, a);
+  }
+
+  void errorOfText() {
+    const Error e = Error::of(phrase(text::kNotPending, 7), {"", 0, 0, "job"});
+    QCOMPARE(QString::fromStdString(e.str()), QString("job: job 7 is not pending"));
+    QCOMPARE(QString::fromStdString(e.text.patternText()), QString(text::kNotPending));
+    QVERIFY((Error{"plain", {}}.text.empty()));
   }
 
   void expectedHoldsValueOrError() {

@@ -24,6 +24,14 @@ std::unique_ptr<Backend> openBackend(const QTemporaryDir& dir, const char* name)
   return test::openDemoBackend(dir.filePath(name));
 }
 
+// A sentence's structure as the console translates it: <template>(arguments) or 'literal'.
+std::string structure(const Text& t) {
+  if (t.isLiteral()) return "'" + t.patternText() + "'";
+  std::string out = "<" + t.patternText() + ">(";
+  for (size_t i = 0; i < t.args().size(); ++i) out += (i ? ", " : "") + structure(t.args()[i]);
+  return out + ")";
+}
+
 // What an operator does in the console, seen only through the session interface; the
 // transcript is what the widgets would show.
 std::string script(ClusterSession& s) {
@@ -43,14 +51,27 @@ std::string script(ClusterSession& s) {
   line("dry applied " + std::to_string(std::get<CommandResult>(dry).applied));
   const auto held = await<CommandResult>(
       [&](auto r) { s.act(cmd::Hold{ids[0]}, false, Caller{}, std::nullopt, r); });
-  line("hold " + std::get<CommandResult>(held).message);
+  line("hold " + std::get<CommandResult>(held).message.english());
   const auto info = std::get<JobInfo>(await<JobInfo>([&](auto r) { s.job(ids[0], r); }));
   line("job " + std::string(jobStateName(info.row.state)) + " held " +
        std::to_string(info.row.job.held) + " team " + info.row.job.team + " class " +
        info.row.job.priorityClass + " tasks " + std::to_string(info.row.job.tasks));
   const auto x =
       std::get<Explanation>(await<Explanation>([&](auto r) { s.explainJob(ids[0], r); }));
-  line("explain " + x.dominantReason);
+  line("explain " + x.dominantReason.english());
+  // The sentences keep their templates and arguments across gRPC, so the console can translate
+  // a remote tesserad's words as it does the embedded engine's.
+  line("hold text " + structure(std::get<CommandResult>(held).message));
+  line("reason text " + structure(info.reason));
+  line("explain text " + structure(x.dominantReason) + " nodes " + structure(x.nodeSummary));
+  for (const auto& c : x.counterfactuals) line("suggestion " + structure(c.text));
+  const auto again = await<CommandResult>(
+      [&](auto r) { s.act(cmd::Hold{ids[0]}, false, Caller{}, std::nullopt, r); });
+  const ApiError& refused = std::get<ApiError>(again);
+  line("refused " + std::string(errorKindName(refused.kind)) + " " + refused.message + " " +
+       structure(refused.text));
+  const auto small2 = std::get<JobInfo>(await<JobInfo>([&](auto r) { s.job(ids[1], r); }));
+  line("second reason " + structure(small2.reason));
   const auto missing = await<JobInfo>([&](auto r) { s.job(999, r); });
   line("missing " + std::string(errorKindName(std::get<ApiError>(missing).kind)));
   const auto snap =
@@ -138,6 +159,15 @@ class TstSessionContract : public QObject {
     QVERIFY(local.find("held 1") != std::string::npos);
     QVERIFY(local.find("missing not found") != std::string::npos);
     QVERIFY(local.find("now 5000") != std::string::npos);
+    QVERIFY2(local.find("hold text <job %1 held>('") != std::string::npos, local.c_str());
+    QVERIFY2(
+        local.find("reason text <waiting for the next scheduling cycle>()") != std::string::npos,
+        local.c_str());
+    QVERIFY2(local.find("explain text <held by an operator>()") != std::string::npos,
+             local.c_str());
+    QVERIFY2(local.find("refused failed precondition job 1 is already held <job %1 is already "
+                        "held>('1')") != std::string::npos,
+             local.c_str());
     (*server)->shutdown();
   }
 

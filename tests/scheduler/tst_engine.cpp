@@ -61,6 +61,9 @@ Engine makeEngine(const Workload& w = tenants(), Policy policy = {}) {
 QString q(const std::string& s) {
   return QString::fromStdString(s);
 }
+QString q(const tessera::Text& t) {
+  return QString::fromStdString(t.english());
+}
 
 JobState stateOf(const Engine& e, JobId id) {
   const JobRecord* r = e.job(id);
@@ -313,7 +316,7 @@ class TstEngine : public QObject {
     QCOMPARE(e.state().freeWholeGpus(), 8);
     auto ex = explain(e, 1);
     QVERIFY(ex);
-    QVERIFY2(q(ex->dominantReason).contains("held"), ex->dominantReason.c_str());
+    QVERIFY2(q(ex->dominantReason).contains("held"), ex->dominantReason.english().c_str());
     QVERIFY(std::any_of(ex->counterfactuals.begin(), ex->counterfactuals.end(),
                         [](const auto& c) { return c.kind == Counterfactual::Kind::Release; }));
     // Released, it starts in the next cycle.
@@ -342,7 +345,7 @@ class TstEngine : public QObject {
     QCOMPARE(r->impact.started, std::vector<JobId>{1});
     QVERIFY(r->impact.preempted.empty());
     QVERIFY2(q(r->message).startsWith("dry run: job 1 released; 1 job(s) would start (1)"),
-             r->message.c_str());
+             r->message.english().c_str());
     QVERIFY(Snapshot::of(e) == before);
     QVERIFY(e.job(1)->job.held);
 
@@ -516,7 +519,7 @@ class TstEngine : public QObject {
     QVERIFY(!e.job(2)->eta);  // ...so job 2 has no reservation yet
     QVERIFY(e.advanceTo(601).ok());
     QVERIFY(e.runCycle().backfillPlanned);
-    QVERIFY2(e.job(2)->eta.has_value(), e.job(2)->reason.c_str());
+    QVERIFY2(e.job(2)->eta.has_value(), e.job(2)->reason.english().c_str());
     const Seconds eta = *e.job(2)->eta;  // when job 1 ends (to the policy's 60 s resolution)
     QVERIFY2(eta >= 3601 && eta < 3601 + 60, std::to_string(eta).c_str());
     QVERIFY(e.submit(job(3, 4)).ok());

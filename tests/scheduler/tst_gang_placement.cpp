@@ -43,7 +43,7 @@ class TstGangPlacement : public QObject {
     ClusterState s(demoCluster());
     Transaction tx(s);
     const auto r = placeGang(tx, s, gang(1, 1, 8, "H100-SXM5-80GB", TopologyLevel::Cluster, false));
-    QVERIFY2(r.placement, r.reason.c_str());
+    QVERIFY2(r.placement, r.reason.english().c_str());
     QCOMPARE(int(r.placement->span), int(TopologyLevel::Node));
     QCOMPARE(r.placement->tasks[0].gpus.size(), size_t{8});
   }
@@ -56,7 +56,7 @@ class TstGangPlacement : public QObject {
     Transaction tx(s);
     const auto r =
         placeGang(tx, s, gang(2, 4, 8, "H100-SXM5-80GB", TopologyLevel::NvlinkDomain, false));
-    QVERIFY2(r.placement, r.reason.c_str());
+    QVERIFY2(r.placement, r.reason.english().c_str());
     QCOMPARE(int(r.placement->span), int(TopologyLevel::Leaf));
     for (const auto& name : nodesOf(s.cluster(), *r.placement)) {
       const Node& n = *s.cluster().findNode(name);
@@ -73,18 +73,19 @@ class TstGangPlacement : public QObject {
     // 2 x 8 GPUs within one node: no DGX has 16 GPUs.
     auto r = placeGang(tx, s, gang(3, 2, 8, "H100-SXM5-80GB", TopologyLevel::Node, true));
     QVERIFY(!r.placement);
-    QVERIFY2(QString::fromStdString(r.reason).contains(
-                 "within one node (required); the roomiest node has room for 1"),
-             r.reason.c_str());
+    QVERIFY2(QString::fromStdString(r.reason.english())
+                 .contains("within one node (required); the roomiest node has room for 1"),
+             r.reason.english().c_str());
     // 10 x 8 GPUs within one leaf: the leafs have room for 7 and 8 tasks.
     r = placeGang(tx, s, gang(4, 10, 8, "H100-SXM5-80GB", TopologyLevel::Leaf, true));
     QVERIFY(!r.placement);
-    QVERIFY2(QString::fromStdString(r.reason).contains("the roomiest leaf switch has room for 8"),
-             r.reason.c_str());
+    QVERIFY2(QString::fromStdString(r.reason.english())
+                 .contains("the roomiest leaf switch has room for 8"),
+             r.reason.english().c_str());
     QCOMPARE(tx.size(), size_t{0});  // nothing taken
     // Preferred, the same gang spans the spine.
     r = placeGang(tx, s, gang(5, 10, 8, "H100-SXM5-80GB", TopologyLevel::Leaf, false));
-    QVERIFY2(r.placement, r.reason.c_str());
+    QVERIFY2(r.placement, r.reason.english().c_str());
     QCOMPARE(int(r.placement->span), int(TopologyLevel::Spine));
   }
 
@@ -93,7 +94,7 @@ class TstGangPlacement : public QObject {
     ClusterState s(demoCluster());
     Transaction tx(s);
     const auto r = placeGang(tx, s, gang(6, 16, 4, "GB200", TopologyLevel::NvlinkDomain, true));
-    QVERIFY2(r.placement, r.reason.c_str());
+    QVERIFY2(r.placement, r.reason.english().c_str());
     QCOMPARE(int(r.placement->span), int(TopologyLevel::NvlinkDomain));
     QCOMPARE(r.placement->tasks.size(), size_t{16});
   }
@@ -104,8 +105,8 @@ class TstGangPlacement : public QObject {
     const auto r =
         placeGang(tx, s, gang(7, 16, 8, "H100-SXM5-80GB", TopologyLevel::Cluster, false));
     QVERIFY(!r.placement);
-    QVERIFY2(QString::fromStdString(r.reason).contains("the cluster has room for 15"),
-             r.reason.c_str());
+    QVERIFY2(QString::fromStdString(r.reason.english()).contains("the cluster has room for 15"),
+             r.reason.english().c_str());
   }
 
   // On the PCIe L40S node (GPUs in PIX pairs, 0-3 exclusive) a 2-GPU task gets a PIX pair.
@@ -115,7 +116,7 @@ class TstGangPlacement : public QObject {
     j.pool = "dev";
     Transaction tx(s);
     auto first = placeGang(tx, s, j);
-    QVERIFY2(first.placement, first.reason.c_str());
+    QVERIFY2(first.placement, first.reason.english().c_str());
     const auto& gpus = first.placement->tasks[0].gpus;
     QCOMPARE(s.cluster().linkBetween(gpus[0], gpus[1])->kind, LinkKind::PIX);
     j.id = 9;
@@ -147,7 +148,7 @@ class TstGangPlacement : public QObject {
     j.memoryMiBPerTask = 512 * 1024;
     Transaction tx(s);
     const auto r = placeGang(tx, s, j);
-    QVERIFY2(r.placement, r.reason.c_str());
+    QVERIFY2(r.placement, r.reason.english().c_str());
     const NodeId n = r.placement->tasks[0].node;
     QCOMPARE(s.freeCpus(n), 224 - 200);
     QCOMPARE(s.freeMemoryMiB(n), 2048LL * 1024 - 1024LL * 1024);
@@ -180,7 +181,7 @@ nodes:
     j.perTask.migProfile = "3g.40gb";
     Transaction tx(s);
     const auto r = placeGang(tx, s, j);
-    QVERIFY2(r.placement, r.reason.c_str());
+    QVERIFY2(r.placement, r.reason.english().c_str());
     const GpuId g0 = (*cluster)->findGpu("m1/0")->id;
     const GpuId g1 = (*cluster)->findGpu("m1/1")->id;
     // Task 1: the idle 3g@0 on GPU 0; task 2: a new 3g@4 on GPU 0 (fills it, no fragmentation);
@@ -204,9 +205,9 @@ nodes:
     Transaction tx(s);
     const auto r = placeGang(tx, s, j);
     QVERIFY(!r.placement);
-    QVERIFY2(QString::fromStdString(r.reason).contains(
-                 "54 no MIG GPU with the profile, 6 no free MIG slot for the profile"),
-             r.reason.c_str());
+    QVERIFY2(QString::fromStdString(r.reason.english())
+                 .contains("54 no MIG GPU with the profile, 6 no free MIG slot for the profile"),
+             r.reason.english().c_str());
   }
 
   // Shares pack: a second job's share lands on the GPU the first one already uses.

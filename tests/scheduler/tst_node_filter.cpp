@@ -43,7 +43,7 @@ class TstNodeFilter : public QObject {
     QCOMPARE(r.rejected[size_t(NodeReject::NodeNotUp)], 2);
     QCOMPARE(r.rejected[size_t(NodeReject::PoolMismatch)], 16);
     QCOMPARE(r.rejected[size_t(NodeReject::GpuModelMismatch)], 29);
-    QCOMPARE(QString::fromStdString(r.summary()),
+    QCOMPARE(QString::fromStdString(r.summary().english()),
              QString("15/62 nodes fit; 29 GPU model not allowed, 16 pool mismatch, 2 node not up"));
     QCOMPARE(tasksOn(r, s.cluster(), "pod-a-01"), 1);
   }
@@ -125,7 +125,7 @@ class TstNodeFilter : public QObject {
     j.memoryMiBPerTask = 3000LL * 1024;
     r = filterNodes(s, j);
     QCOMPARE(r.rejected[size_t(NodeReject::NotEnoughMemory)], 15);
-    QVERIFY(QString::fromStdString(r.summary()).contains("15 not enough free memory"));
+    QVERIFY(QString::fromStdString(r.summary().english()).contains("15 not enough free memory"));
   }
 
   void minimumGpuMemory() {

@@ -76,6 +76,9 @@ std::vector<Team> tree() {
 QString q(const std::string& s) {
   return QString::fromStdString(s);
 }
+QString q(const tessera::Text& t) {
+  return QString::fromStdString(t.english());
+}
 
 }  // namespace
 

@@ -153,8 +153,8 @@ class TstGpuFaults : public QObject {
     QVERIFY(jobsOn(e, a.gpu).empty());
     for (JobId j : before[a.gpu]) {
       QCOMPARE(e.job(j)->state, JobState::Pending);
-      QVERIFY2(e.job(j)->reason.find("Xid " + std::to_string(a.xid)) != std::string::npos,
-               e.job(j)->reason.c_str());
+      QVERIFY2(e.job(j)->reason.english().find("Xid " + std::to_string(a.xid)) != std::string::npos,
+               e.job(j)->reason.english().c_str());
     }
     const Node& node = e.cluster().node(n);
     for (int i = 0; i < node.gpuCount(); ++i) {

@@ -194,8 +194,9 @@ Explanation explanationFixture() {
   Explanation x;
   x.job = 101;
   x.state = JobState::Pending;
-  x.dominantReason = "The gang needs 4 nodes with 8 free H100s in one NVLink domain; 2 have them.";
-  x.nodeSummary = "2/62 nodes fit; 40 not enough free GPUs, 12 pool mismatch, 8 GPU model";
+  x.dominantReason =
+      literal("The gang needs 4 nodes with 8 free H100s in one NVLink domain; 2 have them.");
+  x.nodeSummary = literal("2/62 nodes fit; 40 not enough free GPUs, 12 pool mismatch, 8 GPU model");
   x.filter.nodesChecked = 62;
   x.filter.fits = {{3, 1}, {4, 1}};
   x.filter.rejected[static_cast<size_t>(NodeReject::PoolMismatch)] = 12;
@@ -206,11 +207,12 @@ Explanation explanationFixture() {
   x.queuePosition = 3;
   x.queueLength = 41;
   x.eta = kNow + 720;
-  x.fragmentation = "8 GPUs free on pod-a, but the largest NVLink block is 4";
+  x.fragmentation = literal("8 GPUs free on pod-a, but the largest NVLink block is 4");
   x.counterfactuals = {
-      {Counterfactual::Kind::Quota, "would start now if team nlp's H100 quota were +16"},
-      {Counterfactual::Kind::Repartition, "would start now if inf-01/4 were repartitioned"},
-      {Counterfactual::Kind::JobsEnd, "would start when jobs 17 and 23 end (in 12m)"}};
+      {Counterfactual::Kind::Quota, literal("would start now if team nlp's H100 quota were +16")},
+      {Counterfactual::Kind::Repartition,
+       literal("would start now if inf-01/4 were repartitioned")},
+      {Counterfactual::Kind::JobsEnd, literal("would start when jobs 17 and 23 end (in 12m)")}};
   x.history = {"t=6275 submitted by alice", "t=6280 pending: topology"};
   return x;
 }
@@ -725,7 +727,8 @@ class TstJobTableModel : public QObject {
     JobInspector w;
     w.setNow(5000);
     w.setExplanation(x);
-    QCOMPARE(child<QLabel>(w, "reason")->text(), QString::fromStdString(x.dominantReason));
+    QCOMPARE(child<QLabel>(w, "reason")->text(),
+             QString::fromStdString(x.dominantReason.english()));
     QVERIFY(!x.dominantReason.empty());
     QCOMPARE(w.job(), first);
     QVERIFY(child<QLabel>(w, "queue")->text().startsWith(QStringLiteral("Queue position 1 of ")));
@@ -746,7 +749,8 @@ class TstJobTableModel : public QObject {
     JobInspector w;
     const Explanation x = explanationFixture();
     w.setExplanation(x);
-    QCOMPARE(child<QLabel>(w, "reason")->text(), QString::fromStdString(x.dominantReason));
+    QCOMPARE(child<QLabel>(w, "reason")->text(),
+             QString::fromStdString(x.dominantReason.english()));
     // Larger than the body text: it is what the operator came for.
     QVERIFY(child<QLabel>(w, "reason")->font().pointSizeF() >
             child<QLabel>(w, "summary")->font().pointSizeF());
@@ -768,7 +772,7 @@ class TstJobTableModel : public QObject {
     Explanation plain = x;
     plain.filter = {};
     w.setExplanation(plain);
-    QCOMPARE(child<QLabel>(w, "summary")->text(), QString::fromStdString(x.nodeSummary));
+    QCOMPARE(child<QLabel>(w, "summary")->text(), QString::fromStdString(x.nodeSummary.english()));
     QVERIFY(child<QLabel>(w, "rejections")->isHidden());
   }
 
@@ -789,7 +793,7 @@ class TstJobTableModel : public QObject {
     QCOMPARE(suggestions.count(), 1);
     const auto c = suggestions[0][0].value<Counterfactual>();
     QCOMPARE(c.kind, Counterfactual::Kind::Repartition);
-    QCOMPARE(c.text, std::string("would start now if inf-01/4 were repartitioned"));
+    QCOMPARE(c.text.english(), std::string("would start now if inf-01/4 were repartitioned"));
     // Out of range or malformed links are ignored.
     emit sugg->linkActivated(QStringLiteral("suggest:9"));
     emit sugg->linkActivated(QStringLiteral("suggest:x"));
@@ -819,7 +823,7 @@ class TstJobTableModel : public QObject {
     // A running job: preempt, not hold.
     Explanation running = explanationFixture();
     running.state = JobState::Running;
-    running.placement = "pod-a-01/0-7";
+    running.placement = literal("pod-a-01/0-7");
     w.setExplanation(running);
     QVERIFY(child<QPushButton>(w, "preempt")->isEnabled());
     QVERIFY(!child<QPushButton>(w, "hold")->isEnabled());

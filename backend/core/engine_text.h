@@ -1,0 +1,262 @@
+#pragma once
+// Every sentence template the engine builds a Text from (core/text.h), in one place so that
+// lupdate finds them all under one context: app/CMakeLists.txt makes lupdate read TESSERA_TEXT as
+// QT_TR_NOOP, which files these under "tessera::text", and the console translates a Text's
+// pattern in that context. %1..%9 are the arguments in the order the engine passes them;
+// translators may reorder them. Changing a template's English orphans its translations (the
+// console then shows the new English), so change wording here deliberately.
+#define TESSERA_TEXT(x) x
+
+namespace tessera {
+namespace text {
+
+// ---- lists and joins
+inline constexpr const char* kPair = TESSERA_TEXT("%1, %2");         // items of a list
+inline constexpr const char* kLastPair = TESSERA_TEXT("%1 and %2");  // its last two
+inline constexpr const char* kClauses = TESSERA_TEXT("%1; %2");      // two clauses
+inline constexpr const char* kCountOf = TESSERA_TEXT("%1 %2");       // "40 node not up"
+inline constexpr const char* kJob = TESSERA_TEXT("job %1");
+inline constexpr const char* kJobs = TESSERA_TEXT("jobs %1");
+inline constexpr const char* kGpuOfNode = TESSERA_TEXT("%1 GPU %2");  // "pod-a-02 GPU 3,4"
+
+// ---- topology levels, in sentences
+inline constexpr const char* kLevelNode = TESSERA_TEXT("node");
+inline constexpr const char* kLevelNvlink = TESSERA_TEXT("NVLink domain");
+inline constexpr const char* kLevelLeaf = TESSERA_TEXT("leaf switch");
+inline constexpr const char* kLevelSpine = TESSERA_TEXT("spine");
+inline constexpr const char* kLevelCluster = TESSERA_TEXT("cluster");
+inline constexpr const char* kOnOneNode = TESSERA_TEXT("on one node");
+inline constexpr const char* kNvlinkConnected = TESSERA_TEXT("NVLink-connected");
+inline constexpr const char* kUnderOneLeaf = TESSERA_TEXT("under one leaf switch");
+inline constexpr const char* kUnderOneSpine = TESSERA_TEXT("under one spine");
+inline constexpr const char* kInTheCluster = TESSERA_TEXT("in the cluster");
+
+// ---- job states
+inline constexpr const char* kStatePending = TESSERA_TEXT("pending");
+inline constexpr const char* kStateAdmitted = TESSERA_TEXT("admitted");
+inline constexpr const char* kStateRunning = TESSERA_TEXT("running");
+inline constexpr const char* kStateCompleted = TESSERA_TEXT("completed");
+inline constexpr const char* kStateFailed = TESSERA_TEXT("failed");
+inline constexpr const char* kStateCancelled = TESSERA_TEXT("cancelled");
+inline constexpr const char* kStatePreempted = TESSERA_TEXT("preempted");
+
+// ---- why a node cannot host a task (NodeReject)
+inline constexpr const char* kRejectNodeNotUp = TESSERA_TEXT("node not up");
+inline constexpr const char* kRejectPool = TESSERA_TEXT("pool mismatch");
+inline constexpr const char* kRejectModel = TESSERA_TEXT("GPU model not allowed");
+inline constexpr const char* kRejectMemory = TESSERA_TEXT("GPU memory too small");
+inline constexpr const char* kRejectGpus = TESSERA_TEXT("not enough free GPUs");
+inline constexpr const char* kRejectNoMigGpu = TESSERA_TEXT("no MIG GPU with the profile");
+inline constexpr const char* kRejectNoMigSlot = TESSERA_TEXT("no free MIG slot for the profile");
+inline constexpr const char* kRejectShare = TESSERA_TEXT("no GPU share left");
+inline constexpr const char* kRejectCpu = TESSERA_TEXT("not enough free CPUs");
+inline constexpr const char* kRejectHostMemory = TESSERA_TEXT("not enough free memory");
+inline constexpr const char* kRejectReserved = TESSERA_TEXT("GPUs reserved");
+inline constexpr const char* kRejectNotPinned = TESSERA_TEXT("not among the pinned GPUs");
+inline constexpr const char* kNodesFit = TESSERA_TEXT("%1/%2 nodes fit");
+
+// ---- why a job is pending
+inline constexpr const char* kWaitingForCycle =
+    TESSERA_TEXT("waiting for the next scheduling cycle");
+inline constexpr const char* kHeld = TESSERA_TEXT("held by an operator");
+inline constexpr const char* kTeamCeiling =
+    TESSERA_TEXT("team %1 may hold at most %2 GPUs (guaranteed + borrow); the job needs %3");
+inline constexpr const char* kPinnedGpuMissing = TESSERA_TEXT("pinned GPU %1 does not exist");
+inline constexpr const char* kQuotaUses =
+    TESSERA_TEXT("team %1 uses %2 of its %3 guaranteed %4 GPUs");
+inline constexpr const char* kQuotaBorrowLimit =
+    TESSERA_TEXT("%1 and may borrow %2; the job needs %3");
+inline constexpr const char* kQuotaLendersShort =
+    TESSERA_TEXT("%1; the job needs %2 and other teams lend only %3 idle %4 GPUs now");
+inline constexpr const char* kQuotaNone = TESSERA_TEXT("team %1 has no quota for %2 GPUs");
+inline constexpr const char* kNoGpuRequested = TESSERA_TEXT("the job requests no GPU");
+inline constexpr const char* kNoNodeHosts = TESSERA_TEXT("no node can host a task: %1");
+inline constexpr const char* kTasksOfGpus = TESSERA_TEXT("tasks of %1 GPUs");
+inline constexpr const char* kTasksOfMig = TESSERA_TEXT("tasks of one %1 instance");
+inline constexpr const char* kTasksOfMilli = TESSERA_TEXT("tasks of %1 milli-GPU");
+inline constexpr const char* kTasks = TESSERA_TEXT("tasks");
+inline constexpr const char* kGangRoom =
+    TESSERA_TEXT("the gang needs %1 %2; the cluster has room for %3 (%4)");
+inline constexpr const char* kGangWithin =
+    TESSERA_TEXT("the gang needs %1 %2 within one %3 (required); the roomiest %3 has room for %4");
+inline constexpr const char* kUnitNotTaken =
+    TESSERA_TEXT("internal: a unit with room could not be taken");
+inline constexpr const char* kPreemptPlanFailed =
+    TESSERA_TEXT("internal: the preemption plan did not hold (%1)");
+inline constexpr const char* kRequeuedAfterPreemption =
+    TESSERA_TEXT("requeued after preemption by job %1");
+
+}  // namespace text
+}  // namespace tessera
+
+namespace tessera {
+namespace text {
+
+// ---- durations
+inline constexpr const char* kSeconds = TESSERA_TEXT("%1 s");
+inline constexpr const char* kMinutes = TESSERA_TEXT("%1 min");
+inline constexpr const char* kHoursMinutes = TESSERA_TEXT("%1 h %2 min");
+
+// ---- why pending, and what would change it (explain)
+inline constexpr const char* kFitsNow =
+    TESSERA_TEXT("fits now; it starts in the next scheduling cycle");
+inline constexpr const char* kReservedOther =
+    TESSERA_TEXT("the GPUs it fits on are reserved (maintenance or team reservation)");
+inline constexpr const char* kReservedFor =
+    TESSERA_TEXT("the GPUs it fits on are reserved for higher %1 (backfill reservations)");
+inline constexpr const char* kFragmentationReason = TESSERA_TEXT("fragmentation: %1");
+inline constexpr const char* kFragmentation =
+    TESSERA_TEXT("%1 GPUs free, but the largest %2 free block is %3 (the job needs %4)");
+inline constexpr const char* kCfRelaxTopology =
+    TESSERA_TEXT("would start now if the topology constraint were relaxed to %1");
+inline constexpr const char* kCfRepartition = TESSERA_TEXT(
+    "would start now if GPU %1 were repartitioned from %2 to %3 (%4 MIG changes, busy instances "
+    "kept)");
+inline constexpr const char* kEmptyLayout = TESSERA_TEXT("empty");
+inline constexpr const char* kCfQuota =
+    TESSERA_TEXT("would start now if the guarantee of %1 on %2 were +%3 GPUs");
+inline constexpr const char* kCfPreempt =
+    TESSERA_TEXT("would start now by preempting %1 (%2 GPU-hours of work lost)");
+inline constexpr const char* kCfRelease =
+    TESSERA_TEXT("would be considered in the next cycle once released");
+inline constexpr const char* kCfJobEnds = TESSERA_TEXT("would start when %1 ends (~%2)");
+inline constexpr const char* kCfJobsEnd = TESSERA_TEXT("would start when %1 end (~%2)");
+inline constexpr const char* kRunningSince = TESSERA_TEXT("running since t=%1 on %2");
+inline constexpr const char* kLabelled = TESSERA_TEXT("%1: %2");  // "failed: node lost"
+
+}  // namespace text
+}  // namespace tessera
+
+namespace tessera {
+namespace text {
+
+// ---- operator actions, as the audit log and the console's activity name them
+inline constexpr const char* kDoSubmit = TESSERA_TEXT("submit job %1");
+inline constexpr const char* kDoCancel = TESSERA_TEXT("cancel job %1");
+inline constexpr const char* kDoHold = TESSERA_TEXT("hold job %1");
+inline constexpr const char* kDoRelease = TESSERA_TEXT("release job %1");
+inline constexpr const char* kDoPriority = TESSERA_TEXT("set priority of job %1 to %2");
+inline constexpr const char* kDoMoveTop = TESSERA_TEXT("move job %1 to the top");
+inline constexpr const char* kDoMoveBottom = TESSERA_TEXT("move job %1 to the bottom");
+inline constexpr const char* kDoMoveBefore = TESSERA_TEXT("move job %1 before job %2");
+inline constexpr const char* kDoPin = TESSERA_TEXT("pin job %1 to gpus [%2] nodes [%3]");
+inline constexpr const char* kDoPreempt = TESSERA_TEXT("preempt job %1");
+inline constexpr const char* kDoRepartition = TESSERA_TEXT("repartition %1 to %2");
+inline constexpr const char* kDoRepartitionForce = TESSERA_TEXT("repartition %1 to %2 (force)");
+inline constexpr const char* kDoDrain = TESSERA_TEXT("drain node %1");
+inline constexpr const char* kDoUndrain = TESSERA_TEXT("undrain node %1");
+inline constexpr const char* kDoQuota = TESSERA_TEXT("set quota of team %1 on %2");
+inline constexpr const char* kDoCreateReservation = TESSERA_TEXT("create reservation %1 on [%2]");
+inline constexpr const char* kDoDeleteReservation = TESSERA_TEXT("delete reservation %1");
+
+// ---- what an action did
+inline constexpr const char* kDidSubmit = TESSERA_TEXT("submitted job %1");
+inline constexpr const char* kDidCancel = TESSERA_TEXT("job %1 cancelled");
+inline constexpr const char* kDidHold = TESSERA_TEXT("job %1 held");
+inline constexpr const char* kDidRelease = TESSERA_TEXT("job %1 released");
+inline constexpr const char* kDidPriority = TESSERA_TEXT("job %1 now %2");
+inline constexpr const char* kDidMoveTop = TESSERA_TEXT("job %1 moved to the top of its priority");
+inline constexpr const char* kDidMoveBottom =
+    TESSERA_TEXT("job %1 moved to the bottom of its priority");
+inline constexpr const char* kDidMoveBefore = TESSERA_TEXT("job %1 moved ahead of job %2");
+inline constexpr const char* kDidPin = TESSERA_TEXT("job %1 pinned to %2 GPU(s)");
+inline constexpr const char* kDidUnpin = TESSERA_TEXT("job %1 unpinned");
+inline constexpr const char* kDidPreempt = TESSERA_TEXT("job %1 preempted");
+inline constexpr const char* kDidRepartition = TESSERA_TEXT("GPU %1 repartitioned to %2");
+inline constexpr const char* kDidStayDrained = TESSERA_TEXT("node %1 stays drained (%2)");
+inline constexpr const char* kDidDrain = TESSERA_TEXT("node %1 drained");
+inline constexpr const char* kDidDrainWhy = TESSERA_TEXT("node %1 drained (%2)");
+inline constexpr const char* kDidUndrain = TESSERA_TEXT("node %1 back in service");
+inline constexpr const char* kDidQuota =
+    TESSERA_TEXT("quota of team %1 on %2 set to %3 guaranteed, %4 borrow");
+inline constexpr const char* kDidCreateReservation = TESSERA_TEXT("reservation %1 created");
+inline constexpr const char* kDidDeleteReservation = TESSERA_TEXT("reservation %1 deleted");
+inline constexpr const char* kDryRun = TESSERA_TEXT("dry run: %1; %2");
+inline constexpr const char* kImpactStart = TESSERA_TEXT("%1 job(s) would start");
+inline constexpr const char* kImpactStartList = TESSERA_TEXT("%1 job(s) would start (%2)");
+inline constexpr const char* kImpactPreempted = TESSERA_TEXT("%1 preempted");
+inline constexpr const char* kImpactPreemptedList = TESSERA_TEXT("%1 preempted (%2)");
+inline constexpr const char* kImpactStopped = TESSERA_TEXT("%1 stopped (%2)");
+inline constexpr const char* kImpactLost = TESSERA_TEXT("%1 GPU-hours lost");
+inline constexpr const char* kWarning = TESSERA_TEXT("warning: %1");
+
+// ---- why an action was refused
+inline constexpr const char* kNoJob = TESSERA_TEXT("no job %1");
+inline constexpr const char* kNoNode = TESSERA_TEXT("no node %1");
+inline constexpr const char* kUnknownGpu = TESSERA_TEXT("unknown GPU '%1' (expected node/index)");
+inline constexpr const char* kUnknownNode = TESSERA_TEXT("unknown node '%1'");
+inline constexpr const char* kNotPending = TESSERA_TEXT("job %1 is not pending");
+inline constexpr const char* kNotAPendingJob = TESSERA_TEXT("job %1 is not a pending job");
+inline constexpr const char* kNotMig = TESSERA_TEXT("GPU %1 is not in MIG mode");
+inline constexpr const char* kAlreadyDrained = TESSERA_TEXT("node %1 is already drained");
+inline constexpr const char* kNotDrained = TESSERA_TEXT("node %1 is not drained");
+inline constexpr const char* kBadQuotaKey =
+    TESSERA_TEXT("quota key '%1' is neither a GPU model of this cluster, 'pool:NAME' nor '*'");
+inline constexpr const char* kReservationNeedsNode =
+    TESSERA_TEXT("a reservation needs at least one node");
+inline constexpr const char* kAlreadyEnded = TESSERA_TEXT("job %1 is already %2");
+inline constexpr const char* kOnlyPendingHold =
+    TESSERA_TEXT("job %1 is %2; only pending jobs can be held or released");
+inline constexpr const char* kAlreadyHeld = TESSERA_TEXT("job %1 is already held");
+inline constexpr const char* kNotHeld = TESSERA_TEXT("job %1 is not held");
+inline constexpr const char* kHasEnded = TESSERA_TEXT("job %1 has ended");
+inline constexpr const char* kUnknownClass =
+    TESSERA_TEXT("unknown priority class '%1' (known: %2)");
+inline constexpr const char* kOnlyPendingPin =
+    TESSERA_TEXT("job %1 is %2; only pending jobs can be pinned");
+inline constexpr const char* kPinTooFew = TESSERA_TEXT("job %1 needs %2 GPUs; the pin names %3");
+inline constexpr const char* kNotRunning = TESSERA_TEXT("job %1 is %2, not running");
+inline constexpr const char* kNodeStillRuns = TESSERA_TEXT("node %1 still runs job %2");
+inline constexpr const char* kRemovesBusy = TESSERA_TEXT(
+    "the new layout removes busy instances of job(s) %1 (keep them at the same start, or force "
+    "to preempt them)");
+inline constexpr const char* kQuotaBelowUse = TESSERA_TEXT(
+    "team %1 would use %2 %3 GPUs under the new quota, above guaranteed + borrow %4 (preempt or "
+    "wait first)");
+
+}  // namespace text
+}  // namespace tessera
+
+namespace tessera {
+namespace text {
+
+// ---- MIG layout checks (mig_validate)
+inline constexpr const char* kMigValid = TESSERA_TEXT("valid");
+inline constexpr const char* kMigNotPlaced = TESSERA_TEXT("not placed");
+inline constexpr const char* kMigCheckStart = TESSERA_TEXT("check 1 (allowed start)");
+inline constexpr const char* kMigCheckOverlap = TESSERA_TEXT("check 2 (memory overlap)");
+inline constexpr const char* kMigCheckCount = TESSERA_TEXT("check 3 (instance count)");
+inline constexpr const char* kMigCheckEngines = TESSERA_TEXT("check 4 (engines)");
+inline constexpr const char* kMigCheckSlices = TESSERA_TEXT("check 5 (compute slices)");
+inline constexpr const char* kMigCheckCi = TESSERA_TEXT("compute instances");
+inline constexpr const char* kMigFailed = TESSERA_TEXT("%1 failed: %2");
+inline constexpr const char* kMigNoStart =
+    TESSERA_TEXT("instance %1 has no start slice (write it as %2@START)");
+inline constexpr const char* kMigBadStart =
+    TESSERA_TEXT("%1 cannot start at memory slice %2; %3 may start only at {%4} on %5");
+inline constexpr const char* kMigSlice = TESSERA_TEXT("slice %1");
+inline constexpr const char* kMigSlices = TESSERA_TEXT("slices %1-%2");
+inline constexpr const char* kMigOverlap = TESSERA_TEXT("%1 (%2) overlaps %3 (%4)");
+inline constexpr const char* kMigCountOne =
+    TESSERA_TEXT("more than 1 instance of %1 on one %2 (%3 is instance #2)");
+inline constexpr const char* kMigCountMany =
+    TESSERA_TEXT("more than %1 instances of %2 on one %3 (%4 is instance #%5)");
+inline constexpr const char* kMigEngines = TESSERA_TEXT("adding %1 needs %2 %3 but a %4 has %5");
+inline constexpr const char* kMigOneMe = TESSERA_TEXT("%1 (at most one +me instance per GPU)");
+inline constexpr const char* kMigCopyEngines = TESSERA_TEXT("copy engines (CE)");
+inline constexpr const char* kMigDecoders = TESSERA_TEXT("video decoders (NVDEC)");
+inline constexpr const char* kMigEncoders = TESSERA_TEXT("video encoders (NVENC)");
+inline constexpr const char* kMigJpeg = TESSERA_TEXT("JPEG decoders (NVJPG)");
+inline constexpr const char* kMigOfa = TESSERA_TEXT("optical-flow accelerators (OFA)");
+inline constexpr const char* kMigEnginesAny = TESSERA_TEXT("engines");
+inline constexpr const char* kMigComputeSlices =
+    TESSERA_TEXT("adding %1 exceeds the GPU's %2 compute slices");
+inline constexpr const char* kMigCiNoTable = TESSERA_TEXT(
+    "the compute instances of %1 do not fit: the GPU catalog has no compute_instances table for "
+    "%2, so a GPU instance holds one compute instance spanning all its %3 compute slices");
+inline constexpr const char* kMigCiTable = TESSERA_TEXT(
+    "the compute instances of %1 do not fit a %2-slice GPU instance (allowed CI sizes and "
+    "counts: mig.compute_instances of %3 in the GPU catalog)");
+
+}  // namespace text
+}  // namespace tessera

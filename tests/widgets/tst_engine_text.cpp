@@ -1,0 +1,116 @@
+// The engine's sentences in the operator's language: the console translates a Text's template
+// under "tessera::text" and fills in its arguments, each shown the same way; literals and
+// templates it does not know stay as they are. Checked with the shipped German catalogue
+// (compiled from translations/tessera_de.ts for this test).
+#include <QLabel>
+#include <QTranslator>
+#include <QtTest>
+
+#include "core/engine_text.h"
+#include "engine_text.h"
+#include "job_inspector.h"
+#include "job_table_model.h"
+#include "workload/job.h"
+
+using namespace tessera;
+using namespace tessera::widgets;
+
+namespace {
+
+QString de(const char* pattern) {
+  return QCoreApplication::translate(kEngineTextContext, pattern);
+}
+
+}  // namespace
+
+class TstEngineText : public QObject {
+  Q_OBJECT
+
+  QTranslator german_;
+
+ private slots:
+  void initTestCase() {
+    QVERIFY2(german_.load(QStringLiteral(TESSERA_TEST_QM_DIR "/tessera_de.qm")),
+             TESSERA_TEST_QM_DIR "/tessera_de.qm");
+    QVERIFY(QCoreApplication::installTranslator(&german_));
+    // Every template of the catalogue has a German translation that differs from the English
+    // (the ones that read the same in German are listed).
+    QVERIFY(de(text::kHeld) != QLatin1String(text::kHeld));
+    QVERIFY(de(text::kNoNodeHosts) != QLatin1String(text::kNoNodeHosts));
+  }
+
+  void templateTranslatedArgumentsFilled() {
+    QCOMPARE(displayText(phrase(text::kHeld)), de(text::kHeld));
+    QCOMPARE(displayText(phrase(text::kNotPending, 7)),
+             de(text::kNotPending).replace(QLatin1String("%1"), QLatin1String("7")));
+  }
+
+  // Nested sentences are translated part by part, then put together.
+  void nestedSentences() {
+    const Text summary = phrase(text::kClauses, phrase(text::kNodesFit, 0, 62),
+                                listText({phrase(text::kCountOf, 40, phrase(text::kRejectGpus)),
+                                          phrase(text::kCountOf, 22, phrase(text::kRejectPool))}));
+    auto fill = [](QString p, const QStringList& args) {
+      for (int i = 0; i < args.size(); ++i) p.replace(QStringLiteral("%%1").arg(i + 1), args[i]);
+      return p;
+    };
+    const QString fit = fill(de(text::kNodesFit), {"0", "62"});
+    const QString gpus = fill(de(text::kCountOf), {"40", de(text::kRejectGpus)});
+    const QString pool = fill(de(text::kCountOf), {"22", de(text::kRejectPool)});
+    const QString want =
+        fill(de(text::kNoNodeHosts),
+             {fill(de(text::kClauses), {fit, fill(de(text::kPair), {gpus, pool})})});
+    QCOMPARE(displayText(phrase(text::kNoNodeHosts, summary)), want);
+    QVERIFY(!want.contains(QLatin1String("not enough free GPUs")));
+  }
+
+  // Names and an operator's words are never translated, even when they happen to be a template's
+  // English; a template the catalogue does not know (a newer tesserad) shows in English.
+  void literalsAndUnknownTemplates() {
+    QCOMPARE(displayText(literal(text::kHeld)), QString::fromLatin1(text::kHeld));
+    QCOMPARE(displayText(phrase(text::kDidDrainWhy, "pod-a-02", "held by an operator")),
+             de(text::kDidDrainWhy)
+                 .replace(QLatin1String("%1"), QLatin1String("pod-a-02"))
+                 .replace(QLatin1String("%2"), QLatin1String("held by an operator")));
+    QCOMPARE(displayText(Text::pattern("brand new %1 sentence", {phrase(text::kHeld)})),
+             QStringLiteral("brand new %1 sentence").arg(de(text::kHeld)));
+    // An argument holding "%2" is not expanded again.
+    const QString shown = displayText(phrase(text::kDoRepartition, "a%2", "b"));
+    QVERIFY2(shown.contains(QLatin1String("a%2")) && !shown.contains(QLatin1String("ab")),
+             qPrintable(shown));
+  }
+
+  // The queue's reason column and the inspector show the engine's words in German.
+  void queueAndInspectorTranslate() {
+    JobTableModel model;
+    JobInfo held;
+    held.row.job.id = 4;
+    held.row.job.team = "vision";
+    held.row.state = JobState::Pending;
+    held.reason = phrase(text::kHeld);
+    held.row.reason = held.reason.english();
+    JobInfo older = held;  // from a tesserad that sends English only
+    older.row.job.id = 5;
+    older.reason = {};
+    model.setJobs({held, older}, 100);
+    QCOMPARE(model.rowCount(), 2);
+    QCOMPARE(model.index(0, JobTableModel::Reason).data().toString(), de(text::kHeld));
+    QCOMPARE(model.index(1, JobTableModel::Reason).data().toString(),
+             QString::fromLatin1(text::kHeld));
+
+    JobInspector inspector;
+    Explanation x;
+    x.job = 4;
+    x.state = JobState::Pending;
+    x.dominantReason = phrase(text::kHeld);
+    x.counterfactuals = {{Counterfactual::Kind::Release, phrase(text::kCfRelease)}};
+    inspector.setExplanation(x);
+    QCOMPARE(inspector.findChild<QLabel*>(QStringLiteral("reason"))->text(), de(text::kHeld));
+    QVERIFY(inspector.findChild<QLabel*>(QStringLiteral("suggestions"))
+                ->text()
+                .contains(de(text::kCfRelease).toHtmlEscaped()));
+  }
+};
+
+QTEST_MAIN(TstEngineText)
+#include "tst_engine_text.moc"
