@@ -542,10 +542,6 @@
         <translation>würde starten, wenn %1 enden (~%2)</translation>
     </message>
     <message>
-        <source>running since t=%1 on %2</source>
-        <translation>läuft seit t=%1 auf %2</translation>
-    </message>
-    <message>
         <source>%1: %2</source>
         <translation>%1: %2</translation>
     </message>
@@ -743,7 +739,7 @@
     </message>
     <message>
         <source>job %1 is not pending</source>
-        <translation>Job %1 wartet nicht</translation>
+        <translation>Job %1 ist nicht wartend</translation>
     </message>
     <message>
         <source>job %1 is not a pending job</source>
@@ -924,6 +920,22 @@
     <message>
         <source>the compute instances of %1 do not fit a %2-slice GPU instance (allowed CI sizes and counts: mig.compute_instances of %3 in the GPU catalog)</source>
         <translation>die Compute-Instanzen von %1 passen nicht in eine GPU-Instanz mit %2 Slices (zulässige CI-Größen und -Anzahlen: mig.compute_instances von %3 im GPU-Katalog)</translation>
+    </message>
+    <message>
+        <source>%1 and %2 more</source>
+        <translation>%1 und %2 weitere</translation>
+    </message>
+    <message>
+        <source>running since %1 on %2</source>
+        <translation>läuft seit %1 auf %2</translation>
+    </message>
+    <message>
+        <source>every instance of the new layout needs a start</source>
+        <translation>jede Instanz des neuen Layouts braucht einen Start-Slice</translation>
+    </message>
+    <message>
+        <source>the instance at slice %1 is busy</source>
+        <translation>die Instanz bei Slice %1 ist belegt</translation>
     </message>
 </context>
 <context>

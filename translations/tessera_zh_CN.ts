@@ -407,7 +407,7 @@
     </message>
     <message>
         <source>held by an operator</source>
-        <translation>已被管理员挂起</translation>
+        <translation>已被操作员挂起</translation>
     </message>
     <message>
         <source>team %1 may hold at most %2 GPUs (guaranteed + borrow); the job needs %3</source>
@@ -540,10 +540,6 @@
     <message>
         <source>would start when %1 end (~%2)</source>
         <translation>将在%1 结束后启动（约 %2）</translation>
-    </message>
-    <message>
-        <source>running since t=%1 on %2</source>
-        <translation>自 t=%1 起在 %2 上运行</translation>
     </message>
     <message>
         <source>%1: %2</source>
@@ -924,6 +920,22 @@
     <message>
         <source>the compute instances of %1 do not fit a %2-slice GPU instance (allowed CI sizes and counts: mig.compute_instances of %3 in the GPU catalog)</source>
         <translation>%1 的计算实例无法放入 %2 切片的 GPU 实例（允许的 CI 大小和数量：见 GPU 目录中 %3 的 mig.compute_instances）</translation>
+    </message>
+    <message>
+        <source>%1 and %2 more</source>
+        <translation>%1 等另外 %2 个</translation>
+    </message>
+    <message>
+        <source>running since %1 on %2</source>
+        <translation>自 %1 起在 %2 上运行</translation>
+    </message>
+    <message>
+        <source>every instance of the new layout needs a start</source>
+        <translation>新布局中的每个实例都需要起始切片</translation>
+    </message>
+    <message>
+        <source>the instance at slice %1 is busy</source>
+        <translation>切片 %1 处的实例正在使用中</translation>
     </message>
 </context>
 <context>

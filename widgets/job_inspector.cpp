@@ -151,7 +151,7 @@ QStringList JobInspector::rejectionLines(const NodeFilterResult& filter) {
                    [](const auto& a, const auto& b) { return a.first > b.first; });
   QStringList lines;
   for (const auto& [count, cause] : causes)
-    lines << displayText(phrase(text::kCountOf, count, phrase(nodeRejectText(cause))));
+    lines << displayText(phrase(text::kNodesRejected, count, phrase(nodeRejectText(cause))));
   return lines;
 }
 

@@ -9,6 +9,7 @@
 #include <QFormLayout>
 #include <QLineEdit>
 #include <QMessageBox>
+#include <QRegularExpression>
 #include <QSettings>
 
 #include "console/main_window.h"
@@ -107,15 +108,24 @@ void MainWindow::wireGestures() {
   connect(inspector_, &widgets::JobInspector::suggestionActivated, this,
           [this](const Counterfactual& c) {
             // "... if GPU inf-01/3 were repartitioned from A to B (...)": open the editor there,
-            // with the GPU and the layout taken from the sentence's arguments.
+            // with the GPU and the layout taken from the sentence's arguments (or, from a
+            // tesserad that sends English only, from its words).
+            QString gpu, layout;
             const auto& args = c.text.args();
-            if (c.kind != Counterfactual::Kind::Repartition ||
-                c.text.patternText() != text::kCfRepartition || args.size() < 3) {
+            if (c.text.patternText() == text::kCfRepartition && args.size() >= 3) {
+              gpu = QString::fromStdString(args[0].english());
+              layout = QString::fromStdString(args[2].english());
+            } else {
+              static const QRegularExpression re(
+                  QStringLiteral(R"(GPU (\S+) were repartitioned from .* to (\S+) \()"));
+              if (const auto m = re.match(QString::fromStdString(c.text.english())); m.hasMatch())
+                gpu = m.captured(1), layout = m.captured(2);
+            }
+            if (c.kind != Counterfactual::Kind::Repartition || gpu.isEmpty()) {
               log(displayText(c.text));
               return;
             }
-            if (migMap_->selectGpu(QString::fromStdString(args[0].english())))
-              migEditor_->setInitialLayout(QString::fromStdString(args[2].english()));
+            if (migMap_->selectGpu(gpu)) migEditor_->setInitialLayout(layout);
             if (auto* dock = findChild<QDockWidget*>(QStringLiteral("repartition"))) dock->raise();
           });
   connect(migMap_, &widgets::MigMapWidget::gpuSelected, this, [this](const QString& gpu) {

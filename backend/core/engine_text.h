@@ -11,13 +11,14 @@ namespace tessera {
 namespace text {
 
 // ---- lists and joins
-inline constexpr const char* kPair = TESSERA_TEXT("%1, %2");         // items of a list
-inline constexpr const char* kLastPair = TESSERA_TEXT("%1 and %2");  // its last two
-inline constexpr const char* kClauses = TESSERA_TEXT("%1; %2");      // two clauses
-inline constexpr const char* kCountOf = TESSERA_TEXT("%1 %2");       // "40 node not up"
+inline constexpr const char* kPair = TESSERA_TEXT("%1, %2");          // items of a list
+inline constexpr const char* kLastPair = TESSERA_TEXT("%1 and %2");   // its last two
+inline constexpr const char* kClauses = TESSERA_TEXT("%1; %2");       // two clauses
+inline constexpr const char* kNodesRejected = TESSERA_TEXT("%1 %2");  // "40 node not up"
 inline constexpr const char* kJob = TESSERA_TEXT("job %1");
 inline constexpr const char* kJobs = TESSERA_TEXT("jobs %1");
-inline constexpr const char* kGpuOfNode = TESSERA_TEXT("%1 GPU %2");  // "pod-a-02 GPU 3,4"
+inline constexpr const char* kAndMore = TESSERA_TEXT("%1 and %2 more");  // "4, 7, 9 and 12 more"
+inline constexpr const char* kGpuOfNode = TESSERA_TEXT("%1 GPU %2");     // "pod-a-02 GPU 3 4"
 
 // ---- topology levels, in sentences
 inline constexpr const char* kLevelNode = TESSERA_TEXT("node");
@@ -121,7 +122,7 @@ inline constexpr const char* kCfRelease =
     TESSERA_TEXT("would be considered in the next cycle once released");
 inline constexpr const char* kCfJobEnds = TESSERA_TEXT("would start when %1 ends (~%2)");
 inline constexpr const char* kCfJobsEnd = TESSERA_TEXT("would start when %1 end (~%2)");
-inline constexpr const char* kRunningSince = TESSERA_TEXT("running since t=%1 on %2");
+inline constexpr const char* kRunningSince = TESSERA_TEXT("running since %1 on %2");
 inline constexpr const char* kLabelled = TESSERA_TEXT("%1: %2");  // "failed: node lost"
 
 }  // namespace text
@@ -230,6 +231,9 @@ inline constexpr const char* kMigCheckEngines = TESSERA_TEXT("check 4 (engines)"
 inline constexpr const char* kMigCheckSlices = TESSERA_TEXT("check 5 (compute slices)");
 inline constexpr const char* kMigCheckCi = TESSERA_TEXT("compute instances");
 inline constexpr const char* kMigFailed = TESSERA_TEXT("%1 failed: %2");
+inline constexpr const char* kMigNeedsStart =
+    TESSERA_TEXT("every instance of the new layout needs a start");
+inline constexpr const char* kMigSliceBusy = TESSERA_TEXT("the instance at slice %1 is busy");
 inline constexpr const char* kMigNoStart =
     TESSERA_TEXT("instance %1 has no start slice (write it as %2@START)");
 inline constexpr const char* kMigBadStart =

@@ -49,13 +49,21 @@ std::string fillPattern(const std::string& pattern, const std::vector<std::strin
   return out;
 }
 
+namespace {
+// Items [from, to) as a balanced tree of pairs: a list of n items nests log2(n) deep, not n, so a
+// long one stays within the depth a client reads back (rpc::kMaxTextDepth).
+Text pairs(std::vector<Text>& items, size_t from, size_t to) {
+  if (to - from == 1) return std::move(items[from]);
+  const size_t mid = from + (to - from) / 2;
+  return phrase(text::kPair, pairs(items, from, mid), pairs(items, mid, to));
+}
+}  // namespace
+
 Text listText(std::vector<Text> items, bool andLast) {
   if (items.empty()) return {};
-  Text out = std::move(items[0]);
-  for (size_t i = 1; i < items.size(); ++i)
-    out = phrase(andLast && i + 1 == items.size() ? text::kLastPair : text::kPair, std::move(out),
-                 std::move(items[i]));
-  return out;
+  if (!andLast || items.size() == 1) return pairs(items, 0, items.size());
+  Text last = std::move(items.back());
+  return phrase(text::kLastPair, pairs(items, 0, items.size() - 1), std::move(last));
 }
 
 std::string Text::english() const {

@@ -17,7 +17,7 @@ v1::JobSpec jobSpecToProto(const Job& job);
 
 // A translatable sentence; from the wire, nesting deeper than kMaxTextDepth is cut off there (the
 // rest of the tree is kept, the cut arguments show as their pattern).
-inline constexpr int kMaxTextDepth = 16;
+inline constexpr int kMaxTextDepth = 32;
 v1::Text textToProto(const Text& t);
 Text textFromProto(const v1::Text& t);
 // The Text when the message has one, else the plain English string as a literal (an older peer).

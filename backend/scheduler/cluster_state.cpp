@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "core/engine_text.h"
 #include "mig/mig_capacity.h"
 #include "mig/mig_validate.h"
 
@@ -124,7 +125,7 @@ Status ClusterState::checkMigLayout(GpuId id, const MigLayout& layout) const {
   const GpuModel& model = cluster_->modelOf(id);
   if (g.sharing.mode != SharingMode::Mig || !model.mig) return Error{"GPU is not in MIG mode", {}};
   for (int i = 0; i < layout.size(); ++i)
-    if (!layout[i].placed()) return Error{"every instance of the new layout needs a start", {}};
+    if (!layout[i].placed()) return Error::of(phrase(text::kMigNeedsStart));
   if (const auto v = validateMigLayout(*model.mig, layout); !v.ok())
     return Error::of(migVerdictText(model, layout, v));
   return okStatus();
@@ -141,8 +142,7 @@ Status ClusterState::setMigLayout(GpuId id, const MigLayout& layout) {
     for (int k = 0; k < layout.size() && found < 0; ++k)
       if (layout[k].profile == o.layout[i].profile && layout[k].start == o.layout[i].start)
         found = k;
-    if (found < 0)
-      return Error{"the instance at slice " + std::to_string(o.layout[i].start) + " is busy", {}};
+    if (found < 0) return Error::of(phrase(text::kMigSliceBusy, o.layout[i].start));
     owners[static_cast<size_t>(found)] = owner;
   }
   o.layout = layout;

@@ -291,7 +291,7 @@ void explainPending(const Engine& e, const JobRecord& j, Explanation& ex) {
 
 Expected<Explanation> explain(const Engine& engine, JobId id) {
   const JobRecord* j = engine.job(id);
-  if (!j) return Error{"no job " + std::to_string(id), {}};
+  if (!j) return Error::of(phrase(text::kNoJob, id));
   Explanation ex;
   ex.job = id;
   ex.state = j->state;

@@ -219,7 +219,7 @@ Text NodeFilterResult::summary() const {
   if (causes.empty()) return fit;
   std::vector<Text> items;
   for (const auto& [count, why] : causes)
-    items.push_back(phrase(text::kCountOf, count, phrase(nodeRejectText(why))));
+    items.push_back(phrase(text::kNodesRejected, count, phrase(nodeRejectText(why))));
   return phrase(text::kClauses, std::move(fit), listText(std::move(items)));
 }
 

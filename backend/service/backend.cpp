@@ -63,6 +63,7 @@ ApiError unavailable(const Error& e) {
 // suit the current state, or a malformed request. The engine's sentence says which; the older
 // refusals that have none (the submit checks) are told apart by their words.
 ErrorKind classify(const Error& e) {
+  if (e.where.field == "layout") return ErrorKind::InvalidArgument;
   if (!e.text.empty()) {
     const std::string& p = e.text.patternText();
     for (const char* notFound :
@@ -77,7 +78,6 @@ ErrorKind classify(const Error& e) {
     return ErrorKind::InvalidArgument;
   }
   const std::string& m = e.message;
-  if (e.where.field == "layout") return ErrorKind::InvalidArgument;
   if (m.starts_with("no ") || contains(m, "unknown node") || contains(m, "unknown GPU") ||
       contains(m, "unknown team") || contains(m, "no reservation"))
     return ErrorKind::NotFound;
@@ -694,9 +694,8 @@ void Backend::act(Command command, bool dryRun, const Caller& who, Deadline d,
         if (target && !e.job(*target)) {
           auto row = b.state_->job(*target);
           if (row && *row)
-            return ApiError{
-                ErrorKind::FailedPrecondition,
-                "job " + std::to_string(*target) + " is " + jobStateName((*row)->state)};
+            return refusal(
+                Error::of(phrase(text::kAlreadyEnded, *target, jobStateText((*row)->state))));
           return refusal(Error::of(phrase(text::kNoJob, *target)));
         }
         // A move can re-rank every pending job of the same priority: remember the ranks.

@@ -47,8 +47,13 @@ Text jobStateText(JobState s) {
 
 Text jobsText(const std::vector<JobId>& ids) {
   if (ids.size() == 1) return phrase(text::kJob, ids[0]);
+  // A sentence names a handful; the rest are counted ("jobs 4, 7, ... and 12 more").
+  constexpr size_t kNamed = 10;
   std::vector<Text> items;
-  for (JobId id : ids) items.push_back(literal(id));
+  for (size_t i = 0; i < ids.size() && i < kNamed; ++i) items.push_back(literal(ids[i]));
+  if (ids.size() > kNamed)
+    return phrase(text::kJobs,
+                  phrase(text::kAndMore, listText(std::move(items)), ids.size() - kNamed));
   return phrase(text::kJobs, listText(std::move(items), true));
 }
 

@@ -1,5 +1,6 @@
 // Core helpers: error locations, Expected, string and CPU-list parsing, translatable texts.
 #include <QtTest>
+#include <functional>
 
 #include "core/engine_text.h"
 #include "core/error.h"
@@ -27,8 +28,8 @@ class TstCore : public QObject {
     const Text t =
         phrase(text::kNoNodeHosts,
                phrase(text::kClauses, phrase(text::kNodesFit, 0, 62),
-                      listText({phrase(text::kCountOf, 40, phrase(text::kRejectGpus)),
-                                phrase(text::kCountOf, 22, phrase(text::kRejectPool))})));
+                      listText({phrase(text::kNodesRejected, 40, phrase(text::kRejectGpus)),
+                                phrase(text::kNodesRejected, 22, phrase(text::kRejectPool))})));
     QCOMPARE(QString::fromStdString(t.english()),
              QString("no node can host a task: 0/62 nodes fit; 40 not enough free GPUs, "
                      "22 pool mismatch"));
@@ -39,9 +40,9 @@ class TstCore : public QObject {
     QCOMPARE(QString::fromStdString(literal("50%1 done").english()), QString("50%1 done"));
     QCOMPARE(QString::fromStdString(phrase("%1 then %2", "a%2", "b").english()),
              QString("a%2 then b"));
-    // A placeholder with no argument stays as written; %% and a trailing % are plain text.
-    QCOMPARE(QString::fromStdString(phrase("%1 and %3 at 5%", "x").english()),
-             QString("x and %3 at 5%"));
+    // A placeholder with no argument stays as written; %0, %x and a trailing % are plain text.
+    QCOMPARE(QString::fromStdString(phrase("%1 and %3 at %0 %x 5%", "x").english()),
+             QString("x and %3 at %0 %x 5%"));
     // The same template may use an argument twice (kGangWithin names the level twice).
     QCOMPARE(QString::fromStdString(phrase(text::kGangWithin, 4, phrase(text::kTasksOfGpus, 8),
                                            phrase(text::kLevelNvlink), 2)
@@ -54,6 +55,21 @@ class TstCore : public QObject {
     QCOMPARE(QString::fromStdString(listText({literal(4), literal(7), literal(9)}, true).english()),
              QString("4, 7 and 9"));
     QCOMPARE(QString::fromStdString(listText({literal(4)}).english()), QString("4"));
+    // A long list nests log2(n) deep, so a client can read it back (rpc::kMaxTextDepth).
+    std::vector<Text> many;
+    std::string expected;
+    for (int i = 0; i < 1000; ++i) {
+      many.push_back(literal(i));
+      expected += (i ? (i == 999 ? " and " : ", ") : "") + std::to_string(i);
+    }
+    const Text longList = listText(std::move(many), true);
+    QCOMPARE(QString::fromStdString(longList.english()), QString::fromStdString(expected));
+    std::function<int(const Text&)> depth = [&](const Text& t) {
+      int d = 0;
+      for (const Text& a : t.args()) d = std::max(d, depth(a));
+      return d + 1;
+    };
+    QVERIFY2(depth(longList) <= 12, qPrintable(QString::number(depth(longList))));
     QVERIFY(listText({}).empty());
     QVERIFY(Text().empty());
     QVERIFY(Text().isLiteral());

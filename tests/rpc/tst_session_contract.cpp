@@ -70,6 +70,13 @@ std::string script(ClusterSession& s) {
   const ApiError& refused = std::get<ApiError>(again);
   line("refused " + std::string(errorKindName(refused.kind)) + " " + refused.message + " " +
        structure(refused.text));
+  // A refused layout names its field, in the sentence too.
+  const auto overlap = await<CommandResult>([&](auto r) {
+    s.act(cmd::Repartition{"inf-01/0", "7g.80gb@0,1g.10gb@0", false}, true, Caller{}, std::nullopt,
+          r);
+  });
+  const ApiError& badLayout = std::get<ApiError>(overlap);
+  line("layout " + std::string(errorKindName(badLayout.kind)) + " " + structure(badLayout.text));
   const auto small2 = std::get<JobInfo>(await<JobInfo>([&](auto r) { s.job(ids[1], r); }));
   line("second reason " + structure(small2.reason));
   const auto missing = await<JobInfo>([&](auto r) { s.job(999, r); });
@@ -164,6 +171,9 @@ class TstSessionContract : public QObject {
         local.find("reason text <waiting for the next scheduling cycle>()") != std::string::npos,
         local.c_str());
     QVERIFY2(local.find("explain text <held by an operator>()") != std::string::npos,
+             local.c_str());
+    QVERIFY2(local.find("layout invalid argument <%1: %2>('layout', <%1 failed: %2>(") !=
+                 std::string::npos,
              local.c_str());
     QVERIFY2(local.find("refused failed precondition job 1 is already held <job %1 is already "
                         "held>('1')") != std::string::npos,

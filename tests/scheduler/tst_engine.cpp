@@ -2,6 +2,7 @@
 // lifecycle and its event log, the clock, future arrivals, holds, operator commands (dry run,
 // audit, validation) and the invariant checker.
 #include <QtTest>
+#include <numeric>
 
 #include <algorithm>
 #include <cmath>
@@ -108,6 +109,15 @@ class TstEngine : public QObject {
   Q_OBJECT
 
  private slots:
+  // Sentences name ten jobs and count the rest; two read "jobs 4 and 7".
+  void jobListsInSentences() {
+    std::vector<JobId> ids(25);
+    std::iota(ids.begin(), ids.end(), JobId{1});
+    QCOMPARE(q(jobsText(ids)), QString("jobs 1, 2, 3, 4, 5, 6, 7, 8, 9, 10 and 15 more"));
+    QCOMPARE(q(jobsText({4, 7})), QString("jobs 4 and 7"));
+    QCOMPARE(q(jobsText({4})), QString("job 4"));
+  }
+
   void createFailsOnUnknownPlugin() {
     Policy p;
     p.score = {{"binpack", 1}, {"nope", 1}};

@@ -279,6 +279,16 @@ class TstBackend : public QObject {
         act(*b, parse("{cancel: " + std::to_string(ids[0]) + "}"))));
     auto again = act(*b, parse("{cancel: " + std::to_string(ids[0]) + "}"));
     QCOMPARE(std::get<ApiError>(again).kind, ErrorKind::FailedPrecondition);
+    // The engine's sentence decides: a finished job's priority is a state problem, a layout that
+    // drops a busy instance stays a bad layout, an unknown class a bad argument.
+    auto ended =
+        act(*b, parse("{set_priority: {job: " + std::to_string(ids[0]) + ", class: serving}}"));
+    QCOMPARE(std::get<ApiError>(ended).kind, ErrorKind::FailedPrecondition);
+    QVERIFY(!std::get<ApiError>(ended).text.empty());
+    const auto live = submit(*b, {demoJobs()[4]});
+    auto badClass =
+        act(*b, parse("{set_priority: {job: " + std::to_string(live[0]) + ", class: nope}}"));
+    QCOMPARE(std::get<ApiError>(badClass).kind, ErrorKind::InvalidArgument);
     auto missing = await<JobInfo>([&](auto reply) { b->job(12345, reply); });
     QCOMPARE(std::get<ApiError>(missing).kind, ErrorKind::NotFound);
   }
