@@ -142,6 +142,11 @@ QStringList problemsOf(const Message& m) {
     if (want != got)
       out << QStringLiteral("placeholders {%1} in \"%2\", source has {%3}")
                  .arg(got.join(QLatin1Char(',')), t, want.join(QLatin1Char(',')));
+    // The engine's templates are filled by fillPattern (core/text.h), which knows %1..%9 only.
+    static const QRegularExpression engineOnly(QStringLiteral("%(L[0-9]|[0-9]{2})"));
+    if (m.context == QLatin1String("tessera::text") && t.contains(engineOnly))
+      out << QStringLiteral("a localized or two-digit placeholder in an engine template: \"") + t +
+                 QLatin1Char('"');
     if (tags(t) != tags(m.source)) out << QStringLiteral("HTML tags differ in \"%1\"").arg(t);
     if (hasMnemonic(t) != hasMnemonic(m.source))
       out << QStringLiteral("shortcut marker (&) differs in \"%1\"").arg(t);
