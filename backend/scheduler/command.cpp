@@ -279,11 +279,7 @@ Text describeText(const Command& c) {
 }
 
 Text Impact::summary() const {
-  auto ids = [](const std::vector<JobId>& v) {
-    std::vector<Text> items;
-    for (JobId j : v) items.push_back(literal(j));
-    return listText(std::move(items));
-  };
+  const auto ids = jobIdList;
   std::vector<Text> parts;
   parts.push_back(started.empty() ? phrase(text::kImpactStart, started.size())
                                   : phrase(text::kImpactStartList, started.size(), ids(started)));

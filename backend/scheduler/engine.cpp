@@ -1145,9 +1145,7 @@ Status Engine::repartition(GpuId g, const MigLayout& layout, bool force, const s
   // Check the layout before anyone is preempted for it.
   TESSERA_CHECK(state_.checkMigLayout(g, layout));
   if (!displaced.empty() && !force) {
-    std::vector<Text> jobs;
-    for (JobId j : displaced) jobs.push_back(literal(j));
-    return Error::of(phrase(text::kRemovesBusy, listText(std::move(jobs))));
+    return Error::of(phrase(text::kRemovesBusy, jobIdList({displaced.begin(), displaced.end()})));
   }
   for (JobId j : displaced)
     TESSERA_CHECK(preempt(j, kNoJob, actor, "its MIG instance was repartitioned away"));

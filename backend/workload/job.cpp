@@ -45,16 +45,26 @@ Text jobStateText(JobState s) {
   return literal(jobStateName(s));
 }
 
+namespace {
+std::vector<Text> idItems(const std::vector<JobId>& ids, size_t most) {
+  std::vector<Text> items;
+  for (size_t i = 0; i < ids.size() && i < most; ++i) items.push_back(literal(ids[i]));
+  return items;
+}
+}  // namespace
+
+Text jobIdList(const std::vector<JobId>& ids) {
+  return listText(idItems(ids, ids.size()));
+}
+
 Text jobsText(const std::vector<JobId>& ids) {
   if (ids.size() == 1) return phrase(text::kJob, ids[0]);
   // A sentence names a handful; the rest are counted ("jobs 4, 7, ... and 12 more").
   constexpr size_t kNamed = 10;
-  std::vector<Text> items;
-  for (size_t i = 0; i < ids.size() && i < kNamed; ++i) items.push_back(literal(ids[i]));
   if (ids.size() > kNamed)
     return phrase(text::kJobs,
-                  phrase(text::kAndMore, listText(std::move(items)), ids.size() - kNamed));
-  return phrase(text::kJobs, listText(std::move(items), true));
+                  phrase(text::kAndMore, listText(idItems(ids, kNamed)), ids.size() - kNamed));
+  return phrase(text::kJobs, listText(idItems(ids, kNamed), true));
 }
 
 const char* jobStateName(JobState s) {

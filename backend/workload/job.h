@@ -32,6 +32,8 @@ const char* jobStateName(JobState s);
 Text jobStateText(JobState s);  // the state in a sentence the console translates
 // "job 4", or "jobs 4, 7 and 9"
 Text jobsText(const std::vector<JobId>& ids);
+// The ids alone, every one: "4, 7, 9"
+Text jobIdList(const std::vector<JobId>& ids);
 
 // What one task of a job asks for on the GPU side.
 struct GpuRequest {
