@@ -937,6 +937,314 @@
         <source>the instance at slice %1 is busy</source>
         <translation>die Instanz bei Slice %1 ist belegt</translation>
     </message>
+    <message>
+        <source>GPU</source>
+        <translation>GPU</translation>
+    </message>
+    <message>
+        <source>t=%1 %2: %3</source>
+        <translation>t=%1 %2: %3</translation>
+    </message>
+    <message>
+        <source>submitted</source>
+        <translation>eingereicht</translation>
+    </message>
+    <message>
+        <source>started</source>
+        <translation>gestartet</translation>
+    </message>
+    <message>
+        <source>requeued</source>
+        <translation>erneut eingereiht</translation>
+    </message>
+    <message>
+        <source>held</source>
+        <translation>zurückgehalten</translation>
+    </message>
+    <message>
+        <source>released</source>
+        <translation>freigegeben</translation>
+    </message>
+    <message>
+        <source>command</source>
+        <translation>Befehl</translation>
+    </message>
+    <message>
+        <source>submitted on hold</source>
+        <translation>im zurückgehaltenen Zustand eingereicht</translation>
+    </message>
+    <message>
+        <source>admitted: %1</source>
+        <translation>zugelassen: %1</translation>
+    </message>
+    <message>
+        <source>placed</source>
+        <translation>platziert</translation>
+    </message>
+    <message>
+        <source>backfilled: ends before the reservations of higher jobs or avoids their GPUs</source>
+        <translation>per Backfill eingeplant: endet vor den Reservierungen von Jobs mit höherer Priorität oder meidet deren GPUs</translation>
+    </message>
+    <message>
+        <source>after preempting %1; was blocked: %2</source>
+        <translation>nach Verdrängung von %1; war blockiert: %2</translation>
+    </message>
+    <message>
+        <source>restored from a snapshot (running since t=%1)</source>
+        <translation>aus einem Snapshot wiederhergestellt (läuft seit t=%1)</translation>
+    </message>
+    <message>
+        <source>started on %1 (spans one %2)</source>
+        <translation>gestartet auf %1 (innerhalb einer Einheit der Ebene %2)</translation>
+    </message>
+    <message>
+        <source>preempted by job %1 (%2, team %3): %4; work lost %5 min since its last checkpoint (%6 GPU-hours)</source>
+        <translation>verdrängt durch Job %1 (%2, Team %3): %4; seit dem letzten Checkpoint gehen %5&#xa0;min Arbeit verloren (%6 GPU-Stunden)</translation>
+    </message>
+    <message>
+        <source>preempted by job %1 (%2, team %3): %4; work lost %5 min since its start (%6 GPU-hours)</source>
+        <translation>verdrängt durch Job %1 (%2, Team %3): %4; seit dem Start gehen %5&#xa0;min Arbeit verloren (%6 GPU-Stunden)</translation>
+    </message>
+    <message>
+        <source>its team is borrowing GPUs that team %1 is guaranteed</source>
+        <translation>sein Team leiht GPUs, die Team %1 garantiert sind</translation>
+    </message>
+    <message>
+        <source>higher priority (%1 &gt; %2)</source>
+        <translation>höhere Priorität (%1 &gt; %2)</translation>
+    </message>
+    <message>
+        <source>preempted by operator %1</source>
+        <translation>von Operator %1 verdrängt</translation>
+    </message>
+    <message>
+        <source>its MIG instance was repartitioned away</source>
+        <translation>seine MIG-Instanz wurde durch Neupartitionierung entfernt</translation>
+    </message>
+    <message>
+        <source>node %1 failed</source>
+        <translation>Knoten %1 ausgefallen</translation>
+    </message>
+    <message>
+        <source>GPU %1 fault (Xid %2)</source>
+        <translation>Fehler an GPU %1 (Xid %2)</translation>
+    </message>
+    <message>
+        <source>GPU %1 is being repartitioned</source>
+        <translation>GPU %1 wird neu partitioniert</translation>
+    </message>
+    <message>
+        <source>GPU %1 fault (Xid %2, %3)</source>
+        <translation>Fehler an GPU %1 (Xid %2, %3)</translation>
+    </message>
+    <message>
+        <source>requeued with %1 min of work kept</source>
+        <translation>erneut eingereiht, %1&#xa0;min Arbeit bleiben erhalten</translation>
+    </message>
+    <message>
+        <source>finished</source>
+        <translation>beendet</translation>
+    </message>
+    <message>
+        <source>finished (simulated)</source>
+        <translation>beendet (simuliert)</translation>
+    </message>
+    <message>
+        <source>time limit reached</source>
+        <translation>Zeitlimit erreicht</translation>
+    </message>
+    <message>
+        <source>the job failed (as in the trace)</source>
+        <translation>der Job ist fehlgeschlagen (wie im Trace)</translation>
+    </message>
+    <message>
+        <source>cancelled by %1</source>
+        <translation>von %1 abgebrochen</translation>
+    </message>
+    <message>
+        <source>held by %1</source>
+        <translation>von %1 zurückgehalten</translation>
+    </message>
+    <message>
+        <source>released by %1</source>
+        <translation>von %1 freigegeben</translation>
+    </message>
+    <message>
+        <source>%1: applied: %2</source>
+        <translation>%1: angewendet: %2</translation>
+    </message>
+    <message>
+        <source>%1: refused: %2</source>
+        <translation>%1: abgelehnt: %2</translation>
+    </message>
+    <message>
+        <source>dry run: %1: %2</source>
+        <translation>Probelauf: %1: %2</translation>
+    </message>
+    <message>
+        <source>job %1 on %2 has no runtime estimate and may still run when reservation %3 starts at t=%4</source>
+        <translation>Job %1 auf %2 hat keine Laufzeitschätzung und läuft möglicherweise noch, wenn Reservierung %3 bei t=%4 beginnt</translation>
+    </message>
+    <message>
+        <source>job %1 on %2 is expected to run until t=%3 when reservation %4 starts at t=%5</source>
+        <translation>Job %1 auf %2 läuft voraussichtlich bis t=%3, Reservierung %4 beginnt aber bei t=%5</translation>
+    </message>
+    <message>
+        <source>job %1 already exists</source>
+        <translation>Job %1 existiert bereits</translation>
+    </message>
+    <message>
+        <source>a job needs at least one task</source>
+        <translation>ein Job braucht mindestens einen Task</translation>
+    </message>
+    <message>
+        <source>job %1 requests no GPU (give gpus, mig or fraction)</source>
+        <translation>Job %1 fordert keine GPU an (gpus, mig oder fraction angeben)</translation>
+    </message>
+    <message>
+        <source>unknown team &apos;%1&apos;</source>
+        <translation>unbekanntes Team &apos;%1&apos;</translation>
+    </message>
+    <message>
+        <source>pin names unknown GPU &apos;%1&apos;</source>
+        <translation>die Festlegung nennt eine unbekannte GPU &apos;%1&apos;</translation>
+    </message>
+    <message>
+        <source>pin names unknown node &apos;%1&apos;</source>
+        <translation>die Festlegung nennt einen unbekannten Knoten &apos;%1&apos;</translation>
+    </message>
+    <message>
+        <source>a reservation needs an id</source>
+        <translation>eine Reservierung braucht eine ID</translation>
+    </message>
+    <message>
+        <source>reservation &apos;%1&apos; already exists</source>
+        <translation>Reservierung &apos;%1&apos; existiert bereits</translation>
+    </message>
+    <message>
+        <source>a reservation must end after it starts</source>
+        <translation>eine Reservierung muss nach ihrem Beginn enden</translation>
+    </message>
+    <message>
+        <source>no reservation &apos;%1&apos;</source>
+        <translation>Reservierung &apos;%1&apos; existiert nicht</translation>
+    </message>
+    <message>
+        <source>guaranteed and borrow must be &gt;= 0</source>
+        <translation>garantiert und ausleihbar müssen &gt;= 0 sein</translation>
+    </message>
+    <message>
+        <source>cannot lend more than the guaranteed %1</source>
+        <translation>kann nicht mehr als die garantierten %1 verleihen</translation>
+    </message>
+    <message>
+        <source>in MIG layout item &apos;%1&apos;: %2</source>
+        <translation>im MIG-Layout-Element &apos;%1&apos;: %2</translation>
+    </message>
+    <message>
+        <source>compute instance &apos;%1&apos; must look like &apos;2c&apos;</source>
+        <translation>Compute-Instanz &apos;%1&apos; muss die Form &apos;2c&apos; haben</translation>
+    </message>
+    <message>
+        <source>compute instance &apos;%1&apos; must have 1..%2 compute slices</source>
+        <translation>Compute-Instanz &apos;%1&apos; muss 1..%2 Rechen-Slices haben</translation>
+    </message>
+    <message>
+        <source>too many compute instances</source>
+        <translation>zu viele Compute-Instanzen</translation>
+    </message>
+    <message>
+        <source>GPU model &apos;%1&apos; is not MIG capable</source>
+        <translation>GPU-Modell &apos;%1&apos; unterstützt kein MIG</translation>
+    </message>
+    <message>
+        <source>empty item in MIG layout &apos;%1&apos;</source>
+        <translation>leeres Element im MIG-Layout &apos;%1&apos;</translation>
+    </message>
+    <message>
+        <source>repeat count must be 1..%1</source>
+        <translation>die Wiederholungsanzahl muss 1..%1 sein</translation>
+    </message>
+    <message>
+        <source>missing &apos;)&apos; after compute instances</source>
+        <translation>&apos;)&apos; fehlt nach den Compute-Instanzen</translation>
+    </message>
+    <message>
+        <source>start must be a memory slice 0..%1</source>
+        <translation>der Start muss ein Speicher-Slice 0..%1 sein</translation>
+    </message>
+    <message>
+        <source>a repeated item cannot have a fixed start</source>
+        <translation>ein wiederholtes Element kann keine feste Startposition haben</translation>
+    </message>
+    <message>
+        <source>unknown profile &apos;%1&apos; for %2 (profiles: %3)</source>
+        <translation>unbekanntes Profil &apos;%1&apos; für %2 (Profile: %3)</translation>
+    </message>
+    <message>
+        <source>&apos;()&apos; lists no compute instances</source>
+        <translation>&apos;()&apos; nennt keine Compute-Instanzen</translation>
+    </message>
+    <message>
+        <source>MIG layout has more than %1 instances</source>
+        <translation>das MIG-Layout hat mehr als %1 Instanzen</translation>
+    </message>
+    <message>
+        <source>busy instance %1 is not in the target; a repartition may not destroy running work (drain it first, or add it to the target)</source>
+        <translation>die belegte Instanz %1 ist nicht im Ziel; eine Neupartitionierung darf keine laufende Arbeit zerstören (zuerst leeren oder zum Ziel hinzufügen)</translation>
+    </message>
+    <message>
+        <source>current layout is invalid: %1</source>
+        <translation>das aktuelle Layout ist ungültig: %1</translation>
+    </message>
+    <message>
+        <source>target is impossible on any layout: %1</source>
+        <translation>das Ziel ist in keinem Layout möglich: %1</translation>
+    </message>
+    <message>
+        <source>%1 x %2 exceeds its maximum of %3 per GPU</source>
+        <translation>%1 x %2 überschreitet das Maximum von %3 pro GPU</translation>
+    </message>
+    <message>
+        <source>the target needs %1 memory slices; a %2 has %3</source>
+        <translation>das Ziel benötigt %1 Speicher-Slices; eine %2 hat %3</translation>
+    </message>
+    <message>
+        <source>the target needs %1 compute slices; a %2 has %3</source>
+        <translation>das Ziel benötigt %1 Rechen-Slices; eine %2 hat %3</translation>
+    </message>
+    <message>
+        <source>the target needs more engines than a %1 has (CE %2/%3, DEC %4/%5, JPEG %6/%7, OFA %8/%9; e.g. two +me instances)</source>
+        <translation>das Ziel benötigt mehr Engines, als eine %1 hat (CE %2/%3, DEC %4/%5, JPEG %6/%7, OFA %8/%9; z.&#xa0;B. zwei +me-Instanzen)</translation>
+    </message>
+    <message>
+        <source>the layout search gave up after %1 attempts; give explicit starts (PROFILE@START) for some instances</source>
+        <translation>die Layout-Suche hat nach %1 Versuchen aufgegeben; für einige Instanzen explizite Startpositionen angeben (PROFILE@START)</translation>
+    </message>
+    <message>
+        <source>check 1 (allowed start) failed: %1 cannot start at slice %2; %3 may start only at {%4}</source>
+        <translation>Prüfung 1 (zulässige Startposition) fehlgeschlagen: %1 kann nicht an Slice %2 beginnen; %3 darf nur an {%4} beginnen</translation>
+    </message>
+    <message>
+        <source>@%1 blocked by %2</source>
+        <translation>@%1 blockiert durch %2</translation>
+    </message>
+    <message>
+        <source>count/engine limits</source>
+        <translation>Anzahl-/Engine-Grenzen</translation>
+    </message>
+    <message>
+        <source>%1 (busy)</source>
+        <translation>%1 (belegt)</translation>
+    </message>
+    <message>
+        <source>nothing</source>
+        <translation>nichts</translation>
+    </message>
+    <message>
+        <source>no valid layout holds the target: after placing %1, %2 fits nowhere (%3)</source>
+        <translation>kein gültiges Layout fasst das Ziel (bereits platziert: %1): %2 passt nirgends (%3)</translation>
+    </message>
 </context>
 <context>
     <name>tessera::widgets::ClusterTreeModel</name>

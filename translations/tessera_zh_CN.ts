@@ -937,6 +937,314 @@
         <source>the instance at slice %1 is busy</source>
         <translation>切片 %1 处的实例正在使用中</translation>
     </message>
+    <message>
+        <source>GPU</source>
+        <translation>GPU</translation>
+    </message>
+    <message>
+        <source>t=%1 %2: %3</source>
+        <translation>t=%1 %2：%3</translation>
+    </message>
+    <message>
+        <source>submitted</source>
+        <translation>已提交</translation>
+    </message>
+    <message>
+        <source>started</source>
+        <translation>已启动</translation>
+    </message>
+    <message>
+        <source>requeued</source>
+        <translation>已重新排队</translation>
+    </message>
+    <message>
+        <source>held</source>
+        <translation>已挂起</translation>
+    </message>
+    <message>
+        <source>released</source>
+        <translation>已释放</translation>
+    </message>
+    <message>
+        <source>command</source>
+        <translation>命令</translation>
+    </message>
+    <message>
+        <source>submitted on hold</source>
+        <translation>以挂起状态提交</translation>
+    </message>
+    <message>
+        <source>admitted: %1</source>
+        <translation>已准入：%1</translation>
+    </message>
+    <message>
+        <source>placed</source>
+        <translation>已放置</translation>
+    </message>
+    <message>
+        <source>backfilled: ends before the reservations of higher jobs or avoids their GPUs</source>
+        <translation>回填：在优先级更高的作业的预留开始前结束，或避开其 GPU</translation>
+    </message>
+    <message>
+        <source>after preempting %1; was blocked: %2</source>
+        <translation>在抢占%1之后；此前受阻：%2</translation>
+    </message>
+    <message>
+        <source>restored from a snapshot (running since t=%1)</source>
+        <translation>从快照恢复（自 t=%1 起运行）</translation>
+    </message>
+    <message>
+        <source>started on %1 (spans one %2)</source>
+        <translation>在 %1 上启动（位于同一%2内）</translation>
+    </message>
+    <message>
+        <source>preempted by job %1 (%2, team %3): %4; work lost %5 min since its last checkpoint (%6 GPU-hours)</source>
+        <translation>被作业 %1（%2，团队 %3）抢占：%4；自上次检查点以来损失 %5 分钟的工作（%6 GPU 小时）</translation>
+    </message>
+    <message>
+        <source>preempted by job %1 (%2, team %3): %4; work lost %5 min since its start (%6 GPU-hours)</source>
+        <translation>被作业 %1（%2，团队 %3）抢占：%4；自启动以来损失 %5 分钟的工作（%6 GPU 小时）</translation>
+    </message>
+    <message>
+        <source>its team is borrowing GPUs that team %1 is guaranteed</source>
+        <translation>其团队正在借用保证给团队 %1 的 GPU</translation>
+    </message>
+    <message>
+        <source>higher priority (%1 &gt; %2)</source>
+        <translation>优先级更高（%1 &gt; %2）</translation>
+    </message>
+    <message>
+        <source>preempted by operator %1</source>
+        <translation>被操作员 %1 抢占</translation>
+    </message>
+    <message>
+        <source>its MIG instance was repartitioned away</source>
+        <translation>其 MIG 实例因重新分区而被移除</translation>
+    </message>
+    <message>
+        <source>node %1 failed</source>
+        <translation>节点 %1 故障</translation>
+    </message>
+    <message>
+        <source>GPU %1 fault (Xid %2)</source>
+        <translation>GPU %1 故障（Xid %2）</translation>
+    </message>
+    <message>
+        <source>GPU %1 is being repartitioned</source>
+        <translation>GPU %1 正在重新分区</translation>
+    </message>
+    <message>
+        <source>GPU %1 fault (Xid %2, %3)</source>
+        <translation>GPU %1 故障（Xid %2，%3）</translation>
+    </message>
+    <message>
+        <source>requeued with %1 min of work kept</source>
+        <translation>重新排队，保留了 %1 分钟的工作</translation>
+    </message>
+    <message>
+        <source>finished</source>
+        <translation>运行结束</translation>
+    </message>
+    <message>
+        <source>finished (simulated)</source>
+        <translation>运行结束（模拟）</translation>
+    </message>
+    <message>
+        <source>time limit reached</source>
+        <translation>已达到时间限制</translation>
+    </message>
+    <message>
+        <source>the job failed (as in the trace)</source>
+        <translation>作业失败（与跟踪记录一致）</translation>
+    </message>
+    <message>
+        <source>cancelled by %1</source>
+        <translation>被 %1 取消</translation>
+    </message>
+    <message>
+        <source>held by %1</source>
+        <translation>被 %1 挂起</translation>
+    </message>
+    <message>
+        <source>released by %1</source>
+        <translation>被 %1 释放</translation>
+    </message>
+    <message>
+        <source>%1: applied: %2</source>
+        <translation>%1：已应用：%2</translation>
+    </message>
+    <message>
+        <source>%1: refused: %2</source>
+        <translation>%1：已拒绝：%2</translation>
+    </message>
+    <message>
+        <source>dry run: %1: %2</source>
+        <translation>试运行：%1：%2</translation>
+    </message>
+    <message>
+        <source>job %1 on %2 has no runtime estimate and may still run when reservation %3 starts at t=%4</source>
+        <translation>%2 上的作业 %1 没有运行时间估计，在预留 %3 于 t=%4 开始时可能仍在运行</translation>
+    </message>
+    <message>
+        <source>job %1 on %2 is expected to run until t=%3 when reservation %4 starts at t=%5</source>
+        <translation>%2 上的作业 %1 预计运行到 t=%3，而预留 %4 在 t=%5 开始</translation>
+    </message>
+    <message>
+        <source>job %1 already exists</source>
+        <translation>作业 %1 已存在</translation>
+    </message>
+    <message>
+        <source>a job needs at least one task</source>
+        <translation>作业至少需要一个任务</translation>
+    </message>
+    <message>
+        <source>job %1 requests no GPU (give gpus, mig or fraction)</source>
+        <translation>作业 %1 未请求 GPU（请指定 gpus、mig 或 fraction）</translation>
+    </message>
+    <message>
+        <source>unknown team &apos;%1&apos;</source>
+        <translation>未知的团队 &apos;%1&apos;</translation>
+    </message>
+    <message>
+        <source>pin names unknown GPU &apos;%1&apos;</source>
+        <translation>指定了未知的 GPU &apos;%1&apos;</translation>
+    </message>
+    <message>
+        <source>pin names unknown node &apos;%1&apos;</source>
+        <translation>指定了未知的节点 &apos;%1&apos;</translation>
+    </message>
+    <message>
+        <source>a reservation needs an id</source>
+        <translation>预留需要一个 ID</translation>
+    </message>
+    <message>
+        <source>reservation &apos;%1&apos; already exists</source>
+        <translation>预留 &apos;%1&apos; 已存在</translation>
+    </message>
+    <message>
+        <source>a reservation must end after it starts</source>
+        <translation>预留的结束时间必须晚于开始时间</translation>
+    </message>
+    <message>
+        <source>no reservation &apos;%1&apos;</source>
+        <translation>预留 &apos;%1&apos; 不存在</translation>
+    </message>
+    <message>
+        <source>guaranteed and borrow must be &gt;= 0</source>
+        <translation>保证值和借用值必须 &gt;= 0</translation>
+    </message>
+    <message>
+        <source>cannot lend more than the guaranteed %1</source>
+        <translation>借出量不能超过保证的 %1 个</translation>
+    </message>
+    <message>
+        <source>in MIG layout item &apos;%1&apos;: %2</source>
+        <translation>MIG 布局项 &apos;%1&apos; 中：%2</translation>
+    </message>
+    <message>
+        <source>compute instance &apos;%1&apos; must look like &apos;2c&apos;</source>
+        <translation>计算实例 &apos;%1&apos; 的格式应类似 &apos;2c&apos;</translation>
+    </message>
+    <message>
+        <source>compute instance &apos;%1&apos; must have 1..%2 compute slices</source>
+        <translation>计算实例 &apos;%1&apos; 必须有 1..%2 个计算切片</translation>
+    </message>
+    <message>
+        <source>too many compute instances</source>
+        <translation>计算实例过多</translation>
+    </message>
+    <message>
+        <source>GPU model &apos;%1&apos; is not MIG capable</source>
+        <translation>GPU 型号 &apos;%1&apos; 不支持 MIG</translation>
+    </message>
+    <message>
+        <source>empty item in MIG layout &apos;%1&apos;</source>
+        <translation>MIG 布局 &apos;%1&apos; 中有空项</translation>
+    </message>
+    <message>
+        <source>repeat count must be 1..%1</source>
+        <translation>重复次数必须为 1..%1</translation>
+    </message>
+    <message>
+        <source>missing &apos;)&apos; after compute instances</source>
+        <translation>计算实例后缺少 &apos;)&apos;</translation>
+    </message>
+    <message>
+        <source>start must be a memory slice 0..%1</source>
+        <translation>起始位置必须是显存切片 0..%1</translation>
+    </message>
+    <message>
+        <source>a repeated item cannot have a fixed start</source>
+        <translation>重复项不能有固定的起始位置</translation>
+    </message>
+    <message>
+        <source>unknown profile &apos;%1&apos; for %2 (profiles: %3)</source>
+        <translation>%2 没有配置文件 &apos;%1&apos;（可用配置文件：%3）</translation>
+    </message>
+    <message>
+        <source>&apos;()&apos; lists no compute instances</source>
+        <translation>&apos;()&apos; 中没有列出任何计算实例</translation>
+    </message>
+    <message>
+        <source>MIG layout has more than %1 instances</source>
+        <translation>MIG 布局的实例超过 %1 个</translation>
+    </message>
+    <message>
+        <source>busy instance %1 is not in the target; a repartition may not destroy running work (drain it first, or add it to the target)</source>
+        <translation>使用中的实例 %1 不在目标中；重新分区不得破坏正在运行的工作（请先排空，或将其加入目标）</translation>
+    </message>
+    <message>
+        <source>current layout is invalid: %1</source>
+        <translation>当前布局无效：%1</translation>
+    </message>
+    <message>
+        <source>target is impossible on any layout: %1</source>
+        <translation>目标在任何布局下都无法实现：%1</translation>
+    </message>
+    <message>
+        <source>%1 x %2 exceeds its maximum of %3 per GPU</source>
+        <translation>%1 × %2 超过了每个 GPU 最多 %3 个的上限</translation>
+    </message>
+    <message>
+        <source>the target needs %1 memory slices; a %2 has %3</source>
+        <translation>目标需要 %1 个显存切片；而 %2 只有 %3 个</translation>
+    </message>
+    <message>
+        <source>the target needs %1 compute slices; a %2 has %3</source>
+        <translation>目标需要 %1 个计算切片；而 %2 只有 %3 个</translation>
+    </message>
+    <message>
+        <source>the target needs more engines than a %1 has (CE %2/%3, DEC %4/%5, JPEG %6/%7, OFA %8/%9; e.g. two +me instances)</source>
+        <translation>目标所需的引擎超过 %1 所具有的数量（CE %2/%3，DEC %4/%5，JPEG %6/%7，OFA %8/%9；例如两个 +me 实例）</translation>
+    </message>
+    <message>
+        <source>the layout search gave up after %1 attempts; give explicit starts (PROFILE@START) for some instances</source>
+        <translation>布局搜索在 %1 次尝试后放弃；请为部分实例指定明确的起始位置（PROFILE@START）</translation>
+    </message>
+    <message>
+        <source>check 1 (allowed start) failed: %1 cannot start at slice %2; %3 may start only at {%4}</source>
+        <translation>检查 1（允许的起始位置）未通过：%1 不能从切片 %2 开始；%3 只能从 {%4} 开始</translation>
+    </message>
+    <message>
+        <source>@%1 blocked by %2</source>
+        <translation>@%1 受阻于 %2</translation>
+    </message>
+    <message>
+        <source>count/engine limits</source>
+        <translation>数量/引擎限制</translation>
+    </message>
+    <message>
+        <source>%1 (busy)</source>
+        <translation>%1（使用中）</translation>
+    </message>
+    <message>
+        <source>nothing</source>
+        <translation>无</translation>
+    </message>
+    <message>
+        <source>no valid layout holds the target: after placing %1, %2 fits nowhere (%3)</source>
+        <translation>没有有效布局能容纳目标（已放置：%1）：%2 无处可放（%3）</translation>
+    </message>
 </context>
 <context>
     <name>tessera::widgets::ClusterTreeModel</name>

@@ -242,7 +242,7 @@ void JobInspector::showSuggestions() {
 
 void JobInspector::showHistory() {
   history_->clear();
-  for (const std::string& h : x_->history) history_->addItem(QString::fromStdString(h));
+  for (const Text& line : x_->history) history_->addItem(displayText(line));
   history_->setVisible(!x_->history.empty());
 }
 

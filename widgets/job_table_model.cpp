@@ -159,7 +159,7 @@ Seconds JobTableModel::waitOf(const JobInfo& info) const {
 
 QString JobTableModel::reasonText(const JobInfo& info) const {
   if (info.row.state == JobState::Running && !info.placement.empty()) return placementText(info);
-  return info.reason.empty() ? qs(info.row.reason) : displayText(info.reason);
+  return displayText(info.row.reason);
 }
 
 JobTableModel::Cells JobTableModel::cellsOf(const JobInfo& info) const {

@@ -355,7 +355,8 @@ bool MigEditor::setGpu(const GpuView& gpu, const QString& gpuName) {
   if (problem.isEmpty()) {
     parsed = parseMigLayout(*model, gpu.migLayout);
     if (!parsed)
-      problem = tr("the layout of %1 cannot be read: %2").arg(gpuName, qs(parsed.error().message));
+      problem = tr("the layout of %1 cannot be read: %2")
+                    .arg(gpuName, displayText(parsed.error().sentence()));
   }
   if (problem.isEmpty()) {
     model_ = model;
@@ -373,10 +374,10 @@ bool MigEditor::setGpu(const GpuView& gpu, const QString& gpuName) {
 bool MigEditor::setInitialLayout(const QString& layout) {
   if (!model_) return refuse(tr("no MIG GPU loaded"));
   auto desired = parseMigLayout(*model_, layout.toStdString());
-  if (!desired) return refuse(qs(desired.error().message));
+  if (!desired) return refuse(displayText(desired.error().sentence()));
   // The planner places instances without starts and insists the busy ones stay where they are.
   auto plan = planMigRepartition(*model_, current_, *desired);
-  if (!plan) return refuse(qs(plan.error().message));
+  if (!plan) return refuse(displayText(plan.error().sentence()));
   MigLayout next = plan->target;
   markBusy(next, current_);
   return commit(next);
@@ -499,7 +500,7 @@ bool MigEditor::removeInstanceAt(int slice) {
 
 bool MigEditor::commitText(const std::string& text) {
   auto parsed = parseMigLayout(*model_, text);
-  if (!parsed) return refuse(qs(parsed.error().message));
+  if (!parsed) return refuse(displayText(parsed.error().sentence()));
   return commit(*parsed);
 }
 

@@ -19,6 +19,7 @@
 #include <map>
 #include <set>
 
+#include "engine_text.h"
 #include "mig/mig_capacity.h"
 
 namespace tessera::widgets {
@@ -60,7 +61,7 @@ MigGpu readGpu(const NodeView& node, const GpuView& view, const GpuModel& model)
   if (layout)
     gpu.layout = *layout;
   else
-    gpu.problem = qs(layout.error().message);
+    gpu.problem = displayText(layout.error().sentence());
   gpu.layout.sortByStart();
   return gpu;
 }

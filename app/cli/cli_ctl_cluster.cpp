@@ -87,7 +87,7 @@ std::string eventLine(const Event& e) {
       line += std::string(" (") + jobStateName(e.from) + " -> " + jobStateName(e.to) + ")";
   }
   if (e.by != kNoJob) line += " for job " + std::to_string(e.by);
-  if (!e.reason.empty()) line += ": " + e.reason;
+  if (!e.reason.empty()) line += ": " + e.reason.english();
   // The scheduler is the usual actor; naming it on every line would only be noise.
   if (!e.actor.empty() && e.actor != "scheduler") line += " [" + e.actor + "]";
   return line;

@@ -186,8 +186,8 @@ int runScenarios(Context& ctx, const std::vector<std::string>& paths, bool verbo
     if (finished)
       for (const auto& ev : finished->events())
         ctx.out << "  #" << ev.seq << " t=" << ev.time << " " << eventKindName(ev.kind)
-                << (ev.job ? " job " + std::to_string(ev.job) : std::string()) << ": " << ev.reason
-                << "\n";
+                << (ev.job ? " job " + std::to_string(ev.job) : std::string()) << ": "
+                << ev.reason.english() << "\n";
   }
   return code;
 }

@@ -21,6 +21,7 @@ inline constexpr const char* kAndMore = TESSERA_TEXT("%1 and %2 more");  // "4, 
 inline constexpr const char* kGpuOfNode = TESSERA_TEXT("%1 GPU %2");     // "pod-a-02 GPU 3 4"
 
 // ---- topology levels, in sentences
+inline constexpr const char* kLevelGpu = TESSERA_TEXT("GPU");
 inline constexpr const char* kLevelNode = TESSERA_TEXT("node");
 inline constexpr const char* kLevelNvlink = TESSERA_TEXT("NVLink domain");
 inline constexpr const char* kLevelLeaf = TESSERA_TEXT("leaf switch");
@@ -180,6 +181,10 @@ inline constexpr const char* kImpactPreemptedList = TESSERA_TEXT("%1 preempted (
 inline constexpr const char* kImpactStopped = TESSERA_TEXT("%1 stopped (%2)");
 inline constexpr const char* kImpactLost = TESSERA_TEXT("%1 GPU-hours lost");
 inline constexpr const char* kWarning = TESSERA_TEXT("warning: %1");
+inline constexpr const char* kConflictNoEstimate = TESSERA_TEXT(
+    "job %1 on %2 has no runtime estimate and may still run when reservation %3 starts at t=%4");
+inline constexpr const char* kConflictUntil =
+    TESSERA_TEXT("job %1 on %2 is expected to run until t=%3 when reservation %4 starts at t=%5");
 
 // ---- why an action was refused
 inline constexpr const char* kNoJob = TESSERA_TEXT("no job %1");
@@ -208,6 +213,20 @@ inline constexpr const char* kOnlyPendingPin =
 inline constexpr const char* kPinTooFew = TESSERA_TEXT("job %1 needs %2 GPUs; the pin names %3");
 inline constexpr const char* kNotRunning = TESSERA_TEXT("job %1 is %2, not running");
 inline constexpr const char* kNodeStillRuns = TESSERA_TEXT("node %1 still runs job %2");
+inline constexpr const char* kJobExists = TESSERA_TEXT("job %1 already exists");
+inline constexpr const char* kNoTask = TESSERA_TEXT("a job needs at least one task");
+inline constexpr const char* kRequestsNoGpu =
+    TESSERA_TEXT("job %1 requests no GPU (give gpus, mig or fraction)");
+inline constexpr const char* kUnknownTeam = TESSERA_TEXT("unknown team '%1'");
+inline constexpr const char* kPinUnknownGpu = TESSERA_TEXT("pin names unknown GPU '%1'");
+inline constexpr const char* kPinUnknownNode = TESSERA_TEXT("pin names unknown node '%1'");
+inline constexpr const char* kReservationNeedsId = TESSERA_TEXT("a reservation needs an id");
+inline constexpr const char* kReservationExists = TESSERA_TEXT("reservation '%1' already exists");
+inline constexpr const char* kReservationEndsFirst =
+    TESSERA_TEXT("a reservation must end after it starts");
+inline constexpr const char* kNoReservation = TESSERA_TEXT("no reservation '%1'");
+inline constexpr const char* kQuotaNegative = TESSERA_TEXT("guaranteed and borrow must be >= 0");
+inline constexpr const char* kLendTooMuch = TESSERA_TEXT("cannot lend more than the guaranteed %1");
 inline constexpr const char* kRemovesBusy = TESSERA_TEXT(
     "the new layout removes busy instances of job(s) %1 (keep them at the same start, or force "
     "to preempt them)");
@@ -261,6 +280,109 @@ inline constexpr const char* kMigCiNoTable = TESSERA_TEXT(
 inline constexpr const char* kMigCiTable = TESSERA_TEXT(
     "the compute instances of %1 do not fit a %2-slice GPU instance (allowed CI sizes and "
     "counts: mig.compute_instances of %3 in the GPU catalog)");
+
+// ---- MIG layout syntax (parseMigLayout)
+inline constexpr const char* kMigItem = TESSERA_TEXT("in MIG layout item '%1': %2");
+inline constexpr const char* kMigCiShape =
+    TESSERA_TEXT("compute instance '%1' must look like '2c'");
+inline constexpr const char* kMigCiRange =
+    TESSERA_TEXT("compute instance '%1' must have 1..%2 compute slices");
+inline constexpr const char* kMigTooManyCi = TESSERA_TEXT("too many compute instances");
+inline constexpr const char* kMigNotCapable = TESSERA_TEXT("GPU model '%1' is not MIG capable");
+inline constexpr const char* kMigEmptyItem = TESSERA_TEXT("empty item in MIG layout '%1'");
+inline constexpr const char* kMigRepeat = TESSERA_TEXT("repeat count must be 1..%1");
+inline constexpr const char* kMigMissingParen = TESSERA_TEXT("missing ')' after compute instances");
+inline constexpr const char* kMigStartRange = TESSERA_TEXT("start must be a memory slice 0..%1");
+inline constexpr const char* kMigRepeatStart =
+    TESSERA_TEXT("a repeated item cannot have a fixed start");
+inline constexpr const char* kMigUnknownProfile =
+    TESSERA_TEXT("unknown profile '%1' for %2 (profiles: %3)");
+inline constexpr const char* kMigNoCi = TESSERA_TEXT("'()' lists no compute instances");
+inline constexpr const char* kMigTooMany = TESSERA_TEXT("MIG layout has more than %1 instances");
+
+// ---- MIG repartition planning (planMigRepartition)
+inline constexpr const char* kMigBusyDropped = TESSERA_TEXT(
+    "busy instance %1 is not in the target; a repartition may not destroy running work (drain it "
+    "first, or add it to the target)");
+inline constexpr const char* kMigCurrentInvalid = TESSERA_TEXT("current layout is invalid: %1");
+inline constexpr const char* kMigImpossible =
+    TESSERA_TEXT("target is impossible on any layout: %1");
+inline constexpr const char* kMigOverMax =
+    TESSERA_TEXT("%1 x %2 exceeds its maximum of %3 per GPU");
+inline constexpr const char* kMigNeedsMemory =
+    TESSERA_TEXT("the target needs %1 memory slices; a %2 has %3");
+inline constexpr const char* kMigNeedsCompute =
+    TESSERA_TEXT("the target needs %1 compute slices; a %2 has %3");
+inline constexpr const char* kMigNeedsEngines = TESSERA_TEXT(
+    "the target needs more engines than a %1 has (CE %2/%3, DEC %4/%5, JPEG %6/%7, OFA %8/%9; "
+    "e.g. two +me instances)");
+inline constexpr const char* kMigGaveUp = TESSERA_TEXT(
+    "the layout search gave up after %1 attempts; give explicit starts (PROFILE@START) for some "
+    "instances");
+inline constexpr const char* kMigStartFailed = TESSERA_TEXT(
+    "check 1 (allowed start) failed: %1 cannot start at slice %2; %3 may start only at {%4}");
+inline constexpr const char* kMigBlockedBy = TESSERA_TEXT("@%1 blocked by %2");
+inline constexpr const char* kMigLimits = TESSERA_TEXT("count/engine limits");
+inline constexpr const char* kMigBusyMark = TESSERA_TEXT("%1 (busy)");
+inline constexpr const char* kMigNothing = TESSERA_TEXT("nothing");
+inline constexpr const char* kMigFitsNowhere =
+    TESSERA_TEXT("no valid layout holds the target: after placing %1, %2 fits nowhere (%3)");
+
+}  // namespace text
+}  // namespace tessera
+
+namespace tessera {
+namespace text {
+
+// ---- a job's history (the event log)
+inline constexpr const char* kHistoryLine = TESSERA_TEXT("t=%1 %2: %3");  // time, kind, reason
+inline constexpr const char* kEvSubmitted = TESSERA_TEXT("submitted");
+inline constexpr const char* kEvAdmitted = TESSERA_TEXT("admitted");
+inline constexpr const char* kEvStarted = TESSERA_TEXT("started");
+inline constexpr const char* kEvCompleted = TESSERA_TEXT("completed");
+inline constexpr const char* kEvFailed = TESSERA_TEXT("failed");
+inline constexpr const char* kEvCancelled = TESSERA_TEXT("cancelled");
+inline constexpr const char* kEvPreempted = TESSERA_TEXT("preempted");
+inline constexpr const char* kEvRequeued = TESSERA_TEXT("requeued");
+inline constexpr const char* kEvHeld = TESSERA_TEXT("held");
+inline constexpr const char* kEvReleased = TESSERA_TEXT("released");
+inline constexpr const char* kEvCommand = TESSERA_TEXT("command");
+inline constexpr const char* kSubmittedHeld = TESSERA_TEXT("submitted on hold");
+inline constexpr const char* kAdmittedWhy = TESSERA_TEXT("admitted: %1");
+inline constexpr const char* kPlaced = TESSERA_TEXT("placed");
+inline constexpr const char* kBackfilled =
+    TESSERA_TEXT("backfilled: ends before the reservations of higher jobs or avoids their GPUs");
+inline constexpr const char* kAfterPreempting =
+    TESSERA_TEXT("after preempting %1; was blocked: %2");
+inline constexpr const char* kRestored =
+    TESSERA_TEXT("restored from a snapshot (running since t=%1)");
+inline constexpr const char* kStartedOn = TESSERA_TEXT("started on %1 (spans one %2)");
+inline constexpr const char* kPreemptedSinceCheckpoint = TESSERA_TEXT(
+    "preempted by job %1 (%2, team %3): %4; work lost %5 min since its last checkpoint (%6 "
+    "GPU-hours)");
+inline constexpr const char* kPreemptedSinceStart = TESSERA_TEXT(
+    "preempted by job %1 (%2, team %3): %4; work lost %5 min since its start (%6 GPU-hours)");
+inline constexpr const char* kReclaimed =
+    TESSERA_TEXT("its team is borrowing GPUs that team %1 is guaranteed");
+inline constexpr const char* kHigherPriority = TESSERA_TEXT("higher priority (%1 > %2)");
+inline constexpr const char* kByOperator = TESSERA_TEXT("preempted by operator %1");
+inline constexpr const char* kRepartitionedAway =
+    TESSERA_TEXT("its MIG instance was repartitioned away");
+inline constexpr const char* kNodeFailed = TESSERA_TEXT("node %1 failed");
+inline constexpr const char* kGpuFaultXid = TESSERA_TEXT("GPU %1 fault (Xid %2)");
+inline constexpr const char* kBeingRepartitioned = TESSERA_TEXT("GPU %1 is being repartitioned");
+inline constexpr const char* kGpuFault = TESSERA_TEXT("GPU %1 fault (Xid %2, %3)");
+inline constexpr const char* kRequeuedKept = TESSERA_TEXT("requeued with %1 min of work kept");
+inline constexpr const char* kFinished = TESSERA_TEXT("finished");
+inline constexpr const char* kFinishedSimulated = TESSERA_TEXT("finished (simulated)");
+inline constexpr const char* kTimeLimit = TESSERA_TEXT("time limit reached");
+inline constexpr const char* kFailedAsInTrace = TESSERA_TEXT("the job failed (as in the trace)");
+inline constexpr const char* kCancelledBy = TESSERA_TEXT("cancelled by %1");
+inline constexpr const char* kHeldBy = TESSERA_TEXT("held by %1");
+inline constexpr const char* kReleasedBy = TESSERA_TEXT("released by %1");
+inline constexpr const char* kAuditApplied = TESSERA_TEXT("%1: applied: %2");
+inline constexpr const char* kAuditRefused = TESSERA_TEXT("%1: refused: %2");
+inline constexpr const char* kAuditDryRun = TESSERA_TEXT("dry run: %1: %2");
 
 }  // namespace text
 }  // namespace tessera

@@ -1,5 +1,7 @@
 #include "core/error.h"
 
+#include "core/engine_text.h"
+
 namespace tessera {
 
 std::string SourceLocation::str() const {
@@ -15,6 +17,12 @@ std::string SourceLocation::str() const {
 std::string Error::str() const {
   if (where.empty()) return message;
   return where.str() + ": " + message;
+}
+
+Text Error::sentence() const {
+  Text what = text.empty() ? literal(message) : text;
+  if (where.empty()) return what;
+  return phrase(text::kLabelled, where.str(), std::move(what));
 }
 
 }  // namespace tessera

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <map>
 
+#include "core/engine_text.h"
 #include "core/strings.h"
 #include "mig/mig_capacity.h"
 #include "mig/mig_validate.h"
@@ -136,7 +137,7 @@ class Search {
 };
 
 // Reasons the desired set is impossible regardless of placement (counts, engines, slices).
-std::string setLevelProblem(const GpuModel& model, const MigLayout& desired) {
+Text setLevelProblem(const GpuModel& model, const MigLayout& desired) {
   const MigGeometry& g = *model.mig;
   std::map<int, int> counts;
   int memory = 0, compute = 0;
@@ -149,48 +150,43 @@ std::string setLevelProblem(const GpuModel& model, const MigLayout& desired) {
   }
   for (auto [p, n] : counts)
     if (n > g.profiles[static_cast<size_t>(p)].maxCount)
-      return std::to_string(n) + " x " + g.profiles[static_cast<size_t>(p)].name +
-             " exceeds its maximum of " +
-             std::to_string(g.profiles[static_cast<size_t>(p)].maxCount) + " per GPU";
+      return phrase(text::kMigOverMax, n, g.profiles[static_cast<size_t>(p)].name,
+                    g.profiles[static_cast<size_t>(p)].maxCount);
   if (memory > g.memorySlices)
-    return "the target needs " + std::to_string(memory) + " memory slices; a " + model.id +
-           " has " + std::to_string(g.memorySlices);
+    return phrase(text::kMigNeedsMemory, memory, model.id, g.memorySlices);
   if (compute > g.computeSlices)
-    return "the target needs " + std::to_string(compute) + " compute slices; a " + model.id +
-           " has " + std::to_string(g.computeSlices);
+    return phrase(text::kMigNeedsCompute, compute, model.id, g.computeSlices);
   if (!engines.within(g.totals))
-    return "the target needs more engines than a " + model.id + " has (CE " +
-           std::to_string(engines.ce) + "/" + std::to_string(g.totals.ce) + ", DEC " +
-           std::to_string(engines.dec) + "/" + std::to_string(g.totals.dec) + ", JPEG " +
-           std::to_string(engines.jpeg) + "/" + std::to_string(g.totals.jpeg) + ", OFA " +
-           std::to_string(engines.ofa) + "/" + std::to_string(g.totals.ofa) +
-           "; e.g. two +me instances)";
+    return phrase(text::kMigNeedsEngines, model.id, engines.ce, g.totals.ce, engines.dec,
+                  g.totals.dec, engines.jpeg, g.totals.jpeg, engines.ofa, g.totals.ofa);
   return {};
 }
 
-std::string explainPlacementFailure(const GpuModel& model, const Search& s) {
+Text explainPlacementFailure(const GpuModel& model, const Search& s) {
   const MigGeometry& g = *model.mig;
   const Slot& stuck = s.slots()[s.deepest()];
   const MigProfile& p = prof(g, stuck.want);
   if (stuck.want.placed() && !p.canStartAt(stuck.want.start))
-    return "check 1 (allowed start) failed: " + formatMigInstance(model, stuck.want) +
-           " cannot start at slice " + std::to_string(stuck.want.start) + "; " + p.name +
-           " may start only at {" + formatStarts(g, p.startMask) + "}";
-  std::vector<std::string> blockers;
+    return phrase(text::kMigStartFailed, formatMigInstance(model, stuck.want), stuck.want.start,
+                  p.name, formatStarts(g, p.startMask));
+  Text blockers;
   for (int st = 0; st < g.memorySlices; ++st) {
     if (!p.canStartAt(st) || (stuck.want.placed() && st != stuck.want.start)) continue;
-    std::vector<std::string> in;
-    for (const auto& other : s.deepestPlaced())
-      if (prof(g, other).maskAt(other.start) & p.maskAt(st))
-        in.push_back(formatMigInstance(model, other) + (other.busy ? " (busy)" : ""));
-    blockers.push_back("@" + std::to_string(st) + " blocked by " +
-                       (in.empty() ? std::string("count/engine limits") : join(in, " and ")));
+    std::vector<Text> in;
+    for (const auto& other : s.deepestPlaced()) {
+      if (!(prof(g, other).maskAt(other.start) & p.maskAt(st))) continue;
+      Text name = literal(formatMigInstance(model, other));
+      in.push_back(other.busy ? phrase(text::kMigBusyMark, std::move(name)) : std::move(name));
+    }
+    Text one = phrase(text::kMigBlockedBy, st,
+                      in.empty() ? phrase(text::kMigLimits) : listText(std::move(in), true));
+    blockers = blockers.empty() ? std::move(one) : phrase(text::kClauses, blockers, std::move(one));
   }
   std::vector<std::string> placedText;
   for (const auto& i : s.deepestPlaced()) placedText.push_back(formatMigInstance(model, i, true));
-  return "no valid layout holds the target: after placing " +
-         (placedText.empty() ? std::string("nothing") : join(placedText, ",")) + ", " +
-         formatMigInstance(model, stuck.want) + " fits nowhere (" + join(blockers, "; ") + ")";
+  return phrase(text::kMigFitsNowhere,
+                placedText.empty() ? phrase(text::kMigNothing) : literal(join(placedText, ",")),
+                formatMigInstance(model, stuck.want), std::move(blockers));
 }
 
 // Pins each busy current instance to a desired entry of its shape: first an entry fixed at the
@@ -218,10 +214,7 @@ Expected<std::vector<Slot>> pinBusyInstances(const GpuModel& model, const MigLay
     const bool pinned =
         std::any_of(slots.begin(), slots.end(), [c](const Slot& s) { return s.busy == c; });
     if (!pinned && !claim(c, false))
-      return Error{"busy instance " + formatMigInstance(model, current[c]) +
-                       " is not in the target; a repartition may not destroy running work "
-                       "(drain it first, or add it to the target)",
-                   {}};
+      return Error::of(phrase(text::kMigBusyDropped, formatMigInstance(model, current[c])));
   }
   std::vector<Slot> rest;
   for (int d = 0; d < desired.size(); ++d)
@@ -268,19 +261,16 @@ MigPlan planFrom(const MigGeometry& g, const MigLayout& current, const Best& bes
 
 Expected<MigPlan> planMigRepartition(const GpuModel& model, const MigLayout& current,
                                      const MigLayout& desired) {
-  if (!model.mig) return Error{"GPU model '" + model.id + "' is not MIG capable", {}};
+  if (!model.mig) return Error::of(phrase(text::kMigNotCapable, model.id));
   const MigGeometry& g = *model.mig;
   if (auto v = validateMigLayout(g, current); !v.ok())
-    return Error{"current layout is invalid: " + explainMigVerdict(model, current, v), {}};
+    return Error::of(phrase(text::kMigCurrentInvalid, migVerdictText(model, current, v)));
   if (auto problem = setLevelProblem(model, desired); !problem.empty())
-    return Error{"target is impossible on any layout: " + problem, {}};
+    return Error::of(phrase(text::kMigImpossible, std::move(problem)));
   TESSERA_TRY(slots, pinBusyInstances(model, current, desired));
   Search search(g, current, std::move(slots));
-  if (!search.run())
-    return Error{"the layout search gave up after " + std::to_string(kMaxSearchSteps) +
-                     " attempts; give explicit starts (PROFILE@START) for some instances",
-                 {}};
-  if (!search.best().found) return Error{explainPlacementFailure(model, search), {}};
+  if (!search.run()) return Error::of(phrase(text::kMigGaveUp, kMaxSearchSteps));
+  if (!search.best().found) return Error::of(explainPlacementFailure(model, search));
   return planFrom(g, current, search.best());
 }
 

@@ -247,6 +247,15 @@ Text textOr(bool has, const v1::Text& t, const std::string& english) {
   return has ? textFromProto(t) : literal(english);
 }
 
+std::vector<Text> textsOr(const google::protobuf::RepeatedPtrField<v1::Text>& texts,
+                          const google::protobuf::RepeatedPtrField<std::string>& english) {
+  std::vector<Text> out;
+  const bool translatable = texts.size() == english.size();
+  for (int i = 0; i < english.size(); ++i)
+    out.push_back(translatable ? textFromProto(texts[i]) : literal(english[i]));
+  return out;
+}
+
 v1::Job jobToProto(const JobInfo& info) {
   v1::Job j;
   const JobRow& row = info.row;
@@ -256,8 +265,8 @@ v1::Job jobToProto(const JobInfo& info) {
   j.set_submit_time(row.job.submitTime);
   j.set_start_time(row.startTime);
   j.set_end_time(row.endTime);
-  j.set_reason(row.reason);
-  *j.mutable_reason_text() = textToProto(info.reason.empty() ? literal(row.reason) : info.reason);
+  j.set_reason(row.reason.english());
+  *j.mutable_reason_text() = textToProto(row.reason);
   j.set_queue_position(static_cast<uint32_t>(info.queuePosition));
   if (info.eta) j.set_eta(*info.eta);
   for (const auto& t : info.placement) {
@@ -285,8 +294,7 @@ JobInfo jobFromProto(const v1::Job& j) {
   info.row.state = stateFromProto(j.state()).value_or(JobState::Pending);
   info.row.startTime = j.start_time();
   info.row.endTime = j.end_time();
-  info.row.reason = j.reason();
-  info.reason = j.has_reason_text() ? textFromProto(j.reason_text()) : literal(j.reason());
+  info.row.reason = textOr(j.has_reason_text(), j.reason_text(), j.reason());
   info.row.preemptions = static_cast<int>(j.preemptions());
   info.row.gpuHoursLost = j.gpu_hours_lost();
   info.priority = j.priority();
@@ -466,7 +474,10 @@ v1::ActResponse resultToProto(const CommandResult& r) {
   for (JobId id : r.impact.stopped) i->add_stopped(id);
   addAll(i->mutable_placement_changes(), r.impact.placementChanges);
   i->set_gpu_hours_lost(r.impact.gpuHoursLost);
-  addAll(i->mutable_warnings(), r.impact.warnings);
+  for (const Text& w : r.impact.warnings) {
+    i->add_warnings(w.english());
+    *i->add_warnings_text() = textToProto(w);
+  }
   i->set_summary(r.impact.summary().english());
   return out;
 }
@@ -481,7 +492,7 @@ CommandResult resultFromProto(const v1::ActResponse& r) {
   out.impact.stopped.assign(i.stopped().begin(), i.stopped().end());
   out.impact.placementChanges = strings(i.placement_changes());
   out.impact.gpuHoursLost = i.gpu_hours_lost();
-  out.impact.warnings = strings(i.warnings());
+  out.impact.warnings = textsOr(i.warnings_text(), i.warnings());
   return out;
 }
 
@@ -507,7 +518,10 @@ v1::Explanation explanationToProto(const Explanation& x) {
     cf->set_text(c.text.english());
     *cf->mutable_phrase() = textToProto(c.text);
   }
-  addAll(out.mutable_history(), x.history);
+  for (const Text& line : x.history) {
+    out.add_history(line.english());
+    *out.add_history_text() = textToProto(line);
+  }
   out.set_placement(x.placement.english());
   out.set_text(x.text());
   return out;
@@ -533,7 +547,7 @@ Explanation explanationFromProto(const v1::Explanation& x) {
     for (auto k : kinds)
       if (c.kind() == counterfactualKindName(k))
         out.counterfactuals.push_back({k, textOr(c.has_phrase(), c.phrase(), c.text())});
-  out.history = strings(x.history());
+  out.history = textsOr(x.history_text(), x.history());
   out.placement = textOr(x.has_placement_text(), x.placement_text(), x.placement());
   return out;
 }
@@ -688,7 +702,8 @@ v1::Event eventToProto(const Event& e) {
   out.set_job(e.job);
   out.set_from(stateToProto(e.from));
   out.set_to(stateToProto(e.to));
-  out.set_reason(e.reason);
+  out.set_reason(e.reason.english());
+  *out.mutable_reason_text() = textToProto(e.reason);
   out.set_actor(e.actor);
   out.set_by_job(e.by);
   return out;
@@ -703,7 +718,7 @@ Event eventFromProto(const v1::Event& e) {
   out.job = e.job();
   out.from = stateFromProto(e.from()).value_or(JobState::Pending);
   out.to = stateFromProto(e.to()).value_or(JobState::Pending);
-  out.reason = e.reason();
+  out.reason = textOr(e.has_reason_text(), e.reason_text(), e.reason());
   out.actor = e.actor();
   out.by = e.by_job();
   return out;

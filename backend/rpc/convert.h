@@ -22,6 +22,9 @@ v1::Text textToProto(const Text& t);
 Text textFromProto(const v1::Text& t);
 // The Text when the message has one, else the plain English string as a literal (an older peer).
 Text textOr(bool has, const v1::Text& t, const std::string& english);
+// The same for a list sent twice (English lines and their Texts); an older peer sends English only.
+std::vector<Text> textsOr(const google::protobuf::RepeatedPtrField<v1::Text>& texts,
+                          const google::protobuf::RepeatedPtrField<std::string>& english);
 
 v1::Job jobToProto(const JobInfo& info);
 JobInfo jobFromProto(const v1::Job& job);

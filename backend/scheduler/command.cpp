@@ -38,13 +38,13 @@ std::string joined(const std::vector<std::string>& items) {
 
 Expected<GpuId> resolveGpu(const Cluster& c, const std::string& name, const std::string& field) {
   const Gpu* g = c.findGpu(name);
-  if (!g) return Error::of(phrase(text::kUnknownGpu, name), {"", 0, 0, field});
+  if (!g) return Error::notFound(phrase(text::kUnknownGpu, name), {"", 0, 0, field});
   return g->id;
 }
 
 Expected<NodeId> resolveNode(const Cluster& c, const std::string& name, const std::string& field) {
   const Node* n = c.findNode(name);
-  if (!n) return Error::of(phrase(text::kUnknownNode, name), {"", 0, 0, field});
+  if (!n) return Error::notFound(phrase(text::kUnknownNode, name), {"", 0, 0, field});
   return n->id;
 }
 
@@ -65,9 +65,9 @@ Expected<std::vector<GpuId>> gpusOf(const Cluster& c, const std::vector<std::str
 
 Expected<Text> move(Engine& e, const cmd::Move& m) {
   const JobRecord* j = e.job(m.job);
-  if (!j) return Error::of(phrase(text::kNoJob, m.job), field("job"));
+  if (!j) return Error::notFound(phrase(text::kNoJob, m.job), field("job"));
   if (j->state != JobState::Pending)
-    return Error::of(phrase(text::kNotPending, m.job), field("job"));
+    return Error::wrongState(phrase(text::kNotPending, m.job), field("job"));
   std::vector<const JobRecord*> peers;
   for (const JobRecord* p : e.jobs())
     if (p->state == JobState::Pending && p->job.id != m.job) peers.push_back(p);
@@ -86,7 +86,7 @@ Expected<Text> move(Engine& e, const cmd::Move& m) {
     case cmd::Move::To::Before: {
       const JobRecord* x = e.job(m.before);
       if (!x || x->state != JobState::Pending)
-        return Error::of(phrase(text::kNotAPendingJob, m.before), field("before"));
+        return Error::wrongState(phrase(text::kNotAPendingJob, m.before), field("before"));
       const int64_t rank = x->job.queueRank;
       // Everything from X's rank on steps back one, so the job sits just ahead of X's rank.
       for (const JobRecord* p : peers)
@@ -107,7 +107,7 @@ Expected<Text> applyTo(Engine& e, const Command& c, const std::string& actor) {
             return phrase(text::kDidSubmit, id);
           },
           [&](const cmd::Cancel& s) -> Expected<Text> {
-            TESSERA_CHECK(e.cancel(s.job, actor, "cancelled by " + actor));
+            TESSERA_CHECK(e.cancel(s.job, actor, phrase(text::kCancelledBy, actor)));
             return phrase(text::kDidCancel, s.job);
           },
           [&](const cmd::Hold& s) -> Expected<Text> {
@@ -131,14 +131,14 @@ Expected<Text> applyTo(Engine& e, const Command& c, const std::string& actor) {
             return n ? phrase(text::kDidPin, s.job, n) : phrase(text::kDidUnpin, s.job);
           },
           [&](const cmd::Preempt& s) -> Expected<Text> {
-            TESSERA_CHECK(e.preempt(s.job, kNoJob, actor, "preempted by operator " + actor));
+            TESSERA_CHECK(e.preempt(s.job, kNoJob, actor, phrase(text::kByOperator, actor)));
             return phrase(text::kDidPreempt, s.job);
           },
           [&](const cmd::Repartition& s) -> Expected<Text> {
             TESSERA_TRY(g, resolveGpu(cl, s.gpu, "gpu"));
             const GpuModel& model = cl.modelOf(g);
             if (!model.mig || cl.gpu(g).sharing.mode != SharingMode::Mig)
-              return Error::of(phrase(text::kNotMig, s.gpu), field("gpu"));
+              return Error::wrongState(phrase(text::kNotMig, s.gpu), field("gpu"));
             auto layout = parseMigLayout(model, s.layout);
             if (!layout) return atField(layout.error(), "layout");
             auto st = e.repartition(g, *layout, s.force, actor);
@@ -151,7 +151,7 @@ Expected<Text> applyTo(Engine& e, const Command& c, const std::string& actor) {
             // an operator keeping a faulted node out says so, and the repair leaves it drained.
             if (e.state().nodeState(n) == NodeState::Draining) {
               if (s.reason.empty())
-                return Error::of(phrase(text::kAlreadyDrained, s.node), field("node"));
+                return Error::wrongState(phrase(text::kAlreadyDrained, s.node), field("node"));
               TESSERA_CHECK(e.setNodeState(n, NodeState::Draining, s.reason));
               return phrase(text::kDidStayDrained, s.node, s.reason);
             }
@@ -162,7 +162,7 @@ Expected<Text> applyTo(Engine& e, const Command& c, const std::string& actor) {
           [&](const cmd::Undrain& s) -> Expected<Text> {
             TESSERA_TRY(n, resolveNode(cl, s.node, "node"));
             if (e.state().nodeState(n) != NodeState::Draining)
-              return Error::of(phrase(text::kNotDrained, s.node), field("node"));
+              return Error::wrongState(phrase(text::kNotDrained, s.node), field("node"));
             TESSERA_CHECK(e.drain(n, false));
             return phrase(text::kDidUndrain, s.node);
           },
@@ -218,8 +218,8 @@ Impact diff(const Engine& before, const Engine& after) {
 }
 
 // Running jobs on the reservation's nodes, not exempt from it, still expected to run at its start.
-std::vector<std::string> reservationConflicts(const Engine& e, const cmd::CreateReservation& r) {
-  std::vector<std::string> out;
+std::vector<Text> reservationConflicts(const Engine& e, const cmd::CreateReservation& r) {
+  std::vector<Text> out;
   std::set<NodeId> nodes;
   for (const auto& name : r.nodes)
     if (const Node* n = e.cluster().findNode(name)) nodes.insert(n->id);
@@ -230,10 +230,10 @@ std::vector<std::string> reservationConflicts(const Engine& e, const cmd::Create
       continue;
     const Seconds end = j->expectedEnd();
     if (end <= r.from) continue;
-    out.push_back(jobText(j->job.id) + " on " + e.cluster().node(used.front()).name +
-                  (end >= kForever ? " has no runtime estimate and may still run"
-                                   : " is expected to run until t=" + std::to_string(end)) +
-                  " when reservation " + r.id + " starts at t=" + std::to_string(r.from));
+    const std::string& node = e.cluster().node(used.front()).name;
+    out.push_back(end >= kForever
+                      ? phrase(text::kConflictNoEstimate, j->job.id, node, r.id, r.from)
+                      : phrase(text::kConflictUntil, j->job.id, node, end, r.id, r.from));
   }
   return out;
 }
@@ -301,7 +301,9 @@ Expected<CommandResult> execute(Engine& engine, const Command& c, const std::str
   Engine fork = engine;
   auto message = applyTo(fork, c, actor);
   if (!message) {
-    if (!dryRun) engine.recordCommand(actor, describe(c), "refused: " + message.error().str());
+    if (!dryRun)
+      engine.recordCommand(
+          actor, phrase(text::kAuditRefused, describeText(c), message.error().sentence()));
     return message.error();
   }
   fork.runCycle();
@@ -317,7 +319,7 @@ Expected<CommandResult> execute(Engine& engine, const Command& c, const std::str
   if (!applied) return applied.error();  // cannot differ from the fork; kept for safety
   result.applied = true;
   result.message = *applied;
-  engine.recordCommand(actor, describe(c), "applied: " + applied->english());
+  engine.recordCommand(actor, phrase(text::kAuditApplied, describeText(c), *applied));
   return result;
 }
 

@@ -93,7 +93,7 @@ struct Impact {
   double gpuHoursLost = 0;
   // What the command does not change but an operator should know: running jobs that will still
   // hold a reservation's nodes when it starts (the engine keeps new work away, it does not evict).
-  std::vector<std::string> warnings;
+  std::vector<Text> warnings;
   [[nodiscard]] Text summary() const;
 };
 

@@ -17,15 +17,18 @@ double msSince(std::chrono::steady_clock::time_point t0) {
   return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
 }
 
-std::string gpuList(const Cluster& c, const GangPlacement& p) {
+// "n1 GPU 0,1; n2 GPU 0"
+Text gpuList(const Cluster& c, const GangPlacement& p) {
   std::map<NodeId, std::vector<int>> byNode;
   for (const auto& t : p.tasks)
     for (GpuId g : t.gpus) byNode[t.node].push_back(static_cast<int>(g - c.node(t.node).firstGpu));
-  std::string out;
+  Text out;
   for (auto& [node, gpus] : byNode) {
     std::sort(gpus.begin(), gpus.end());
-    out += (out.empty() ? "" : "; ") + c.node(node).name + " GPU ";
-    for (size_t i = 0; i < gpus.size(); ++i) out += (i ? "," : "") + std::to_string(gpus[i]);
+    std::string indexes;
+    for (size_t i = 0; i < gpus.size(); ++i) indexes += (i ? "," : "") + std::to_string(gpus[i]);
+    Text one = phrase(text::kGpuOfNode, c.node(node).name, std::move(indexes));
+    out = out.empty() ? std::move(one) : phrase(text::kClauses, std::move(out), std::move(one));
   }
   return out;
 }
@@ -353,6 +356,12 @@ std::optional<int> Engine::priorityOf(const std::string& cls) const {
   return std::nullopt;
 }
 
+std::string Engine::classNames() const {
+  std::string known;
+  for (const auto& c : classes_) known += (known.empty() ? "" : ", ") + c.name;
+  return known;
+}
+
 CycleContext Engine::context() const {
   CycleContext ctx;
   ctx.state = &state_;
@@ -415,7 +424,7 @@ std::vector<const JobRecord*> Engine::queue() const {
 
 // ---------------------------------------------------------------- events and lifecycle
 
-void Engine::addEvent(EventKind kind, JobRecord& job, JobState to, std::string reason,
+void Engine::addEvent(EventKind kind, JobRecord& job, JobState to, Text reason,
                       const std::string& actor, JobId by) {
   Event e;
   e.seq = events_.size() + 1;
@@ -433,13 +442,12 @@ void Engine::addEvent(EventKind kind, JobRecord& job, JobState to, std::string r
   events_.push_back(std::move(e));
 }
 
-void Engine::recordCommand(const std::string& actor, const std::string& what,
-                           const std::string& result) {
+void Engine::recordCommand(const std::string& actor, Text line) {
   Event e;
   e.seq = events_.size() + 1;
   e.time = now_;
   e.kind = EventKind::Command;
-  e.reason = what + ": " + result;
+  e.reason = std::move(line);
   e.actor = actor;
   events_.push_back(std::move(e));
 }
@@ -450,11 +458,11 @@ QuotaCharge Engine::chargeOf(const JobRecord& job, const GangPlacement& p) const
   return QuotaCharge::of(state_, job.job, gpus);
 }
 
-void Engine::start(JobRecord& job, GangPlacement placement, const std::string& why) {
-  start(job, std::move(placement), why, now_);
+void Engine::start(JobRecord& job, GangPlacement placement, Text why) {
+  start(job, std::move(placement), std::move(why), now_);
 }
 
-void Engine::start(JobRecord& job, GangPlacement placement, const std::string& why, Seconds at) {
+void Engine::start(JobRecord& job, GangPlacement placement, Text why, Seconds at) {
   const auto charge = chargeOf(job, placement);
   quotas_.charge(state_, job.job.team, charge, +1);
   if (job.team >= 0) {
@@ -463,8 +471,8 @@ void Engine::start(JobRecord& job, GangPlacement placement, const std::string& w
     u.cpus += double(job.job.cpusPerTask) * job.job.tasks;
     u.memoryMiB += double(job.job.memoryMiBPerTask) * job.job.tasks;
   }
-  const std::string where = gpuList(state_.cluster(), placement) + " (spans one " +
-                            topologyLevelName(placement.span) + ")";
+  Text where =
+      phrase(text::kStartedOn, gpuList(state_.cluster(), placement), levelWords(placement.span));
   job.placement = std::move(placement);
   job.startTime = at;
   runningEnds_.insert({job.expectedEnd(), job.job.id, static_cast<uint32_t>(&job - jobs_.data())});
@@ -472,8 +480,9 @@ void Engine::start(JobRecord& job, GangPlacement placement, const std::string& w
   running_.push_back(static_cast<uint32_t>(&job - jobs_.data()));
   job.eta.reset();
   job.waitingFor.clear();
-  addEvent(EventKind::Admitted, job, JobState::Admitted, "admitted: " + why);
-  addEvent(EventKind::Started, job, JobState::Running, "started on " + where);
+  addEvent(EventKind::Admitted, job, JobState::Admitted,
+           phrase(text::kAdmittedWhy, std::move(why)));
+  addEvent(EventKind::Started, job, JobState::Running, std::move(where));
   job.reason = {};
   ++stats_.started;
 }
@@ -501,63 +510,62 @@ void Engine::stop(JobRecord& job) {
   tx.commit();
 }
 
-void Engine::evict(JobRecord& victim, const JobRecord& by, const Victim& cost,
-                   const std::string& why) {
+void Engine::evict(JobRecord& victim, const JobRecord& by, const Victim& cost, Text why) {
   const Seconds kept = victim.lastCheckpointAt(now_) - victim.startTime;
-  std::ostringstream text;
-  text << "preempted by job " << by.job.id << " (" << by.job.priorityClass << ", team "
-       << by.job.team << "): " << why << "; work lost " << cost.workLost / 60 << " min since its "
-       << (kept > 0 ? "last checkpoint" : "start") << " ("
-       << std::round(cost.gpuHoursLost * 100) / 100 << " GPU-hours)";
+  std::ostringstream gpuHours;
+  gpuHours << std::round(cost.gpuHoursLost * 100) / 100;
+  Text reason =
+      phrase(kept > 0 ? text::kPreemptedSinceCheckpoint : text::kPreemptedSinceStart, by.job.id,
+             by.job.priorityClass, by.job.team, std::move(why), cost.workLost / 60, gpuHours.str());
   stop(victim);
   victim.workKept += kept;
   victim.gpuHoursLost += cost.gpuHoursLost;
   ++victim.preemptions;
   ++stats_.preempted;
-  addEvent(EventKind::Preempted, victim, JobState::Preempted, text.str(), "scheduler", by.job.id);
+  addEvent(EventKind::Preempted, victim, JobState::Preempted, std::move(reason), "scheduler",
+           by.job.id);
   victim.placement.reset();
   addEvent(EventKind::Requeued, victim, JobState::Pending,
-           "requeued with " + std::to_string(victim.workKept / 60) + " min of work kept");
+           phrase(text::kRequeuedKept, victim.workKept / 60));
   victim.reason = phrase(text::kRequeuedAfterPreemption, by.job.id);
 }
 
 Expected<std::vector<GpuId>> Engine::resolveSubmit(Job& job) const {
   if (index_.count(job.id) ||
       std::any_of(future_.begin(), future_.end(), [&](const Job& f) { return f.id == job.id; }))
-    return Error{"job " + std::to_string(job.id) + " already exists", {}};
-  if (job.tasks < 1) return Error{"a job needs at least one task", {}};
+    return Error::wrongState(phrase(text::kJobExists, job.id));
+  if (job.tasks < 1) return Error::of(phrase(text::kNoTask));
   if (job.perTask.kind == GpuRequest::Kind::None ||
       (job.perTask.kind == GpuRequest::Kind::Whole && job.perTask.gpus < 1))
-    return Error{"job " + std::to_string(job.id) + " requests no GPU (give gpus, mig or fraction)",
-                 {}};
+    return Error::of(phrase(text::kRequestsNoGpu, job.id));
+  // The checks below name the job first: a batch of submissions says which one is wrong.
+  const auto ofJob = [&](Text problem) {
+    return phrase(text::kLabelled, phrase(text::kJob, job.id), std::move(problem));
+  };
   const int team = quotas_.teamIndex(job.team);
   if (!quotas_.teams().empty() && team < 0)
-    return Error{"job " + std::to_string(job.id) + ": unknown team '" + job.team + "'", {}};
+    return Error::notFound(ofJob(phrase(text::kUnknownTeam, job.team)));
   if (!job.priorityClass.empty()) {
     const auto value = priorityOf(job.priorityClass);
     if (!value)
-      return Error{
-          "job " + std::to_string(job.id) + ": unknown priority class '" + job.priorityClass + "'",
-          {}};
+      return Error::of(ofJob(phrase(text::kUnknownClass, job.priorityClass, classNames())));
     job.priority = *value;
   }
   std::vector<GpuId> pinned;
   for (const auto& name : job.pinGpus) {
     const Gpu* g = cluster().findGpu(name);
-    if (!g)
-      return Error{"job " + std::to_string(job.id) + ": pin names unknown GPU '" + name + "'", {}};
+    if (!g) return Error::notFound(ofJob(phrase(text::kPinUnknownGpu, name)));
     pinned.push_back(g->id);
   }
   for (const auto& name : job.pinNodes) {
     const Node* n = cluster().findNode(name);
-    if (!n)
-      return Error{"job " + std::to_string(job.id) + ": pin names unknown node '" + name + "'", {}};
+    if (!n) return Error::notFound(ofJob(phrase(text::kPinUnknownNode, name)));
     for (int i = 0; i < n->gpuCount(); ++i) pinned.push_back(n->firstGpu + static_cast<GpuId>(i));
   }
   std::sort(pinned.begin(), pinned.end());
   pinned.erase(std::unique(pinned.begin(), pinned.end()), pinned.end());
-  if (auto problem = pinProblem(job, pinned.size()))
-    return Error{"job " + std::to_string(job.id) + ": " + *problem, {}};
+  if (pinTooSmall(job, pinned.size()))
+    return Error::of(phrase(text::kPinTooFew, job.id, gpusNeeded(job), pinned.size()));
   return pinned;
 }
 
@@ -594,27 +602,27 @@ Expected<JobId> Engine::submit(Job job, const std::string& actor) {
   JobRecord& r = jobs_.back();
   r.state = JobState::Pending;
   addEvent(EventKind::Submitted, r, JobState::Pending,
-           std::string("submitted") + (r.job.held ? " on hold" : ""), actor);
+           phrase(r.job.held ? text::kSubmittedHeld : text::kEvSubmitted), actor);
   return r.job.id;
 }
 
-Status Engine::complete(JobId id, const std::string& reason) {
-  return finish(id, EventKind::Completed, JobState::Completed, reason);
+Status Engine::complete(JobId id, Text reason) {
+  return finish(id, EventKind::Completed, JobState::Completed, std::move(reason));
 }
 
-Status Engine::fail(JobId id, const std::string& reason) {
-  return finish(id, EventKind::Failed, JobState::Failed, reason);
+Status Engine::fail(JobId id, Text reason) {
+  return finish(id, EventKind::Failed, JobState::Failed, std::move(reason));
 }
 
-Status Engine::finish(JobId id, EventKind kind, JobState to, const std::string& reason) {
+Status Engine::finish(JobId id, EventKind kind, JobState to, Text reason) {
   JobRecord* j = mutableJob(id);
-  if (!j) return Error::of(phrase(text::kNoJob, id));
+  if (!j) return Error::notFound(phrase(text::kNoJob, id));
   if (j->state != JobState::Running)
     return Error{"job " + std::to_string(id) + " is " + jobStateName(j->state) + ", not running",
                  {}};
   stop(*j);
   j->endTime = now_;
-  addEvent(kind, *j, to, reason);
+  addEvent(kind, *j, to, std::move(reason));
   return okStatus();
 }
 
@@ -654,7 +662,7 @@ Status Engine::takeRestored(Transaction& tx, const JobRecord& job, const Restore
 Status Engine::restoreRunning(JobId id, const std::vector<RestoredTask>& tasks, Seconds started,
                               Seconds workKept) {
   JobRecord* j = mutableJob(id);
-  if (!j) return Error::of(phrase(text::kNoJob, id));
+  if (!j) return Error::notFound(phrase(text::kNoJob, id));
   if (j->state != JobState::Pending)
     return Error{"job " + std::to_string(id) + " is " + jobStateName(j->state) + ", not pending",
                  {}};
@@ -693,8 +701,7 @@ Status Engine::restoreRunning(JobId id, const std::vector<RestoredTask>& tasks, 
   if (!taken) return Error{"job " + std::to_string(id) + ": " + taken.error().message, {}};
   placement.span = all.empty() ? TopologyLevel::Cluster : cluster().spanOf(all);
   j->workKept = workKept;
-  start(*j, std::move(placement),
-        "restored from a snapshot (running since t=" + std::to_string(started) + ")", started);
+  start(*j, std::move(placement), phrase(text::kRestored, started), started);
   return okStatus();
 }
 
@@ -712,7 +719,7 @@ Status Engine::restoreFairShare(const std::vector<std::pair<std::string, double>
 
 Status Engine::restoreCounters(JobId id, int preemptions, double gpuHoursLost) {
   JobRecord* j = mutableJob(id);
-  if (!j) return Error::of(phrase(text::kNoJob, id));
+  if (!j) return Error::notFound(phrase(text::kNoJob, id));
   if (preemptions < 0 || !(gpuHoursLost >= 0))
     return Error{"job " + std::to_string(id) + ": negative preemption count or GPU-hours", {}};
   j->preemptions = preemptions;
@@ -801,16 +808,14 @@ GangResult Engine::tryPlace(Transaction& tx, const JobRecord& job, const CycleCo
 bool Engine::tryPreempt(CycleContext& ctx, JobRecord& job, CycleStats& stats) {
   auto plan = plugins_.preemption->plan(*this, ctx, job);
   if (!plan) return false;
-  std::string victims;
-  for (const auto& v : plan->victims)
-    victims += (victims.empty() ? "" : ", ") + std::to_string(v.job);
-  const std::string why = job.reason.english();
+  std::vector<JobId> victims;
+  for (const auto& v : plan->victims) victims.push_back(v.job);
+  const Text why = job.reason;
   for (const auto& v : plan->victims) {
     JobRecord* victim = mutableJob(v.job);
     evict(*victim, job, v,
-          v.reclaimed ? "its team is borrowing GPUs that team " + job.job.team + " is guaranteed"
-                      : "higher priority (" + std::to_string(job.job.priority) + " > " +
-                            std::to_string(victim->job.priority) + ")");
+          v.reclaimed ? phrase(text::kReclaimed, job.job.team)
+                      : phrase(text::kHigherPriority, job.job.priority, victim->job.priority));
     ++stats.preempted;
   }
   Transaction tx(state_);
@@ -821,8 +826,7 @@ bool Engine::tryPreempt(CycleContext& ctx, JobRecord& job, CycleStats& stats) {
     return false;
   }
   tx.commit();
-  start(job, std::move(*r.placement),
-        "after preempting job(s) " + victims + "; was blocked: " + why);
+  start(job, std::move(*r.placement), phrase(text::kAfterPreempting, jobsText(victims), why));
   return true;
 }
 
@@ -940,13 +944,13 @@ CycleStats Engine::runCycle() {
       PluginStatus p = permit(ctx, j, *r.placement);
       if (p.ok()) {
         tx.commit();
-        std::string why = "placed";
+        const char* why = text::kPlaced;
         if (blockedAhead) {
           ++st.backfilled;
           ++stats_.backfilled;
-          why = "backfilled: ends before the reservations of higher jobs or avoids their GPUs";
+          why = text::kBackfilled;
         }
-        start(j, std::move(*r.placement), why);
+        start(j, std::move(*r.placement), phrase(why));
         startedNow.push_back(order[k]);
         ++st.started;
         continue;
@@ -1000,38 +1004,36 @@ CycleStats Engine::runCycle() {
 
 // ---------------------------------------------------------------- operator mutations
 
-Status Engine::cancel(JobId id, const std::string& actor, const std::string& reason) {
+Status Engine::cancel(JobId id, const std::string& actor, Text reason) {
   JobRecord* j = mutableJob(id);
-  if (!j) return Error::of(phrase(text::kNoJob, id));
-  if (!j->active()) return Error::of(phrase(text::kAlreadyEnded, id, jobStateText(j->state)));
+  if (!j) return Error::notFound(phrase(text::kNoJob, id));
+  if (!j->active())
+    return Error::wrongState(phrase(text::kAlreadyEnded, id, jobStateText(j->state)));
   stop(*j);
   j->endTime = now_;
-  addEvent(EventKind::Cancelled, *j, JobState::Cancelled, reason, actor);
+  addEvent(EventKind::Cancelled, *j, JobState::Cancelled, std::move(reason), actor);
   return okStatus();
 }
 
 Status Engine::hold(JobId id, bool held, const std::string& actor) {
   JobRecord* j = mutableJob(id);
-  if (!j) return Error::of(phrase(text::kNoJob, id));
+  if (!j) return Error::notFound(phrase(text::kNoJob, id));
   if (j->state != JobState::Pending)
-    return Error::of(phrase(text::kOnlyPendingHold, id, jobStateText(j->state)));
-  if (j->job.held == held) return Error::of(phrase(held ? text::kAlreadyHeld : text::kNotHeld, id));
+    return Error::wrongState(phrase(text::kOnlyPendingHold, id, jobStateText(j->state)));
+  if (j->job.held == held)
+    return Error::wrongState(phrase(held ? text::kAlreadyHeld : text::kNotHeld, id));
   j->job.held = held;
   addEvent(held ? EventKind::Held : EventKind::Released, *j, JobState::Pending,
-           held ? "held by " + actor : "released by " + actor, actor);
+           phrase(held ? text::kHeldBy : text::kReleasedBy, actor), actor);
   return okStatus();
 }
 
 Status Engine::setPriority(JobId id, const std::string& priorityClass, const std::string& actor) {
   JobRecord* j = mutableJob(id);
-  if (!j) return Error::of(phrase(text::kNoJob, id));
-  if (!j->active()) return Error::of(phrase(text::kHasEnded, id));
+  if (!j) return Error::notFound(phrase(text::kNoJob, id));
+  if (!j->active()) return Error::wrongState(phrase(text::kHasEnded, id));
   const auto value = priorityOf(priorityClass);
-  if (!value) {
-    std::string known;
-    for (const auto& c : classes_) known += (known.empty() ? "" : ", ") + c.name;
-    return Error::of(phrase(text::kUnknownClass, priorityClass, known));
-  }
+  if (!value) return Error::of(phrase(text::kUnknownClass, priorityClass, classNames()));
   (void)actor;
   j->job.priorityClass = priorityClass;
   j->job.priority = *value;
@@ -1040,39 +1042,39 @@ Status Engine::setPriority(JobId id, const std::string& priorityClass, const std
 
 Status Engine::moveInQueue(JobId id, int64_t rank) {
   JobRecord* j = mutableJob(id);
-  if (!j) return Error::of(phrase(text::kNoJob, id));
-  if (j->state != JobState::Pending) return Error::of(phrase(text::kNotPending, id));
+  if (!j) return Error::notFound(phrase(text::kNoJob, id));
+  if (j->state != JobState::Pending) return Error::wrongState(phrase(text::kNotPending, id));
   j->job.queueRank = rank;
   return okStatus();
 }
 
 // A pin that can never hold the whole gang would leave the job waiting forever.
-std::optional<std::string> Engine::pinProblem(const Job& job, size_t gpus) {
-  if (gpus == 0 || job.perTask.kind != GpuRequest::Kind::Whole) return std::nullopt;
-  const size_t need = static_cast<size_t>(job.tasks) * static_cast<size_t>(job.perTask.gpus);
-  if (gpus >= need) return std::nullopt;
-  return "needs " + std::to_string(need) + " GPUs; the pin names " + std::to_string(gpus);
+size_t Engine::gpusNeeded(const Job& job) {
+  return static_cast<size_t>(job.tasks) * static_cast<size_t>(job.perTask.gpus);
+}
+
+bool Engine::pinTooSmall(const Job& job, size_t gpus) {
+  return gpus > 0 && job.perTask.kind == GpuRequest::Kind::Whole && gpus < gpusNeeded(job);
 }
 
 Status Engine::pin(JobId id, std::vector<GpuId> gpus) {
   JobRecord* j = mutableJob(id);
-  if (!j) return Error::of(phrase(text::kNoJob, id));
+  if (!j) return Error::notFound(phrase(text::kNoJob, id));
   if (j->state != JobState::Pending)
-    return Error::of(phrase(text::kOnlyPendingPin, id, jobStateText(j->state)));
+    return Error::wrongState(phrase(text::kOnlyPendingPin, id, jobStateText(j->state)));
   std::sort(gpus.begin(), gpus.end());
   gpus.erase(std::unique(gpus.begin(), gpus.end()), gpus.end());
-  if (pinProblem(j->job, gpus.size()))
-    return Error::of(phrase(text::kPinTooFew, id, j->job.tasks * j->job.perTask.gpus, gpus.size()));
+  if (pinTooSmall(j->job, gpus.size()))
+    return Error::of(phrase(text::kPinTooFew, id, gpusNeeded(j->job), gpus.size()));
   j->pinned = std::move(gpus);
   return okStatus();
 }
 
-Status Engine::preempt(JobId victim, JobId by, const std::string& actor,
-                       const std::string& reason) {
+Status Engine::preempt(JobId victim, JobId by, const std::string& actor, Text reason) {
   JobRecord* v = mutableJob(victim);
-  if (!v) return Error::of(phrase(text::kNoJob, victim));
+  if (!v) return Error::notFound(phrase(text::kNoJob, victim));
   if (v->state != JobState::Running)
-    return Error::of(phrase(text::kNotRunning, victim, jobStateText(v->state)));
+    return Error::wrongState(phrase(text::kNotRunning, victim, jobStateText(v->state)));
   Victim cost;
   cost.job = victim;
   cost.workLost = now_ - v->lastCheckpointAt(now_);
@@ -1081,7 +1083,7 @@ Status Engine::preempt(JobId victim, JobId by, const std::string& actor,
   self.job.id = by;
   self.job.priorityClass = "operator";
   self.job.team = actor;
-  evict(*v, self, cost, reason);
+  evict(*v, self, cost, std::move(reason));
   events_[events_.size() - 2].actor = actor;
   return okStatus();
 }
@@ -1117,12 +1119,13 @@ const std::string& Engine::nodeReason(NodeId n) const {
 }
 
 Status Engine::setNodeState(NodeId n, NodeState s, std::string reason) {
-  if (n >= cluster().nodes().size()) return Error::of(phrase(text::kNoNode, n));
+  if (n >= cluster().nodes().size()) return Error::notFound(phrase(text::kNoNode, n));
   if (s == NodeState::Down)
     for (uint32_t i : running_)
       for (NodeId used : jobs_[i].nodes())
         if (used == n)
-          return Error::of(phrase(text::kNodeStillRuns, cluster().node(n).name, jobs_[i].job.id));
+          return Error::wrongState(
+              phrase(text::kNodeStillRuns, cluster().node(n).name, jobs_[i].job.id));
   state_.setNodeState(n, s);
   if (nodeReasons_.size() < cluster().nodes().size()) nodeReasons_.resize(cluster().nodes().size());
   nodeReasons_[n] = s == NodeState::Up ? std::string() : std::move(reason);
@@ -1144,11 +1147,12 @@ Status Engine::repartition(GpuId g, const MigLayout& layout, bool force, const s
   }
   // Check the layout before anyone is preempted for it.
   TESSERA_CHECK(state_.checkMigLayout(g, layout));
-  if (!displaced.empty() && !force) {
+  // A bad layout, not a state problem: the same layout with force, or one that keeps the
+  // instances, is accepted now.
+  if (!displaced.empty() && !force)
     return Error::of(phrase(text::kRemovesBusy, jobIdList({displaced.begin(), displaced.end()})));
-  }
   for (JobId j : displaced)
-    TESSERA_CHECK(preempt(j, kNoJob, actor, "its MIG instance was repartitioned away"));
+    TESSERA_CHECK(preempt(j, kNoJob, actor, phrase(text::kRepartitionedAway)));
   return state_.setMigLayout(g, layout);
 }
 
@@ -1165,26 +1169,28 @@ Status Engine::setQuota(const std::string& team, const std::string& key, const Q
     for (const auto& [k, limit] : fresh.teams()[t].quotas) {
       const double used = fresh.usage(static_cast<int>(t), k);
       if (used > limit.guaranteed + limit.borrowLimit + 1e-9)
-        return Error::of(phrase(text::kQuotaBelowUse, fresh.teams()[t].name, gpuAmountText(used), k,
-                                limit.guaranteed + limit.borrowLimit));
+        return Error::wrongState(phrase(text::kQuotaBelowUse, fresh.teams()[t].name,
+                                        gpuAmountText(used), k,
+                                        limit.guaranteed + limit.borrowLimit));
     }
   quotas_ = std::move(fresh);
   return okStatus();
 }
 
 Status Engine::addReservation(Reservation r) {
-  if (r.id.empty()) return Error{"a reservation needs an id", {}};
-  if (reservations_.find(r.id)) return Error{"reservation '" + r.id + "' already exists", {}};
-  if (r.until <= r.from) return Error{"a reservation must end after it starts", {}};
+  if (r.id.empty()) return Error::of(phrase(text::kReservationNeedsId));
+  if (reservations_.find(r.id)) return Error::wrongState(phrase(text::kReservationExists, r.id));
+  if (r.until <= r.from) return Error::of(phrase(text::kReservationEndsFirst));
   if (r.kind == Reservation::Kind::Team && quotas_.teamIndex(r.team) < 0)
-    return Error{"unknown team '" + r.team + "'", {}};
+    return Error::notFound(phrase(text::kUnknownTeam, r.team));
   reservations_.add(std::move(r));
   return okStatus();
 }
 
 Status Engine::removeReservation(const std::string& id) {
   const Reservation* r = reservations_.find(id);
-  if (!r || r->kind == Reservation::Kind::Backfill) return Error{"no reservation '" + id + "'", {}};
+  if (!r || r->kind == Reservation::Kind::Backfill)
+    return Error::notFound(phrase(text::kNoReservation, id));
   reservations_.remove(id);
   return okStatus();
 }

@@ -18,6 +18,7 @@
 #include <unordered_map>
 #include <vector>
 
+#include "core/engine_text.h"
 #include "scheduler/events.h"
 #include "scheduler/fair_share.h"
 #include "scheduler/plugin.h"
@@ -144,8 +145,8 @@ class Engine {
   Expected<JobId> submit(Job job, const std::string& actor = "scheduler");
   // Whether submit would take the job (team, class, request, pins, id not taken); changes nothing.
   [[nodiscard]] Status validate(Job job) const;
-  Status complete(JobId id, const std::string& reason = "finished");
-  Status fail(JobId id, const std::string& reason);
+  Status complete(JobId id, Text reason = phrase(text::kFinished));
+  Status fail(JobId id, Text reason);
   // Puts a pending job back where it was running (a snapshot or export being loaded, a backend
   // restarting): exactly these GPUs (MIG: the instance at `migStart`), started at `started`
   // with `workKept` seconds saved from earlier runs. Fails, changing nothing, when the GPUs are
@@ -209,12 +210,12 @@ class Engine {
   }
 
   // --- mutations used by operator commands (command.cpp); each records its event.
-  Status cancel(JobId id, const std::string& actor, const std::string& reason);
+  Status cancel(JobId id, const std::string& actor, Text reason);
   Status hold(JobId id, bool held, const std::string& actor);
   Status setPriority(JobId id, const std::string& priorityClass, const std::string& actor);
   Status moveInQueue(JobId id, int64_t rank);
   Status pin(JobId id, std::vector<GpuId> gpus);
-  Status preempt(JobId victim, JobId by, const std::string& actor, const std::string& reason);
+  Status preempt(JobId victim, JobId by, const std::string& actor, Text reason);
   Status drain(NodeId n, bool drained, std::string reason = {});
   // Up, Draining (running jobs stay, nothing new starts) or Down (the simulator's node
   // failures; requeue its jobs first: a Down node must hold none). Up forgets the reason.
@@ -226,7 +227,9 @@ class Engine {
   Status setQuota(const std::string& team, const std::string& key, const Quota& q);
   Status addReservation(Reservation r);
   Status removeReservation(const std::string& id);
-  void recordCommand(const std::string& actor, const std::string& what, const std::string& result);
+  // An operator command in the audit log: `what` (describeText) and its result, e.g.
+  // phrase(kAuditApplied, what, message).
+  void recordCommand(const std::string& actor, Text line);
 
   [[nodiscard]] std::optional<int> priorityOf(const std::string& cls) const;
   [[nodiscard]] std::vector<std::string> invariantViolations() const;
@@ -237,15 +240,18 @@ class Engine {
   JobRecord* mutableJob(JobId id);
   // Checks a job for submit, resolves its priority and returns its pin as GPUs.
   Expected<std::vector<GpuId>> resolveSubmit(Job& job) const;
-  void addEvent(EventKind kind, JobRecord& job, JobState to, std::string reason,
+  void addEvent(EventKind kind, JobRecord& job, JobState to, Text reason,
                 const std::string& actor = "scheduler", JobId by = kNoJob);
-  void start(JobRecord& job, GangPlacement placement, const std::string& why);
-  void start(JobRecord& job, GangPlacement placement, const std::string& why, Seconds at);
+  void start(JobRecord& job, GangPlacement placement, Text why);
+  void start(JobRecord& job, GangPlacement placement, Text why, Seconds at);
   Status takeRestored(Transaction& tx, const JobRecord& job, const RestoredTask& task);
   void stop(JobRecord& job);  // releases GPUs, quota and fair-share accounting
-  Status finish(JobId id, EventKind kind, JobState to, const std::string& reason);
-  static std::optional<std::string> pinProblem(const Job& job, size_t gpus);
-  void evict(JobRecord& victim, const JobRecord& by, const Victim& cost, const std::string& why);
+  Status finish(JobId id, EventKind kind, JobState to, Text reason);
+  static size_t gpusNeeded(const Job& job);  // whole GPUs over all tasks
+  // A pin of `gpus` GPUs that cannot hold the job (no pin is fine: it means anywhere).
+  static bool pinTooSmall(const Job& job, size_t gpus);
+  [[nodiscard]] std::string classNames() const;  // "production, batch, ..." for refusals
+  void evict(JobRecord& victim, const JobRecord& by, const Victim& cost, Text why);
   void accrueUsage(Seconds dt);
   bool tryPreempt(CycleContext& ctx, JobRecord& job, CycleStats& stats);
   bool tryReserve(const CycleContext& ctx, JobRecord& job, CycleStats& stats);

@@ -1,33 +1,43 @@
 #include "scheduler/events.h"
 
+#include "core/engine_text.h"
+
 namespace tessera {
 
 const char* eventKindName(EventKind k) {
   switch (k) {
     case EventKind::Submitted:
-      return "submitted";
+      return text::kEvSubmitted;
     case EventKind::Admitted:
-      return "admitted";
+      return text::kEvAdmitted;
     case EventKind::Started:
-      return "started";
+      return text::kEvStarted;
     case EventKind::Completed:
-      return "completed";
+      return text::kEvCompleted;
     case EventKind::Failed:
-      return "failed";
+      return text::kEvFailed;
     case EventKind::Cancelled:
-      return "cancelled";
+      return text::kEvCancelled;
     case EventKind::Preempted:
-      return "preempted";
+      return text::kEvPreempted;
     case EventKind::Requeued:
-      return "requeued";
+      return text::kEvRequeued;
     case EventKind::Held:
-      return "held";
+      return text::kEvHeld;
     case EventKind::Released:
-      return "released";
+      return text::kEvReleased;
     case EventKind::Command:
-      return "command";
+      return text::kEvCommand;
   }
   return "?";
+}
+
+Text eventKindText(EventKind k) {
+  return phrase(eventKindName(k));
+}
+
+Text historyLine(const Event& e) {
+  return phrase(text::kHistoryLine, e.time, eventKindText(e.kind), e.reason);
 }
 
 }  // namespace tessera

@@ -6,6 +6,7 @@
 #include <string>
 
 #include "core/ids.h"
+#include "core/text.h"
 #include "workload/job.h"
 
 namespace tessera {
@@ -23,7 +24,9 @@ enum class EventKind : uint8_t {
   Released,
   Command,  // an operator command (audit)
 };
+// The kind's English word, which is also its translatable template (core/engine_text.h).
 const char* eventKindName(EventKind k);
+Text eventKindText(EventKind k);
 
 struct Event {
   uint64_t seq = 0;  // 1, 2, 3, ... with no gaps
@@ -32,9 +35,12 @@ struct Event {
   JobId job = kNoJob;
   JobState from = JobState::Pending;
   JobState to = JobState::Pending;
-  std::string reason;  // plain language
-  std::string actor;   // "scheduler" or the operator's identity
-  JobId by = kNoJob;   // Preempted: the job it made room for
+  Text reason;        // plain language, translatable
+  std::string actor;  // "scheduler" or the operator's identity
+  JobId by = kNoJob;  // Preempted: the job it made room for
 };
+
+// "t=120 preempted: preempted by job 5 ...": one line of a job's history as explain shows it.
+Text historyLine(const Event& e);
 
 }  // namespace tessera

@@ -291,14 +291,13 @@ void explainPending(const Engine& e, const JobRecord& j, Explanation& ex) {
 
 Expected<Explanation> explain(const Engine& engine, JobId id) {
   const JobRecord* j = engine.job(id);
-  if (!j) return Error::of(phrase(text::kNoJob, id));
+  if (!j) return Error::notFound(phrase(text::kNoJob, id));
   Explanation ex;
   ex.job = id;
   ex.state = j->state;
   for (uint32_t i : j->eventIndex) {
     const Event& ev = engine.events()[i];
-    ex.history.push_back("t=" + std::to_string(ev.time) + " " + eventKindName(ev.kind) + ": " +
-                         ev.reason);
+    ex.history.push_back(historyLine(ev));
   }
   switch (j->state) {
     case JobState::Pending:
@@ -318,9 +317,10 @@ Expected<Explanation> explain(const Engine& engine, JobId id) {
       break;
     }
     default:
-      ex.dominantReason = ex.history.empty()
+      ex.dominantReason = j->eventIndex.empty()
                               ? jobStateText(j->state)
-                              : phrase(text::kLabelled, jobStateText(j->state), ex.history.back());
+                              : phrase(text::kLabelled, jobStateText(j->state),
+                                       engine.events()[j->eventIndex.back()].reason);
       break;
   }
   return ex;
@@ -351,7 +351,7 @@ std::vector<std::string> preemptionReport(const Engine& engine) {
   for (const auto& ev : engine.events())
     if (ev.kind == EventKind::Preempted)
       out.push_back("t=" + std::to_string(ev.time) + " job " + std::to_string(ev.job) + " " +
-                    ev.reason);
+                    ev.reason.english());
   return out;
 }
 

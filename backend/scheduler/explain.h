@@ -31,7 +31,7 @@ struct Explanation {
   std::optional<Seconds> eta;  // estimated start (engine clock)
   Text fragmentation;          // "8 GPUs free, but the largest ... block is 4"
   std::vector<Counterfactual> counterfactuals;
-  std::vector<std::string> history;        // the job's events, oldest first
+  std::vector<Text> history;               // the job's events, oldest first (historyLine)
   Text placement;                          // running: where
   [[nodiscard]] std::string text() const;  // everything above, for a terminal
 };

@@ -161,23 +161,6 @@ std::vector<GpuId> bestGpus(const ClusterState& state, NodeId n, int k, const Gp
   return out;
 }
 
-Text levelWords(TopologyLevel l) {
-  switch (l) {
-    case TopologyLevel::Gpu:
-    case TopologyLevel::Node:
-      return phrase(text::kLevelNode);
-    case TopologyLevel::NvlinkDomain:
-      return phrase(text::kLevelNvlink);
-    case TopologyLevel::Leaf:
-      return phrase(text::kLevelLeaf);
-    case TopologyLevel::Spine:
-      return phrase(text::kLevelSpine);
-    case TopologyLevel::Cluster:
-      break;
-  }
-  return phrase(text::kLevelCluster);
-}
-
 // Takes the unit's GPUs for every task: fullest nodes first (packing), best-linked GPUs per task.
 // MIG: a GPU with an idle instance of the profile first (no reconfiguration), else the GPU where a
 // new instance leaves the least fragmentation; among equals the fuller GPU (packing).
@@ -428,6 +411,24 @@ GangResult placeGang(Transaction& tx, const ClusterState& state, const Job& job,
   result.reason =
       phrase(text::kGangWithin, job.tasks, taskWords(job), levelWords(loosest), roomiestAtLimit);
   return result;
+}
+
+Text levelWords(TopologyLevel l) {
+  switch (l) {
+    case TopologyLevel::Gpu:
+      return phrase(text::kLevelGpu);
+    case TopologyLevel::Node:
+      return phrase(text::kLevelNode);
+    case TopologyLevel::NvlinkDomain:
+      return phrase(text::kLevelNvlink);
+    case TopologyLevel::Leaf:
+      return phrase(text::kLevelLeaf);
+    case TopologyLevel::Spine:
+      return phrase(text::kLevelSpine);
+    case TopologyLevel::Cluster:
+      break;
+  }
+  return phrase(text::kLevelCluster);
 }
 
 }  // namespace tessera

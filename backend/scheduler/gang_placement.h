@@ -80,4 +80,7 @@ std::optional<int64_t> topologyUnitOf(const Cluster& c, NodeId n, TopologyLevel 
 std::vector<std::pair<NodeId, int>> unitTaskNodes(const ClusterState& state, const UnitView& unit,
                                                   int tasks);
 
+// "NVLink domain": a topology level as sentences name it (translatable).
+Text levelWords(TopologyLevel l);
+
 }  // namespace tessera

@@ -208,10 +208,9 @@ bool QuotaBook::staysAboveGuarantee(const ClusterState& state, const std::string
 
 Status QuotaBook::setQuota(const std::string& team, const std::string& key, const Quota& q) {
   const int t = teamIndex(team);
-  if (t < 0) return Error{"unknown team '" + team + "'", {}};
-  if (q.guaranteed < 0 || q.borrowLimit < 0) return Error{"guaranteed and borrow must be >= 0", {}};
-  if (q.lendLimit > q.guaranteed)
-    return Error{"cannot lend more than the guaranteed " + std::to_string(q.guaranteed), {}};
+  if (t < 0) return Error::notFound(phrase(text::kUnknownTeam, team));
+  if (q.guaranteed < 0 || q.borrowLimit < 0) return Error::of(phrase(text::kQuotaNegative));
+  if (q.lendLimit > q.guaranteed) return Error::of(phrase(text::kLendTooMuch, q.guaranteed));
   teams_[static_cast<size_t>(t)].quotas[key] = q;
   return okStatus();
 }

@@ -440,7 +440,7 @@ class ExpectWalker {
         if (by && ev.by != *by) continue;
         if (from && ev.from != *from) continue;
         if (to && ev.to != *to) continue;
-        if (!reason.empty() && !contains(ev.reason, reason)) continue;
+        if (!reason.empty() && !contains(ev.reason.english(), reason)) continue;
         if (!actor.empty() && ev.actor != actor) continue;
         found = true;
         break;
@@ -451,7 +451,7 @@ class ExpectWalker {
           for (const Event& ev : engine_->events())
             if (ev.job == *job)
               log += std::string("\n    ") + eventWord(ev.kind) + " at " + formatDuration(ev.time) +
-                     (ev.by ? " by " + std::to_string(ev.by) : "") + ": " + ev.reason;
+                     (ev.by ? " by " + std::to_string(ev.by) : "") + ": " + ev.reason.english();
         }
         check(f, found, "no such event in the log" + (log.empty() ? "" : "; job's events:" + log));
       } else {
@@ -558,7 +558,7 @@ class ExpectWalker {
       TESSERA_TRY(text, s.asString());
       if (im) {
         std::string all;
-        for (const auto& w : im->warnings) all += w + "\n";
+        for (const auto& w : im->warnings) all += w.english() + "\n";
         check(s, all.find(text) != std::string::npos,
               "impact warnings '" + all + "' do not contain '" + text + "'");
       }
@@ -996,7 +996,7 @@ Expected<ScenarioReport> runScenario(const Scenario& s, Engine* engineOut) {
       if (auto st = engine.complete(id); !st)
         fail("complete " + std::to_string(id) + ": " + st.error().str());
     for (JobId id : step.fail)
-      if (auto st = engine.fail(id, "failed (scenario step)"); !st)
+      if (auto st = engine.fail(id, literal("failed (scenario step)")); !st)
         fail("fail " + std::to_string(id) + ": " + st.error().str());
     for (JobId id : step.checkpoint)
       if (auto st = engine.checkpoint(id); !st)

@@ -59,40 +59,21 @@ ApiError unavailable(const Error& e) {
           "the database refused the write, nothing was applied: " + e.str()};
 }
 
-// Which API error an engine refusal is: a name that matches nothing, a request that does not
-// suit the current state, or a malformed request. The engine's sentence says which; the older
-// refusals that have none (the submit checks) are told apart by their words.
+// The API status of an engine refusal: the engine said what the refusal is about.
 ErrorKind classify(const Error& e) {
-  if (e.where.field == "layout") return ErrorKind::InvalidArgument;
-  if (!e.text.empty()) {
-    const std::string& p = e.text.patternText();
-    for (const char* notFound :
-         {text::kNoJob, text::kNoNode, text::kUnknownGpu, text::kUnknownNode})
-      if (p == notFound) return ErrorKind::NotFound;
-    for (const char* state :
-         {text::kNotPending, text::kNotAPendingJob, text::kAlreadyEnded, text::kOnlyPendingHold,
-          text::kAlreadyHeld, text::kNotHeld, text::kHasEnded, text::kOnlyPendingPin,
-          text::kNotRunning, text::kAlreadyDrained, text::kNotDrained, text::kNodeStillRuns,
-          text::kRemovesBusy, text::kQuotaBelowUse, text::kNotMig})
-      if (p == state) return ErrorKind::FailedPrecondition;
-    return ErrorKind::InvalidArgument;
+  switch (e.refusal) {
+    case Refusal::NotFound:
+      return ErrorKind::NotFound;
+    case Refusal::WrongState:
+      return ErrorKind::FailedPrecondition;
+    case Refusal::BadArgument:
+      break;
   }
-  const std::string& m = e.message;
-  if (m.starts_with("no ") || contains(m, "unknown node") || contains(m, "unknown GPU") ||
-      contains(m, "unknown team") || contains(m, "no reservation"))
-    return ErrorKind::NotFound;
-  if (contains(m, " is not ") || contains(m, "already") || contains(m, " still ") ||
-      contains(m, " is running") || contains(m, " is pending") || contains(m, " is completed") ||
-      contains(m, " is cancelled") || contains(m, " is failed"))
-    return ErrorKind::FailedPrecondition;
   return ErrorKind::InvalidArgument;
 }
 
 ApiError refusal(const Error& e) {
-  Text text = e.text;
-  if (!text.empty() && !e.where.empty())
-    text = phrase(text::kLabelled, e.where.str(), std::move(text));
-  return {classify(e), e.str(), std::move(text)};
+  return {classify(e), e.str(), e.text.empty() ? Text{} : e.sentence()};
 }
 
 std::optional<JobId> jobOf(const Command& c) {
@@ -480,7 +461,7 @@ void Backend::simulateEnds() {
     if (r->startTime + std::max<Seconds>(0, runtime - r->workKept) <= engine_->now())
       ending.push_back(r->job.id);
   }
-  for (JobId id : ending) (void)engine_->complete(id, "finished (simulated)");
+  for (JobId id : ending) (void)engine_->complete(id, phrase(text::kFinishedSimulated));
 }
 
 void Backend::generateLoad(Batch& batch) {
@@ -600,9 +581,11 @@ void Backend::submit(std::vector<Job> jobs, const Caller& who, Deadline d,
           j.submitTime = e.now();
           j.state = JobState::Pending;
           if (auto st = e.validate(j); !st) {
+            // Whatever the check's class, a batch with a bad job is a bad argument.
             Error err = st.error();
-            err.message = "jobs[" + std::to_string(i) + "]: " + err.message;
-            return ApiError{ErrorKind::InvalidArgument, err.str()};
+            err.where.field = "jobs[" + std::to_string(i) + "]";
+            return ApiError{ErrorKind::InvalidArgument, err.str(),
+                            err.text.empty() ? Text{} : err.sentence()};
           }
         }
         std::vector<JobId> ids;
@@ -628,8 +611,7 @@ JobInfo Backend::infoOf(const JobRecord& r) const {
   info.row.endTime = r.active() ? 0 : r.endTime;
   info.row.preemptions = r.preemptions;
   info.row.gpuHoursLost = r.gpuHoursLost;
-  info.row.reason = r.reason.english();
-  info.reason = r.reason;
+  info.row.reason = r.reason;
   if (auto it = extras_.actualRuntime.find(r.job.id); it != extras_.actualRuntime.end())
     info.row.actualRuntime = it->second;
   info.priority = r.job.priority;
@@ -694,9 +676,9 @@ void Backend::act(Command command, bool dryRun, const Caller& who, Deadline d,
         if (target && !e.job(*target)) {
           auto row = b.state_->job(*target);
           if (row && *row)
-            return refusal(
-                Error::of(phrase(text::kAlreadyEnded, *target, jobStateText((*row)->state))));
-          return refusal(Error::of(phrase(text::kNoJob, *target)));
+            return refusal(Error::wrongState(
+                phrase(text::kAlreadyEnded, *target, jobStateText((*row)->state))));
+          return refusal(Error::notFound(phrase(text::kNoJob, *target)));
         }
         // A move can re-rank every pending job of the same priority: remember the ranks.
         std::vector<std::pair<JobId, int64_t>> ranks;
@@ -706,7 +688,8 @@ void Backend::act(Command command, bool dryRun, const Caller& who, Deadline d,
         auto result = execute(e, command, actor, dryRun);
         if (!result) return refusal(result.error());
         if (dryRun)
-          e.recordCommand(actor, "dry run: " + describe(command), result->message.english());
+          e.recordCommand(actor,
+                          phrase(text::kAuditDryRun, describeText(command), result->message));
         if (target) batch.dirty.push_back(*target);
         for (const auto& [id, rank] : ranks)
           if (e.job(id)->job.queueRank != rank) batch.dirty.push_back(id);
@@ -731,11 +714,9 @@ void Backend::explainJob(JobId id, Reply<Explanation> reply) {
         Explanation x;
         x.job = id;
         x.state = (*row)->state;
-        x.dominantReason = literal((*row)->reason);  // stored in English only
+        x.dominantReason = (*row)->reason;
         if (auto events = b.eventStore_->forJob(id, 1000))
-          for (const Event& ev : *events)
-            x.history.push_back(formatDuration(ev.time) + " " + eventKindName(ev.kind) + ": " +
-                                ev.reason);
+          for (const Event& ev : *events) x.history.push_back(historyLine(ev));
         return x;
       }));
 }

@@ -5,6 +5,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "core/engine_text.h"
 #include "core/mix.h"
 #include "scheduler/command.h"
 #include "topology/cluster.h"
@@ -114,8 +115,7 @@ void GpuFaultInjector::inject(Engine& engine, Seconds at) {
   ActiveGpuFault f{gpu, kind->xid, at, at + repair_,
                    "Xid " + std::to_string(kind->xid) + " on GPU " + c.gpuName(gpu)};
   // Its jobs go back to the queue, booked by the engine as preemptions with the fault as reason.
-  const std::string why = "GPU " + c.gpuName(gpu) + " fault (Xid " + std::to_string(kind->xid) +
-                          ", " + kind->message + ")";
+  const Text why = phrase(text::kGpuFault, c.gpuName(gpu), kind->xid, kind->message);
   for (JobId v : engine.runningJobsOn(c.gpu(gpu).node, gpu))
     (void)engine.preempt(v, kNoJob, kActor, why);
   // Through the one command path, so the drain is in the audit log like an operator's.

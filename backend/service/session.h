@@ -42,9 +42,6 @@ struct JobInfo {
   std::optional<Seconds> eta;
   std::string blockedBy;
   std::vector<PlacedTask> placement;
-  // row.reason as the console translates it; a job that ended before tesserad's last restart
-  // has only the stored English (a literal).
-  Text reason;
 };
 
 struct JobPage {

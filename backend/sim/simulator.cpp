@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <sstream>
 
+#include "core/engine_text.h"
 #include "scheduler/command_yaml.h"
 #include "topology/mig_layout.h"
 #include "topology/yaml_reader.h"
@@ -167,11 +168,11 @@ Status Simulator::end(JobId id, uint32_t run) {
   RunInfo& r = it->second;
   const TraceJob* t = r.traceIndex < trace_.jobs.size() ? &trace_.jobs[r.traceIndex] : nullptr;
   if (r.timeLimited)
-    TESSERA_CHECK(engine_.fail(id, "time limit reached"));
+    TESSERA_CHECK(engine_.fail(id, phrase(text::kTimeLimit)));
   else if (t && t->failsAtEnd)
-    TESSERA_CHECK(engine_.fail(id, "the job failed (as in the trace)"));
+    TESSERA_CHECK(engine_.fail(id, phrase(text::kFailedAsInTrace)));
   else
-    TESSERA_CHECK(engine_.complete(id, "finished"));
+    TESSERA_CHECK(engine_.complete(id));
   followEngineEvents();
   requestCycle();
   return okStatus();
@@ -301,7 +302,7 @@ void Simulator::onStopped(JobId id) {
   ++r.run;  // its pending End and Checkpoint events no longer apply
 }
 
-void Simulator::requeueJobsOn(NodeId n, std::optional<GpuId> gpu, const std::string& why) {
+void Simulator::requeueJobsOn(NodeId n, std::optional<GpuId> gpu, const Text& why) {
   const std::vector<JobId> victims = engine_.runningJobsOn(n, gpu);
   // The engine books these as preemptions; the outcomes move them to interruptions, so policy
   // comparisons see only what the policy decided.
@@ -319,14 +320,14 @@ void Simulator::requeueJobsOn(NodeId n, std::optional<GpuId> gpu, const std::str
 Status Simulator::apply(const ScheduledEvent& e) {
   if (const auto* f = std::get_if<simev::NodeFailure>(&e.event)) {
     TESSERA_TRY(n, nodeNamed(f->node));
-    requeueJobsOn(n, std::nullopt, "node " + f->node + " failed");
+    requeueJobsOn(n, std::nullopt, phrase(text::kNodeFailed, f->node));
     TESSERA_CHECK(holdNode(n, true, "node failure"));
     push(engine_.now() + f->repair, Kind::NodeBack, n, 1);
     note("node " + f->node + " failed; back in " + formatDuration(f->repair));
   } else if (const auto* g = std::get_if<simev::GpuFault>(&e.event)) {
     TESSERA_TRY(gpu, gpuNamed(g->gpu));
     const NodeId n = engine_.cluster().gpu(gpu).node;
-    requeueJobsOn(n, gpu, "GPU " + g->gpu + " fault (Xid " + std::to_string(g->xid) + ")");
+    requeueJobsOn(n, gpu, phrase(text::kGpuFaultXid, g->gpu, g->xid));
     // Most Xids that need a GPU reset take the node out: drain it, reset, return it.
     TESSERA_CHECK(holdNode(n, false, "Xid " + std::to_string(g->xid) + " on GPU " + g->gpu));
     push(engine_.now() + g->repair, Kind::NodeBack, n, 0);
@@ -404,7 +405,7 @@ Status Simulator::startReconfigure(const simev::MigReconfigure& m, size_t eventI
   TESSERA_TRY(layout, parseMigLayout(engine_.cluster().modelOf(g), m.layout));
   TESSERA_CHECK(engine_.state().checkMigLayout(g, layout));
   const NodeId n = engine_.cluster().gpu(g).node;
-  requeueJobsOn(n, g, "GPU " + m.gpu + " is being repartitioned");
+  requeueJobsOn(n, g, phrase(text::kBeingRepartitioned, m.gpu));
   TESSERA_CHECK(holdNode(n, false, "MIG repartition of GPU " + m.gpu));
   push(engine_.now() + config_.migReconfigTime, Kind::MigApply, eventIndex);
   note("repartitioning " + m.gpu + " to " + m.layout);
@@ -416,7 +417,7 @@ Status Simulator::finishReconfigure(size_t eventIndex) {
   TESSERA_TRY(g, gpuNamed(m.gpu));
   TESSERA_TRY(layout, parseMigLayout(engine_.cluster().modelOf(g), m.layout));
   const NodeId n = engine_.cluster().gpu(g).node;
-  requeueJobsOn(n, g, "GPU " + m.gpu + " is being repartitioned");
+  requeueJobsOn(n, g, phrase(text::kBeingRepartitioned, m.gpu));
   TESSERA_CHECK(engine_.repartition(g, layout, true, "simulator"));
   note("GPU " + m.gpu + " now " + m.layout);
   return returnNode(n, false);
@@ -500,7 +501,8 @@ uint64_t Simulator::logHash() const {
     add(&e.time, sizeof e.time);
     add(&e.kind, sizeof e.kind);
     add(&e.job, sizeof e.job);
-    add(e.reason.data(), e.reason.size());
+    const std::string reason = e.reason.english();
+    add(reason.data(), reason.size());
   }
   for (const auto& l : log_) {
     add(&l.time, sizeof l.time);

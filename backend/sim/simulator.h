@@ -168,7 +168,7 @@ class Simulator {
   void rememberOperatorIntent(const Command& c);
   Status startReconfigure(const simev::MigReconfigure& m, size_t eventIndex);
   Status finishReconfigure(size_t eventIndex);
-  void requeueJobsOn(NodeId n, std::optional<GpuId> gpu, const std::string& why);
+  void requeueJobsOn(NodeId n, std::optional<GpuId> gpu, const Text& why);
   Status cycle();
   Status heartbeat();
   void followEngineEvents();

@@ -94,6 +94,12 @@ const std::vector<const char*>& migrations() {
         PRIMARY KEY(job, start, part));
       CREATE INDEX usage_start ON usage(start);
       CREATE INDEX usage_open ON usage(end) WHERE end IS NULL;
+      )sql",
+      // 4: reasons as sentences the console translates (JSON, store/job_codec.h); NULL where the
+      // English reason is all there is (a literal, or a row written before version 4).
+      R"sql(
+      ALTER TABLE events ADD COLUMN reason_text TEXT;
+      ALTER TABLE jobs ADD COLUMN reason_text TEXT;
       )sql"};
   return m;
 }

@@ -2,6 +2,8 @@
 
 #include <string>
 
+#include "store/job_codec.h"
+
 namespace tessera {
 namespace {
 
@@ -12,6 +14,10 @@ Enum parseName(const std::string& text, const char* (*name)(Enum), Enum fallback
   return fallback;
 }
 
+constexpr const char* kSelectEvents =
+    "SELECT seq, time, kind, job, from_state, to_state, reason, actor, by_job, reason_text "
+    "FROM events ";
+
 constexpr size_t kEventKinds = static_cast<size_t>(EventKind::Command) + 1;
 constexpr size_t kJobStates = static_cast<size_t>(JobState::Preempted) + 1;
 
@@ -19,8 +25,9 @@ constexpr size_t kJobStates = static_cast<size_t>(JobState::Preempted) + 1;
 
 Status EventStore::appendInTransaction(const std::vector<Event>& events) {
   if (events.empty()) return okStatus();
-  TESSERA_TRY(insert, db_.prepare("INSERT INTO events(seq, time, kind, job, from_state, "
-                                  "to_state, reason, actor, by_job) VALUES(?,?,?,?,?,?,?,?,?)"));
+  TESSERA_TRY(insert,
+              db_.prepare("INSERT INTO events(seq, time, kind, job, from_state, to_state, reason, "
+                          "actor, by_job, reason_text) VALUES(?,?,?,?,?,?,?,?,?,?)"));
   for (const Event& e : events) {
     insert.bind(1, static_cast<int64_t>(e.seq))
         .bind(2, static_cast<int64_t>(e.time))
@@ -28,9 +35,13 @@ Status EventStore::appendInTransaction(const std::vector<Event>& events) {
         .bind(4, static_cast<int64_t>(e.job))
         .bind(5, std::string(jobStateName(e.from)))
         .bind(6, std::string(jobStateName(e.to)))
-        .bind(7, e.reason)
+        .bind(7, e.reason.english())
         .bind(8, e.actor)
         .bind(9, static_cast<int64_t>(e.by));
+    if (e.reason.isLiteral())
+      insert.bindNull(10);
+    else
+      insert.bind(10, textToJson(e.reason).dump());
     if (auto s = insert.run(); !s)
       return Error{"event " + std::to_string(e.seq) + " not stored: " + s.error().message, {}};
     TESSERA_CHECK(insert.reset());
@@ -44,15 +55,13 @@ Status EventStore::append(const std::vector<Event>& events) {
 }
 
 Expected<std::vector<Event>> EventStore::after(uint64_t after, size_t limit) const {
-  TESSERA_TRY(q, db_.prepare("SELECT seq, time, kind, job, from_state, to_state, reason, actor, "
-                             "by_job FROM events WHERE seq > ? ORDER BY seq LIMIT ?"));
+  TESSERA_TRY(q, db_.prepare(std::string(kSelectEvents) + "WHERE seq > ? ORDER BY seq LIMIT ?"));
   q.bind(1, static_cast<int64_t>(after)).bind(2, static_cast<int64_t>(limit));
   return readEvents(q);
 }
 
 Expected<std::vector<Event>> EventStore::forJob(JobId job, size_t limit) const {
-  TESSERA_TRY(q, db_.prepare("SELECT seq, time, kind, job, from_state, to_state, reason, actor, "
-                             "by_job FROM events WHERE job = ? ORDER BY seq LIMIT ?"));
+  TESSERA_TRY(q, db_.prepare(std::string(kSelectEvents) + "WHERE job = ? ORDER BY seq LIMIT ?"));
   q.bind(1, static_cast<int64_t>(job)).bind(2, static_cast<int64_t>(limit));
   return readEvents(q);
 }
@@ -69,7 +78,14 @@ Expected<std::vector<Event>> EventStore::readEvents(Statement& q) {
     e.job = static_cast<JobId>(q.int64At(3));
     e.from = parseName<JobState, kJobStates>(q.textAt(4), jobStateName, JobState::Pending);
     e.to = parseName<JobState, kJobStates>(q.textAt(5), jobStateName, JobState::Pending);
-    e.reason = q.textAt(6);
+    if (q.isNull(9)) {
+      e.reason = literal(q.textAt(6));
+    } else {
+      auto reason = parseReasonText(q.textAt(9));
+      if (!reason)
+        return Error{"event " + std::to_string(e.seq) + ": " + reason.error().message, {}};
+      e.reason = std::move(*reason);
+    }
     e.actor = q.textAt(7);
     e.by = static_cast<JobId>(q.int64At(8));
     out.push_back(std::move(e));

@@ -194,4 +194,43 @@ Expected<StoredRun> runFromJson(const Cluster& cluster, const json& j) {
   return run;
 }
 
+json textToJson(const Text& t) {
+  if (t.isLiteral()) return t.patternText();
+  json args = json::array();
+  for (const Text& a : t.args()) args.push_back(textToJson(a));
+  return json{{"t", t.patternText()}, {"a", std::move(args)}};
+}
+
+namespace {
+// Deep enough for any sentence the engine builds (lists nest log2(n) deep); a row nested deeper
+// was not written by us.
+constexpr int kMaxStoredTextDepth = 32;
+
+Expected<Text> textFromJson(const json& j, const std::string& path, int depth) {
+  if (j.is_string()) return literal(j.get<std::string>());
+  if (depth >= kMaxStoredTextDepth) return Error{path + ": nested too deep", {}};
+  if (!j.is_object() || !j.contains("t") || !j["t"].is_string())
+    return Error{path + ": expected a string or {\"t\": template, \"a\": [...]}", {}};
+  std::vector<Text> args;
+  if (j.contains("a")) {
+    if (!j["a"].is_array()) return Error{path + ".a: expected an array", {}};
+    for (size_t i = 0; i < j["a"].size(); ++i) {
+      TESSERA_TRY(arg, textFromJson(j["a"][i], path + ".a[" + std::to_string(i) + "]", depth + 1));
+      args.push_back(std::move(arg));
+    }
+  }
+  return Text::pattern(j["t"].get<std::string>(), std::move(args));
+}
+}  // namespace
+
+Expected<Text> textFromJson(const json& j) {
+  return textFromJson(j, "reason_text", 0);
+}
+
+Expected<Text> parseReasonText(const std::string& stored) {
+  json j = json::parse(stored, nullptr, /*allow_exceptions=*/false);
+  if (j.is_discarded()) return Error{"reason_text: not valid JSON", {}};
+  return textFromJson(j);
+}
+
 }  // namespace tessera

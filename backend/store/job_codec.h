@@ -27,4 +27,12 @@ Expected<StoredRun> runFromJson(const Cluster& cluster, const nlohmann::json& j)
 
 JobState jobStateFromName(std::string_view name, bool* ok);
 
+// A sentence (core/text.h) for a reason_text column: a literal as a JSON string, a template as
+// {"t": template, "a": [arguments]}. Literals are not stored at all (the English column says
+// it), so textToJson is for sentences; decoding refuses anything else, naming the path.
+nlohmann::json textToJson(const Text& t);
+Expected<Text> textFromJson(const nlohmann::json& j);
+// textFromJson of a stored column's characters.
+Expected<Text> parseReasonText(const std::string& stored);
+
 }  // namespace tessera

@@ -14,16 +14,17 @@ using nlohmann::json;
 
 constexpr const char* kUpsertJob =
     "INSERT INTO jobs(id, team, class, state, submit_time, start_time, end_time, spec, run, "
-    "preemptions, gpu_hours_lost, reason, actual_runtime) VALUES(?,?,?,?,?,?,?,?,?,?,?,?,?) "
+    "preemptions, gpu_hours_lost, reason, actual_runtime, reason_text) "
+    "VALUES(?,?,?,?,?,?,?,?,?,?,?,?,?,?) "
     "ON CONFLICT(id) DO UPDATE SET team=excluded.team, class=excluded.class, "
     "state=excluded.state, start_time=excluded.start_time, end_time=excluded.end_time, "
     "spec=excluded.spec, run=excluded.run, preemptions=excluded.preemptions, "
     "gpu_hours_lost=excluded.gpu_hours_lost, reason=excluded.reason, "
-    "actual_runtime=excluded.actual_runtime";
+    "actual_runtime=excluded.actual_runtime, reason_text=excluded.reason_text";
 
 constexpr const char* kJobColumns =
     "SELECT id, state, start_time, end_time, spec, run, preemptions, gpu_hours_lost, reason, "
-    "actual_runtime FROM jobs ";
+    "actual_runtime, reason_text FROM jobs ";
 
 // The job as the engine holds it, with its resolved pin written back by name (the engine keeps
 // the operator's later pins only in resolved form).
@@ -95,7 +96,6 @@ JobRow rowFrom(const Statement& s, Job job) {
   row.run = s.isNull(5) ? std::string() : s.textAt(5);
   row.preemptions = static_cast<int>(s.int64At(6));
   row.gpuHoursLost = s.doubleAt(7);
-  row.reason = s.textAt(8);
   if (!s.isNull(9)) row.actualRuntime = s.int64At(9);
   return row;
 }
@@ -111,7 +111,15 @@ Expected<JobRow> readRow(const Statement& s) {
   auto job = jobFromJson(*spec);
   if (!job) return Error{where + job.error().message, {}};
   if (job->id != id) return Error{where + "its spec names job " + std::to_string(job->id), {}};
-  return rowFrom(s, std::move(*job));
+  JobRow row = rowFrom(s, std::move(*job));
+  if (s.isNull(10)) {
+    row.reason = literal(s.textAt(8));
+  } else {
+    auto reason = parseReasonText(s.textAt(10));
+    if (!reason) return Error{where + reason.error().message, {}};
+    row.reason = std::move(*reason);
+  }
+  return row;
 }
 
 struct Setup {
@@ -312,6 +320,10 @@ Status StateStore::saveJobs(const Engine& engine, const std::vector<JobId>& ids,
       stmt.bind(13, static_cast<int64_t>(it->second));
     else
       stmt.bindNull(13);
+    if (r->reason.isLiteral())
+      stmt.bindNull(14);
+    else
+      stmt.bind(14, textToJson(r->reason).dump());
     TESSERA_CHECK(stmt.run());
     TESSERA_CHECK(stmt.reset());
   }

@@ -29,8 +29,8 @@ struct JobRow {
   Seconds endTime = 0;    // when it finished (0 = not finished)
   int preemptions = 0;
   double gpuHoursLost = 0;
-  std::string reason;
-  std::string run;                       // running: where (JSON as runToJson writes it); else empty
+  Text reason;      // a job stored before schema version 4 has only its English (a literal)
+  std::string run;  // running: where (JSON as runToJson writes it); else empty
   std::optional<Seconds> actualRuntime;  // simulated-live mode: when the job really ends
 };
 

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "core/engine_text.h"
 #include "core/strings.h"
 
 namespace tessera {
@@ -51,8 +52,8 @@ bool operator==(const MigLayout& a, const MigLayout& b) {
 
 namespace {
 
-Error syntaxError(std::string_view token, const std::string& why) {
-  return Error{"in MIG layout item '" + std::string(token) + "': " + why, {}};
+Error syntaxError(std::string_view token, Text why) {
+  return Error::of(phrase(text::kMigItem, std::string(token), std::move(why)));
 }
 
 Expected<MigInstance> parseCis(const MigGeometry& g, MigInstance inst, std::string_view list,
@@ -61,13 +62,12 @@ Expected<MigInstance> parseCis(const MigGeometry& g, MigInstance inst, std::stri
   for (auto part : split(list, '+')) {
     part = trim(part);
     if (part.size() < 2 || part.back() != 'c')
-      return syntaxError(token, "compute instance '" + std::string(part) + "' must look like '2c'");
+      return syntaxError(token, phrase(text::kMigCiShape, std::string(part)));
     auto k = parseInt(part.substr(0, part.size() - 1));
     if (!k || *k < 1 || *k > p.computeSlices)
-      return syntaxError(token, "compute instance '" + std::string(part) + "' must have 1.." +
-                                    std::to_string(p.computeSlices) + " compute slices");
+      return syntaxError(token, phrase(text::kMigCiRange, std::string(part), p.computeSlices));
     if (inst.ciCount == kMaxComputeInstances)
-      return syntaxError(token, "too many compute instances");
+      return syntaxError(token, phrase(text::kMigTooManyCi));
     inst.ciSlices[inst.ciCount++] = static_cast<uint8_t>(*k);
   }
   return inst;
@@ -82,14 +82,14 @@ std::string profileNames(const MigGeometry& g) {
 }  // namespace
 
 Expected<MigLayout> parseMigLayout(const GpuModel& model, std::string_view text) {
-  if (!model.mig) return Error{"GPU model '" + model.id + "' is not MIG capable", {}};
+  if (!model.mig) return Error::of(phrase(text::kMigNotCapable, model.id));
   const MigGeometry& g = *model.mig;
   MigLayout layout;
   text = trim(text);
   if (text.empty() || text == "-" || text == "empty") return layout;
   for (auto rawToken : split(text, ',')) {
     std::string_view token = trim(rawToken);
-    if (token.empty()) return Error{"empty item in MIG layout '" + std::string(text) + "'", {}};
+    if (token.empty()) return Error::of(phrase(text::kMigEmptyItem, std::string(text)));
     std::string_view rest = token;
     MigInstance inst;
     if (rest.back() == '*') {
@@ -101,12 +101,12 @@ Expected<MigLayout> parseMigLayout(const GpuModel& model, std::string_view text)
         x != std::string_view::npos && x > 0 && parseInt(rest.substr(0, x))) {
       repeat = *parseInt(rest.substr(0, x));
       if (repeat < 1 || repeat > kMaxMemorySlices)
-        return syntaxError(token, "repeat count must be 1.." + std::to_string(kMaxMemorySlices));
+        return syntaxError(token, phrase(text::kMigRepeat, kMaxMemorySlices));
       rest = rest.substr(x + 1);
     }
     std::string_view cis;
     if (auto open = rest.find('('); open != std::string_view::npos) {
-      if (rest.back() != ')') return syntaxError(token, "missing ')' after compute instances");
+      if (rest.back() != ')') return syntaxError(token, phrase(text::kMigMissingParen));
       cis = rest.substr(open + 1, rest.size() - open - 2);
       rest = rest.substr(0, open);
     }
@@ -115,17 +115,16 @@ Expected<MigLayout> parseMigLayout(const GpuModel& model, std::string_view text)
       name = rest.substr(0, at);
       auto start = parseInt(rest.substr(at + 1));
       if (!start || *start < 0 || *start >= g.memorySlices)
-        return syntaxError(token,
-                           "start must be a memory slice 0.." + std::to_string(g.memorySlices - 1));
-      if (repeat > 1) return syntaxError(token, "a repeated item cannot have a fixed start");
+        return syntaxError(token, phrase(text::kMigStartRange, g.memorySlices - 1));
+      if (repeat > 1) return syntaxError(token, phrase(text::kMigRepeatStart));
       inst.start = static_cast<int8_t>(*start);
     }
     const int idx = g.profileIndex(trim(name));
     if (idx < 0)
-      return syntaxError(token, "unknown profile '" + std::string(trim(name)) + "' for " +
-                                    model.id + " (profiles: " + profileNames(g) + ")");
+      return syntaxError(token, phrase(text::kMigUnknownProfile, std::string(trim(name)), model.id,
+                                       profileNames(g)));
     inst.profile = static_cast<int8_t>(idx);
-    if (cis.data() && cis.empty()) return syntaxError(token, "'()' lists no compute instances");
+    if (cis.data() && cis.empty()) return syntaxError(token, phrase(text::kMigNoCi));
     if (!cis.empty()) {
       auto withCis = parseCis(g, inst, cis, token);
       if (!withCis) return withCis.error();
@@ -136,9 +135,7 @@ Expected<MigLayout> parseMigLayout(const GpuModel& model, std::string_view text)
         inst.ciCount = 0, inst.ciSlices = {};
     }
     for (int r = 0; r < repeat; ++r)
-      if (!layout.add(inst))
-        return Error{"MIG layout has more than " + std::to_string(kMaxMemorySlices) + " instances",
-                     {}};
+      if (!layout.add(inst)) return Error::of(phrase(text::kMigTooMany, kMaxMemorySlices));
   }
   return layout;
 }

@@ -748,7 +748,8 @@ void appendEvents(const std::string& path, size_t target) {
       e.time = now;
       e.kind = EventKind::Command;
       e.actor = "bench-operator";
-      e.reason = "hold job " + std::to_string(seq % 150000 + 1) + ": applied (synthetic audit)";
+      e.reason =
+          literal("hold job " + std::to_string(seq % 150000 + 1) + ": applied (synthetic audit)");
       chunk.push_back(std::move(e));
     }
     if (auto st = store.append(chunk); !st) fail(st.error().str());

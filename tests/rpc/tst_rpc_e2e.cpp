@@ -18,6 +18,7 @@
 #include <grpcpp/generic/generic_stub.h>
 
 #include "../service/backend_test_util.h"
+#include "core/engine_text.h"
 #include "daemon_process.h"
 #include "reflection_min.grpc.pb.h"
 #include "report/report_json.h"
@@ -185,6 +186,15 @@ class TstRpcE2e : public QObject {
           });
         }(),
         10000);
+    {
+      // The watch stream carries the reason as a sentence, not only its English.
+      std::lock_guard lock(seenMutex);
+      const auto h = std::find_if(seen.begin(), seen.end(), [&](const Event& e) {
+        return e.job == held && e.kind == EventKind::Held;
+      });
+      QCOMPARE(h->reason.patternText(), std::string(text::kHeldBy));
+      QCOMPARE(h->reason.english(), "held by " + h->actor);
+    }
 
     // Restart on the same address: the watcher reconnects and resumes after the last event it
     // saw, so the sequence it collected stays dense (no gap, no duplicate).
@@ -292,7 +302,7 @@ class TstRpcE2e : public QObject {
     QVERIFY(std::any_of(audit.begin(), audit.end(),
                         [](const Event& e) { return e.actor == "operator-alice"; }));
     QVERIFY(std::any_of(audit.begin(), audit.end(), [](const Event& e) {
-      return e.actor == "admin-alice" && e.reason.find("drain") != std::string::npos;
+      return e.actor == "admin-alice" && e.reason.english().find("drain") != std::string::npos;
     }));
     QCOMPARE(d.terminate(), 0);
   }

@@ -62,9 +62,10 @@ std::string script(ClusterSession& s) {
   // The sentences keep their templates and arguments across gRPC, so the console can translate
   // a remote tesserad's words as it does the embedded engine's.
   line("hold text " + structure(std::get<CommandResult>(held).message));
-  line("reason text " + structure(info.reason));
+  line("reason text " + structure(info.row.reason));
   line("explain text " + structure(x.dominantReason) + " nodes " + structure(x.nodeSummary));
   for (const auto& c : x.counterfactuals) line("suggestion " + structure(c.text));
+  for (const Text& h : x.history) line("history " + h.english() + " " + structure(h));
   const auto again = await<CommandResult>(
       [&](auto r) { s.act(cmd::Hold{ids[0]}, false, Caller{}, std::nullopt, r); });
   const ApiError& refused = std::get<ApiError>(again);
@@ -78,7 +79,7 @@ std::string script(ClusterSession& s) {
   const ApiError& badLayout = std::get<ApiError>(overlap);
   line("layout " + std::string(errorKindName(badLayout.kind)) + " " + structure(badLayout.text));
   const auto small2 = std::get<JobInfo>(await<JobInfo>([&](auto r) { s.job(ids[1], r); }));
-  line("second reason " + structure(small2.reason));
+  line("second reason " + structure(small2.row.reason));
   const auto missing = await<JobInfo>([&](auto r) { s.job(999, r); });
   line("missing " + std::string(errorKindName(std::get<ApiError>(missing).kind)));
   const auto snap =
@@ -171,6 +172,9 @@ class TstSessionContract : public QObject {
         local.find("reason text <waiting for the next scheduling cycle>()") != std::string::npos,
         local.c_str());
     QVERIFY2(local.find("explain text <held by an operator>()") != std::string::npos,
+             local.c_str());
+    QVERIFY2(local.find("history t=5000 held: held by local <t=%1 %2: %3>('5000', <held>(), "
+                        "<held by %1>('local'))") != std::string::npos,
              local.c_str());
     QVERIFY2(local.find("layout invalid argument <%1: %2>('layout', <%1 failed: %2>(") !=
                  std::string::npos,

@@ -156,7 +156,8 @@ class TstEngine : public QObject {
     QCOMPARE(q(r.error().message), QString("job 2: unknown team 'nobody'"));
     r = e.submit(job(3, 1, "vision", "urgent"));
     QVERIFY(!r);
-    QCOMPARE(q(r.error().message), QString("job 3: unknown priority class 'urgent'"));
+    QCOMPARE(q(r.error().message), QString("job 3: unknown priority class 'urgent' (known: "
+                                           "serving, production-training, experiment, spot)"));
     Job none = job(4, 1);
     none.perTask = {};
     r = e.submit(none);
@@ -206,7 +207,7 @@ class TstEngine : public QObject {
     QCOMPARE(e.state().freeWholeGpus(), 8 - 3);
     QVERIFY(e.advanceTo(3600));
     QVERIFY(e.complete(1));
-    QVERIFY(e.fail(2, "out of memory"));
+    QVERIFY(e.fail(2, literal("out of memory")));
     QCOMPARE(e.state().freeWholeGpus(), 8);
 
     std::vector<const Event*> one, two;
@@ -226,7 +227,7 @@ class TstEngine : public QObject {
     }
     QCOMPARE(q(one[0]->reason), QString("submitted"));
     QCOMPARE(q(one[1]->reason), QString("admitted: placed"));
-    QVERIFY2(q(one[2]->reason).startsWith("started on h"), one[2]->reason.c_str());
+    QVERIFY2(q(one[2]->reason).startsWith("started on h"), one[2]->reason.english().c_str());
     QCOMPARE(q(one[3]->reason), QString("finished"));
     QCOMPARE(one[0]->time, Seconds{0});
     QCOMPARE(one[2]->time, Seconds{0});
@@ -249,7 +250,7 @@ class TstEngine : public QObject {
     auto st = e.complete(1);
     QVERIFY(!st);
     QCOMPARE(q(st.error().message), QString("job 1 is pending, not running"));
-    st = e.fail(1, "x");
+    st = e.fail(1, literal("x"));
     QVERIFY(!st);
     QCOMPARE(q(st.error().message), QString("job 1 is pending, not running"));
     st = e.complete(42);
@@ -262,7 +263,7 @@ class TstEngine : public QObject {
     st = e.complete(1);
     QVERIFY(!st);
     QCOMPARE(q(st.error().message), QString("job 1 is completed, not running"));
-    st = e.fail(1, "late");
+    st = e.fail(1, literal("late"));
     QVERIFY(!st);
     QCOMPARE(stateOf(e, 1), JobState::Completed);
   }
@@ -421,7 +422,7 @@ class TstEngine : public QObject {
     small.pinGpus = {"h1/0", "h1/1"};
     r = e.submit(small);
     QVERIFY(!r);
-    QCOMPARE(q(r.error().message), QString("job 2: needs 4 GPUs; the pin names 2"));
+    QCOMPARE(q(r.error().message), QString("job 2 needs 4 GPUs; the pin names 2"));
     QVERIFY(!e.job(1) && !e.job(2));
     Job whole = job(3, 2);
     whole.pinNodes = {"h2"};
@@ -538,7 +539,7 @@ class TstEngine : public QObject {
     QCOMPARE(e.job(2)->eta, std::optional<Seconds>{eta});  // the plan holds between plans
     QVERIFY(e.reservations().find("bf-2") != nullptr);
     QVERIFY(!e.job(3)->eta);
-    QVERIFY(e.cancel(2, "alice", "no longer needed").ok());
+    QVERIFY(e.cancel(2, "alice", literal("no longer needed")).ok());
     QVERIFY(e.advanceTo(800).ok());
     e.runCycle();
     QVERIFY(e.reservations().find("bf-2") == nullptr);  // a job that left loses its hold

@@ -17,7 +17,7 @@ Event eventNo(uint64_t seq) {
   e.seq = seq;
   e.time = static_cast<Seconds>(seq);
   e.job = seq % 7;
-  e.reason = "event " + std::to_string(seq);
+  e.reason = literal("event " + std::to_string(seq));
   return e;
 }
 
@@ -34,7 +34,7 @@ struct FakeStore {
 };
 
 std::string encode(const Event& e) {
-  return "[" + std::to_string(e.seq) + ":" + e.reason + "]";
+  return "[" + std::to_string(e.seq) + ":" + e.reason.english() + "]";
 }
 
 }  // namespace

@@ -168,7 +168,7 @@ class TstGpuFaults : public QObject {
     auto audited = [&](const std::string& what) {
       return std::any_of(e.events().begin(), e.events().end(), [&](const Event& ev) {
         return ev.kind == EventKind::Command && ev.actor == "tesserad" &&
-               ev.reason.find(what) != std::string::npos;
+               ev.reason.english().find(what) != std::string::npos;
       });
     };
     QVERIFY(audited("drain node " + node.name));

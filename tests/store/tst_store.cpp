@@ -9,6 +9,7 @@
 
 #include <filesystem>
 
+#include "core/engine_text.h"
 #include "store/database.h"
 #include "store/event_store.h"
 
@@ -24,7 +25,7 @@ Event logEvent(uint64_t seq, EventKind kind, JobId job, const char* reason) {
   e.job = job;
   e.from = JobState::Pending;
   e.to = JobState::Running;
-  e.reason = reason;
+  e.reason = literal(reason);
   e.actor = "scheduler";
   return e;
 }
@@ -63,7 +64,7 @@ class TstStore : public QObject {
     QVERIFY(events.ok());
     QCOMPARE(events->size(), size_t{2});
     QCOMPARE((*events)[1].kind, EventKind::Started);
-    QCOMPARE((*events)[1].reason, std::string("started on n1 GPUs 0,1"));
+    QCOMPARE((*events)[1].reason.english(), std::string("started on n1 GPUs 0,1"));
     QCOMPARE((*events)[1].to, JobState::Running);
     QCOMPARE(log.after(1, 100)->size(), size_t{1});
   }
@@ -80,7 +81,101 @@ class TstStore : public QObject {
     QVERIFY(!dup.ok());
     QVERIFY(dup.error().message.find("event 1 not stored") != std::string::npos);
     QCOMPARE(*log.lastSeq(), uint64_t{1});  // event 2 of the failed batch is not there
-    QCOMPARE(log.after(0, 10)->front().reason, std::string("a"));
+    QCOMPARE(log.after(0, 10)->front().reason.english(), std::string("a"));
+  }
+
+  // A reason the engine built as a sentence comes back as the same sentence (the console
+  // translates it after a restart too); a literal comes back as the English it was.
+  void reasonsComeBackAsSentences() {
+    QTemporaryDir dir;
+    const std::string path = dir.filePath("t.db").toStdString();
+    Event preempted = logEvent(1, EventKind::Preempted, 4, "");
+    preempted.reason = phrase(text::kPreemptedSinceStart, 9, "serving", "llm",
+                              phrase(text::kHigherPriority, 1000, 100), 6, "0.8");
+    const Event plain = logEvent(2, EventKind::Failed, 4, "out of memory");
+    {
+      auto db = Database::open(path);
+      QVERIFY(db.ok());
+      QVERIFY(EventStore(*db).append({preempted, plain}).ok());
+    }
+    auto db = Database::open(path);
+    QVERIFY(db.ok());
+    auto events = EventStore(*db).forJob(4, 10);
+    QVERIFY2(events.ok(), events.ok() ? "" : events.error().str().c_str());
+    QCOMPARE(events->size(), size_t{2});
+    QVERIFY((*events)[0].reason == preempted.reason);
+    QCOMPARE((*events)[0].reason.args()[3].patternText(), std::string(text::kHigherPriority));
+    QCOMPARE((*events)[0].reason.english(), preempted.reason.english());
+    QVERIFY((*events)[1].reason.isLiteral());
+    QCOMPARE((*events)[1].reason.english(), std::string("out of memory"));
+    // The English column stays what other readers (sqlite3, reports) see.
+    auto q = db->prepare("SELECT reason, reason_text IS NULL FROM events ORDER BY seq");
+    QVERIFY(q.ok() && *q->step());
+    QCOMPARE(q->textAt(0), preempted.reason.english());
+    QCOMPARE(q->int64At(1), int64_t{0});
+    QVERIFY(*q->step());
+    QCOMPARE(q->int64At(1), int64_t{1});
+  }
+
+  // A version 3 database (English reasons only) is migrated: its events read as literals.
+  void migratesAVersion3Database() {
+    QTemporaryDir dir;
+    const std::string path = dir.filePath("t.db").toStdString();
+    {
+      auto db = Database::open(path);
+      QVERIFY(db.ok());
+      QVERIFY(EventStore(*db).append({logEvent(1, EventKind::Submitted, 7, "submitted")}).ok());
+    }
+    pragma(path,
+           "ALTER TABLE events DROP COLUMN reason_text; "
+           "ALTER TABLE jobs DROP COLUMN reason_text; PRAGMA user_version=3");
+    auto db = Database::open(path);
+    QVERIFY2(db.ok(), db.ok() ? "" : db.error().str().c_str());
+    QCOMPARE(db->schemaVersion(), kStoreSchemaVersion);
+    auto events = EventStore(*db).after(0, 10);
+    QVERIFY(events.ok());
+    QCOMPARE(events->size(), size_t{1});
+    QVERIFY(events->front().reason.isLiteral());
+    QCOMPARE(events->front().reason.english(), std::string("submitted"));
+  }
+
+  // A reason_text edited by hand (or written by a buggy build) is refused with the event and
+  // the path inside it, not shown as something else.
+  void refusesACorruptReasonText() {
+    QTemporaryDir dir;
+    const std::string path = dir.filePath("t.db").toStdString();
+    {
+      auto db = Database::open(path);
+      QVERIFY(db.ok());
+      Event e = logEvent(5, EventKind::Held, 2, "");
+      e.reason = phrase(text::kHeldBy, "alice");
+      QVERIFY(EventStore(*db).append({e}).ok());
+    }
+    const std::pair<const char*, const char*> cases[] = {
+        {"'not json'", "event 5: reason_text: not valid JSON"},
+        {"'{\"t\": \"held by %1\", \"a\": [7]}'",
+         "event 5: reason_text.a[0]: expected a string or"},
+        {"'{\"t\": \"held by %1\", \"a\": \"alice\"}'",
+         "event 5: reason_text.a: expected an array"},
+        {"'[1]'", "event 5: reason_text: expected a string or"}};
+    for (const auto& [value, expected] : cases) {
+      pragma(path, std::string("UPDATE events SET reason_text=") + value);
+      auto db = Database::open(path);
+      QVERIFY(db.ok());
+      auto events = EventStore(*db).after(0, 10);
+      QVERIFY(!events.ok());
+      QVERIFY2(events.error().message.starts_with(expected), events.error().message.c_str());
+    }
+    // Nested deeper than any sentence the engine builds.
+    std::string deep = "\"x\"";
+    for (int i = 0; i < 40; ++i) deep = "{\"t\": \"%1\", \"a\": [" + deep + "]}";
+    pragma(path, "UPDATE events SET reason_text='" + deep + "'");
+    auto db = Database::open(path);
+    QVERIFY(db.ok());
+    auto events = EventStore(*db).after(0, 10);
+    QVERIFY(!events.ok());
+    QVERIFY2(events.error().message.find("nested too deep") != std::string::npos,
+             events.error().message.c_str());
   }
 
   void refusesADatabaseFromANewerBinary() {

@@ -3,6 +3,8 @@
 // templates it does not know stay as they are. Checked with the shipped German catalogue
 // (compiled from translations/tessera_de.ts for this test).
 #include <QLabel>
+#include <QListWidget>
+#include <QSignalSpy>
 #include <QTranslator>
 #include <QtTest>
 
@@ -10,6 +12,9 @@
 #include "engine_text.h"
 #include "job_inspector.h"
 #include "job_table_model.h"
+#include "mig_editor.h"
+#include "scheduler/events.h"
+#include "scheduler/explain.h"
 #include "workload/job.h"
 
 using namespace tessera;
@@ -87,11 +92,10 @@ class TstEngineText : public QObject {
     held.row.job.id = 4;
     held.row.job.team = "vision";
     held.row.state = JobState::Pending;
-    held.reason = phrase(text::kHeld);
-    held.row.reason = held.reason.english();
+    held.row.reason = phrase(text::kHeld);
     JobInfo older = held;  // from a tesserad that sends English only
     older.row.job.id = 5;
-    older.reason = {};
+    older.row.reason = literal(text::kHeld);
     model.setJobs({held, older}, 100);
     QCOMPARE(model.rowCount(), 2);
     QCOMPARE(model.index(0, JobTableModel::Reason).data().toString(), de(text::kHeld));
@@ -109,6 +113,62 @@ class TstEngineText : public QObject {
     QVERIFY(inspector.findChild<QLabel*>(QStringLiteral("suggestions"))
                 ->text()
                 .contains(de(text::kCfRelease).toHtmlEscaped()));
+  }
+
+  // A job's history: each event line (time, kind, reason) in German, built from the engine's own
+  // events; a line from an English-only server stays as it came.
+  void historyTranslates() {
+    Event held;
+    held.time = 120;
+    held.kind = EventKind::Held;
+    held.reason = phrase(text::kHeldBy, "alice");
+    Event started;
+    started.time = 300;
+    started.kind = EventKind::Started;
+    started.reason = phrase(text::kStartedOn, phrase(text::kGpuOfNode, "pod-a-02", "0,1"),
+                            phrase(text::kLevelNode));
+    Explanation x;
+    x.job = 4;
+    x.state = JobState::Running;
+    x.history = {historyLine(held), historyLine(started), literal("t=400 requeued: as sent")};
+    JobInspector inspector;
+    inspector.setExplanation(x);
+    auto* list = inspector.findChild<QListWidget*>(QStringLiteral("history"));
+    QVERIFY(list);
+    QCOMPARE(list->count(), 3);
+    auto fill = [](QString p, const QStringList& args) {
+      for (int i = 0; i < args.size(); ++i) p.replace(QStringLiteral("%%1").arg(i + 1), args[i]);
+      return p;
+    };
+    const QString heldLine = fill(de(text::kHistoryLine),
+                                  {"120", de(text::kEvHeld), fill(de(text::kHeldBy), {"alice"})});
+    QCOMPARE(list->item(0)->text(), heldLine);
+    const QString where =
+        fill(de(text::kStartedOn),
+             {fill(de(text::kGpuOfNode), {"pod-a-02", "0,1"}), de(text::kLevelNode)});
+    QCOMPARE(list->item(1)->text(),
+             fill(de(text::kHistoryLine), {"300", de(text::kEvStarted), where}));
+    QVERIFY(list->item(1)->text() != QString::fromStdString(x.history[1].english()));
+    QCOMPARE(list->item(2)->text(), QStringLiteral("t=400 requeued: as sent"));
+  }
+
+  // The MIG editor refuses a layout the planner cannot build with the planner's reason, in
+  // German: 7g.80gb and 1g.10gb need 9 of the A100's 8 memory slices.
+  void migEditorRefusalTranslates() {
+    GpuView gpu;
+    gpu.model = "A100-SXM4-80GB";
+    gpu.sharing = "mig";
+    MigEditor editor;
+    QVERIFY(editor.setGpu(gpu, QStringLiteral("n1/0")));
+    QSignalSpy refused(&editor, &MigEditor::refused);
+    QVERIFY(!editor.setInitialLayout(QStringLiteral("7g.80gb,1g.10gb")));
+    QCOMPARE(refused.count(), 1);
+    const QString inner = de(text::kMigNeedsMemory)
+                              .replace(QLatin1String("%1"), QLatin1String("9"))
+                              .replace(QLatin1String("%2"), QLatin1String("A100-SXM4-80GB"))
+                              .replace(QLatin1String("%3"), QLatin1String("8"));
+    QCOMPARE(refused.at(0).at(0).toString(),
+             QString(de(text::kMigImpossible)).replace(QLatin1String("%1"), inner));
   }
 };
 

@@ -73,7 +73,7 @@ JobInfo makeJob(JobId id, const char* name, const char* team, int tasks, GpuRequ
     j.row.startTime = submit + 60;
     j.placement = {{"pod-a-01", {0}, -1}};
   } else if (state == JobState::Pending) {
-    j.row.reason = "waiting for the next scheduling cycle";
+    j.row.reason = literal("waiting for the next scheduling cycle");
   }
   return j;
 }
@@ -334,7 +334,7 @@ class TstJobGroupProxy : public QObject {
     find(jobs, 205)->queuePosition = 1;
     find(jobs, 201)->queuePosition = 5;
     jobs.push_back(makeJob(210, "new", "robotics", 1, whole(1), JobState::Pending, kNow, 6));
-    find(jobs, 205)->row.reason = "next in line";
+    find(jobs, 205)->row.reason = literal("next in line");
     model.setJobs(jobs, kNow + 1);
     QVERIFY(job205.isValid());
     QCOMPARE(job205.row(), 0);

@@ -93,7 +93,7 @@ std::vector<JobInfo> fixture() {
                      WorkloadClass::Training, 4, whole(8), JobState::Pending, kNow - 3725);
     j.queuePosition = 1;
     j.eta = kNow + 720;
-    j.row.reason = "the gang needs 4 nodes with 8 free GPUs in one NVLink domain; 2 fit";
+    j.row.reason = literal("the gang needs 4 nodes with 8 free GPUs in one NVLink domain; 2 fit");
     j.blockedBy = "topology";
     jobs.push_back(j);
   }
@@ -108,7 +108,7 @@ std::vector<JobInfo> fixture() {
     auto j = makeJob(103, "notebook-ana", "vision", "experiment", 500, WorkloadClass::Interactive,
                      1, fraction(250), JobState::Pending, kNow - 10);
     j.queuePosition = 2;
-    j.row.reason = "no node can host a task: 0/62 nodes fit; 48 no GPU share left";
+    j.row.reason = literal("no node can host a task: 0/62 nodes fit; 48 no GPU share left");
     jobs.push_back(j);
   }
   {
@@ -130,7 +130,7 @@ std::vector<JobInfo> fixture() {
                      whole(8), JobState::Pending, kNow - 200000);
     j.queuePosition = 3;
     j.eta = kNow - 5;
-    j.row.reason = "waiting for the next scheduling cycle";
+    j.row.reason = literal("waiting for the next scheduling cycle");
     jobs.push_back(j);
   }
   {
@@ -213,7 +213,7 @@ Explanation explanationFixture() {
       {Counterfactual::Kind::Repartition,
        literal("would start now if inf-01/4 were repartitioned")},
       {Counterfactual::Kind::JobsEnd, literal("would start when jobs 17 and 23 end (in 12m)")}};
-  x.history = {"t=6275 submitted by alice", "t=6280 pending: topology"};
+  x.history = {literal("t=6275 submitted by alice"), literal("t=6280 pending: topology")};
   return x;
 }
 
@@ -277,7 +277,7 @@ class TstJobTableModel : public QObject {
     find(jobs, 103)->row.startTime = kNow + 1;
     find(jobs, 106)->queuePosition = 2;
     find(jobs, 101)->queuePosition = 4;
-    find(jobs, 101)->row.reason = "waiting for jobs 17, 23 to end";
+    find(jobs, 101)->row.reason = literal("waiting for jobs 17, 23 to end");
     jobs.erase(jobs.begin() + 4);  // 105
     auto a = makeJob(108, "new-a", "nlp", "experiment", 500, WorkloadClass::Batch, 1, whole(1),
                      JobState::Pending, kNow + 1);
@@ -318,7 +318,8 @@ class TstJobTableModel : public QObject {
 
     jobs.erase(jobs.begin());      // 101 gone: 103 moves up a row
     jobs.erase(jobs.begin() + 3);  // 105 gone
-    find(jobs, 103)->row.reason = "no node can host a task: 0/62 nodes fit; 62 GPUs reserved";
+    find(jobs, 103)->row.reason =
+        literal("no node can host a task: 0/62 nodes fit; 62 GPUs reserved");
     jobs.insert(jobs.begin(),
                 makeJob(110, "front", "nlp", "serving", 1000, WorkloadClass::Inference, 1, whole(1),
                         JobState::Pending, kNow));
