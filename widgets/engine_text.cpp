@@ -5,9 +5,10 @@
 namespace tessera {
 
 QString displayText(const Text& text) {
-  if (text.isLiteral()) return QString::fromStdString(text.patternText());
-  const QString pattern =
-      QCoreApplication::translate(kEngineTextContext, text.patternText().c_str());
+  const std::string_view p = text.patternText();
+  if (text.isLiteral()) return QString::fromUtf8(p.data(), static_cast<qsizetype>(p.size()));
+  // patternText() is NUL-terminated, as translate() needs.
+  const QString pattern = QCoreApplication::translate(kEngineTextContext, p.data());
   std::vector<std::string> args;
   args.reserve(text.args().size());
   for (const Text& a : text.args()) args.push_back(displayText(a).toStdString());

@@ -1,24 +1,47 @@
 #include "core/text.h"
 
+#include <unordered_map>
+
 #include "core/engine_text.h"
 
 namespace tessera {
 
+Text::Node::Node(std::string o, const char* p, std::vector<Text> a, bool l)
+    : owned(std::move(o)),
+      pattern(p ? p : owned.c_str()),
+      size(p ? std::char_traits<char>::length(p) : owned.size()),
+      args(std::move(a)),
+      literal(l) {}
+
 Text Text::literal(std::string s) {
   Text t;
-  t.node_ = std::make_shared<const Node>(Node{std::move(s), {}, true});
+  t.node_ = std::make_shared<const Node>(std::move(s), nullptr, std::vector<Text>{}, true);
   return t;
 }
 
 Text Text::pattern(std::string pattern, std::vector<Text> args) {
   Text t;
-  t.node_ = std::make_shared<const Node>(Node{std::move(pattern), std::move(args), false});
+  t.node_ = std::make_shared<const Node>(std::move(pattern), nullptr, std::move(args), false);
   return t;
 }
 
-const std::string& Text::patternText() const {
-  static const std::string kEmpty;
-  return node_ ? node_->pattern : kEmpty;
+Text Text::catalogued(const char* pattern, std::vector<Text> args) {
+  Text t;
+  t.node_ = std::make_shared<const Node>(std::string(), pattern, std::move(args), false);
+  return t;
+}
+
+Text Text::catalogued(const char* pattern) {
+  // Per thread, so no lock; a Text is immutable, so sharing one across threads is safe.
+  thread_local std::unordered_map<const char*, Text> built;
+  auto [it, fresh] = built.try_emplace(pattern);
+  if (fresh) it->second = catalogued(pattern, {});
+  return it->second;
+}
+
+std::string_view Text::patternText() const {
+  if (!node_) return "";
+  return {node_->pattern, node_->size};
 }
 
 const std::vector<Text>& Text::args() const {
@@ -31,7 +54,7 @@ bool Text::operator==(const Text& o) const {
   return isLiteral() == o.isLiteral() && patternText() == o.patternText() && args() == o.args();
 }
 
-std::string fillPattern(const std::string& pattern, const std::vector<std::string>& args) {
+std::string fillPattern(std::string_view pattern, const std::vector<std::string>& args) {
   std::string out;
   out.reserve(pattern.size());
   for (size_t i = 0; i < pattern.size(); ++i) {
@@ -67,7 +90,7 @@ Text listText(std::vector<Text> items, bool andLast) {
 }
 
 std::string Text::english() const {
-  if (isLiteral()) return patternText();
+  if (isLiteral()) return std::string(patternText());
   std::vector<std::string> filled;
   filled.reserve(args().size());
   for (const Text& a : args()) filled.push_back(a.english());

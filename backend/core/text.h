@@ -11,6 +11,7 @@
 #include <concepts>
 #include <memory>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace tessera {
@@ -20,15 +21,19 @@ class Text {
   Text() = default;
   // Never translated.
   static Text literal(std::string s);
-  // A template with its arguments (phrase() below is the short way).
+  // A template with its arguments, as read back from the wire or the database.
   static Text pattern(std::string pattern, std::vector<Text> args);
+  // A template of core/engine_text.h (static storage: kept by pointer, not copied, because the
+  // engine builds one per event) with its arguments; phrase() below is the short way.
+  static Text catalogued(const char* pattern, std::vector<Text> args);
+  // The same for a template without arguments, built once per thread and shared: the engine
+  // hands the same few words ("placed", "finished", a pending reason) to thousands of events.
+  static Text catalogued(const char* pattern);
 
-  [[nodiscard]] bool empty() const {
-    return !node_ || (node_->pattern.empty() && node_->args.empty());
-  }
+  [[nodiscard]] bool empty() const { return !node_ || (node_->size == 0 && node_->args.empty()); }
   [[nodiscard]] bool isLiteral() const { return !node_ || node_->literal; }
-  // The template (or the literal's characters).
-  [[nodiscard]] const std::string& patternText() const;
+  // The template (or the literal's characters); NUL-terminated.
+  [[nodiscard]] std::string_view patternText() const;
   [[nodiscard]] const std::vector<Text>& args() const;
   // The template with each %N replaced by the English of argument N, in one pass: an argument
   // that itself contains "%2" is not expanded again.
@@ -37,7 +42,10 @@ class Text {
 
  private:
   struct Node {
-    std::string pattern;
+    Node(std::string owned, const char* pattern, std::vector<Text> args, bool literal);
+    std::string owned;    // the characters when not a catalogue template
+    const char* pattern;  // owned's, or the catalogue's
+    size_t size;
     std::vector<Text> args;
     bool literal = true;
   };
@@ -74,10 +82,14 @@ Text asArg(I n) {
 // A template of core/engine_text.h filled with arguments; strings and integers become literals.
 template <typename... A>
 Text phrase(const char* pattern, A&&... args) {
-  std::vector<Text> filled;
-  filled.reserve(sizeof...(A));
-  (filled.push_back(detail::asArg(std::forward<A>(args))), ...);
-  return Text::pattern(pattern, std::move(filled));
+  if constexpr (sizeof...(A) == 0) {
+    return Text::catalogued(pattern);
+  } else {
+    std::vector<Text> filled;
+    filled.reserve(sizeof...(A));
+    (filled.push_back(detail::asArg(std::forward<A>(args))), ...);
+    return Text::catalogued(pattern, std::move(filled));
+  }
 }
 
 // "a, b, c" (or with `andLast`, "a, b and c") built from list templates, so translations can use
@@ -86,6 +98,6 @@ Text listText(std::vector<Text> items, bool andLast = false);
 
 // Fills %1..%9 of `pattern` with `args` in one pass; a %N with no argument stays as it is.
 // english() uses it, and so does the console with a translated pattern and translated arguments.
-std::string fillPattern(const std::string& pattern, const std::vector<std::string>& args);
+std::string fillPattern(std::string_view pattern, const std::vector<std::string>& args);
 
 }  // namespace tessera

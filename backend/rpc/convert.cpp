@@ -223,7 +223,7 @@ std::optional<JobState> stateFromProto(v1::JobState s) {
 
 v1::Text textToProto(const Text& t) {
   v1::Text out;
-  out.set_pattern(t.patternText());
+  out.set_pattern(std::string(t.patternText()));
   out.set_literal(t.isLiteral());
   for (const Text& a : t.args()) *out.add_args() = textToProto(a);
   return out;

@@ -618,8 +618,7 @@ Status Engine::finish(JobId id, EventKind kind, JobState to, Text reason) {
   JobRecord* j = mutableJob(id);
   if (!j) return Error::notFound(phrase(text::kNoJob, id));
   if (j->state != JobState::Running)
-    return Error{"job " + std::to_string(id) + " is " + jobStateName(j->state) + ", not running",
-                 {}};
+    return Error::wrongState(phrase(text::kNotRunning, id, jobStateText(j->state)));
   stop(*j);
   j->endTime = now_;
   addEvent(kind, *j, to, std::move(reason));

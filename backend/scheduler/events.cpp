@@ -4,36 +4,62 @@
 
 namespace tessera {
 
+// Identifiers: the database's kind column and the API's Event.kind. Fixed, unlike the words the
+// console shows (eventKindText), whose English may change for a translation's sake.
 const char* eventKindName(EventKind k) {
   switch (k) {
     case EventKind::Submitted:
-      return text::kEvSubmitted;
+      return "submitted";
     case EventKind::Admitted:
-      return text::kEvAdmitted;
+      return "admitted";
     case EventKind::Started:
-      return text::kEvStarted;
+      return "started";
     case EventKind::Completed:
-      return text::kEvCompleted;
+      return "completed";
     case EventKind::Failed:
-      return text::kEvFailed;
+      return "failed";
     case EventKind::Cancelled:
-      return text::kEvCancelled;
+      return "cancelled";
     case EventKind::Preempted:
-      return text::kEvPreempted;
+      return "preempted";
     case EventKind::Requeued:
-      return text::kEvRequeued;
+      return "requeued";
     case EventKind::Held:
-      return text::kEvHeld;
+      return "held";
     case EventKind::Released:
-      return text::kEvReleased;
+      return "released";
     case EventKind::Command:
-      return text::kEvCommand;
+      return "command";
   }
   return "?";
 }
 
 Text eventKindText(EventKind k) {
-  return phrase(eventKindName(k));
+  switch (k) {
+    case EventKind::Submitted:
+      return phrase(text::kEvSubmitted);
+    case EventKind::Admitted:
+      return phrase(text::kEvAdmitted);
+    case EventKind::Started:
+      return phrase(text::kEvStarted);
+    case EventKind::Completed:
+      return phrase(text::kEvCompleted);
+    case EventKind::Failed:
+      return phrase(text::kEvFailed);
+    case EventKind::Cancelled:
+      return phrase(text::kEvCancelled);
+    case EventKind::Preempted:
+      return phrase(text::kEvPreempted);
+    case EventKind::Requeued:
+      return phrase(text::kEvRequeued);
+    case EventKind::Held:
+      return phrase(text::kEvHeld);
+    case EventKind::Released:
+      return phrase(text::kEvReleased);
+    case EventKind::Command:
+      return phrase(text::kEvCommand);
+  }
+  return literal(eventKindName(k));
 }
 
 Text historyLine(const Event& e) {

@@ -24,7 +24,8 @@ enum class EventKind : uint8_t {
   Released,
   Command,  // an operator command (audit)
 };
-// The kind's English word, which is also its translatable template (core/engine_text.h).
+// The kind's identifier ("requeued"), as stored and sent; eventKindText is the word the console
+// translates.
 const char* eventKindName(EventKind k);
 Text eventKindText(EventKind k);
 

@@ -630,16 +630,17 @@ JobInfo Backend::infoOf(const JobRecord& r) const {
 }
 
 void Backend::job(JobId id, Reply<JobInfo> reply) {
-  post(makeItem<JobInfo, Item>(
-      std::nullopt, std::move(reply), [id](Backend& b, Batch&) -> std::variant<JobInfo, ApiError> {
-        if (const JobRecord* r = b.engine_->job(id)) return b.infoOf(*r);
-        auto row = b.state_->job(id);
-        if (!row) return ApiError{ErrorKind::Internal, row.error().str()};
-        if (!*row) return ApiError{ErrorKind::NotFound, "no job " + std::to_string(id)};
-        JobInfo info;
-        info.row = std::move(**row);
-        return info;
-      }));
+  post(makeItem<JobInfo, Item>(std::nullopt, std::move(reply),
+                               [id](Backend& b, Batch&) -> std::variant<JobInfo, ApiError> {
+                                 if (const JobRecord* r = b.engine_->job(id)) return b.infoOf(*r);
+                                 auto row = b.state_->job(id);
+                                 if (!row) return ApiError{ErrorKind::Internal, row.error().str()};
+                                 if (!*row)
+                                   return refusal(Error::notFound(phrase(text::kNoJob, id)));
+                                 JobInfo info;
+                                 info.row = std::move(**row);
+                                 return info;
+                               }));
 }
 
 void Backend::jobs(JobFilter filter, Reply<JobPage> reply) {
@@ -699,26 +700,31 @@ void Backend::act(Command command, bool dryRun, const Caller& who, Deadline d,
 }
 
 void Backend::explainJob(JobId id, Reply<Explanation> reply) {
-  post(makeItem<Explanation, Item>(
-      std::nullopt, std::move(reply),
-      [id](Backend& b, Batch&) -> std::variant<Explanation, ApiError> {
-        if (b.engine_->job(id)) {
-          auto x = explain(*b.engine_, id);
-          if (!x) return refusal(x.error());
-          return std::move(*x);
-        }
-        // Finished before the last restart: its record and its history from the event log.
-        auto row = b.state_->job(id);
-        if (!row) return ApiError{ErrorKind::Internal, row.error().str()};
-        if (!*row) return ApiError{ErrorKind::NotFound, "no job " + std::to_string(id)};
-        Explanation x;
-        x.job = id;
-        x.state = (*row)->state;
-        x.dominantReason = (*row)->reason;
-        if (auto events = b.eventStore_->forJob(id, 1000))
-          for (const Event& ev : *events) x.history.push_back(historyLine(ev));
-        return x;
-      }));
+  post(makeItem<Explanation, Item>(std::nullopt, std::move(reply),
+                                   [id](Backend& b, Batch&) -> std::variant<Explanation, ApiError> {
+                                     if (b.engine_->job(id)) {
+                                       auto x = explain(*b.engine_, id);
+                                       if (!x) return refusal(x.error());
+                                       return std::move(*x);
+                                     }
+                                     // Finished before the last restart: its record and its history
+                                     // from the event log.
+                                     auto row = b.state_->job(id);
+                                     if (!row)
+                                       return ApiError{ErrorKind::Internal, row.error().str()};
+                                     if (!*row)
+                                       return refusal(Error::notFound(phrase(text::kNoJob, id)));
+                                     Explanation x;
+                                     x.job = id;
+                                     x.state = (*row)->state;
+                                     x.dominantReason = (*row)->reason;
+                                     auto events = b.eventStore_->forJob(id, 1000);
+                                     if (!events)
+                                       return ApiError{ErrorKind::Internal, events.error().str()};
+                                     for (const Event& ev : *events)
+                                       x.history.push_back(historyLine(ev));
+                                     return x;
+                                   }));
 }
 
 ClusterSnapshot Backend::snapshotNow() const {

@@ -78,14 +78,7 @@ Expected<std::vector<Event>> EventStore::readEvents(Statement& q) {
     e.job = static_cast<JobId>(q.int64At(3));
     e.from = parseName<JobState, kJobStates>(q.textAt(4), jobStateName, JobState::Pending);
     e.to = parseName<JobState, kJobStates>(q.textAt(5), jobStateName, JobState::Pending);
-    if (q.isNull(9)) {
-      e.reason = literal(q.textAt(6));
-    } else {
-      auto reason = parseReasonText(q.textAt(9));
-      if (!reason)
-        return Error{"event " + std::to_string(e.seq) + ": " + reason.error().message, {}};
-      e.reason = std::move(*reason);
-    }
+    e.reason = storedReason(q, 6, 9);
     e.actor = q.textAt(7);
     e.by = static_cast<JobId>(q.int64At(8));
     out.push_back(std::move(e));

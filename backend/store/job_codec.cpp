@@ -195,10 +195,10 @@ Expected<StoredRun> runFromJson(const Cluster& cluster, const json& j) {
 }
 
 json textToJson(const Text& t) {
-  if (t.isLiteral()) return t.patternText();
+  if (t.isLiteral()) return std::string(t.patternText());
   json args = json::array();
   for (const Text& a : t.args()) args.push_back(textToJson(a));
-  return json{{"t", t.patternText()}, {"a", std::move(args)}};
+  return json{{"t", std::string(t.patternText())}, {"a", std::move(args)}};
 }
 
 namespace {
@@ -225,6 +225,12 @@ Expected<Text> textFromJson(const json& j, const std::string& path, int depth) {
 
 Expected<Text> textFromJson(const json& j) {
   return textFromJson(j, "reason_text", 0);
+}
+
+Text storedReason(const Statement& row, int english, int sentence) {
+  if (!row.isNull(sentence))
+    if (auto text = parseReasonText(row.textAt(sentence))) return std::move(*text);
+  return literal(row.textAt(english));
 }
 
 Expected<Text> parseReasonText(const std::string& stored) {

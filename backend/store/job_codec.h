@@ -9,6 +9,7 @@
 
 #include "core/expected.h"
 #include "scheduler/engine.h"
+#include "store/database.h"
 
 namespace tessera {
 
@@ -34,5 +35,10 @@ nlohmann::json textToJson(const Text& t);
 Expected<Text> textFromJson(const nlohmann::json& j);
 // textFromJson of a stored column's characters.
 Expected<Text> parseReasonText(const std::string& stored);
+// A row's reason: the sentence in column `sentence`, or the English in column `english` as a
+// literal when there is none (a row from before schema 4) or it does not decode (edited by hand).
+// The English column is the record; the sentence only lets the console translate it, so a bad
+// one costs the translation, never the row or the start of tesserad.
+Text storedReason(const Statement& row, int english, int sentence);
 
 }  // namespace tessera

@@ -100,7 +100,9 @@ JobRow rowFrom(const Statement& s, Job job) {
   return row;
 }
 
-Expected<JobRow> readRow(const Statement& s) {
+// `withReason` false skips decoding the reason: a restart restores active jobs, whose reasons the
+// engine's first cycle recomputes anyway.
+Expected<JobRow> readRow(const Statement& s, bool withReason = true) {
   const JobId id = static_cast<JobId>(s.int64At(0));
   const std::string where = "job " + std::to_string(id) + ": ";
   bool known = false;
@@ -112,13 +114,7 @@ Expected<JobRow> readRow(const Statement& s) {
   if (!job) return Error{where + job.error().message, {}};
   if (job->id != id) return Error{where + "its spec names job " + std::to_string(job->id), {}};
   JobRow row = rowFrom(s, std::move(*job));
-  if (s.isNull(10)) {
-    row.reason = literal(s.textAt(8));
-  } else {
-    auto reason = parseReasonText(s.textAt(10));
-    if (!reason) return Error{where + reason.error().message, {}};
-    row.reason = std::move(*reason);
-  }
+  if (withReason) row.reason = storedReason(s, 8, 10);
   return row;
 }
 
@@ -230,7 +226,7 @@ Expected<ActiveJobs> readActive(Database& db) {
   while (true) {
     TESSERA_TRY(more, stmt.step());
     if (!more) break;
-    TESSERA_TRY(row, readRow(stmt));
+    TESSERA_TRY(row, readRow(stmt, false));
     (row.state == JobState::Running ? active.running : active.pending).push_back(std::move(row));
   }
   std::stable_sort(active.running.begin(), active.running.end(),

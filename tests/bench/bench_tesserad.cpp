@@ -39,6 +39,7 @@
 #include <vector>
 
 #include "clusterspec/cluster_spec.h"
+#include "core/engine_text.h"
 #include "rpc/client.h"
 #include "rpc/server.h"
 #include "workload/workload_spec.h"
@@ -748,8 +749,10 @@ void appendEvents(const std::string& path, size_t target) {
       e.time = now;
       e.kind = EventKind::Command;
       e.actor = "bench-operator";
+      // A sentence as the engine writes one, so the rows carry their reason_text JSON too.
+      const auto job = static_cast<JobId>(seq % 150000 + 1);
       e.reason =
-          literal("hold job " + std::to_string(seq % 150000 + 1) + ": applied (synthetic audit)");
+          phrase(text::kAuditApplied, phrase(text::kDoHold, job), phrase(text::kDidHold, job));
       chunk.push_back(std::move(e));
     }
     if (auto st = store.append(chunk); !st) fail(st.error().str());

@@ -34,7 +34,7 @@ class TstCore : public QObject {
              QString("no node can host a task: 0/62 nodes fit; 40 not enough free GPUs, "
                      "22 pool mismatch"));
     QVERIFY(!t.isLiteral());
-    QCOMPARE(QString::fromStdString(t.patternText()), QString(text::kNoNodeHosts));
+    QCOMPARE(QString::fromStdString(std::string(t.patternText())), QString(text::kNoNodeHosts));
     QCOMPARE(t.args().size(), size_t{1});
     // A literal is never a template: its %1 stays, and an argument's %2 is not expanded again.
     QCOMPARE(QString::fromStdString(literal("50%1 done").english()), QString("50%1 done"));
@@ -83,7 +83,7 @@ class TstCore : public QObject {
   void errorOfText() {
     const Error e = Error::of(phrase(text::kNotPending, 7), {"", 0, 0, "job"});
     QCOMPARE(QString::fromStdString(e.str()), QString("job: job 7 is not pending"));
-    QCOMPARE(QString::fromStdString(e.text.patternText()), QString(text::kNotPending));
+    QCOMPARE(QString::fromStdString(std::string(e.text.patternText())), QString(text::kNotPending));
     QVERIFY((Error{"plain", {}}.text.empty()));
   }
 

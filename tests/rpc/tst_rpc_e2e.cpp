@@ -192,7 +192,8 @@ class TstRpcE2e : public QObject {
       const auto h = std::find_if(seen.begin(), seen.end(), [&](const Event& e) {
         return e.job == held && e.kind == EventKind::Held;
       });
-      QCOMPARE(h->reason.patternText(), std::string(text::kHeldBy));
+      QVERIFY(h != seen.end());
+      QCOMPARE(h->reason.patternText(), std::string_view(text::kHeldBy));
       QCOMPARE(h->reason.english(), "held by " + h->actor);
     }
 

@@ -12,6 +12,7 @@
 #include "../service/demo_backend.h"
 #include "clusterspec/cluster_spec.h"
 #include "rpc/client.h"
+#include "rpc/convert.h"
 #include "rpc/server.h"
 #include "service/backend.h"
 
@@ -26,8 +27,8 @@ std::unique_ptr<Backend> openBackend(const QTemporaryDir& dir, const char* name)
 
 // A sentence's structure as the console translates it: <template>(arguments) or 'literal'.
 std::string structure(const Text& t) {
-  if (t.isLiteral()) return "'" + t.patternText() + "'";
-  std::string out = "<" + t.patternText() + ">(";
+  if (t.isLiteral()) return "'" + std::string(t.patternText()) + "'";
+  std::string out = "<" + std::string(t.patternText()) + ">(";
   for (size_t i = 0; i < t.args().size(); ++i) out += (i ? ", " : "") + structure(t.args()[i]);
   return out + ")";
 }
@@ -183,6 +184,42 @@ class TstSessionContract : public QObject {
                         "held>('1')") != std::string::npos,
              local.c_str());
     (*server)->shutdown();
+  }
+
+  // Lists sent twice (English lines and their sentences) pair up one by one; a peer that sends
+  // no sentences, or a different number of them, is read as its English.
+  void listsOfSentencesOverTheWire() {
+    CommandResult r;
+    r.impact.warnings = {phrase(text::kConflictUntil, 3, "pod-a-04", 9000, "mw1", 7200),
+                         literal("an operator's note")};
+    const CommandResult back = rpc::resultFromProto(rpc::resultToProto(r));
+    QCOMPARE(back.impact.warnings.size(), size_t{2});
+    QVERIFY(back.impact.warnings[0] == r.impact.warnings[0]);
+    QVERIFY(back.impact.warnings[1].isLiteral());
+
+    Explanation x;
+    x.job = 3;
+    Event e;
+    e.time = 60;
+    e.kind = EventKind::Requeued;
+    e.reason = phrase(text::kRequeuedKept, 5);
+    x.history = {historyLine(e), historyLine(e)};
+    v1::Explanation wire = rpc::explanationToProto(x);
+    QCOMPARE(wire.history(0), std::string("t=60 requeued: requeued with 5 min of work kept"));
+    QVERIFY(rpc::explanationFromProto(wire).history[1] == x.history[1]);
+    wire.mutable_history_text()->RemoveLast();  // counts differ: trust only the English
+    for (const Text& line : rpc::explanationFromProto(wire).history) QVERIFY(line.isLiteral());
+    wire.clear_history_text();  // an older tesserad
+    const Explanation old = rpc::explanationFromProto(wire);
+    QCOMPARE(old.history.size(), size_t{2});
+    QCOMPARE(old.history[0].english(), x.history[0].english());
+    QVERIFY(old.history[0].isLiteral());
+
+    v1::Event event = rpc::eventToProto(e);
+    QVERIFY(rpc::eventFromProto(event).reason == e.reason);
+    event.clear_reason_text();
+    QVERIFY(rpc::eventFromProto(event).reason.isLiteral());
+    QCOMPARE(rpc::eventFromProto(event).reason.english(), e.reason.english());
   }
 
   // A simulated-live backend's synthesized telemetry, temperature included, and its injected GPU
