@@ -1605,6 +1605,10 @@ Seit %1</translation>
             <numerusform>Reparatur erwartet in %n Minuten</numerusform>
         </translation>
     </message>
+    <message>
+        <source>GPU fault</source>
+        <translation>GPU-Fehler</translation>
+    </message>
 </context>
 <context>
     <name>tessera::widgets::IdleGpuModel</name>

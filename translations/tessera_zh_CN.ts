@@ -1602,6 +1602,10 @@ Since %1</source>
             <numerusform>预计 %n 分钟后修复</numerusform>
         </translation>
     </message>
+    <message>
+        <source>GPU fault</source>
+        <translation>GPU 故障</translation>
+    </message>
 </context>
 <context>
     <name>tessera::widgets::IdleGpuModel</name>

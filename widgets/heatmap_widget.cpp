@@ -917,10 +917,9 @@ QString HeatmapWidget::stateText(int layoutNode) const {
 // color.
 QString HeatmapWidget::faultText(const GpuView::Fault& f) const {
   const auto minutes = [](Seconds s) { return static_cast<int>(std::max<Seconds>(0, s) / 60); };
-  QString text =
-      tr("Xid %1: %2, for %n min", nullptr, minutes(snapshot_.now - f.since))
-          .arg(f.xid)
-          .arg(qs(f.message.empty() ? std::string("GPU fault") : f.message).toHtmlEscaped());
+  QString text = tr("Xid %1: %2, for %n min", nullptr, minutes(snapshot_.now - f.since))
+                     .arg(f.xid)
+                     .arg(f.message.empty() ? tr("GPU fault") : qs(f.message).toHtmlEscaped());
   if (f.until)
     text += QStringLiteral("; ") +
             tr("repair expected in %n min", nullptr, minutes(*f.until - snapshot_.now));

@@ -740,6 +740,18 @@ class TstHeatmap : public QObject {
     QVERIFY(f.w.toolTipAt(header).contains(QStringLiteral("(Xid 79 on GPU a2/1)")));
   }
 
+  // A fault the source gave no message for still says what it is, in the console's words.
+  void aFaultWithoutAMessageIsNamed() {
+    ClusterSnapshot s = tinySnapshot();
+    s.now = 10000;
+    s.nodes[1].gpus[1].fault = GpuView::Fault{48, "", 10000 - 120, std::nullopt};
+    Fixture f(s);
+    const QString tip = f.w.toolTipAt(f.tileCenter("a2", 1));
+    QVERIFY2(tip.contains(QStringLiteral("Xid 48: ") + HeatmapWidget::tr("GPU fault") +
+                          QStringLiteral(", for 2 min")),
+             qPrintable(tip));
+  }
+
   void highlightJobOutlinesItsGpusOnEveryNode() {
     Fixture f;
     f.w.highlightJob(5);
