@@ -75,12 +75,17 @@ std::string fillPattern(std::string_view pattern, const std::vector<std::string>
 namespace {
 // Items [from, to) as a balanced tree of pairs: a list of n items nests log2(n) deep, not n, so a
 // long one stays within the depth a client reads back (rpc::kMaxTextDepth).
-Text pairs(std::vector<Text>& items, size_t from, size_t to) {
+Text pairs(std::vector<Text>& items, size_t from, size_t to, const char* join = text::kPair) {
   if (to - from == 1) return std::move(items[from]);
   const size_t mid = from + (to - from) / 2;
-  return phrase(text::kPair, pairs(items, from, mid), pairs(items, mid, to));
+  return phrase(join, pairs(items, from, mid, join), pairs(items, mid, to, join));
 }
 }  // namespace
+
+Text clauseList(std::vector<Text> items) {
+  if (items.empty()) return {};
+  return pairs(items, 0, items.size(), text::kClauses);
+}
 
 Text listText(std::vector<Text> items, bool andLast) {
   if (items.empty()) return {};

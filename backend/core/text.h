@@ -95,6 +95,8 @@ Text phrase(const char* pattern, A&&... args) {
 // "a, b, c" (or with `andLast`, "a, b and c") built from list templates, so translations can use
 // their own separators.
 Text listText(std::vector<Text> items, bool andLast = false);
+// "a; b; c": clauses joined with kClauses, nested the same balanced way.
+Text clauseList(std::vector<Text> items);
 
 // Fills %1..%9 of `pattern` with `args` in one pass; a %N with no argument stays as it is.
 // english() uses it, and so does the console with a translated pattern and translated arguments.

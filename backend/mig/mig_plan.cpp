@@ -169,7 +169,7 @@ Text explainPlacementFailure(const GpuModel& model, const Search& s) {
   if (stuck.want.placed() && !p.canStartAt(stuck.want.start))
     return phrase(text::kMigStartFailed, formatMigInstance(model, stuck.want), stuck.want.start,
                   p.name, formatStarts(g, p.startMask));
-  Text blockers;
+  std::vector<Text> blockers;
   for (int st = 0; st < g.memorySlices; ++st) {
     if (!p.canStartAt(st) || (stuck.want.placed() && st != stuck.want.start)) continue;
     std::vector<Text> in;
@@ -178,15 +178,15 @@ Text explainPlacementFailure(const GpuModel& model, const Search& s) {
       Text name = literal(formatMigInstance(model, other));
       in.push_back(other.busy ? phrase(text::kMigBusyMark, std::move(name)) : std::move(name));
     }
-    Text one = phrase(text::kMigBlockedBy, st,
-                      in.empty() ? phrase(text::kMigLimits) : listText(std::move(in), true));
-    blockers = blockers.empty() ? std::move(one) : phrase(text::kClauses, blockers, std::move(one));
+    blockers.push_back(
+        phrase(text::kMigBlockedBy, st,
+               in.empty() ? phrase(text::kMigLimits) : listText(std::move(in), true)));
   }
   std::vector<std::string> placedText;
   for (const auto& i : s.deepestPlaced()) placedText.push_back(formatMigInstance(model, i, true));
   return phrase(text::kMigFitsNowhere,
                 placedText.empty() ? phrase(text::kMigNothing) : literal(join(placedText, ",")),
-                formatMigInstance(model, stuck.want), std::move(blockers));
+                formatMigInstance(model, stuck.want), clauseList(std::move(blockers)));
 }
 
 // Pins each busy current instance to a desired entry of its shape: first an entry fixed at the

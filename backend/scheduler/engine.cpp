@@ -22,15 +22,14 @@ Text gpuList(const Cluster& c, const GangPlacement& p) {
   std::map<NodeId, std::vector<int>> byNode;
   for (const auto& t : p.tasks)
     for (GpuId g : t.gpus) byNode[t.node].push_back(static_cast<int>(g - c.node(t.node).firstGpu));
-  Text out;
+  std::vector<Text> nodes;
   for (auto& [node, gpus] : byNode) {
     std::sort(gpus.begin(), gpus.end());
     std::string indexes;
     for (size_t i = 0; i < gpus.size(); ++i) indexes += (i ? "," : "") + std::to_string(gpus[i]);
-    Text one = phrase(text::kGpuOfNode, c.node(node).name, std::move(indexes));
-    out = out.empty() ? std::move(one) : phrase(text::kClauses, std::move(out), std::move(one));
+    nodes.push_back(phrase(text::kGpuOfNode, c.node(node).name, std::move(indexes)));
   }
-  return out;
+  return clauseList(std::move(nodes));
 }
 
 // Rejections that waiting cannot cure: the job asks for something the cluster does not have.

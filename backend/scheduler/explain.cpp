@@ -305,14 +305,14 @@ Expected<Explanation> explain(const Engine& engine, JobId id) {
       break;
     case JobState::Admitted:
     case JobState::Running: {
+      std::vector<Text> tasks;
       for (const auto& t : j->placement->tasks) {
         std::string gpus;
         for (GpuId g : t.gpus)
           gpus += (gpus.empty() ? "" : " ") + std::to_string(engine.cluster().gpu(g).index);
-        Text task = phrase(text::kGpuOfNode, engine.cluster().node(t.node).name, gpus);
-        ex.placement =
-            ex.placement.empty() ? task : phrase(text::kClauses, ex.placement, std::move(task));
+        tasks.push_back(phrase(text::kGpuOfNode, engine.cluster().node(t.node).name, gpus));
       }
+      ex.placement = clauseList(std::move(tasks));
       ex.dominantReason = phrase(text::kRunningSince, j->startTime, ex.placement);
       break;
     }

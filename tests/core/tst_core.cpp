@@ -70,6 +70,17 @@ class TstCore : public QObject {
       return d + 1;
     };
     QVERIFY2(depth(longList) <= 12, qPrintable(QString::number(depth(longList))));
+    // Clauses too: a 200-node gang's placement, one clause per node, stays readable remotely.
+    std::vector<Text> clauses;
+    std::string joined;
+    for (int i = 0; i < 200; ++i) {
+      clauses.push_back(phrase(text::kGpuOfNode, "n" + std::to_string(i), "0,1"));
+      joined += (i ? "; n" : "n") + std::to_string(i) + " GPU 0,1";
+    }
+    const Text placement = clauseList(std::move(clauses));
+    QCOMPARE(QString::fromStdString(placement.english()), QString::fromStdString(joined));
+    QVERIFY2(depth(placement) <= 12, qPrintable(QString::number(depth(placement))));
+    QVERIFY(clauseList({}).empty());
     QVERIFY(listText({}).empty());
     QVERIFY(Text().empty());
     QVERIFY(Text().isLiteral());
