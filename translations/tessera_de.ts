@@ -1245,6 +1245,26 @@
         <source>no valid layout holds the target: after placing %1, %2 fits nowhere (%3)</source>
         <translation>kein gültiges Layout fasst das Ziel (bereits platziert: %1): %2 passt nirgends (%3)</translation>
     </message>
+    <message>
+        <source>node failure</source>
+        <translation>Knotenausfall</translation>
+    </message>
+    <message>
+        <source>Xid %1 on GPU %2</source>
+        <translation>Xid %1 auf GPU %2</translation>
+    </message>
+    <message>
+        <source>MIG repartition of GPU %1</source>
+        <translation>MIG-Neupartitionierung von GPU %1</translation>
+    </message>
+    <message>
+        <source>node %1 is down and stays drained when it is back</source>
+        <translation>Knoten %1 ist ausgefallen und bleibt nach seiner Rückkehr geleert</translation>
+    </message>
+    <message>
+        <source>node %1 is down and stays drained when it is back (%2)</source>
+        <translation>Knoten %1 ist ausgefallen und bleibt nach seiner Rückkehr geleert (%2)</translation>
+    </message>
 </context>
 <context>
     <name>tessera::widgets::ClusterTreeModel</name>

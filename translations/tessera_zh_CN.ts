@@ -1245,6 +1245,26 @@
         <source>no valid layout holds the target: after placing %1, %2 fits nowhere (%3)</source>
         <translation>没有有效布局能容纳目标（已放置：%1）：%2 无处可放（%3）</translation>
     </message>
+    <message>
+        <source>node failure</source>
+        <translation>节点故障</translation>
+    </message>
+    <message>
+        <source>Xid %1 on GPU %2</source>
+        <translation>GPU %2 上发生 Xid %1</translation>
+    </message>
+    <message>
+        <source>MIG repartition of GPU %1</source>
+        <translation>GPU %1 的 MIG 重新分区</translation>
+    </message>
+    <message>
+        <source>node %1 is down and stays drained when it is back</source>
+        <translation>节点 %1 已宕机，恢复后将保持排空状态</translation>
+    </message>
+    <message>
+        <source>node %1 is down and stays drained when it is back (%2)</source>
+        <translation>节点 %1 已宕机，恢复后将保持排空状态（%2）</translation>
+    </message>
 </context>
 <context>
     <name>tessera::widgets::ClusterTreeModel</name>

@@ -12,6 +12,8 @@
 #include <span>
 #include <unordered_map>
 
+#include "engine_text.h"
+
 namespace tessera::widgets {
 
 namespace {
@@ -909,8 +911,8 @@ QString HeatmapWidget::toolTipAt(QPointF viewPos) const {
 QString HeatmapWidget::stateText(int layoutNode) const {
   const QString name =
       stateName(static_cast<NodeState>(nodeState_[static_cast<size_t>(layoutNode)]));
-  const std::string& reason = nodeOf(layoutNode).stateReason;
-  return reason.empty() ? name : tr("%1 (%2)").arg(name, qs(reason).toHtmlEscaped());
+  const Text& reason = nodeOf(layoutNode).stateReason;
+  return reason.empty() ? name : tr("%1 (%2)").arg(name, displayText(reason).toHtmlEscaped());
 }
 
 // "Xid 79: GPU has fallen off the bus, for 12 min; repair expected in 18 min", in the fault

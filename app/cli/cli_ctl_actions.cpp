@@ -199,7 +199,7 @@ void addNodeActions(const Registrar& r) {
         sub->add_option("--reason", a.reason, "Why (shown to operators)");
       },
       [](const ActionArgs& a) -> Expected<Command> {
-        return Command{cmd::Drain{a.target, a.reason}};
+        return Command{cmd::Drain{a.target, literal(a.reason)}};
       });
   addAction(
       r, "undrain", "Place work on a drained node again", nodeArg,

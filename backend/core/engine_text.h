@@ -168,6 +168,10 @@ inline constexpr const char* kDidRepartition = TESSERA_TEXT("GPU %1 repartitione
 inline constexpr const char* kDidStayDrained = TESSERA_TEXT("node %1 stays drained (%2)");
 inline constexpr const char* kDidDrain = TESSERA_TEXT("node %1 drained");
 inline constexpr const char* kDidDrainWhy = TESSERA_TEXT("node %1 drained (%2)");
+inline constexpr const char* kDidDrainDown =
+    TESSERA_TEXT("node %1 is down and stays drained when it is back");
+inline constexpr const char* kDidDrainDownWhy =
+    TESSERA_TEXT("node %1 is down and stays drained when it is back (%2)");
 inline constexpr const char* kDidUndrain = TESSERA_TEXT("node %1 back in service");
 inline constexpr const char* kDidQuota =
     TESSERA_TEXT("quota of team %1 on %2 set to %3 guaranteed, %4 borrow");
@@ -333,6 +337,12 @@ inline constexpr const char* kMigFitsNowhere =
 
 namespace tessera {
 namespace text {
+
+// ---- why a node is out, when a fault or the simulator took it out (an operator's own drain
+// reason is kept as written)
+inline constexpr const char* kOutNodeFailure = TESSERA_TEXT("node failure");
+inline constexpr const char* kOutXid = TESSERA_TEXT("Xid %1 on GPU %2");
+inline constexpr const char* kOutMigRepartition = TESSERA_TEXT("MIG repartition of GPU %1");
 
 // ---- a job's history (the event log)
 inline constexpr const char* kHistoryLine = TESSERA_TEXT("t=%1 %2: %3");  // time, kind, reason

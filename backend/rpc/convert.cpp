@@ -358,7 +358,7 @@ Expected<Command> commandFromProto(const v1::ActRequest& r) {
                                       r.repartition().force()}};
     case A::kDrain:
       if (r.drain().node().empty()) return fieldError("drain.node", "is required");
-      return Command{cmd::Drain{r.drain().node(), r.drain().reason()}};
+      return Command{cmd::Drain{r.drain().node(), literal(r.drain().reason())}};
     case A::kUndrain:
       if (r.undrain().node().empty()) return fieldError("undrain.node", "is required");
       return Command{cmd::Undrain{r.undrain().node()}};
@@ -427,7 +427,7 @@ v1::ActRequest commandToProto(const Command& command, bool dryRun) {
         }
         if constexpr (std::is_same_v<T, cmd::Drain>) {
           r.mutable_drain()->set_node(c.node);
-          r.mutable_drain()->set_reason(c.reason);
+          r.mutable_drain()->set_reason(c.reason.english());
         }
         if constexpr (std::is_same_v<T, cmd::Undrain>) r.mutable_undrain()->set_node(c.node);
         if constexpr (std::is_same_v<T, cmd::SetQuota>) {
@@ -592,7 +592,8 @@ v1::ClusterSnapshot snapshotToProto(const ClusterSnapshot& s) {
     auto* pn = out.add_nodes();
     pn->set_name(n.name);
     pn->set_state(n.state);
-    pn->set_state_reason(n.stateReason);
+    pn->set_state_reason(n.stateReason.english());
+    if (!n.stateReason.empty()) *pn->mutable_state_reason_text() = textToProto(n.stateReason);
     pn->set_pool(n.pool);
     pn->set_leaf(n.leaf);
     pn->set_spine(n.spine);
@@ -652,7 +653,13 @@ ClusterSnapshot snapshotFromProto(const v1::ClusterSnapshot& s) {
   out.now = s.now();
   out.mode = s.mode();
   for (const auto& pn : s.nodes()) {
-    NodeView n{pn.name(), pn.state(), pn.state_reason(), pn.pool(), pn.leaf(), pn.spine(), {}};
+    NodeView n{pn.name(),
+               pn.state(),
+               textOr(pn.has_state_reason_text(), pn.state_reason_text(), pn.state_reason()),
+               pn.pool(),
+               pn.leaf(),
+               pn.spine(),
+               {}};
     for (const auto& pg : pn.gpus()) {
       GpuView g;
       g.index = static_cast<int>(pg.index());

@@ -98,6 +98,29 @@ Expected<Text> move(Engine& e, const cmd::Move& m) {
   return Text{};
 }
 
+Expected<Text> drain(Engine& e, const cmd::Drain& d) {
+  TESSERA_TRY(n, resolveNode(e.cluster(), d.node, "node"));
+  const NodeState now = e.state().nodeState(n);
+  // Draining again with a reason replaces the reason (Slurm's scontrol update reason=): an
+  // operator keeping a faulted node out says so, and the repair leaves it drained.
+  if (now == NodeState::Draining) {
+    if (d.reason.empty())
+      return Error::wrongState(phrase(text::kAlreadyDrained, d.node), field("node"));
+    TESSERA_CHECK(e.setNodeState(n, NodeState::Draining, d.reason));
+    return phrase(text::kDidStayDrained, d.node, d.reason);
+  }
+  // A failed node stays down while it is repaired (the simulator returns it drained); it keeps
+  // its failure as the reason unless the operator gives one.
+  if (now == NodeState::Down) {
+    if (d.reason.empty()) return phrase(text::kDidDrainDown, d.node);
+    TESSERA_CHECK(e.setNodeState(n, NodeState::Down, d.reason));
+    return phrase(text::kDidDrainDownWhy, d.node, d.reason);
+  }
+  TESSERA_CHECK(e.drain(n, true, d.reason));
+  return d.reason.empty() ? phrase(text::kDidDrain, d.node)
+                          : phrase(text::kDidDrainWhy, d.node, d.reason);
+}
+
 Expected<Text> applyTo(Engine& e, const Command& c, const std::string& actor) {
   const Cluster& cl = e.cluster();
   return std::visit(
@@ -145,20 +168,7 @@ Expected<Text> applyTo(Engine& e, const Command& c, const std::string& actor) {
             if (!st) return atField(st.error(), "layout");
             return phrase(text::kDidRepartition, s.gpu, formatMigLayout(model, *layout));
           },
-          [&](const cmd::Drain& s) -> Expected<Text> {
-            TESSERA_TRY(n, resolveNode(cl, s.node, "node"));
-            // Draining again with a reason replaces the reason (Slurm's scontrol update reason=):
-            // an operator keeping a faulted node out says so, and the repair leaves it drained.
-            if (e.state().nodeState(n) == NodeState::Draining) {
-              if (s.reason.empty())
-                return Error::wrongState(phrase(text::kAlreadyDrained, s.node), field("node"));
-              TESSERA_CHECK(e.setNodeState(n, NodeState::Draining, s.reason));
-              return phrase(text::kDidStayDrained, s.node, s.reason);
-            }
-            TESSERA_CHECK(e.drain(n, true, s.reason));
-            return s.reason.empty() ? phrase(text::kDidDrain, s.node)
-                                    : phrase(text::kDidDrainWhy, s.node, s.reason);
-          },
+          [&](const cmd::Drain& s) { return drain(e, s); },
           [&](const cmd::Undrain& s) -> Expected<Text> {
             TESSERA_TRY(n, resolveNode(cl, s.node, "node"));
             if (e.state().nodeState(n) != NodeState::Draining)

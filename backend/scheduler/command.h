@@ -51,9 +51,11 @@ struct Repartition {
   std::string layout;
   bool force = false;
 };
+// The reason is kept with the node and shown with it: an operator's words are a literal, a
+// service that drains (the GPU fault injector) gives a sentence the console can translate.
 struct Drain {
   std::string node;
-  std::string reason;
+  Text reason;
 };
 struct Undrain {
   std::string node;

@@ -137,7 +137,7 @@ Expected<Command> readRepartition(const YamlField& f) {
 Expected<Command> readDrain(const YamlField& f) {
   if (f.isScalar()) {
     TESSERA_TRY(node, f.asString());
-    return Command{cmd::Drain{node, ""}};
+    return Command{cmd::Drain{node, {}}};
   }
   TESSERA_CHECK(f.expectMap());
   TESSERA_CHECK(f.onlyKeys({"node", "reason"}));
@@ -146,7 +146,7 @@ Expected<Command> readDrain(const YamlField& f) {
   d.node = node;
   if (f.has("reason")) {
     TESSERA_TRY(reason, f.child("reason").asString());
-    d.reason = reason;
+    d.reason = literal(reason);
   }
   return Command{d};
 }
@@ -427,7 +427,7 @@ YAML::Node commandToYamlNode(const Command& c) {
         } else if constexpr (std::is_same_v<T, cmd::Drain>) {
           YAML::Node m = flowMap();
           m["node"] = v.node;
-          if (!v.reason.empty()) m["reason"] = v.reason;
+          if (!v.reason.empty()) m["reason"] = v.reason.english();
           out["drain"] = m;
         } else if constexpr (std::is_same_v<T, cmd::Undrain>) {
           out["undrain"] = v.node;

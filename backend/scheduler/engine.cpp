@@ -1093,7 +1093,7 @@ Status Engine::setPolicy(Policy policy) {
   return okStatus();
 }
 
-Status Engine::drain(NodeId n, bool drained, std::string reason) {
+Status Engine::drain(NodeId n, bool drained, Text reason) {
   return setNodeState(n, drained ? NodeState::Draining : NodeState::Up, std::move(reason));
 }
 
@@ -1111,12 +1111,12 @@ std::vector<JobId> Engine::runningJobsOn(NodeId n, std::optional<GpuId> gpu) con
   return out;
 }
 
-const std::string& Engine::nodeReason(NodeId n) const {
-  static const std::string none;
+const Text& Engine::nodeReason(NodeId n) const {
+  static const Text none;
   return n < nodeReasons_.size() ? nodeReasons_[n] : none;
 }
 
-Status Engine::setNodeState(NodeId n, NodeState s, std::string reason) {
+Status Engine::setNodeState(NodeId n, NodeState s, Text reason) {
   if (n >= cluster().nodes().size()) return Error::notFound(phrase(text::kNoNode, n));
   if (s == NodeState::Down)
     for (uint32_t i : running_)
@@ -1126,7 +1126,7 @@ Status Engine::setNodeState(NodeId n, NodeState s, std::string reason) {
               phrase(text::kNodeStillRuns, cluster().node(n).name, jobs_[i].job.id));
   state_.setNodeState(n, s);
   if (nodeReasons_.size() < cluster().nodes().size()) nodeReasons_.resize(cluster().nodes().size());
-  nodeReasons_[n] = s == NodeState::Up ? std::string() : std::move(reason);
+  nodeReasons_[n] = s == NodeState::Up ? Text() : std::move(reason);
   return okStatus();
 }
 

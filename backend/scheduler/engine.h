@@ -106,9 +106,10 @@ class Engine {
 
   // --- state
   [[nodiscard]] const ClusterState& state() const { return state_; }
-  // Why a node is not up, as given when it was drained or taken down ("psu", "Xid 79 on GPU 3");
-  // empty for an up node or when no reason was given.
-  [[nodiscard]] const std::string& nodeReason(NodeId n) const;
+  // Why a node is not up, as given when it was drained or taken down: an operator's words as a
+  // literal ("psu"), a fault's or the simulator's as a sentence ("Xid 79 on GPU 3"); empty for an
+  // up node or when no reason was given.
+  [[nodiscard]] const Text& nodeReason(NodeId n) const;
   [[nodiscard]] const Cluster& cluster() const { return state_.cluster(); }
   [[nodiscard]] Seconds now() const { return now_; }
   [[nodiscard]] const Policy& policy() const { return policy_; }
@@ -216,10 +217,10 @@ class Engine {
   Status moveInQueue(JobId id, int64_t rank);
   Status pin(JobId id, std::vector<GpuId> gpus);
   Status preempt(JobId victim, JobId by, const std::string& actor, Text reason);
-  Status drain(NodeId n, bool drained, std::string reason = {});
+  Status drain(NodeId n, bool drained, Text reason = {});
   // Up, Draining (running jobs stay, nothing new starts) or Down (the simulator's node
   // failures; requeue its jobs first: a Down node must hold none). Up forgets the reason.
-  Status setNodeState(NodeId n, NodeState s, std::string reason = {});
+  Status setNodeState(NodeId n, NodeState s, Text reason = {});
   Status repartition(GpuId g, const MigLayout& layout, bool force, const std::string& actor);
   // Replaces the policy (a what-if fork, an operator's policy change); fails, changing
   // nothing, when it names unknown plugins.
@@ -260,7 +261,7 @@ class Engine {
   // Mutable: what-ifs on a const Engine (explanations, plugins) change it only inside a
   // Transaction they always discard. Not for concurrent use; fork the Engine for another thread.
   mutable ClusterState state_;
-  std::vector<std::string> nodeReasons_;  // per node; sized on first use
+  std::vector<Text> nodeReasons_;  // per node; sized on first use
   Policy policy_;
   PluginSet plugins_;
   QuotaBook quotas_;

@@ -1108,14 +1108,19 @@ std::string exportScenario(const Engine& engine, const std::string& name) {
     step["command"] = commandToYamlNode(Command{cr});
     steps.push_back(step);
   }
-  // Nodes an operator drained or returned since the cluster was loaded.
+  // Nodes an operator drained or returned since the cluster was loaded, with the reason they
+  // are out (in English: a scenario file holds an operator's words).
+  const auto drainReason = [&](NodeId n) {
+    const std::string why = engine.nodeReason(n).english();
+    return literal(why.empty() ? std::string("exported state") : why);
+  };
   for (const Node& n : c.nodes()) {
     const bool upNow = engine.state().nodeState(n.id) == NodeState::Up;
     if (upNow == (n.state == NodeState::Up)) continue;
     YAML::Node step(YAML::NodeType::Map);
     step["at"] = now;
     step["command"] = upNow ? commandToYamlNode(Command{cmd::Undrain{n.name}})
-                            : commandToYamlNode(Command{cmd::Drain{n.name, "exported state"}});
+                            : commandToYamlNode(Command{cmd::Drain{n.name, drainReason(n.id)}});
     steps.push_back(step);
   }
   YAML::Node last(YAML::NodeType::Map);

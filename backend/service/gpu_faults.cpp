@@ -87,7 +87,8 @@ void GpuFaultInjector::repairDue(Engine& engine) {
     const NodeId n = engine.cluster().gpu(f.gpu).node;
     // Only the drain this fault made is undone: a node an operator returned (or drained again
     // for a reason of their own) is theirs. Faults only hit up nodes, so no other fault holds it.
-    if (engine.state().nodeState(n) == NodeState::Draining && engine.nodeReason(n) == f.reason)
+    if (engine.state().nodeState(n) == NodeState::Draining &&
+        engine.nodeReason(n).english() == f.reason)
       (void)execute(engine, Command{cmd::Undrain{engine.cluster().node(n).name}}, kActor, false);
   }
 }
@@ -112,14 +113,15 @@ void GpuFaultInjector::inject(Engine& engine, Seconds at) {
   if (candidates.empty()) return;  // every node is out already
   const auto slot = static_cast<size_t>(gpuDraw * static_cast<double>(candidates.size()));
   const GpuId gpu = candidates[std::min(candidates.size() - 1, slot)];
-  ActiveGpuFault f{gpu, kind->xid, at, at + repair_,
-                   "Xid " + std::to_string(kind->xid) + " on GPU " + c.gpuName(gpu)};
+  const Text drainReason = phrase(text::kOutXid, kind->xid, c.gpuName(gpu));
+  ActiveGpuFault f{gpu, kind->xid, at, at + repair_, drainReason.english()};
   // Its jobs go back to the queue, booked by the engine as preemptions with the fault as reason.
   const Text why = phrase(text::kGpuFault, c.gpuName(gpu), kind->xid, kind->message);
   for (JobId v : engine.runningJobsOn(c.gpu(gpu).node, gpu))
     (void)engine.preempt(v, kNoJob, kActor, why);
   // Through the one command path, so the drain is in the audit log like an operator's.
-  (void)execute(engine, Command{cmd::Drain{c.node(c.gpu(gpu).node).name, f.reason}}, kActor, false);
+  (void)execute(engine, Command{cmd::Drain{c.node(c.gpu(gpu).node).name, drainReason}}, kActor,
+                false);
   active_.push_back(std::move(f));
 }
 

@@ -34,7 +34,7 @@ struct ActiveGpuFault {
   int xid = 0;
   Seconds since = 0;
   Seconds until = 0;   // repaired then
-  std::string reason;  // the drain reason it gave its node ("Xid 79 on GPU pod-a-02/3")
+  std::string reason;  // the drain reason it gave its node, in English ("Xid 79 on GPU pod-a-02/3")
 };
 
 class GpuFaultInjector {

@@ -83,8 +83,9 @@ struct GpuView {
 
 struct NodeView {
   std::string name;
-  std::string state;        // up, draining, down
-  std::string stateReason;  // why it is not up, as given ("psu", "Xid 79 on GPU pod-a-02/3")
+  std::string state;  // up, draining, down
+  Text stateReason;   // why it is not up: an operator's words, or a fault's sentence
+                      // ("psu", "Xid 79 on GPU pod-a-02/3")
   std::string pool;
   std::string leaf;
   std::string spine;

@@ -321,7 +321,7 @@ Status Simulator::apply(const ScheduledEvent& e) {
   if (const auto* f = std::get_if<simev::NodeFailure>(&e.event)) {
     TESSERA_TRY(n, nodeNamed(f->node));
     requeueJobsOn(n, std::nullopt, phrase(text::kNodeFailed, f->node));
-    TESSERA_CHECK(holdNode(n, true, "node failure"));
+    TESSERA_CHECK(holdNode(n, true, phrase(text::kOutNodeFailure)));
     push(engine_.now() + f->repair, Kind::NodeBack, n, 1);
     note("node " + f->node + " failed; back in " + formatDuration(f->repair));
   } else if (const auto* g = std::get_if<simev::GpuFault>(&e.event)) {
@@ -329,7 +329,7 @@ Status Simulator::apply(const ScheduledEvent& e) {
     const NodeId n = engine_.cluster().gpu(gpu).node;
     requeueJobsOn(n, gpu, phrase(text::kGpuFaultXid, g->gpu, g->xid));
     // Most Xids that need a GPU reset take the node out: drain it, reset, return it.
-    TESSERA_CHECK(holdNode(n, false, "Xid " + std::to_string(g->xid) + " on GPU " + g->gpu));
+    TESSERA_CHECK(holdNode(n, false, phrase(text::kOutXid, g->xid, g->gpu)));
     push(engine_.now() + g->repair, Kind::NodeBack, n, 0);
     note("Xid " + std::to_string(g->xid) + " on " + g->gpu + "; node drained for " +
          formatDuration(g->repair));
@@ -349,11 +349,11 @@ Status Simulator::apply(const ScheduledEvent& e) {
 // Failures, faults and reconfigurations may overlap on one node: it stays out (down while any
 // failure lasts, else draining) until the last of them is over, and then goes back to what it
 // was before the first (or to what an operator asked for meanwhile).
-Status Simulator::holdNode(NodeId n, bool down, const std::string& reason) {
+Status Simulator::holdNode(NodeId n, bool down, const Text& reason) {
   NodeHold& h = holds_[n];
   if (h.holds++ == 0) {
     h.restoreUp = engine_.state().nodeState(n) == NodeState::Up;
-    h.restoreReason = h.restoreUp ? std::string() : engine_.nodeReason(n);
+    h.restoreReason = h.restoreUp ? Text() : engine_.nodeReason(n);
   }
   if (down) {
     ++h.downs;
@@ -375,7 +375,7 @@ Status Simulator::returnNode(NodeId n, bool down) {
     return okStatus();
   }
   TESSERA_CHECK(engine_.setNodeState(n, h.restoreUp ? NodeState::Up : NodeState::Draining,
-                                     h.restoreUp ? std::string() : h.restoreReason));
+                                     h.restoreUp ? Text() : h.restoreReason));
   note("node " + engine_.cluster().node(n).name +
        (h.restoreUp ? " is back" : " is repaired (still drained)"));
   requestCycle();
@@ -406,7 +406,7 @@ Status Simulator::startReconfigure(const simev::MigReconfigure& m, size_t eventI
   TESSERA_CHECK(engine_.state().checkMigLayout(g, layout));
   const NodeId n = engine_.cluster().gpu(g).node;
   requeueJobsOn(n, g, phrase(text::kBeingRepartitioned, m.gpu));
-  TESSERA_CHECK(holdNode(n, false, "MIG repartition of GPU " + m.gpu));
+  TESSERA_CHECK(holdNode(n, false, phrase(text::kOutMigRepartition, m.gpu)));
   push(engine_.now() + config_.migReconfigTime, Kind::MigApply, eventIndex);
   note("repartitioning " + m.gpu + " to " + m.layout);
   return okStatus();

@@ -163,7 +163,7 @@ class Simulator {
   Status end(JobId id, uint32_t run);
   void checkpointJob(JobId id, uint32_t run);
   Status apply(const ScheduledEvent& e);
-  Status holdNode(NodeId n, bool down, const std::string& reason);
+  Status holdNode(NodeId n, bool down, const Text& reason);
   Status returnNode(NodeId n, bool down);
   void rememberOperatorIntent(const Command& c);
   Status startReconfigure(const simev::MigReconfigure& m, size_t eventIndex);
@@ -201,10 +201,10 @@ class Simulator {
   }
   Seconds lastCycle_ = -1;
   struct NodeHold {
-    int holds = 0;              // failures, faults and reconfigurations still under way
-    int downs = 0;              // of them, failures (the node is down while any lasts)
-    bool restoreUp = true;      // what the node returns to when the last one ends
-    std::string restoreReason;  // the operator's drain reason it returns with (restoreUp false)
+    int holds = 0;          // failures, faults and reconfigurations still under way
+    int downs = 0;          // of them, failures (the node is down while any lasts)
+    bool restoreUp = true;  // what the node returns to when the last one ends
+    Text restoreReason;     // the operator's drain reason it returns with (restoreUp false)
   };
   std::vector<NodeHold> holds_;
   Seconds start_ = 0;  // the clock when the simulation began

@@ -5,6 +5,7 @@
 #include "clusterspec/cluster_spec.h"
 #include "clusterspec/cluster_spec_writer.h"
 #include "scheduler/command_yaml.h"
+#include "store/job_codec.h"
 #include "topology/mig_layout.h"
 
 namespace tessera {
@@ -66,17 +67,32 @@ json layoutsToJson(const Engine& e) {
   return out;
 }
 
-// A node that is not up: its state, or {state, reason} when a reason was given.
+// A node that is not up: its state, or {state, reason} when a reason was given, with the
+// reason's sentence beside the English ("reason_text") when it is one a fault or the simulator
+// gave, so the console can still translate it after a restart.
 json nodeStatesToJson(const Engine& e) {
   json out = json::object();
   for (const Node& n : e.cluster().nodes()) {
     const NodeState s = e.state().nodeState(n.id);
     if (s == NodeState::Up) continue;
-    const std::string& reason = e.nodeReason(n.id);
-    out[n.name] = reason.empty() ? json(nodeStateName(s))
-                                 : json{{"state", nodeStateName(s)}, {"reason", reason}};
+    const Text& reason = e.nodeReason(n.id);
+    if (reason.empty()) {
+      out[n.name] = nodeStateName(s);
+      continue;
+    }
+    json entry{{"state", nodeStateName(s)}, {"reason", reason.english()}};
+    if (!reason.isLiteral()) entry["reason_text"] = textToJson(reason);
+    out[n.name] = std::move(entry);
   }
   return out;
+}
+
+// The English is the record: a sentence that does not decode, or no longer says the same (one of
+// the two edited by hand), costs only the translation.
+Text storedNodeReason(const json& entry, const std::string& english) {
+  if (!entry.contains("reason_text")) return literal(english);
+  auto sentence = textFromJson(entry["reason_text"]);
+  return sentence && sentence->english() == english ? std::move(*sentence) : literal(english);
 }
 
 Expected<json> parseJson(const std::string& text, const std::string& what) {
@@ -193,11 +209,11 @@ Status restoreNodeStates(Engine& e, const json& states) {
     const std::string s = state.is_string() ? state.get<std::string>() : "";
     if (s != "draining" && s != "down")
       return Error{"stored node states: " + name + " is '" + s + "'", {}};
-    std::string reason;
+    Text reason;
     if (value.is_object() && value.contains("reason")) {
       if (!value["reason"].is_string())
         return Error{"stored node states: " + name + "'s reason is not a string", {}};
-      reason = value["reason"].get<std::string>();
+      reason = storedNodeReason(value, value["reason"].get<std::string>());
     }
     TESSERA_CHECK(e.setNodeState(n->id, s == "down" ? NodeState::Down : NodeState::Draining,
                                  std::move(reason)));

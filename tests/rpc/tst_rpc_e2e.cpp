@@ -262,11 +262,11 @@ class TstRpcE2e : public QObject {
     ok(await<CommandResult>(
         [&](auto r) { op->act(cmd::Hold{id}, false, Caller{}, std::nullopt, r); }));
     QCOMPARE(kindOf(await<CommandResult>([&](auto r) {
-               op->act(cmd::Drain{"pod-a-02", "x"}, false, Caller{}, std::nullopt, r);
+               op->act(cmd::Drain{"pod-a-02", literal("x")}, false, Caller{}, std::nullopt, r);
              })),
              ErrorKind::PermissionDenied);
     ok(await<CommandResult>([&](auto r) {
-      admin->act(cmd::Drain{"pod-a-02", "psu"}, false, Caller{}, std::nullopt, r);
+      admin->act(cmd::Drain{"pod-a-02", literal("psu")}, false, Caller{}, std::nullopt, r);
     }));
     // A node agent may push telemetry and do nothing else, not even read; operators may push too.
     // (This daemon is simulated-live, so a push that passes the gate is refused for its mode.)
@@ -374,7 +374,7 @@ class TstRpcE2e : public QObject {
                  [&](auto r) { c->act(cmd::Cancel{987654}, false, Caller{}, std::nullopt, r); })),
              ErrorKind::NotFound);
     QCOMPARE(kindOf(await<CommandResult>([&](auto r) {
-               c->act(cmd::Drain{"no-such-node", ""}, false, Caller{}, std::nullopt, r);
+               c->act(cmd::Drain{"no-such-node", {}}, false, Caller{}, std::nullopt, r);
              })),
              ErrorKind::NotFound);
     // An empty action.

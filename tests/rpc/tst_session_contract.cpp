@@ -127,7 +127,9 @@ std::string telemetryOf(ClusterSession& s) {
     return std::string(buf);
   };
   for (const NodeView& n : snap.nodes) {
-    out += n.name + " " + n.state + " (" + n.stateReason + ")\n";
+    // The reason's template too: a fault's reason must arrive as a sentence, not as its English.
+    out += n.name + " " + n.state + " (" + n.stateReason.english() + ") [" +
+           std::string(n.stateReason.patternText()) + "]\n";
     for (const GpuView& g : n.gpus) {
       if (g.fault)
         out += n.name + "[" + std::to_string(g.index) + "] fault Xid " +
@@ -220,6 +222,23 @@ class TstSessionContract : public QObject {
     event.clear_reason_text();
     QVERIFY(rpc::eventFromProto(event).reason.isLiteral());
     QCOMPARE(rpc::eventFromProto(event).reason.english(), e.reason.english());
+
+    // A node's reason: a sentence, an operator's words, none; an older tesserad sends only the
+    // English.
+    ClusterSnapshot snap;
+    snap.nodes.resize(3);
+    snap.nodes[0].stateReason = phrase(text::kOutXid, 79, "n1/3");
+    snap.nodes[1].stateReason = literal("psu");
+    v1::ClusterSnapshot wireSnap = rpc::snapshotToProto(snap);
+    QCOMPARE(wireSnap.nodes(0).state_reason(), std::string("Xid 79 on GPU n1/3"));
+    QVERIFY(!wireSnap.nodes(2).has_state_reason_text());
+    const ClusterSnapshot backSnap = rpc::snapshotFromProto(wireSnap);
+    for (size_t i = 0; i < 3; ++i)
+      QVERIFY(backSnap.nodes[i].stateReason == snap.nodes[i].stateReason);
+    wireSnap.mutable_nodes(0)->clear_state_reason_text();
+    const Text older = rpc::snapshotFromProto(wireSnap).nodes[0].stateReason;
+    QVERIFY(older.isLiteral());
+    QCOMPARE(older.english(), std::string("Xid 79 on GPU n1/3"));
   }
 
   // A simulated-live backend's synthesized telemetry, temperature included, and its injected GPU
@@ -258,6 +277,8 @@ class TstSessionContract : public QObject {
     QVERIFY2(local.find("temperature -") == std::string::npos, local.c_str());
     QVERIFY2(local.find("] fault Xid ") != std::string::npos, local.c_str());
     QVERIFY2(local.find(" draining (Xid ") != std::string::npos, local.c_str());
+    QVERIFY2(local.find(std::string("[") + text::kOutXid + "]") != std::string::npos,
+             local.c_str());
     // Busy GPUs run warmer than the idle ones, which still read the idle temperature.
     const auto snap =
         std::get<ClusterSnapshot>(await<ClusterSnapshot>([&](auto r) { (*remote)->snapshot(r); }));

@@ -462,7 +462,7 @@ class TstEngine : public QObject {
         {cmd::Repartition{"h1/0", "3g.40gb", false}, "gpu", "GPU h1/0 is not in MIG mode"},
         {cmd::Repartition{"h7/0", "3g.40gb", false}, "gpu",
          "unknown GPU 'h7/0' (expected node/index)"},
-        {cmd::Drain{"h9", "psu"}, "node", "unknown node 'h9'"},
+        {cmd::Drain{"h9", literal("psu")}, "node", "unknown node 'h9'"},
         {cmd::Undrain{"h1"}, "node", "node h1 is not drained"},
     };
     for (const auto& c : cases) {

@@ -185,7 +185,7 @@ std::optional<Command> randomCommand(Rng& r, const Engine& e, JobId& nextId) {
     case 3:
       return Command{cmd::Preempt{some}};
     case 4:
-      return Command{cmd::Drain{node, "random"}};
+      return Command{cmd::Drain{node, literal("random")}};
     case 5:
       return Command{cmd::Undrain{node}};
     case 6:

@@ -4,6 +4,9 @@
 #include <QTemporaryDir>
 #include <QtTest>
 
+#include <sqlite3.h>
+
+#include <map>
 #include <regex>
 #include <set>
 
@@ -76,6 +79,9 @@ struct BackendFixture {
     if (!b) qFatal("open: %s", b.error().str().c_str());
     return std::move(*b);
   }
+  // The simulated-live demo running the demo workload, half an hour at a time (six hours at
+  // most) until a fault has drained a node.
+  std::unique_ptr<Backend> openUntilAFault();
 };
 
 ClusterSnapshot snapshotOf(Backend& b) {
@@ -90,7 +96,8 @@ void cycle(Backend& b) {
 std::vector<std::string> faultLines(const ClusterSnapshot& s) {
   std::vector<std::string> out;
   for (const NodeView& n : s.nodes) {
-    if (!n.stateReason.empty()) out.push_back(n.name + " " + n.state + ": " + n.stateReason);
+    if (!n.stateReason.empty())
+      out.push_back(n.name + " " + n.state + ": " + n.stateReason.english());
     for (const GpuView& g : n.gpus)
       if (g.fault)
         out.push_back(n.name + "/" + std::to_string(g.index) + " Xid " +
@@ -99,6 +106,40 @@ std::vector<std::string> faultLines(const ClusterSnapshot& s) {
                       std::to_string(g.fault->until.value_or(-1)));
   }
   return out;
+}
+
+std::unique_ptr<Backend> BackendFixture::openUntilAFault() {
+  auto b = open(BackendMode::SimulatedLive);
+  std::vector<Job> jobs = demoWorkload()->jobs;
+  for (Job& j : jobs) j.id = kNoJob;
+  ok(await<std::vector<JobId>>([&](auto r) { b->submit(jobs, Caller{}, std::nullopt, r); }));
+  const auto drained = [&] {
+    const ClusterSnapshot s = snapshotOf(*b);
+    return std::any_of(s.nodes.begin(), s.nodes.end(),
+                       [](const NodeView& n) { return !n.stateReason.empty(); });
+  };
+  for (int i = 0; i < 12 && !drained(); ++i) {
+    now += 1800;
+    cycle(*b);
+  }
+  return b;
+}
+
+// Each node's reason, by name, for the nodes that have one.
+std::map<std::string, Text> reasonsOf(const ClusterSnapshot& s) {
+  std::map<std::string, Text> out;
+  for (const NodeView& n : s.nodes)
+    if (!n.stateReason.empty()) out[n.name] = n.stateReason;
+  return out;
+}
+
+void execSql(const std::string& path, const std::string& sql) {
+  sqlite3* db = nullptr;
+  if (sqlite3_open(path.c_str(), &db) != SQLITE_OK) qFatal("open %s", path.c_str());
+  char* error = nullptr;
+  if (sqlite3_exec(db, sql.c_str(), nullptr, nullptr, &error) != SQLITE_OK)
+    qFatal("%s: %s", sql.c_str(), error ? error : "?");
+  sqlite3_close(db);
 }
 
 }  // namespace
@@ -147,7 +188,9 @@ class TstGpuFaults : public QObject {
     QCOMPARE(a.until, a.since + 3600);
     const NodeId n = e.cluster().gpu(a.gpu).node;
     QCOMPARE(e.state().nodeState(n), NodeState::Draining);
-    QCOMPARE(e.nodeReason(n), "Xid " + std::to_string(a.xid) + " on GPU " + gpuName(e, a.gpu));
+    QCOMPARE(e.nodeReason(n).english(),
+             "Xid " + std::to_string(a.xid) + " on GPU " + gpuName(e, a.gpu));
+    QVERIFY(!e.nodeReason(n).isLiteral());  // a sentence the console translates
     QCOMPARE(f.faultOf(a.gpu), &f.active().front());
     // The jobs on the failed GPU are back in the queue, saying why; the node's other jobs run on.
     QVERIFY(jobsOn(e, a.gpu).empty());
@@ -179,7 +222,7 @@ class TstGpuFaults : public QObject {
     QVERIFY(f.advance(e) || f.active().empty());
     QVERIFY(!f.faultOf(a.gpu));
     QCOMPARE(e.state().nodeState(n), NodeState::Up);
-    QCOMPARE(e.nodeReason(n), std::string());
+    QVERIFY(e.nodeReason(n).empty());
     QVERIFY(audited("undrain node " + node.name));
   }
 
@@ -192,15 +235,15 @@ class TstGpuFaults : public QObject {
     // The operator keeps the node out for a reason of their own (drain on a drained node
     // replaces the reason, as scontrol update reason= does): the repair must not return it.
     const std::string name = e.cluster().node(n).name;
-    QVERIFY(!execute(e, Command{cmd::Drain{name, ""}}, "alice", false));  // no reason: refused
-    QVERIFY(execute(e, Command{cmd::Drain{name, "psu swap"}}, "alice", false));
+    QVERIFY(!execute(e, Command{cmd::Drain{name, {}}}, "alice", false));  // no reason: refused
+    QVERIFY(execute(e, Command{cmd::Drain{name, literal("psu swap")}}, "alice", false));
     QCOMPARE(e.state().nodeState(n), NodeState::Draining);
-    QCOMPARE(e.nodeReason(n), std::string("psu swap"));
+    QVERIFY(e.nodeReason(n) == literal("psu swap"));  // the operator's words, as written
     QVERIFY(e.advanceTo(a.until + 1));
     f.advance(e);
     QVERIFY(!f.faultOf(a.gpu));
     QCOMPARE(e.state().nodeState(n), NodeState::Draining);
-    QCOMPARE(e.nodeReason(n), std::string("psu swap"));
+    QVERIFY(e.nodeReason(n) == literal("psu swap"));  // the operator's words, as written
   }
 
   // Injection turned off (a restart with the rate at 0): the faults stored before still end.
@@ -255,15 +298,8 @@ class TstGpuFaults : public QObject {
     BackendFixture fx;
     std::vector<std::string> lines;
     {
-      auto b = fx.open(BackendMode::SimulatedLive);
-      std::vector<Job> jobs = demoWorkload()->jobs;
-      for (Job& j : jobs) j.id = kNoJob;
-      ok(await<std::vector<JobId>>([&](auto r) { b->submit(jobs, Caller{}, std::nullopt, r); }));
-      for (int i = 0; i < 12 && lines.empty(); ++i) {
-        fx.now += 1800;
-        cycle(*b);
-        lines = faultLines(snapshotOf(*b));
-      }
+      auto b = fx.openUntilAFault();
+      lines = faultLines(snapshotOf(*b));
       QVERIFY(!lines.empty());
     }
     // Each fault's node drains with a reason that names it, in the same snapshot.
@@ -290,18 +326,56 @@ class TstGpuFaults : public QObject {
       QVERIFY2(std::find(lines.begin(), lines.end(), l) == lines.end(), l.c_str());
   }
 
+  // A fault's drain reason is a sentence the console translates, before and after a restart; an
+  // operator's reason stays their words. The stored English is the record: a sentence beside it
+  // that does not decode, or says something else, is read as the English.
+  void aFaultsReasonStaysASentenceOverARestart() {
+    BackendFixture fx;
+    std::map<std::string, Text> before;
+    std::string faulted;
+    {
+      auto b = fx.openUntilAFault();
+      before = reasonsOf(snapshotOf(*b));
+      QVERIFY(!before.empty());
+      faulted = before.begin()->first;
+      for (const auto& [node, reason] : before) QVERIFY2(!reason.isLiteral(), node.c_str());
+      std::string upNode;
+      for (const NodeView& n : snapshotOf(*b).nodes)
+        if (n.state == "up") upNode = n.name;
+      ok(await<CommandResult>([&](auto r) {
+        b->act(Command{cmd::Drain{upNode, literal("psu")}}, false, Caller{"alice"}, std::nullopt,
+               r);
+      }));
+      before = reasonsOf(snapshotOf(*b));
+      QVERIFY(before.at(upNode) == literal("psu"));
+    }
+    QVERIFY(reasonsOf(snapshotOf(*fx.open(BackendMode::SimulatedLive))) == before);
+
+    const std::string english = before.at(faulted).english();
+    const std::string path = "$.nodes.\"" + faulted + "\".reason_text";
+    for (const std::string& stored :
+         {std::string("json('{\"t\":\"Xid %1 on GPU %2\",\"a\":[\"1\",\"x\"]}')"),
+          std::string("5")}) {
+      execSql(fx.config(BackendMode::SimulatedLive).database,
+              "UPDATE meta SET value = json_set(value, '" + path + "', " + stored +
+                  ") WHERE key = 'global'");
+      const auto after = reasonsOf(snapshotOf(*fx.open(BackendMode::SimulatedLive)));
+      QVERIFY2(after.at(faulted) == literal(english), stored.c_str());
+    }
+  }
+
   void aDrainReasonIsKeptAndForgottenOnUndrain() {
     BackendFixture fx;
     auto reasonOf = [](const ClusterSnapshot& s, const std::string& node) {
       for (const NodeView& n : s.nodes)
-        if (n.name == node) return n.state + ": " + n.stateReason;
+        if (n.name == node) return n.state + ": " + n.stateReason.english();
       return std::string("missing");
     };
     {
       auto b = fx.open(BackendMode::Live);
       ok(await<CommandResult>([&](auto r) {
-        b->act(Command{cmd::Drain{"pod-a-03", "PSU swap, ticket 4711"}}, false, Caller{"alice"},
-               std::nullopt, r);
+        b->act(Command{cmd::Drain{"pod-a-03", literal("PSU swap, ticket 4711")}}, false,
+               Caller{"alice"}, std::nullopt, r);
       }));
       QCOMPARE(reasonOf(snapshotOf(*b), "pod-a-03"),
                std::string("draining: PSU swap, ticket 4711"));

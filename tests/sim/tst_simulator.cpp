@@ -211,6 +211,26 @@ class TstSimulator : public QObject {
     QCOMPARE(outcome(sim.outcomes(), 1).firstStart, Seconds{1100});
   }
 
+  // Why the node is out, while the simulator holds it: its own reasons are sentences the console
+  // translates; an operator's drain meanwhile is theirs, and what the node returns with.
+  void aHeldNodeSaysWhyAndReturnsWithTheOperatorsReason() {
+    auto engine = engineForTrace(cluster(), traceOf({}), {});
+    QVERIFY(engine);
+    const NodeId h1 = engine->cluster().findNode("h1")->id;
+    Command drain = cmd::Drain{"h1", literal("psu swap")};
+    Simulator sim(
+        std::move(*engine), traceOf({wholeJob(1, 5000, 1, 10)}), fastConfig(),
+        {at(100, simev::NodeFailure{"h1", 1000}), at(200, simev::GpuFault{"h1/0", 79, 100}),
+         at(400, simev::Operator{drain, "alice"})});
+    QVERIFY(sim.runUntil(150));
+    QVERIFY(sim.engine().nodeReason(h1) == phrase(text::kOutNodeFailure));
+    QVERIFY(sim.runUntil(500));
+    QCOMPARE(sim.engine().state().nodeState(h1), NodeState::Down);
+    QVERIFY(sim.runUntil(1200));  // the failure is repaired; the operator keeps it out
+    QCOMPARE(sim.engine().state().nodeState(h1), NodeState::Draining);
+    QVERIFY(sim.engine().nodeReason(h1) == literal("psu swap"));
+  }
+
   // Only a job that can never start waits; a free GPU's job arriving later starts within the
   // cycle interval, not at the next idle heartbeat.
   void theCycleIntervalHoldsWhileWorkWaits() {
@@ -239,7 +259,7 @@ class TstSimulator : public QObject {
 
   // A draining node still runs its jobs: allocation never exceeds capacity.
   void drainingNodesStayInCapacity() {
-    Command drain = cmd::Drain{"h1", "test"};
+    Command drain = cmd::Drain{"h1", literal("test")};
     auto sim = simulate(traceOf({wholeJob(1, 0, 2, 100)}), fastConfig(),
                         {at(20, simev::Operator{drain, "alice"})});
     for (const auto& m : sim.metrics().samples()) QVERIFY(m.allocated <= m.capacity);

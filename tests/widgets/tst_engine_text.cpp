@@ -10,6 +10,7 @@
 
 #include "core/engine_text.h"
 #include "engine_text.h"
+#include "heatmap_widget.h"
 #include "job_inspector.h"
 #include "job_table_model.h"
 #include "mig_editor.h"
@@ -169,6 +170,45 @@ class TstEngineText : public QObject {
                               .replace(QLatin1String("%3"), QLatin1String("8"));
     QCOMPARE(refused.at(0).at(0).toString(),
              QString(de(text::kMigImpossible)).replace(QLatin1String("%1"), inner));
+  }
+
+  // Why a node is out, in the heatmap's tooltip: a fault's reason is a sentence and reads in
+  // German; an operator's own words stay as written.
+  void nodeReasonTranslates() {
+    ClusterSnapshot s;
+    for (const char* name : {"n1", "n2"}) {
+      NodeView n;
+      n.name = name;
+      n.state = "draining";
+      n.leaf = "leaf-a";
+      GpuView g;
+      g.model = "H100-SXM5-80GB";
+      g.sharing = "exclusive";
+      n.gpus.push_back(g);
+      s.nodes.push_back(n);
+    }
+    s.nodes[0].stateReason = phrase(text::kOutXid, 79, "n1/0");
+    s.nodes[1].stateReason = literal("PSU swap, ticket 4711");
+    HeatmapWidget w;
+    w.setLegendVisible(false);
+    w.resize(600, 400);
+    w.setSnapshot(s);
+    w.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&w));
+    w.fitToView();
+    auto headerTip = [&](const char* node) {
+      const HeatmapLayout& l = w.heatmapLayout();
+      const auto& box = l.nodes().at(static_cast<size_t>(l.nodeOf(QString::fromLatin1(node))));
+      return w.toolTipAt(w.mapFromScene(box.header.center()));
+    };
+    const QString xid = de(text::kOutXid)
+                            .replace(QLatin1String("%1"), QLatin1String("79"))
+                            .replace(QLatin1String("%2"), QLatin1String("n1/0"));
+    QVERIFY(xid != QLatin1String("Xid 79 on GPU n1/0"));
+    QVERIFY2(headerTip("n1").contains(QLatin1Char('(') + xid + QLatin1Char(')')),
+             qPrintable(headerTip("n1")));
+    QVERIFY2(headerTip("n2").contains(QLatin1String("(PSU swap, ticket 4711)")),
+             qPrintable(headerTip("n2")));
   }
 };
 

@@ -705,7 +705,7 @@ class TstHeatmap : public QObject {
     s.now = 10000;
     NodeView& a2 = s.nodes[1];
     a2.state = "draining";
-    a2.stateReason = "Xid 79 on GPU a2/1";
+    a2.stateReason = phrase(text::kOutXid, 79, "a2/1");
     a2.gpus[1].fault = GpuView::Fault{79, "GPU has fallen off the bus", 10000 - 600, 10000 + 1200};
     Fixture f(s);
     f.w.setLayer(HeatmapLayer::Health);
