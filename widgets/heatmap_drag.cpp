@@ -86,11 +86,9 @@ HeatmapDropPreview heatmapPinPreview(JobId job, const HeatmapDropTarget& target,
   if (std::find(impact.started.begin(), impact.started.end(), job) == impact.started.end())
     return {false,
             HeatmapWidget::tr("Would not start there now: %1").arg(whyNotThere(target, snapshot))};
-  // The engine words each start as "job 7: node[0,1]".
-  const std::string prefix = "job " + std::to_string(job) + ": ";
   QString where;
-  for (const std::string& p : impact.placementChanges)
-    if (p.rfind(prefix, 0) == 0) where = qs(p.substr(prefix.size()));
+  for (const PlacementChange& p : impact.placementChanges)
+    if (p.job == job) where = qs(p.where);
   QString text = where.isEmpty() ? HeatmapWidget::tr("Would start now")
                                  : HeatmapWidget::tr("Would start on %1").arg(where);
   if (!impact.preempted.empty())

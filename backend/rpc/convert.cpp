@@ -472,7 +472,12 @@ v1::ActResponse resultToProto(const CommandResult& r) {
   for (JobId id : r.impact.started) i->add_started(id);
   for (JobId id : r.impact.preempted) i->add_preempted(id);
   for (JobId id : r.impact.stopped) i->add_stopped(id);
-  addAll(i->mutable_placement_changes(), r.impact.placementChanges);
+  for (const PlacementChange& p : r.impact.placementChanges) {
+    i->add_placement_changes(p.english());
+    auto* pp = i->add_placements();
+    pp->set_job(p.job);
+    pp->set_where(p.where);
+  }
   i->set_gpu_hours_lost(r.impact.gpuHoursLost);
   for (const Text& w : r.impact.warnings) {
     i->add_warnings(w.english());
@@ -490,7 +495,8 @@ CommandResult resultFromProto(const v1::ActResponse& r) {
   out.impact.started.assign(i.started().begin(), i.started().end());
   out.impact.preempted.assign(i.preempted().begin(), i.preempted().end());
   out.impact.stopped.assign(i.stopped().begin(), i.stopped().end());
-  out.impact.placementChanges = strings(i.placement_changes());
+  // An older tesserad sends only the English lines: the console then shows no "where".
+  for (const auto& p : i.placements()) out.impact.placementChanges.push_back({p.job(), p.where()});
   out.impact.gpuHoursLost = i.gpu_hours_lost();
   out.impact.warnings = textsOr(i.warnings_text(), i.warnings());
   return out;

@@ -215,8 +215,7 @@ Impact diff(const Engine& before, const Engine& after) {
     const JobState was = b ? b->state : JobState::Pending;
     if (a->state == JobState::Running && was != JobState::Running) {
       impact.started.push_back(a->job.id);
-      impact.placementChanges.push_back(jobText(a->job.id) + ": " +
-                                        placementText(after.cluster(), *a->placement));
+      impact.placementChanges.push_back({a->job.id, placementText(after.cluster(), *a->placement)});
     } else if (was == JobState::Running && a->state == JobState::Pending) {
       impact.preempted.push_back(a->job.id);
     } else if (was == JobState::Running && a->state != JobState::Running) {
@@ -249,6 +248,10 @@ std::vector<Text> reservationConflicts(const Engine& e, const cmd::CreateReserva
 }
 
 }  // namespace
+
+std::string PlacementChange::english() const {
+  return jobText(job) + ": " + where;
+}
 
 std::string describe(const Command& c) {
   return describeText(c).english();

@@ -86,12 +86,21 @@ using Command =
 std::string describe(const Command& c);
 Text describeText(const Command& c);  // describe() as the console translates it
 
+// A job a command starts, and where: node names and GPU indexes only ("n1[0,1] n2[0]"), which
+// read the same in every language.
+struct PlacementChange {
+  JobId job = kNoJob;
+  std::string where;
+  [[nodiscard]] std::string english() const;  // "job 7: n1[0,1] n2[0]"
+  bool operator==(const PlacementChange&) const = default;
+};
+
 // The predicted (dry run) or observed (apply) effect of a command followed by one cycle.
 struct Impact {
-  std::vector<JobId> started;                 // pending -> running
-  std::vector<JobId> preempted;               // running -> pending
-  std::vector<JobId> stopped;                 // running -> cancelled/other
-  std::vector<std::string> placementChanges;  // "job 7: node3 GPUs 0,1"
+  std::vector<JobId> started;                     // pending -> running
+  std::vector<JobId> preempted;                   // running -> pending
+  std::vector<JobId> stopped;                     // running -> cancelled/other
+  std::vector<PlacementChange> placementChanges;  // of the started jobs
   double gpuHoursLost = 0;
   // What the command does not change but an operator should know: running jobs that will still
   // hold a reservation's nodes when it starts (the engine keeps new work away, it does not evict).

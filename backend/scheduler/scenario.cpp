@@ -575,11 +575,12 @@ class ExpectWalker {
       const YamlField s = f.child("placement");
       TESSERA_TRY(needle, s.asString());
       if (im) {
-        const bool found = std::any_of(im->placementChanges.begin(), im->placementChanges.end(),
+        std::vector<std::string> changes;
+        for (const PlacementChange& p : im->placementChanges) changes.push_back(p.english());
+        const bool found = std::any_of(changes.begin(), changes.end(),
                                        [&](const std::string& t) { return contains(t, needle); });
         check(s, found,
-              "no placement change contains " + inQuotes(needle) + ": " +
-                  listText(im->placementChanges));
+              "no placement change contains " + inQuotes(needle) + ": " + listText(changes));
       }
     }
     return okStatus();

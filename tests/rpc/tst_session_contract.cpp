@@ -194,7 +194,13 @@ class TstSessionContract : public QObject {
     CommandResult r;
     r.impact.warnings = {phrase(text::kConflictUntil, 3, "pod-a-04", 9000, "mw1", 7200),
                          literal("an operator's note")};
-    const CommandResult back = rpc::resultFromProto(rpc::resultToProto(r));
+    r.impact.placementChanges = {{7, "n1[0,1] n2[0]"}, {9, "n3[4]"}};
+    v1::ActResponse act = rpc::resultToProto(r);
+    QCOMPARE(act.impact().placement_changes(0), std::string("job 7: n1[0,1] n2[0]"));
+    const CommandResult back = rpc::resultFromProto(act);
+    QVERIFY(back.impact.placementChanges == r.impact.placementChanges);
+    act.mutable_impact()->clear_placements();  // an older tesserad: English lines only
+    QVERIFY(rpc::resultFromProto(act).impact.placementChanges.empty());
     QCOMPARE(back.impact.warnings.size(), size_t{2});
     QVERIFY(back.impact.warnings[0] == r.impact.warnings[0]);
     QVERIFY(back.impact.warnings[1].isLiteral());

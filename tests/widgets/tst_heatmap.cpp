@@ -1090,7 +1090,7 @@ class TstHeatmap : public QObject {
     // The dry run starts the job (and another one): its own placement is the text.
     CommandResult starts;
     starts.impact.started = {9, 42};
-    starts.impact.placementChanges = {"job 9: a2[3]", "job 42: a2[2]"};
+    starts.impact.placementChanges = {{9, "a2[3]"}, {42, "a2[2]"}};
     HeatmapDropPreview v = heatmapPinPreview(42, {QStringLiteral("a2"), 2, 1}, starts, s);
     QVERIFY(v.ok);
     QVERIFY2(v.text.contains(QStringLiteral("a2[2]")) && !v.text.contains(QStringLiteral("a2[3]")),
