@@ -863,7 +863,9 @@ void Backend::pushTelemetry(DcgmScrape scrape, std::string node, Reply<Telemetry
           return ApiError{ErrorKind::FailedPrecondition,
                           "this tesserad runs in simulated-live mode and synthesizes its own "
                           "telemetry; push telemetry to a live one"};
-        return b.live_.ingest(b.engine_->cluster(), scrape, node, b.engine_->now());
+        auto taken = b.live_.ingest(b.engine_->cluster(), scrape, node, b.engine_->now());
+        if (!taken) return ApiError{ErrorKind::InvalidArgument, taken.error().str()};
+        return std::move(*taken);
       }));
 }
 

@@ -58,14 +58,28 @@ double weightOf(const GpuModel& model, const DcgmGpuReading& r) {
   return p >= 0 ? std::max(1, model.mig->profiles[static_cast<size_t>(p)].computeSlices) : 1;
 }
 
+// Why a scrape gave no reading: it has no GPU rows (not a dcgm-exporter's scrape, or one of a
+// host without GPUs), or none of them is a GPU of this cluster (the first left-out row says why).
+Error nothingTaken(const DcgmScrape& scrape, const std::vector<std::string>& warnings) {
+  if (scrape.gpus.empty())
+    return Error{"the scrape has no GPU readings (no DCGM_FI_DEV_* series with a gpu label)" +
+                     (warnings.empty() ? std::string() : "; " + warnings.front()),
+                 {}};
+  const size_t rows = scrape.gpus.size();
+  return Error{"nothing taken: none of the scrape's " + std::to_string(rows) +
+                   (rows == 1 ? " GPU row is" : " GPU rows is") + " a GPU of this cluster; " +
+                   warnings.at(scrape.warnings.size()),
+               {}};
+}
+
 }  // namespace
 
 bool xidTakesTheGpuOut(int xid) {
   return std::any_of(kResetXids.begin(), kResetXids.end(), [xid](int x) { return x == xid; });
 }
 
-TelemetryPush LiveTelemetry::ingest(const Cluster& cluster, const DcgmScrape& scrape,
-                                    const std::string& node, Seconds now) {
+Expected<TelemetryPush> LiveTelemetry::ingest(const Cluster& cluster, const DcgmScrape& scrape,
+                                              const std::string& node, Seconds now) {
   TelemetryPush out;
   out.warnings = scrape.warnings;
   gpus_.resize(cluster.gpus().size());
@@ -95,6 +109,7 @@ TelemetryPush LiveTelemetry::ingest(const Cluster& cluster, const DcgmScrape& sc
     const GpuId g = n->firstGpu + static_cast<GpuId>(r.gpu);
     byGpu[g].add(r, weightOf(cluster.modelOf(g), r));
   }
+  if (byGpu.empty()) return nothingTaken(scrape, out.warnings);
   for (const auto& [g, a] : byGpu) {
     const GpuModel& model = cluster.modelOf(g);
     const double total =

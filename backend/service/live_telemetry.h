@@ -49,9 +49,10 @@ class LiveTelemetry {
 
   // Takes the scrape's readings at engine time `now`. A row's node is `node` when given, else
   // its Hostname label; rows naming a node or GPU index the cluster lacks are left out with a
-  // warning.
-  TelemetryPush ingest(const Cluster& cluster, const DcgmScrape& scrape, const std::string& node,
-                       Seconds now);
+  // warning. A scrape none of whose rows is taken fails, changing nothing: a node agent pushing
+  // under the wrong name must not look like one that works.
+  Expected<TelemetryPush> ingest(const Cluster& cluster, const DcgmScrape& scrape,
+                                 const std::string& node, Seconds now);
   // The GPU's reading when one arrived within kStaleAfter of `now`.
   [[nodiscard]] const LiveGpuReading* reading(GpuId g, Seconds now) const;
   // A job's telemetry at `now`: the mean over its GPUs that have fresh readings; none when none

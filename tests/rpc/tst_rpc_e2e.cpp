@@ -546,11 +546,11 @@ class TstRpcE2e : public QObject {
     QVERIFY(gpuOf("pod-a-02", 3).has_util());
     QVERIFY(std::abs(gpuOf("pod-a-02", 3).util() - 0.94) < 1e-9);
 
-    // Rows the cluster cannot place are left out with a warning each; the push still succeeds.
-    out = runCtl(server, {"telemetry", "push", sample}, 0);
-    QVERIFY2(
-        out.contains("0 GPUs updated") && out.contains("warning: ") && out.contains("gpu-node-07"),
-        qPrintable(out));
+    // Rows the cluster cannot place are left out; when that is every row, nothing is updated
+    // and the push fails (INVALID_ARGUMENT, exit 4), naming the host and the way out.
+    out = runCtl(server, {"telemetry", "push", sample}, 4);
+    QVERIFY2(out.contains("nothing taken") && out.contains("gpu-node-07") && out.contains("--node"),
+             qPrintable(out));
 
     // Malformed text: INVALID_ARGUMENT naming the source (by default the file) and the line.
     const std::string bad = writeFile(dir, "bad.prom",

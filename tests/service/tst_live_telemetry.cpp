@@ -180,12 +180,35 @@ class TstLiveTelemetry : public QObject {
   void warningsAreCapped() {
     Fixture f;
     auto b = f.open(BackendMode::Live);
-    std::string text;
+    std::string text = row("DCGM_FI_DEV_GPU_UTIL", "pod-a-01", 0, 10);
     for (int i = 0; i < 150; ++i) text += row("DCGM_FI_DEV_GPU_UTIL", "elsewhere", i, 10);
     const TelemetryPush p = ok(push(*b, text));
-    QCOMPARE(p.gpus, 0);
+    QCOMPARE(p.gpus, 1);
     QCOMPARE(p.warnings.size(), LiveTelemetry::kMaxWarnings + 1);
     QCOMPARE(p.warnings.back(), std::string("... and 50 more warnings"));
+  }
+
+  // A push that updates nothing fails (a cron job pushing under the wrong host name must not
+  // look like one that works), says why, and changes nothing.
+  void aScrapeThatUpdatesNothingIsRefused() {
+    Fixture f;
+    auto b = f.open(BackendMode::Live);
+    const auto r = push(*b, row("DCGM_FI_DEV_GPU_UTIL", "elsewhere", 0, 10) +
+                                row("DCGM_FI_DEV_GPU_UTIL", "elsewhere", 1, 10));
+    QCOMPARE(kindOf(r), ErrorKind::InvalidArgument);
+    const std::string& why = std::get<ApiError>(r).message;
+    QVERIFY2(
+        why.find("none of the scrape's 2 GPU rows is a GPU of this cluster") != std::string::npos &&
+            why.find("gpu 0 of 'elsewhere': no such node in the cluster (give the node's "
+                     "name with --node)") != std::string::npos,
+        why.c_str());
+    // A scrape of another exporter (node_exporter's port) has no GPU rows at all.
+    const auto other = push(*b, "# TYPE node_load1 gauge\nnode_load1 0.5\n");
+    QCOMPARE(kindOf(other), ErrorKind::InvalidArgument);
+    QVERIFY2(std::get<ApiError>(other).message.find("no GPU readings") != std::string::npos,
+             std::get<ApiError>(other).message.c_str());
+    for (const NodeView& n : snapshotOf(*b).nodes)
+      for (const GpuView& g : n.gpus) QVERIFY(!g.util);
   }
 
   void aSimulatedClusterRefusesPushes() {
@@ -202,7 +225,7 @@ class TstLiveTelemetry : public QObject {
     LiveTelemetry t;
     auto parsed = parseDcgmMetrics(scrape(), "test");
     QVERIFY(parsed);
-    t.ingest(*cluster, *parsed, "", f.now);
+    QVERIFY(t.ingest(*cluster, *parsed, "", f.now));
     const Node* n = cluster->findNode("pod-a-01");
     JobRecord job;
     job.placement = GangPlacement{};
