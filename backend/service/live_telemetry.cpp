@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <map>
 
+#include "scheduler/command_yaml.h"
 #include "topology/cluster.h"
 
 namespace tessera {
@@ -29,8 +30,13 @@ struct Accumulator {
   std::optional<double> memoryUsed, temperatureC;
   int xid = 0;
   std::string xidMessage;
+  std::optional<Seconds> sampled;  // the oldest row's timestamp, when the rows have them
 
   void add(const DcgmGpuReading& r, double weight) {
+    if (r.sampledMs) {
+      const auto at = static_cast<Seconds>(*r.sampledMs / 1000);
+      sampled = std::min(sampled.value_or(at), at);
+    }
     // GPU_UTIL is not reported per MIG instance; the graphics engine's activity stands in.
     util.add(r.util ? r.util : r.grEngineActive, weight);
     sm.add(r.smActive, weight);
@@ -106,6 +112,13 @@ Expected<TelemetryPush> LiveTelemetry::ingest(const Cluster& cluster, const Dcgm
       out.warnings.push_back(where + ": the node has " + std::to_string(n->gpuCount()) + " GPUs");
       continue;
     }
+    // A timestamped row (a saved scrape pushed late) counts from when it was sampled.
+    if (const Seconds age = r.sampledMs ? now - *r.sampledMs / 1000 : 0; age > kStaleAfter) {
+      out.warnings.push_back(where + ": sampled " + formatDuration(age) +
+                             " ago, older than a reading counts (" + formatDuration(kStaleAfter) +
+                             ")");
+      continue;
+    }
     const GpuId g = n->firstGpu + static_cast<GpuId>(r.gpu);
     byGpu[g].add(r, weightOf(cluster.modelOf(g), r));
   }
@@ -115,7 +128,7 @@ Expected<TelemetryPush> LiveTelemetry::ingest(const Cluster& cluster, const Dcgm
     const double total =
         model.mig && cluster.gpu(g).sharing.mode == SharingMode::Mig ? model.mig->computeSlices : 1;
     LiveGpuReading reading;
-    reading.at = now;
+    reading.at = std::min(now, a.sampled.value_or(now));  // a clock ahead of ours: now
     reading.util = a.util.value(total);
     reading.smActive = a.sm.value(total);
     reading.tensorActive = a.tensor.value(total);
@@ -124,7 +137,7 @@ Expected<TelemetryPush> LiveTelemetry::ingest(const Cluster& cluster, const Dcgm
     reading.temperatureC = a.temperatureC;
     reading.xid = a.xid;
     reading.xidMessage = a.xidMessage;
-    reading.xidSince = now;
+    reading.xidSince = reading.at;
     const auto& previous = gpus_[g];
     if (previous && previous->xid == a.xid) reading.xidSince = previous->xidSince;
     gpus_[g] = std::move(reading);

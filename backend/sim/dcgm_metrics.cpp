@@ -22,6 +22,7 @@ struct Sample {
   std::string name;
   std::vector<std::pair<std::string, std::string>> labels;
   double value = 0;
+  std::optional<int64_t> stampMs;  // the optional timestamp (ms since the epoch)
   int line = 0;
 
   [[nodiscard]] const std::string* label(std::string_view key) const {
@@ -123,6 +124,7 @@ class LineParser {
                                   "': expected whole milliseconds since the epoch");
     skipBlanks();
     if (!atEnd()) return error("unexpected text after the timestamp");
+    out.stampMs = ms;
     return out;
   }
 
@@ -259,6 +261,7 @@ class Collector {
     if (!gauge && s.name != kXid) return;  // exporters emit many metrics we do not use
     Entry* e = entry(s);
     if (!e) return;
+    if (s.stampMs) e->r.sampledMs = std::min(e->r.sampledMs.value_or(*s.stampMs), *s.stampMs);
     if (auto [it, fresh] = e->seenOn.try_emplace(s.name, s.line); !fresh) {
       warn(s.line, s.name + " for " + describe(e->r) + " repeats line " +
                        std::to_string(it->second) + "; the later value wins");

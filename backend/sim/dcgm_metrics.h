@@ -2,6 +2,7 @@
 // Import of dcgm-exporter scrapes (`curl node:9400/metrics`, Prometheus text exposition format
 // 0.0.4) into per-GPU readings. Metric names, labels and the MIG layout: shared reference
 // gpu-hardware.md section 4. A pure function over text, so tests and the daemon feed it alike.
+#include <cstdint>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -37,6 +38,9 @@ struct DcgmGpuReading {
   std::optional<double> temperatureC;    // DCGM_FI_DEV_GPU_TEMP (the parent GPU's on MIG)
   std::optional<int> xid;                // DCGM_FI_DEV_XID_ERRORS: the last Xid, 0 = none
   std::string xidMessage;                // its err_msg label
+  // The oldest timestamp of its samples (ms since the epoch), when the text has timestamps (a
+  // scrape saved and pushed later, a Prometheus federation dump); dcgm-exporter itself sends none.
+  std::optional<int64_t> sampledMs;
 
   [[nodiscard]] bool isMigInstance() const { return migInstance >= 0; }
 };

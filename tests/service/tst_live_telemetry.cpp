@@ -157,6 +157,35 @@ class TstLiveTelemetry : public QObject {
     QVERIFY(!gpuOf(s, "pod-a-01", 1).fault);
   }
 
+  // A scrape with timestamps (saved, then pushed late) counts from when it was sampled: a row
+  // two minutes old goes stale three minutes after the push; one older than five minutes is
+  // left out with a warning.
+  void timestampedRowsCountFromTheirSample() {
+    Fixture f;
+    auto b = f.open(BackendMode::Live);
+    const std::string sampled = " " + std::to_string((f.now - 120) * 1000) + "\n";
+    const std::string old = " " + std::to_string((f.now - 600) * 1000) + "\n";
+    auto stamped = [](std::string line, const std::string& stamp) {
+      line.pop_back();  // the newline
+      return line + stamp;
+    };
+    const TelemetryPush p =
+        ok(push(*b, stamped(row("DCGM_FI_DEV_GPU_UTIL", "pod-a-01", 0, 50), sampled) +
+                        stamped(row("DCGM_FI_DEV_GPU_UTIL", "pod-a-01", 1, 50), old)));
+    QCOMPARE(p.gpus, 1);
+    QCOMPARE(p.warnings.size(), size_t{1});
+    QVERIFY2(p.warnings[0].find("gpu 1 of 'pod-a-01': sampled 10m ago") != std::string::npos,
+             p.warnings[0].c_str());
+    QVERIFY(gpuOf(snapshotOf(*b), "pod-a-01", 0).util);
+    QVERIFY(!gpuOf(snapshotOf(*b), "pod-a-01", 1).util);
+    f.now += LiveTelemetry::kStaleAfter - 120;
+    cycle(*b);
+    QVERIFY(gpuOf(snapshotOf(*b), "pod-a-01", 0).util);  // just within
+    f.now += 1;
+    cycle(*b);
+    QVERIFY(!gpuOf(snapshotOf(*b), "pod-a-01", 0).util);
+  }
+
   void theAgentNamesItsNode() {
     Fixture f;
     auto b = f.open(BackendMode::Live);

@@ -299,6 +299,19 @@ class TestDcgmMetrics : public QObject {
     QCOMPARE(q(s.gpus[5].uuid), QStringLiteral("GPU-new"));
   }
 
+  // A row's time is its oldest sample's timestamp; rows without timestamps have none, and
+  // metrics the parser does not use do not count.
+  void timestamps() {
+    const DcgmScrape s = parse(
+        "DCGM_FI_DEV_GPU_TEMP{gpu=\"0\",Hostname=\"n1\"} 40 1700000060000\n"
+        "DCGM_FI_DEV_GPU_UTIL{gpu=\"0\",Hostname=\"n1\"} 50 1700000000500\n"
+        "DCGM_FI_DEV_UNUSED{gpu=\"0\",Hostname=\"n1\"} 1 1600000000000\n"
+        "DCGM_FI_DEV_GPU_TEMP{gpu=\"1\",Hostname=\"n1\"} 41\n");
+    QCOMPARE(s.gpus.size(), size_t{2});
+    QCOMPARE(s.gpus[0].sampledMs.value_or(-1), int64_t{1700000000500});
+    QVERIFY(!s.gpus[1].sampledMs);
+  }
+
   // Well-formed but unusable data is reported, with its line, and left out.
   void warnings() {
     const DcgmScrape s = parse(
