@@ -76,6 +76,11 @@ ApiError refusal(const Error& e) {
   return {classify(e), e.str(), e.text.empty() ? Text{} : e.sentence()};
 }
 
+// NOT_FOUND for a job id neither the engine nor the database knows.
+ApiError noSuchJob(JobId id) {
+  return refusal(Error::notFound(phrase(text::kNoJob, id)));
+}
+
 std::optional<JobId> jobOf(const Command& c) {
   return std::visit(
       [](const auto& x) -> std::optional<JobId> {
@@ -635,8 +640,7 @@ void Backend::job(JobId id, Reply<JobInfo> reply) {
                                  if (const JobRecord* r = b.engine_->job(id)) return b.infoOf(*r);
                                  auto row = b.state_->job(id);
                                  if (!row) return ApiError{ErrorKind::Internal, row.error().str()};
-                                 if (!*row)
-                                   return refusal(Error::notFound(phrase(text::kNoJob, id)));
+                                 if (!*row) return noSuchJob(id);
                                  JobInfo info;
                                  info.row = std::move(**row);
                                  return info;
@@ -679,7 +683,7 @@ void Backend::act(Command command, bool dryRun, const Caller& who, Deadline d,
           if (row && *row)
             return refusal(Error::wrongState(
                 phrase(text::kAlreadyEnded, *target, jobStateText((*row)->state))));
-          return refusal(Error::notFound(phrase(text::kNoJob, *target)));
+          return noSuchJob(*target);
         }
         // A move can re-rank every pending job of the same priority: remember the ranks.
         std::vector<std::pair<JobId, int64_t>> ranks;
@@ -712,8 +716,7 @@ void Backend::explainJob(JobId id, Reply<Explanation> reply) {
                                      auto row = b.state_->job(id);
                                      if (!row)
                                        return ApiError{ErrorKind::Internal, row.error().str()};
-                                     if (!*row)
-                                       return refusal(Error::notFound(phrase(text::kNoJob, id)));
+                                     if (!*row) return noSuchJob(id);
                                      Explanation x;
                                      x.job = id;
                                      x.state = (*row)->state;

@@ -15,6 +15,7 @@
 #include "scheduler/command.h"
 #include "service/backend.h"
 #include "service/gpu_faults.h"
+#include "service/live_telemetry.h"
 #include "workload/workload_spec.h"
 
 using namespace tessera;
@@ -148,6 +149,16 @@ class TstGpuFaults : public QObject {
   Q_OBJECT
 
  private slots:
+  // The demo injects only Xids a live tesserad would also take as GPU faults (the reset list),
+  // each with its NVIDIA message, so the demo never shows a fault the live console would not.
+  void injectedXidsAreFaultsALiveServerRecognizes() {
+    for (const XidKind& k : injectedXids()) {
+      QVERIFY2(xidTakesTheGpuOut(k.xid), std::to_string(k.xid).c_str());
+      QCOMPARE(xidMessage(k.xid), std::string(k.message));
+      QVERIFY(*k.message && k.weight > 0);
+    }
+  }
+
   void faultsArriveAtTheConfiguredRate() {
     int hoursWithAFault = 0;
     for (uint64_t seed = 1; seed <= 6; ++seed) {
