@@ -1257,14 +1257,6 @@
         <source>MIG repartition of GPU %1</source>
         <translation>MIG-Neupartitionierung von GPU %1</translation>
     </message>
-    <message>
-        <source>node %1 is down and stays drained when it is back</source>
-        <translation>Knoten %1 ist ausgefallen und bleibt nach seiner Rückkehr geleert</translation>
-    </message>
-    <message>
-        <source>node %1 is down and stays drained when it is back (%2)</source>
-        <translation>Knoten %1 ist ausgefallen und bleibt nach seiner Rückkehr geleert (%2)</translation>
-    </message>
 </context>
 <context>
     <name>tessera::widgets::ClusterTreeModel</name>

@@ -1257,14 +1257,6 @@
         <source>MIG repartition of GPU %1</source>
         <translation>GPU %1 的 MIG 重新分区</translation>
     </message>
-    <message>
-        <source>node %1 is down and stays drained when it is back</source>
-        <translation>节点 %1 已宕机，恢复后将保持排空状态</translation>
-    </message>
-    <message>
-        <source>node %1 is down and stays drained when it is back (%2)</source>
-        <translation>节点 %1 已宕机，恢复后将保持排空状态（%2）</translation>
-    </message>
 </context>
 <context>
     <name>tessera::widgets::ClusterTreeModel</name>

@@ -168,10 +168,6 @@ inline constexpr const char* kDidRepartition = TESSERA_TEXT("GPU %1 repartitione
 inline constexpr const char* kDidStayDrained = TESSERA_TEXT("node %1 stays drained (%2)");
 inline constexpr const char* kDidDrain = TESSERA_TEXT("node %1 drained");
 inline constexpr const char* kDidDrainWhy = TESSERA_TEXT("node %1 drained (%2)");
-inline constexpr const char* kDidDrainDown =
-    TESSERA_TEXT("node %1 is down and stays drained when it is back");
-inline constexpr const char* kDidDrainDownWhy =
-    TESSERA_TEXT("node %1 is down and stays drained when it is back (%2)");
 inline constexpr const char* kDidUndrain = TESSERA_TEXT("node %1 back in service");
 inline constexpr const char* kDidQuota =
     TESSERA_TEXT("quota of team %1 on %2 set to %3 guaranteed, %4 borrow");

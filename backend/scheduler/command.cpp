@@ -109,13 +109,6 @@ Expected<Text> drain(Engine& e, const cmd::Drain& d) {
     TESSERA_CHECK(e.setNodeState(n, NodeState::Draining, d.reason));
     return phrase(text::kDidStayDrained, d.node, d.reason);
   }
-  // A failed node stays down while it is repaired (the simulator returns it drained); it keeps
-  // its failure as the reason unless the operator gives one.
-  if (now == NodeState::Down) {
-    if (d.reason.empty()) return phrase(text::kDidDrainDown, d.node);
-    TESSERA_CHECK(e.setNodeState(n, NodeState::Down, d.reason));
-    return phrase(text::kDidDrainDownWhy, d.node, d.reason);
-  }
   TESSERA_CHECK(e.drain(n, true, d.reason));
   return d.reason.empty() ? phrase(text::kDidDrain, d.node)
                           : phrase(text::kDidDrainWhy, d.node, d.reason);

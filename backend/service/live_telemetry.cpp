@@ -65,16 +65,16 @@ double weightOf(const GpuModel& model, const DcgmGpuReading& r) {
 }
 
 // Why a scrape gave no reading: it has no GPU rows (not a dcgm-exporter's scrape, or one of a
-// host without GPUs), or none of them is a GPU of this cluster (the first left-out row says why).
-Error nothingTaken(const DcgmScrape& scrape, const std::vector<std::string>& warnings) {
+// host without GPUs), or every row was left out (the first one's warning says why).
+Error nothingTaken(const DcgmScrape& scrape, const std::string& firstLeftOut) {
   if (scrape.gpus.empty())
     return Error{"the scrape has no GPU readings (no DCGM_FI_DEV_* series with a gpu label)" +
-                     (warnings.empty() ? std::string() : "; " + warnings.front()),
+                     (scrape.warnings.empty() ? std::string() : "; " + scrape.warnings.front()),
                  {}};
   const size_t rows = scrape.gpus.size();
   return Error{"nothing taken: none of the scrape's " + std::to_string(rows) +
-                   (rows == 1 ? " GPU row is" : " GPU rows is") + " a GPU of this cluster; " +
-                   warnings.at(scrape.warnings.size()),
+                   (rows == 1 ? " GPU row was" : " GPU rows was") +
+                   " taken; the first left out: " + firstLeftOut,
                {}};
 }
 
@@ -93,42 +93,55 @@ Expected<TelemetryPush> LiveTelemetry::ingest(const Cluster& cluster, const Dcgm
   // With --node the scrape is one host's: rows of another host would land on its GPUs.
   const std::string* agentHost =
       node.empty() || scrape.gpus.empty() ? nullptr : &scrape.gpus.front().hostname;
+  std::string firstLeftOut;
+  auto leaveOut = [&](std::string why) {
+    if (firstLeftOut.empty()) firstLeftOut = why;
+    out.warnings.push_back(std::move(why));
+  };
   for (const DcgmGpuReading& r : scrape.gpus) {
     if (agentHost && r.hostname != *agentHost) {
-      out.warnings.push_back("gpu " + std::to_string(r.gpu) + " of '" + r.hostname +
-                             "': left out, the scrape is '" + *agentHost + "''s (--node " + node +
-                             ") and this row another host's");
+      leaveOut("gpu " + std::to_string(r.gpu) + " of '" + r.hostname +
+               "': left out, the scrape is '" + *agentHost + "''s (--node " + node +
+               ") and this row another host's");
       continue;
     }
     const std::string& name = node.empty() ? r.hostname : node;
     const std::string where = "gpu " + std::to_string(r.gpu) + " of '" + name + "'";
     const Node* n = cluster.findNode(name);
     if (!n) {
-      out.warnings.push_back(where + ": no such node in the cluster" +
-                             (node.empty() ? " (give the node's name with --node)" : ""));
+      leaveOut(where + ": no such node in the cluster" +
+               (node.empty() ? " (give the node's name with --node)" : ""));
       continue;
     }
     if (r.gpu < 0 || r.gpu >= n->gpuCount()) {
-      out.warnings.push_back(where + ": the node has " + std::to_string(n->gpuCount()) + " GPUs");
+      leaveOut(where + ": the node has " + std::to_string(n->gpuCount()) + " GPUs");
       continue;
     }
     // A timestamped row (a saved scrape pushed late) counts from when it was sampled.
     if (const Seconds age = r.sampledMs ? now - *r.sampledMs / 1000 : 0; age > kStaleAfter) {
-      out.warnings.push_back(where + ": sampled " + formatDuration(age) +
-                             " ago, older than a reading counts (" + formatDuration(kStaleAfter) +
-                             ")");
+      leaveOut(where + ": sampled " + formatDuration(age) + " ago, older than a reading counts (" +
+               formatDuration(kStaleAfter) + ")");
       continue;
     }
     const GpuId g = n->firstGpu + static_cast<GpuId>(r.gpu);
     byGpu[g].add(r, weightOf(cluster.modelOf(g), r));
   }
-  if (byGpu.empty()) return nothingTaken(scrape, out.warnings);
+  // Readings are worked out first and stored only when some are taken: a refused push changes
+  // nothing.
+  std::vector<std::pair<GpuId, LiveGpuReading>> taken;
   for (const auto& [g, a] : byGpu) {
     const GpuModel& model = cluster.modelOf(g);
     const double total =
         model.mig && cluster.gpu(g).sharing.mode == SharingMode::Mig ? model.mig->computeSlices : 1;
     LiveGpuReading reading;
     reading.at = std::min(now, a.sampled.value_or(now));  // a clock ahead of ours: now
+    const auto& previous = gpus_[g];
+    // A late push of an older scrape must not replace a newer reading.
+    if (previous && previous->at > reading.at) {
+      leaveOut("gpu " + cluster.gpuName(g) +
+               ": sampled before the reading it already has; that one is kept");
+      continue;
+    }
     reading.util = a.util.value(total);
     reading.smActive = a.sm.value(total);
     reading.tensorActive = a.tensor.value(total);
@@ -137,12 +150,12 @@ Expected<TelemetryPush> LiveTelemetry::ingest(const Cluster& cluster, const Dcgm
     reading.temperatureC = a.temperatureC;
     reading.xid = a.xid;
     reading.xidMessage = a.xidMessage;
-    reading.xidSince = reading.at;
-    const auto& previous = gpus_[g];
-    if (previous && previous->xid == a.xid) reading.xidSince = previous->xidSince;
-    gpus_[g] = std::move(reading);
-    ++out.gpus;
+    reading.xidSince = previous && previous->xid == a.xid ? previous->xidSince : reading.at;
+    taken.emplace_back(g, std::move(reading));
   }
+  if (taken.empty()) return nothingTaken(scrape, firstLeftOut);
+  for (auto& [g, reading] : taken) gpus_[g] = std::move(reading);
+  out.gpus = static_cast<int>(taken.size());
   // A scrape of the wrong cluster warns per row: keep the answer within the message limits.
   if (out.warnings.size() > kMaxWarnings) {
     const size_t more = out.warnings.size() - kMaxWarnings;

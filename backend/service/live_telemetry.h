@@ -30,11 +30,11 @@ inline constexpr std::array<int, 9> kResetXids{48, 63, 64, 74, 79, 94, 95, 119, 
 bool xidTakesTheGpuOut(int xid);
 
 struct LiveGpuReading {
-  Seconds at = 0;  // engine time it arrived
+  Seconds at = 0;  // engine time it arrived, or was sampled when the scrape has timestamps
   std::optional<double> util, smActive, tensorActive, memoryUsed, temperatureC;
   int xid = 0;  // the last Xid the exporter reports that takes a GPU out; 0 = none
   std::string xidMessage;
-  Seconds xidSince = 0;  // when this tesserad first saw this Xid (a restart starts it again)
+  Seconds xidSince = 0;  // the first reading with this Xid (a restart starts it again)
 };
 
 struct TelemetryPush {
@@ -48,9 +48,10 @@ class LiveTelemetry {
   static constexpr size_t kMaxWarnings = 100;  // then one line says how many more
 
   // Takes the scrape's readings at engine time `now`. A row's node is `node` when given, else
-  // its Hostname label; rows naming a node or GPU index the cluster lacks are left out with a
-  // warning. A scrape none of whose rows is taken fails, changing nothing: a node agent pushing
-  // under the wrong name must not look like one that works.
+  // its Hostname label; rows naming a node or GPU index the cluster lacks, rows sampled more than
+  // kStaleAfter ago and rows older than the GPU's current reading are left out with a warning. A
+  // scrape none of whose rows is taken fails, changing nothing: a node agent pushing under the
+  // wrong name must not look like one that works.
   Expected<TelemetryPush> ingest(const Cluster& cluster, const DcgmScrape& scrape,
                                  const std::string& node, Seconds now);
   // The GPU's reading when one arrived within kStaleAfter of `now`.

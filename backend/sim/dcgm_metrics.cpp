@@ -261,7 +261,11 @@ class Collector {
     if (!gauge && s.name != kXid) return;  // exporters emit many metrics we do not use
     Entry* e = entry(s);
     if (!e) return;
-    if (s.stampMs) e->r.sampledMs = std::min(e->r.sampledMs.value_or(*s.stampMs), *s.stampMs);
+    // A repeated series replaces its timestamp with its value.
+    if (s.stampMs)
+      e->stampOf[s.name] = *s.stampMs;
+    else
+      e->stampOf.erase(s.name);
     if (auto [it, fresh] = e->seenOn.try_emplace(s.name, s.line); !fresh) {
       warn(s.line, s.name + " for " + describe(e->r) + " repeats line " +
                        std::to_string(it->second) + "; the later value wins");
@@ -297,6 +301,8 @@ class Collector {
       DcgmGpuReading& r = e.r;
       if (r.fbUsedMiB && r.fbFreeMiB && *r.fbUsedMiB + *r.fbFreeMiB > 0)
         r.memoryUsed = *r.fbUsedMiB / (*r.fbUsedMiB + *r.fbFreeMiB);
+      for (const auto& [metric, ms] : e.stampOf)
+        r.sampledMs = std::min(r.sampledMs.value_or(ms), ms);
       out.gpus.push_back(std::move(r));
     }
     if (out.gpus.empty())
@@ -308,7 +314,8 @@ class Collector {
  private:
   struct Entry {
     DcgmGpuReading r;
-    std::map<std::string, int> seenOn;  // metric -> line, to report duplicate series
+    std::map<std::string, int> seenOn;       // metric -> line, to report duplicate series
+    std::map<std::string, int64_t> stampOf;  // metric -> its sample's timestamp, when it has one
   };
 
   // The reading a sample belongs to; nullptr (with a warning) when its labels name no device.

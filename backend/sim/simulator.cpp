@@ -336,10 +336,10 @@ Status Simulator::apply(const ScheduledEvent& e) {
   } else if (const auto* m = std::get_if<simev::MigReconfigure>(&e.event)) {
     TESSERA_CHECK(startReconfigure(*m, static_cast<size_t>(&e - events_.data())));
   } else if (const auto* o = std::get_if<simev::Operator>(&e.event)) {
-    rememberOperatorIntent(o->command);
     auto result = execute(engine_, o->command, o->actor, false);
     note(o->actor + ": " + describe(o->command) + ": " +
          (result ? result->message.english() : "refused: " + result.error().message));
+    if (result) TESSERA_CHECK(keepOperatorIntent(o->command));
     followEngineEvents();
   }
   requestCycle();
@@ -382,20 +382,21 @@ Status Simulator::returnNode(NodeId n, bool down) {
   return okStatus();
 }
 
-// An operator's drain or undrain of a node the simulator holds decides its state after repair.
-void Simulator::rememberOperatorIntent(const Command& c) {
-  auto held = [&](const std::string& name) -> NodeHold* {
-    const Node* n = engine_.cluster().findNode(name);
-    return n && holds_[n->id].holds > 0 ? &holds_[n->id] : nullptr;
-  };
-  if (const auto* d = std::get_if<cmd::Drain>(&c)) {
-    if (NodeHold* h = held(d->node)) {
-      h->restoreUp = false;
-      h->restoreReason = d->reason;
-    }
-  } else if (const auto* u = std::get_if<cmd::Undrain>(&c)) {
-    if (NodeHold* h = held(u->node)) h->restoreUp = true;
-  }
+// An operator's drain or undrain (applied) of a node the simulator holds decides its state after
+// repair. A failed node stays down while the failure lasts, whatever the drain made of it (the
+// engine drains a down node), with the operator's reason.
+Status Simulator::keepOperatorIntent(const Command& c) {
+  const Node* node = nullptr;
+  if (const auto* d = std::get_if<cmd::Drain>(&c)) node = engine_.cluster().findNode(d->node);
+  if (const auto* u = std::get_if<cmd::Undrain>(&c)) node = engine_.cluster().findNode(u->node);
+  if (!node || holds_[node->id].holds == 0) return okStatus();
+  NodeHold& h = holds_[node->id];
+  h.restoreUp = std::holds_alternative<cmd::Undrain>(c);
+  if (h.restoreUp) return okStatus();
+  h.restoreReason = engine_.nodeReason(node->id);
+  if (h.downs > 0 && engine_.state().nodeState(node->id) != NodeState::Down)
+    return engine_.setNodeState(node->id, NodeState::Down, h.restoreReason);
+  return okStatus();
 }
 
 // Like the GPU operator's MIG manager: the node is drained and the GPU emptied first, the new

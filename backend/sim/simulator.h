@@ -165,7 +165,7 @@ class Simulator {
   Status apply(const ScheduledEvent& e);
   Status holdNode(NodeId n, bool down, const Text& reason);
   Status returnNode(NodeId n, bool down);
-  void rememberOperatorIntent(const Command& c);
+  Status keepOperatorIntent(const Command& c);
   Status startReconfigure(const simev::MigReconfigure& m, size_t eventIndex);
   Status finishReconfigure(size_t eventIndex);
   void requeueJobsOn(NodeId n, std::optional<GpuId> gpu, const Text& why);

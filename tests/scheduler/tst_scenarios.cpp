@@ -270,6 +270,10 @@ class TstScenarios : public QObject {
              ran ? ran->text("replay-source").c_str() : ran.error().str().c_str());
     QVERIFY(!original.running().empty());
     QVERIFY(!original.queue().empty());
+    // An operator's drain travels with its reason.
+    const Node& drained = original.cluster().nodes().back();
+    QVERIFY(
+        execute(original, Command{cmd::Drain{drained.name, literal("psu swap")}}, "alice", false));
 
     const std::string exported = exportScenario(original, "replay");
     auto loaded = loadScenario(exported, "exported.yaml");
@@ -278,6 +282,8 @@ class TstScenarios : public QObject {
     auto replay = runScenario(*loaded, &replayed);
     QVERIFY2(replay, replay ? "" : (replay.error().str() + "\n" + exported).c_str());
     QVERIFY2(replay->ok(), replay->text("exported.yaml").c_str());
+    QCOMPARE(replayed.state().nodeState(drained.id), NodeState::Draining);
+    QCOMPARE(replayed.nodeReason(drained.id).english(), std::string("psu swap"));
 
     Engine fork = original;  // the engine is a value: this forks it
     QVERIFY(fork.advanceTo(original.now()));

@@ -306,10 +306,14 @@ class TestDcgmMetrics : public QObject {
         "DCGM_FI_DEV_GPU_TEMP{gpu=\"0\",Hostname=\"n1\"} 40 1700000060000\n"
         "DCGM_FI_DEV_GPU_UTIL{gpu=\"0\",Hostname=\"n1\"} 50 1700000000500\n"
         "DCGM_FI_DEV_UNUSED{gpu=\"0\",Hostname=\"n1\"} 1 1600000000000\n"
+        "DCGM_FI_DEV_GPU_TEMP{gpu=\"2\",Hostname=\"n1\"} 40 1600000000000\n"
+        "DCGM_FI_DEV_GPU_TEMP{gpu=\"2\",Hostname=\"n1\"} 42 1700000000000\n"
         "DCGM_FI_DEV_GPU_TEMP{gpu=\"1\",Hostname=\"n1\"} 41\n");
-    QCOMPARE(s.gpus.size(), size_t{2});
+    QCOMPARE(s.gpus.size(), size_t{3});
     QCOMPARE(s.gpus[0].sampledMs.value_or(-1), int64_t{1700000000500});
     QVERIFY(!s.gpus[1].sampledMs);
+    // A repeated series: the later value wins, and so does its timestamp.
+    QCOMPARE(s.gpus[2].sampledMs.value_or(-1), int64_t{1700000000000});
   }
 
   // Well-formed but unusable data is reported, with its line, and left out.

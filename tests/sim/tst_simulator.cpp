@@ -224,8 +224,9 @@ class TstSimulator : public QObject {
          at(400, simev::Operator{drain, "alice"})});
     QVERIFY(sim.runUntil(150));
     QVERIFY(sim.engine().nodeReason(h1) == phrase(text::kOutNodeFailure));
-    QVERIFY(sim.runUntil(500));
+    QVERIFY(sim.runUntil(500));  // still failed: down, with the operator's reason
     QCOMPARE(sim.engine().state().nodeState(h1), NodeState::Down);
+    QVERIFY(sim.engine().nodeReason(h1) == literal("psu swap"));
     QVERIFY(sim.runUntil(1200));  // the failure is repaired; the operator keeps it out
     QCOMPARE(sim.engine().state().nodeState(h1), NodeState::Draining);
     QVERIFY(sim.engine().nodeReason(h1) == literal("psu swap"));
