@@ -336,10 +336,12 @@ Status Simulator::apply(const ScheduledEvent& e) {
   } else if (const auto* m = std::get_if<simev::MigReconfigure>(&e.event)) {
     TESSERA_CHECK(startReconfigure(*m, static_cast<size_t>(&e - events_.data())));
   } else if (const auto* o = std::get_if<simev::Operator>(&e.event)) {
+    const Node* held = heldNodeOf(o->command);
+    const Text reasonBefore = held ? engine_.nodeReason(held->id) : Text();
     auto result = execute(engine_, o->command, o->actor, false);
     note(o->actor + ": " + describe(o->command) + ": " +
          (result ? result->message.english() : "refused: " + result.error().message));
-    if (result) TESSERA_CHECK(keepOperatorIntent(o->command));
+    if (result && held) TESSERA_CHECK(keepOperatorIntent(*held, o->command, reasonBefore));
     followEngineEvents();
   }
   requestCycle();
@@ -385,18 +387,24 @@ Status Simulator::returnNode(NodeId n, bool down) {
 // An operator's drain or undrain (applied) of a node the simulator holds decides its state after
 // repair. A failed node stays down while the failure lasts, whatever the drain made of it (the
 // engine drains a down node), with the operator's reason.
-Status Simulator::keepOperatorIntent(const Command& c) {
+// While down it keeps the failure as its reason when the operator gave none.
+Status Simulator::keepOperatorIntent(const Node& node, const Command& c, const Text& reasonBefore) {
+  NodeHold& h = holds_[node.id];
+  h.restoreUp = std::holds_alternative<cmd::Undrain>(c);
+  if (h.restoreUp) return okStatus();
+  h.restoreReason = engine_.nodeReason(node.id);
+  if (h.downs > 0 && engine_.state().nodeState(node.id) != NodeState::Down)
+    return engine_.setNodeState(node.id, NodeState::Down,
+                                h.restoreReason.empty() ? reasonBefore : h.restoreReason);
+  return okStatus();
+}
+
+// The node a drain or undrain names, when the simulator holds it.
+const Node* Simulator::heldNodeOf(const Command& c) const {
   const Node* node = nullptr;
   if (const auto* d = std::get_if<cmd::Drain>(&c)) node = engine_.cluster().findNode(d->node);
   if (const auto* u = std::get_if<cmd::Undrain>(&c)) node = engine_.cluster().findNode(u->node);
-  if (!node || holds_[node->id].holds == 0) return okStatus();
-  NodeHold& h = holds_[node->id];
-  h.restoreUp = std::holds_alternative<cmd::Undrain>(c);
-  if (h.restoreUp) return okStatus();
-  h.restoreReason = engine_.nodeReason(node->id);
-  if (h.downs > 0 && engine_.state().nodeState(node->id) != NodeState::Down)
-    return engine_.setNodeState(node->id, NodeState::Down, h.restoreReason);
-  return okStatus();
+  return node && holds_[node->id].holds > 0 ? node : nullptr;
 }
 
 // Like the GPU operator's MIG manager: the node is drained and the GPU emptied first, the new

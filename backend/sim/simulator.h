@@ -165,7 +165,8 @@ class Simulator {
   Status apply(const ScheduledEvent& e);
   Status holdNode(NodeId n, bool down, const Text& reason);
   Status returnNode(NodeId n, bool down);
-  Status keepOperatorIntent(const Command& c);
+  Status keepOperatorIntent(const Node& node, const Command& c, const Text& reasonBefore);
+  [[nodiscard]] const Node* heldNodeOf(const Command& c) const;
   Status startReconfigure(const simev::MigReconfigure& m, size_t eventIndex);
   Status finishReconfigure(size_t eventIndex);
   void requeueJobsOn(NodeId n, std::optional<GpuId> gpu, const Text& why);

@@ -232,6 +232,23 @@ class TstSimulator : public QObject {
     QVERIFY(sim.engine().nodeReason(h1) == literal("psu swap"));
   }
 
+  // A drain without a reason of a failed node: down with the failure's reason until the repair,
+  // then drained.
+  void aFailedNodeDrainedWithoutAReasonKeepsTheFailure() {
+    auto engine = engineForTrace(cluster(), traceOf({}), {});
+    QVERIFY(engine);
+    const NodeId h1 = engine->cluster().findNode("h1")->id;
+    Simulator sim(std::move(*engine), traceOf({wholeJob(1, 5000, 1, 10)}), fastConfig(),
+                  {at(100, simev::NodeFailure{"h1", 1000}),
+                   at(400, simev::Operator{cmd::Drain{"h1", {}}, "alice"})});
+    QVERIFY(sim.runUntil(500));
+    QCOMPARE(sim.engine().state().nodeState(h1), NodeState::Down);
+    QVERIFY(sim.engine().nodeReason(h1) == phrase(text::kOutNodeFailure));
+    QVERIFY(sim.runUntil(1200));
+    QCOMPARE(sim.engine().state().nodeState(h1), NodeState::Draining);
+    QVERIFY(sim.engine().nodeReason(h1).empty());
+  }
+
   // Only a job that can never start waits; a free GPU's job arriving later starts within the
   // cycle interval, not at the next idle heartbeat.
   void theCycleIntervalHoldsWhileWorkWaits() {
