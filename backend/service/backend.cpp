@@ -366,7 +366,8 @@ Status Backend::commit(Batch& batch) {
     if (batch.setupChanged) TESSERA_CHECK(state_->saveSetup(*engine_));
     // The chunk's start is not kept: a restart regenerates its chunk from the restart time.
     if (config_.mode == BackendMode::SimulatedLive)
-      extras_.meta = {{"load.chunk", std::to_string(loadChunk_)}, {kFaultsKey, faults_.save()}};
+      extras_.meta = {{"load.chunk", std::to_string(loadChunk_)},
+                      {kFaultsKey, faults_.save(engine_->cluster())}};
     TESSERA_CHECK(state_->saveGlobal(*engine_, extras_));
     TESSERA_CHECK(usageStore_->saveInTransaction(usageRows));
     if (!batch.samples.empty())
@@ -497,7 +498,7 @@ void Backend::generateLoad(Batch& batch) {
       }
       extras_.meta = {{"load.chunk", std::to_string(loadChunk_)},
                       {"load.start", std::to_string(chunkStart)},
-                      {kFaultsKey, faults_.save()}};
+                      {kFaultsKey, faults_.save(engine_->cluster())}};
     }
     if (arrivals_.front().job.submitTime > now) return;
     TraceJob tj = std::move(arrivals_.front());

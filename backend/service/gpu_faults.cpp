@@ -34,6 +34,10 @@ const std::vector<XidKind>& injectedXids() {
   return kinds;
 }
 
+Text drainReasonOf(const Cluster& c, const ActiveGpuFault& f) {
+  return phrase(text::kOutXid, f.xid, c.gpuName(f.gpu));
+}
+
 std::string xidMessage(int xid) {
   for (const XidKind& k : injectedXids())
     if (k.xid == xid) return k.message;
@@ -88,7 +92,7 @@ void GpuFaultInjector::repairDue(Engine& engine) {
     // Only the drain this fault made is undone: a node an operator returned (or drained again
     // for a reason of their own) is theirs. Faults only hit up nodes, so no other fault holds it.
     if (engine.state().nodeState(n) == NodeState::Draining &&
-        engine.nodeReason(n).english() == f.reason)
+        engine.nodeReason(n).english() == drainReasonOf(engine.cluster(), f).english())
       (void)execute(engine, Command{cmd::Undrain{engine.cluster().node(n).name}}, kActor, false);
   }
 }
@@ -113,26 +117,25 @@ void GpuFaultInjector::inject(Engine& engine, Seconds at) {
   if (candidates.empty()) return;  // every node is out already
   const auto slot = static_cast<size_t>(gpuDraw * static_cast<double>(candidates.size()));
   const GpuId gpu = candidates[std::min(candidates.size() - 1, slot)];
-  const Text drainReason = phrase(text::kOutXid, kind->xid, c.gpuName(gpu));
-  ActiveGpuFault f{gpu, kind->xid, at, at + repair_, drainReason.english()};
+  ActiveGpuFault f{gpu, kind->xid, at, at + repair_};
   // Its jobs go back to the queue, booked by the engine as preemptions with the fault as reason.
   const Text why = phrase(text::kGpuFault, c.gpuName(gpu), kind->xid, kind->message);
   for (JobId v : engine.runningJobsOn(c.gpu(gpu).node, gpu))
     (void)engine.preempt(v, kNoJob, kActor, why);
   // Through the one command path, so the drain is in the audit log like an operator's.
-  (void)execute(engine, Command{cmd::Drain{c.node(c.gpu(gpu).node).name, drainReason}}, kActor,
-                false);
+  (void)execute(engine, Command{cmd::Drain{c.node(c.gpu(gpu).node).name, drainReasonOf(c, f)}},
+                kActor, false);
   active_.push_back(std::move(f));
 }
 
-std::string GpuFaultInjector::save() const {
+std::string GpuFaultInjector::save(const Cluster& cluster) const {
   json faults = json::array();
   for (const ActiveGpuFault& f : active_)
     faults.push_back({{"gpu", f.gpu},
                       {"xid", f.xid},
                       {"since", f.since},
                       {"until", f.until},
-                      {"reason", f.reason}});
+                      {"reason", drainReasonOf(cluster, f).english()}});
   json out{{"count", count_}, {"faults", std::move(faults)}};
   if (next_) out["next"] = *next_;
   return out.dump();
@@ -146,9 +149,9 @@ Status GpuFaultInjector::restore(const std::string& text, const Engine& engine) 
     if (in.contains("next")) next_ = in.at("next").get<Seconds>();
     active_.clear();
     for (const json& f : in.at("faults")) {
+      // "reason" is written for a reader of the database; it is derived again from the rest.
       ActiveGpuFault a{f.at("gpu").get<GpuId>(), f.at("xid").get<int>(),
-                       f.at("since").get<Seconds>(), f.at("until").get<Seconds>(),
-                       f.at("reason").get<std::string>()};
+                       f.at("since").get<Seconds>(), f.at("until").get<Seconds>()};
       if (a.gpu >= engine.cluster().gpus().size())
         return Error{"stored GPU faults: no GPU " + std::to_string(a.gpu) + " in this cluster", {}};
       active_.push_back(std::move(a));

@@ -33,9 +33,10 @@ struct ActiveGpuFault {
   GpuId gpu = 0;
   int xid = 0;
   Seconds since = 0;
-  Seconds until = 0;   // repaired then
-  std::string reason;  // the drain reason it gave its node, in English ("Xid 79 on GPU pod-a-02/3")
+  Seconds until = 0;  // repaired then
 };
+// The drain reason a fault gives its node ("Xid 79 on GPU pod-a-02/3").
+Text drainReasonOf(const Cluster& c, const ActiveGpuFault& f);
 
 class GpuFaultInjector {
  public:
@@ -53,7 +54,7 @@ class GpuFaultInjector {
 
   // The injector's position as one line of JSON, and back (a text it did not write is an error
   // that names what is wrong).
-  [[nodiscard]] std::string save() const;
+  [[nodiscard]] std::string save(const Cluster& cluster) const;
   Status restore(const std::string& text, const Engine& engine);
 
  private:

@@ -263,7 +263,7 @@ class TstGpuFaults : public QObject {
     advanceUntilChange(e, f, 60, 86400);
     const ActiveGpuFault a = f.active().front();
     GpuFaultInjector off(0, 3600, 3);
-    QVERIFY(off.restore(f.save(), e));
+    QVERIFY(off.restore(f.save(e.cluster()), e));
     QVERIFY(e.advanceTo(a.until));
     QVERIFY(off.advance(e));
     QVERIFY(off.active().empty());
@@ -276,8 +276,8 @@ class TstGpuFaults : public QObject {
     GpuFaultInjector f(48, 7200, 11);
     advanceUntilChange(e, f, 600, 86400);
     GpuFaultInjector copy(48, 7200, 11);
-    QVERIFY(copy.restore(f.save(), e));
-    QCOMPARE(copy.save(), f.save());
+    QVERIFY(copy.restore(f.save(e.cluster()), e));
+    QCOMPARE(copy.save(e.cluster()), f.save(e.cluster()));
     // Both see the same future: run each on its own copy of the engine.
     Engine other = e;
     for (int h = 1; h <= 48; ++h) {
@@ -285,7 +285,7 @@ class TstGpuFaults : public QObject {
       QVERIFY(other.advanceTo(other.now() + 3600));
       f.advance(e);
       copy.advance(other);
-      QCOMPARE(copy.save(), f.save());
+      QCOMPARE(copy.save(e.cluster()), f.save(e.cluster()));
     }
     QVERIFY(f.injected() > 1);
   }
