@@ -2,6 +2,8 @@
 // metrics, whoami, health, backup and report (computed by the server, docs/ctl.md#report).
 #include <algorithm>
 
+#include <nlohmann/json.hpp>
+
 #include "cli/cli_ctl_internal.h"
 #include "report/report.h"
 #include "report/report_time.h"
@@ -255,11 +257,14 @@ int whoAmI(Call& c) {
 int health(Call& c) {
   auto answer = c.remote->health();
   if (const auto* e = std::get_if<ApiError>(&answer)) return failApi(c, *e);
-  const std::string& status = std::get<std::string>(answer);
-  if (c.json())
-    c.out() << "{\"status\": \"" << status << "\"}\n";
-  else
-    c.out() << status << "\n";
+  const auto& [status, reason] = std::get<rpc::ServerHealth>(answer);
+  if (c.json()) {
+    nlohmann::json out{{"status", status}};
+    if (!reason.empty()) out["reason"] = reason;
+    c.out() << out.dump() << "\n";
+  } else {
+    c.out() << status << (reason.empty() ? "" : ": " + reason) << "\n";
+  }
   // A health check is for scripts: anything but SERVING must fail them.
   return status == "SERVING" ? kExitOk : kExitRefused;
 }

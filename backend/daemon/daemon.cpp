@@ -9,6 +9,7 @@
 
 #include "clusterspec/cluster_spec.h"
 #include "clusterspec/cluster_summary.h"
+#include "daemon/backend_metrics.h"
 #include "daemon/http_exporter.h"
 #include "daemon/logger.h"
 #include "daemon/prometheus.h"
@@ -80,52 +81,6 @@ BackendConfig backendConfig(const TesseradConfig& c, Loaded& l) {
   b.seed = c.seed;
   b.retention = {c.retentionRaw, c.retentionMinute, c.retentionHour};
   return b;
-}
-
-void declareMetrics(MetricsRegistry& r) {
-  r.declareGauge("tessera_queue_depth", "Pending jobs by team and priority class");
-  r.declareHistogram("tessera_cycle_seconds", "Scheduling cycle duration",
-                     {0.001, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5});
-  r.declareCounter("tessera_placements_total", "Jobs started by the scheduler");
-  r.declareCounter("tessera_backfilled_total", "Jobs started by backfill");
-  r.declareCounter("tessera_preemptions_total", "Jobs preempted");
-  r.declareGauge("tessera_jobs_running", "Running jobs");
-  r.declareGauge("tessera_gpus_total", "GPUs in the cluster");
-  r.declareGauge("tessera_gpus_allocated", "GPU equivalents held by jobs");
-  r.declareGauge("tessera_allocation_ratio", "Allocated GPUs / GPUs");
-  r.declareGauge("tessera_fragmentation_mig", "Mean MIG fragmentation score of MIG GPUs (0..1)");
-  r.declareGauge("tessera_fragmentation_fgd_gpus",
-                 "GPUs unusable by the current request mix (FGD's measure)");
-}
-
-void updateMetrics(MetricsRegistry& r, const CycleReport& c) {
-  std::map<std::pair<std::string, std::string>, double> depth;
-  double allocated = 0;
-  int running = 0;
-  for (const JobRecord* j : c.engine.jobs()) {
-    if (j->state == JobState::Pending) depth[{j->job.team, j->job.priorityClass}] += 1;
-    if (j->state == JobState::Running) {
-      ++running;
-      allocated += j->gpusHeld(c.engine.state());
-    }
-  }
-  std::vector<std::pair<Labels, double>> series;
-  for (const auto& [key, n] : depth)
-    series.push_back({{{"team", key.first}, {"class", key.second}}, n});
-  r.replaceGauge("tessera_queue_depth", series);
-  r.observe("tessera_cycle_seconds", c.stats.cycleMs / 1000.0);
-  r.add("tessera_placements_total", c.stats.started);
-  r.add("tessera_backfilled_total", c.stats.backfilled);
-  r.add("tessera_preemptions_total", c.stats.preempted);
-  r.set("tessera_jobs_running", running);
-  const double total = static_cast<double>(c.engine.cluster().gpus().size());
-  r.set("tessera_gpus_total", total);
-  r.set("tessera_gpus_allocated", allocated);
-  r.set("tessera_allocation_ratio", total > 0 ? allocated / total : 0);
-  if (c.sample) {
-    r.set("tessera_fragmentation_mig", c.sample->migFragmentation);
-    r.set("tessera_fragmentation_fgd_gpus", c.sample->fgdFragmentation);
-  }
 }
 
 // The render command of html/pdf reports: the configured one, else `tessera` beside this
@@ -236,6 +191,8 @@ int runTesserad(const TesseradConfig& config, bool checkOnly, std::ostream& out)
                                {"active_jobs", std::to_string((*backend)->restoredJobs())},
                                {"seconds", std::to_string((*backend)->restoreSeconds())}});
 
+  // Before "serving" is logged: a scrape from then on sees tessera_backend_up.
+  const auto stopHealthExport = exportHealth(*registry, **backend, log);
   rpc::ServerOptions so;
   so.listen = config.listen;
   so.tlsCert = config.tlsCert;
@@ -272,6 +229,7 @@ int runTesserad(const TesseradConfig& config, bool checkOnly, std::ostream& out)
   // The scheduler first: it abandons a report in progress rather than hold the shutdown.
   if (reports) reports->stop();
   (*server)->shutdown();
+  stopHealthExport();
   if (exporter) exporter->stop();
   (*backend)->stop();
   log.info("stopped cleanly");

@@ -274,7 +274,7 @@ std::variant<uint64_t, ApiError> RemoteSession::backup(const std::string& path) 
   return r.bytes();
 }
 
-std::variant<std::string, ApiError> RemoteSession::health() {
+std::variant<ServerHealth, ApiError> RemoteSession::health() {
   auto health = grpc::health::v1::Health::NewStub(channel_);
   grpc::ClientContext ctx;
   prepare(ctx);
@@ -282,7 +282,15 @@ std::variant<std::string, ApiError> RemoteSession::health() {
   grpc::health::v1::HealthCheckResponse r;
   const grpc::Status st = health->Check(&ctx, request, &r);
   if (!st.ok()) return apiErrorOf(st);
-  return grpc::health::v1::HealthCheckResponse::ServingStatus_Name(r.status());
+  ServerHealth answer{grpc::health::v1::HealthCheckResponse::ServingStatus_Name(r.status()), {}};
+  if (r.status() != grpc::health::v1::HealthCheckResponse::SERVING) {
+    grpc::ClientContext why;
+    prepare(why);
+    v1::GetHealthResponse reason;
+    if (stub_->GetHealth(&why, v1::GetHealthRequest(), &reason).ok())
+      answer.reason = reason.reason();
+  }
+  return answer;
 }
 
 std::optional<ApiError> RemoteSession::watch(uint64_t afterSeq,

@@ -23,6 +23,11 @@ struct ServerIdentity {
   std::string name, role, version, mode;
 };
 
+struct ServerHealth {
+  std::string status;  // SERVING, NOT_SERVING, ... as the standard health service says
+  std::string reason;  // why not serving, when the server says (GetHealth)
+};
+
 class RemoteSession final : public ClusterSession {
  public:
   // Fails only on unusable options (unreadable CA file); the server is contacted per call.
@@ -46,8 +51,9 @@ class RemoteSession final : public ClusterSession {
 
   std::variant<ServerIdentity, ApiError> whoAmI();
   std::variant<uint64_t, ApiError> backup(const std::string& path);
-  // SERVING, NOT_SERVING, ... as the standard health service says.
-  std::variant<std::string, ApiError> health();
+  // The standard health status; when it is not SERVING, also the reason GetHealth gives (left
+  // empty when the caller may not read it or the server is older).
+  std::variant<ServerHealth, ApiError> health();
   // Events after `afterSeq` as they come; `onEvent` returns false to stop. When the stream
   // breaks (server restart), it reconnects with the last sequence number seen, so nothing is
   // missed or repeated; it gives up after `retries` failed reconnects in a row.

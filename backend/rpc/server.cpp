@@ -429,6 +429,17 @@ class ApiServer::Service final
     return finish(reactor, grpc::Status::OK);
   }
 
+  grpc::ServerUnaryReactor* GetHealth(grpc::CallbackServerContext* ctx, const v1::GetHealthRequest*,
+                                      v1::GetHealthResponse* resp) override {
+    auto* reactor = ctx->DefaultReactor();
+    auto who = gate(ctx, Role::Viewer);
+    if (!who) return finish(reactor, who.error());
+    const BackendHealth health = backend_.health();
+    resp->set_serving(health.serving);
+    resp->set_reason(health.reason);
+    return finish(reactor, grpc::Status::OK);
+  }
+
  private:
   struct Refused {
     grpc::Status status;
@@ -566,13 +577,18 @@ Expected<std::unique_ptr<ApiServer>> ApiServer::start(Backend& backend, ServerOp
   s->server_ = builder.BuildAndStart();
   if (!s->server_ || (s->port_ == 0 && !listen.starts_with("unix:")))
     return Error{"cannot listen on " + listen + " (address in use or not valid)", {}};
-  s->server_->GetHealthCheckService()->SetServingStatus(true);
+  // The standard health service follows the backend: NOT_SERVING once it refuses all work.
+  grpc::HealthCheckServiceInterface* health = s->server_->GetHealthCheckService();
+  health->SetServingStatus(backend.health().serving);
+  s->stopHealthWatch_ = backend.watchHealth(
+      [health](const BackendHealth& h) { health->SetServingStatus(h.serving); });
   return s;
 }
 
 void ApiServer::shutdown(std::chrono::milliseconds grace) {
   if (down_ || !server_) return;
   down_ = true;
+  if (stopHealthWatch_) stopHealthWatch_();
   server_->GetHealthCheckService()->SetServingStatus(false);
   service_->endWatches();
   server_->Shutdown(std::chrono::system_clock::now() + grace);

@@ -45,6 +45,7 @@ class ApiServer {
   std::unique_ptr<grpc::Server> server_;
   int port_ = 0;
   bool down_ = false;
+  std::function<void()> stopHealthWatch_;  // the backend's health watch, ended at shutdown
 };
 
 }  // namespace tessera::rpc

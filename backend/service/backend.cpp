@@ -3,6 +3,7 @@
 #include <filesystem>
 #include <future>
 #include <iterator>
+#include <map>
 #include <unordered_set>
 
 #include "core/engine_text.h"
@@ -150,8 +151,16 @@ std::unique_ptr<Item> makeItem(Deadline d, Reply<T> reply, Work work) {
 
 }  // namespace
 
+struct Backend::HealthBoard {
+  std::mutex mutex;
+  BackendHealth now;
+  uint64_t nextId = 0;
+  std::map<uint64_t, std::function<void(const BackendHealth&)>> watchers;
+};
+
 Backend::Backend(BackendConfig config)
     : config_(std::move(config)),
+      health_(std::make_shared<HealthBoard>()),
       telemetry_(config_.seed),
       faults_(config_.gpuFaultsPerDay, config_.gpuFaultRepair, config_.seed) {}
 
@@ -392,31 +401,45 @@ void Backend::rollbackToStore(const Error& why) {
   // fails, the engine holds changes that were reported as not applied; a later commit must not
   // store them, so the backend refuses all further work until it is restarted.
   static const GpuCatalog builtin = GpuCatalog::builtin();
+  const auto cannotReload = [&why](const std::string& what, const Error& e) {
+    return Error{"a write failed (" + why.str() + ") and " + what + " could not be reloaded (" +
+                     e.str() + "); restart tesserad",
+                 {}};
+  };
   auto loaded = state_->load(config_.catalog ? *config_.catalog : builtin);
-  if (!loaded) {
-    broken_ = Error{"a write failed (" + why.str() + ") and the state could not be reloaded (" +
-                        loaded.error().str() + "); restart tesserad",
-                    {}};
-    return;
-  }
+  if (!loaded) return stopServing(cannotReload("the state", loaded.error()));
   engine_.emplace(std::move(loaded->engine));
   extras_ = std::move(loaded->extras);
   eventCursor_ = engine_->events().size();
   arrivals_.clear();
   auto openRuns = usageStore_->openRuns();
-  if (!openRuns) {
-    broken_ =
-        Error{"a write failed (" + why.str() + ") and the usage ledger could not be reloaded (" +
-                  openRuns.error().str() + "); restart tesserad",
-              {}};
-    return;
-  }
+  if (!openRuns) return stopServing(cannotReload("the usage ledger", openRuns.error()));
   usage_.resume(*engine_, std::move(*openRuns));
   if (auto restored = restoreFaults(); !restored)
-    broken_ =
-        Error{"a write failed (" + why.str() + ") and the GPU faults could not be reloaded (" +
-                  restored.error().str() + "); restart tesserad",
-              {}};
+    stopServing(cannotReload("the GPU faults", restored.error()));
+}
+
+void Backend::stopServing(Error why) {
+  broken_ = why;
+  std::lock_guard lock(health_->mutex);
+  health_->now = BackendHealth{false, why.str()};
+  // Under the lock, so that once a watch is cancelled no call of it is still running.
+  for (const auto& [id, f] : health_->watchers) f(health_->now);
+}
+
+BackendHealth Backend::health() const {
+  std::lock_guard lock(health_->mutex);
+  return health_->now;
+}
+
+ClusterSession::CancelWatch Backend::watchHealth(std::function<void(const BackendHealth&)> f) {
+  std::lock_guard lock(health_->mutex);
+  const uint64_t id = health_->nextId++;
+  health_->watchers.emplace(id, std::move(f));
+  return [board = health_, id] {
+    std::lock_guard lock(board->mutex);
+    board->watchers.erase(id);
+  };
 }
 
 CycleStats Backend::tickWork(Batch& batch) {
@@ -589,7 +612,9 @@ void Backend::submit(std::vector<Job> jobs, const Caller& who, Deadline d,
           if (auto st = e.validate(j); !st) {
             // Whatever the check's class, a batch with a bad job is a bad argument.
             Error err = st.error();
-            err.where.field = "jobs[" + std::to_string(i) + "]";
+            const std::string field = err.where.field;
+            err.where.field =
+                "jobs[" + std::to_string(i) + "]" + (field.empty() ? "" : "." + field);
             return ApiError{ErrorKind::InvalidArgument, err.str(),
                             err.text.empty() ? Text{} : err.sentence()};
           }

@@ -7,7 +7,8 @@
 // costs one fsync per batch rather than per request.
 //
 // When a commit fails (disk full, I/O error) the batch's replies say so and the engine is
-// rebuilt from the database: memory never runs ahead of what is stored.
+// rebuilt from the database: memory never runs ahead of what is stored. When that rebuild fails
+// too, the backend stops serving (health() says why) and refuses all work until restarted.
 //
 // Modes: live (the engine clock is the wall clock; job ends come from the cluster - wired in by
 // a later issue - or from cancels) and simulated-live (a demo cluster on a sped-up clock with
@@ -46,6 +47,15 @@ struct CycleReport {
   const CycleStats& stats;
   const std::vector<GpuTelemetry>* telemetry;  // simulated-live only
   const MetricSample* sample;                  // the latest metric sample (none before the first)
+};
+
+// Whether the backend takes work, and if not, why (for the gRPC health service, `tessera ctl
+// health` and the tessera_backend_up gauge).
+struct BackendHealth {
+  bool serving = true;
+  std::string reason;  // empty while serving
+
+  friend bool operator==(const BackendHealth&, const BackendHealth&) = default;
 };
 
 struct BackendConfig {
@@ -115,6 +125,13 @@ class Backend final : public ClusterSession {
   // scrape's Hostname labels do not. FailedPrecondition in simulated-live mode.
   void pushTelemetry(DcgmScrape scrape, std::string node, Reply<TelemetryPush> reply);
 
+  // Readable from any thread. Once not serving, it stays so until the process restarts.
+  [[nodiscard]] BackendHealth health() const;
+  // Calls `onChange` with the new health whenever it changes (on the engine thread, under the
+  // health lock: it must not block, read health() or cancel itself); the returned function
+  // unsubscribes, and no call of `onChange` runs after it returns.
+  CancelWatch watchHealth(std::function<void(const BackendHealth&)> onChange);
+
   [[nodiscard]] EventHub& events() { return *hub_; }
   // The priority classes (fixed for the life of a database), readable from any thread.
   [[nodiscard]] const std::vector<PriorityClass>& priorityClasses() const { return classes_; }
@@ -138,6 +155,8 @@ class Backend final : public ClusterSession {
   CycleStats tickWork(Batch& batch);
   Status commit(Batch& batch);
   void rollbackToStore(const Error& why);
+  // Refuses all further work with `why`, and tells the health watchers.
+  void stopServing(Error why);
   [[nodiscard]] Seconds clockNow() const;
   void simulateEnds();
   void generateLoad(Batch& batch);
@@ -168,7 +187,9 @@ class Backend final : public ClusterSession {
   std::vector<PriorityClass> classes_;
   size_t eventCursor_ = 0;       // engine events already stored
   std::optional<Error> broken_;  // set when a failed write could not be rolled back
-  uint64_t storeSeq_ = 0;        // last stored event sequence number
+  struct HealthBoard;            // health() and its watchers, shared with their cancel functions
+  std::shared_ptr<HealthBoard> health_;
+  uint64_t storeSeq_ = 0;  // last stored event sequence number
   size_t restoredJobs_ = 0;
   double restoreSeconds_ = 0;
 

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# Fails when a tracked file names the workplace's shared folder (../shared) or an absolute home or
-# work path: a clone in any empty folder must build, test and run on its own.
+# Fails when a tracked file names the workplace's shared folder (the one beside the clone) or an
+# absolute home or work path: a clone in any empty folder must build, test and run on its own.
 # Usage: check_self_contained.sh REPO_ROOT
 set -euo pipefail
 root=${1:?usage: check_self_contained.sh REPO_ROOT}
@@ -9,13 +9,14 @@ cd "$root"
 shared='\.\./'"shared"
 absolute='/(wo''rk|ho''me|ro''ot)/[A-Za-z]'
 if git rev-parse --is-inside-work-tree >/dev/null 2>&1; then
-  hits=$(git grep -nIE "$shared|$absolute" -- . || true)
+  hits=$(git grep -nIE "$shared|$absolute" -- . ':!tests/repo/check_self_contained.sh' || true)
 else
   hits=$(grep -rnIE --exclude-dir=build --exclude-dir=.git "$shared|$absolute" . || true)
 fi
 if [ -n "$hits" ]; then
-  echo "tracked files name ../shared or an absolute machine path (copy the data into the repository):"
+  echo "tracked files name the shared folder beside the clone or an absolute machine path" \
+    "(copy the data into the repository, with its provenance):"
   echo "$hits"
   exit 1
 fi
-echo "self-contained: no tracked file names ../shared or an absolute home/work path"
+echo "self-contained: no tracked file names the shared folder or an absolute home/work path"

@@ -3,6 +3,7 @@
 // ports it bound in its "serving" log line), stopped with SIGTERM or killed with SIGKILL.
 #include <QProcess>
 #include <QRegularExpression>
+#include <QTcpSocket>
 #include <QtTest>
 
 #include <memory>
@@ -70,6 +71,17 @@ class Daemon {
   [[nodiscard]] QString log() {
     if (process_) output_ += QString::fromUtf8(process_->readAll());
     return output_;
+  }
+  // The body of GET /metrics (empty when the endpoint does not answer).
+  [[nodiscard]] QByteArray scrapeMetrics() const {
+    QTcpSocket socket;
+    socket.connectToHost(QHostAddress::LocalHost, static_cast<quint16>(metricsPort_));
+    if (!socket.waitForConnected(5000)) return {};
+    socket.write("GET /metrics HTTP/1.1\r\nHost: localhost\r\n\r\n");
+    QByteArray reply;
+    while (socket.waitForReadyRead(5000)) reply += socket.readAll();  // the server closes
+    const qsizetype body = reply.indexOf("\r\n\r\n");
+    return body < 0 ? QByteArray() : reply.mid(body + 4);
   }
   std::unique_ptr<rpc::RemoteSession> client(const std::string& token = {},
                                              const std::string& ca = {},
