@@ -1257,6 +1257,42 @@
         <source>MIG repartition of GPU %1</source>
         <translation>MIG-Neupartitionierung von GPU %1</translation>
     </message>
+    <message>
+        <source>not valid UTF-8</source>
+        <translation>kein gültiges UTF-8</translation>
+    </message>
+    <message>
+        <source>contains a control character</source>
+        <translation>enthält ein Steuerzeichen</translation>
+    </message>
+    <message>
+        <source>%1 characters long; at most %2 allowed</source>
+        <translation>%1 Zeichen lang; höchstens %2 erlaubt</translation>
+    </message>
+    <message>
+        <source>%1 items; at most %2 allowed</source>
+        <translation>%1 Einträge; höchstens %2 erlaubt</translation>
+    </message>
+    <message>
+        <source>none of the job&apos;s GPU models (%1) is in this cluster (it has %2)</source>
+        <translation>keines der GPU-Modelle des Jobs (%1) gibt es in diesem Cluster (er hat %2)</translation>
+    </message>
+    <message>
+        <source>no MIG GPU the job may use offers profile %1 (their profiles: %2)</source>
+        <translation>keine MIG-GPU, die der Job nutzen darf, bietet das Profil %1 (ihre Profile: %2)</translation>
+    </message>
+    <message>
+        <source>the job asks for MIG profile %1, but no GPU it may use is in MIG mode</source>
+        <translation>der Job verlangt das MIG-Profil %1, aber keine GPU, die er nutzen darf, ist im MIG-Modus</translation>
+    </message>
+    <message>
+        <source>no pool %1 in this cluster (its pools: %2)</source>
+        <translation>kein Pool %1 in diesem Cluster (seine Pools: %2)</translation>
+    </message>
+    <message>
+        <source>can never run on this cluster, even empty with every node up: %1</source>
+        <translation>kann auf diesem Cluster nie laufen, auch leer und mit allen Knoten in Betrieb nicht: %1</translation>
+    </message>
 </context>
 <context>
     <name>tessera::widgets::ClusterTreeModel</name>

@@ -1257,6 +1257,42 @@
         <source>MIG repartition of GPU %1</source>
         <translation>GPU %1 的 MIG 重新分区</translation>
     </message>
+    <message>
+        <source>not valid UTF-8</source>
+        <translation>不是有效的 UTF-8</translation>
+    </message>
+    <message>
+        <source>contains a control character</source>
+        <translation>包含控制字符</translation>
+    </message>
+    <message>
+        <source>%1 characters long; at most %2 allowed</source>
+        <translation>长度为 %1 个字符；最多允许 %2 个</translation>
+    </message>
+    <message>
+        <source>%1 items; at most %2 allowed</source>
+        <translation>%1 项；最多允许 %2 项</translation>
+    </message>
+    <message>
+        <source>none of the job&apos;s GPU models (%1) is in this cluster (it has %2)</source>
+        <translation>作业的 GPU 型号（%1）均不在此集群中（集群有 %2）</translation>
+    </message>
+    <message>
+        <source>no MIG GPU the job may use offers profile %1 (their profiles: %2)</source>
+        <translation>作业可用的 MIG GPU 均不提供配置 %1（它们的配置：%2）</translation>
+    </message>
+    <message>
+        <source>the job asks for MIG profile %1, but no GPU it may use is in MIG mode</source>
+        <translation>作业请求 MIG 配置 %1，但它可用的 GPU 均未处于 MIG 模式</translation>
+    </message>
+    <message>
+        <source>no pool %1 in this cluster (its pools: %2)</source>
+        <translation>此集群中没有资源池 %1（现有资源池：%2）</translation>
+    </message>
+    <message>
+        <source>can never run on this cluster, even empty with every node up: %1</source>
+        <translation>即使集群为空且所有节点都在线，也永远无法在此集群上运行：%1</translation>
+    </message>
 </context>
 <context>
     <name>tessera::widgets::ClusterTreeModel</name>

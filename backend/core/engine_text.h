@@ -390,5 +390,21 @@ inline constexpr const char* kAuditApplied = TESSERA_TEXT("%1: applied: %2");
 inline constexpr const char* kAuditRefused = TESSERA_TEXT("%1: refused: %2");
 inline constexpr const char* kAuditDryRun = TESSERA_TEXT("dry run: %1: %2");
 
+// ---- refused at submit: the request can never run here, or a field breaks the limits
+inline constexpr const char* kTextNotUtf8 = TESSERA_TEXT("not valid UTF-8");
+inline constexpr const char* kTextControl = TESSERA_TEXT("contains a control character");
+inline constexpr const char* kTextTooLong = TESSERA_TEXT("%1 characters long; at most %2 allowed");
+inline constexpr const char* kTooManyItems = TESSERA_TEXT("%1 items; at most %2 allowed");
+inline constexpr const char* kNoSuchModel =
+    TESSERA_TEXT("none of the job's GPU models (%1) is in this cluster (it has %2)");
+inline constexpr const char* kNoSuchProfile =
+    TESSERA_TEXT("no MIG GPU the job may use offers profile %1 (their profiles: %2)");
+inline constexpr const char* kNoMigGpuAllowed =
+    TESSERA_TEXT("the job asks for MIG profile %1, but no GPU it may use is in MIG mode");
+inline constexpr const char* kNoSuchPool =
+    TESSERA_TEXT("no pool %1 in this cluster (its pools: %2)");
+inline constexpr const char* kNeverFits =
+    TESSERA_TEXT("can never run on this cluster, even empty with every node up: %1");
+
 }  // namespace text
 }  // namespace tessera

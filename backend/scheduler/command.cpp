@@ -6,6 +6,7 @@
 #include <sstream>
 
 #include "core/engine_text.h"
+#include "core/input_limits.h"
 
 namespace tessera {
 
@@ -301,8 +302,52 @@ Text Impact::summary() const {
   return out;
 }
 
+namespace {
+
+// Names and texts within core/input_limits.h. A command that breaks them is malformed: refused
+// before the engine sees it, like a request that does not parse (and not copied into the audit
+// log, whose line would repeat a megabyte of reason).
+Status checkCommandFields(const Command& c) {
+  const auto name = [](const std::string& s, const char* f) {
+    return checkTextField(s, kMaxNameChars, f);
+  };
+  return std::visit(
+      Overload{
+          [](const cmd::Submit&) { return okStatus(); },  // the engine checks the job itself
+          [&](const cmd::SetPriority& s) { return name(s.priorityClass, "priority_class"); },
+          [](const cmd::Pin& p) -> Status {
+            TESSERA_CHECK(checkNameList(p.gpus, "gpus"));
+            return checkNameList(p.nodes, "nodes");
+          },
+          [&](const cmd::Repartition& r) -> Status {
+            TESSERA_CHECK(name(r.gpu, "gpu"));
+            return name(r.layout, "layout");
+          },
+          [&](const cmd::Drain& d) -> Status {
+            TESSERA_CHECK(name(d.node, "node"));
+            return checkTextField(d.reason.english(), kMaxReasonChars, "reason");
+          },
+          [&](const cmd::Undrain& u) { return name(u.node, "node"); },
+          [&](const cmd::SetQuota& q) -> Status {
+            TESSERA_CHECK(name(q.team, "team"));
+            return name(q.key, "key");
+          },
+          [&](const cmd::CreateReservation& r) -> Status {
+            TESSERA_CHECK(name(r.id, "id"));
+            TESSERA_CHECK(name(r.team, "team"));
+            return checkNameList(r.nodes, "nodes");
+          },
+          [&](const cmd::DeleteReservation& r) { return name(r.id, "id"); },
+          [](const auto&) { return okStatus(); },  // job ids only
+      },
+      c);
+}
+
+}  // namespace
+
 Expected<CommandResult> execute(Engine& engine, const Command& c, const std::string& actor,
                                 bool dryRun) {
+  TESSERA_CHECK(checkCommandFields(c));
   // The impact is always predicted on a fork: the command, then one cycle.
   Engine fork = engine;
   auto message = applyTo(fork, c, actor);

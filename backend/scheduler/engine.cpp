@@ -311,8 +311,13 @@ Expected<Engine> Engine::create(std::shared_ptr<const Cluster> cluster, const Wo
   std::vector<Job> jobs = tenants.jobs;
   std::stable_sort(jobs.begin(), jobs.end(),
                    [](const Job& a, const Job& b) { return a.submitTime < b.submitTime; });
-  // Future arrivals pass the same checks now (submit keeps them until their time).
-  for (auto& j : jobs) TESSERA_CHECK(e.submit(std::move(j)));
+  // Future arrivals pass the same checks now (submit keeps them until their time). A refusal
+  // names the job's place in its file when the workload was read from one.
+  for (auto& j : jobs) {
+    const JobId id = j.id;
+    if (auto submitted = e.submit(std::move(j)); !submitted)
+      return tenants.atJobSource(id, submitted.error());
+  }
   return e;
 }
 
@@ -541,6 +546,8 @@ Expected<std::vector<GpuId>> Engine::resolveSubmit(Job& job) const {
   const auto ofJob = [&](Text problem) {
     return phrase(text::kLabelled, phrase(text::kJob, job.id), std::move(problem));
   };
+  const auto refused = [&](const Error& e) { return Error::of(ofJob(e.text), e.where); };
+  if (auto fields = checkJobFields(job); !fields) return refused(fields.error());
   const int team = quotas_.teamIndex(job.team);
   if (!quotas_.teams().empty() && team < 0)
     return Error::notFound(ofJob(phrase(text::kUnknownTeam, job.team)));
@@ -565,6 +572,8 @@ Expected<std::vector<GpuId>> Engine::resolveSubmit(Job& job) const {
   pinned.erase(std::unique(pinned.begin(), pinned.end()), pinned.end());
   if (pinTooSmall(job, pinned.size()))
     return Error::of(phrase(text::kPinTooFew, job.id, gpusNeeded(job), pinned.size()));
+  if (auto feasible = feasibility_.check(state_.clusterPtr(), job, shapeOf(job)); !feasible)
+    return refused(feasible.error());
   return pinned;
 }
 

@@ -21,6 +21,7 @@
 #include "core/engine_text.h"
 #include "scheduler/events.h"
 #include "scheduler/fair_share.h"
+#include "scheduler/feasibility.h"
 #include "scheduler/plugin.h"
 #include "scheduler/policy.h"
 #include "workload/workload_spec.h"
@@ -278,6 +279,7 @@ class Engine {
   std::vector<uint32_t> withEta_;     // jobs_ indexes given an ETA by the last cycle
   std::set<RunningEnd> runningEnds_;  // running jobs by expected end
   std::unordered_map<std::string, uint32_t> shapes_;
+  mutable FeasibilityCheck feasibility_;  // submit refuses what can never run (a verdict cache)
   std::unordered_map<JobId, size_t> index_;
   std::vector<ResourceUse> teamUse_;
   std::vector<Event> events_;

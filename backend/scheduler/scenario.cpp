@@ -950,8 +950,9 @@ Expected<Engine> buildEngine(const Scenario& s) {
   std::stable_sort(rest.begin(), rest.end(),
                    [](const Job& a, const Job& b) { return a.submitTime < b.submitTime; });
   for (auto& j : rest) {
+    const JobId job = j.id;
     auto id = engine.submit(std::move(j));
-    if (!id) return id.error();
+    if (!id) return s.workload.atJobSource(job, id.error());
   }
   TESSERA_CHECK(restoreClock(engine, s));
   return engine;

@@ -1,6 +1,7 @@
 #include "workload/job.h"
 
 #include "core/engine_text.h"
+#include "core/input_limits.h"
 
 namespace tessera {
 
@@ -107,6 +108,17 @@ std::vector<PriorityClass> defaultPriorityClasses() {
           {"production-training", 800, false},
           {"experiment", 500, true},
           {"spot", 100, true}};
+}
+
+Status checkJobFields(const Job& job) {
+  TESSERA_CHECK(checkTextField(job.name, kMaxNameChars, "name"));
+  TESSERA_CHECK(checkTextField(job.team, kMaxNameChars, "team"));
+  TESSERA_CHECK(checkTextField(job.priorityClass, kMaxNameChars, "priority_class"));
+  TESSERA_CHECK(checkTextField(job.pool, kMaxNameChars, "pool"));
+  TESSERA_CHECK(checkTextField(job.perTask.migProfile, kMaxNameChars, "per_task.mig_profile"));
+  TESSERA_CHECK(checkNameList(job.model.models, "gpu_models"));
+  TESSERA_CHECK(checkNameList(job.pinGpus, "pin_gpus"));
+  return checkNameList(job.pinNodes, "pin_nodes");
 }
 
 }  // namespace tessera

@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "core/expected.h"
 #include "core/ids.h"
 #include "core/text.h"
 #include "topology/links.h"
@@ -87,6 +88,11 @@ struct Job {
   // GPUs the whole gang needs, in whole-GPU equivalents (MIG and fractions count as their share).
   [[nodiscard]] double gpuDemand() const;
 };
+
+// Checks the strings and lists of a job against core/input_limits.h (names of at most 253
+// characters, UTF-8, no control characters); the error names the field as the API does: name,
+// team, priority_class, pool, per_task.mig_profile, gpu_models[i], pin_gpus[i], pin_nodes[i].
+Status checkJobFields(const Job& job);
 
 struct PriorityClass {
   std::string name;

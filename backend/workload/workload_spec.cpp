@@ -366,6 +366,10 @@ class WorkloadReader {
         j.pinNodes = nodes;
       }
     }
+    // The limits every submit path applies (core/input_limits.h), here with the file's place.
+    if (auto fields = checkJobFields(j); !fields)
+      return f.error(fields.error().where.field + ": " + fields.error().message);
+    w_.jobSources[j.id] = f.location();
     w_.jobs.push_back(std::move(j));
     return okStatus();
   }
@@ -387,6 +391,11 @@ class WorkloadReader {
 };
 
 }  // namespace
+
+Error Workload::atJobSource(JobId id, Error refusal) const {
+  if (const auto it = jobSources.find(id); it != jobSources.end()) refusal.where = it->second;
+  return refusal;
+}
 
 Expected<Workload> loadWorkload(std::string_view text, const std::string& fileName,
                                 const GpuCatalog* catalog) {

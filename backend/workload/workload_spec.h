@@ -2,6 +2,7 @@
 // Workload files (YAML, format in docs/workload-spec.md): priority classes, the team tree with
 // quotas, and jobs. The scheduler scenarios and the simulator's job lists use this format.
 // Every error names file, line, column and field.
+#include <map>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -18,9 +19,14 @@ struct Workload {
   std::vector<PriorityClass> priorityClasses;
   std::vector<Team> teams;
   std::vector<Job> jobs;
+  // Where each job was read (file:line:column and its field path), so that a job the engine
+  // refuses at submit is named by its place in the file.
+  std::map<JobId, SourceLocation> jobSources;
 
   [[nodiscard]] const Team* team(std::string_view name) const;
   [[nodiscard]] const PriorityClass* priorityClass(std::string_view name) const;
+  // `refusal` placed at job `id`'s entry in the file it was read from (as it is otherwise).
+  [[nodiscard]] Error atJobSource(JobId id, Error refusal) const;
 };
 
 // `catalog` resolves GPU model names (nullptr = built-in catalog).

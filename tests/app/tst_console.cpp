@@ -15,6 +15,7 @@
 #include <future>
 #include <memory>
 
+#include "../service/demo_backend.h"
 #include "clusterspec/cluster_spec.h"
 #include "console/main_window.h"
 #include "console_session.h"
@@ -303,9 +304,7 @@ class TstConsole : public QObject {
     so.listen = "127.0.0.1:0";
     auto server = rpc::ApiServer::start(**backend, so);
     QVERIFY(server);
-    Job big = demoWorkload()->jobs[0];
-    big.id = kNoJob;
-    big.tasks = 64;
+    Job big = test::demoJobThatWaits();
     JobId id = kNoJob;
     {
       std::promise<JobId> p;

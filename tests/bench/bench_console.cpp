@@ -18,6 +18,7 @@
 #include <cstring>
 #include <vector>
 
+#include "../service/demo_jobs.h"
 #include "clusterspec/cluster_spec.h"
 #include "console/main_window.h"
 #include "console_session.h"
@@ -76,9 +77,7 @@ int main(int argc, char** argv) {
   // script would, and wait for the row in the table.
   std::vector<double> latencies;
   for (int i = 0; i < runs; ++i) {
-    Job j = demoWorkload()->jobs[0];
-    j.id = kNoJob;
-    j.tasks = 64;  // stays pending: it must appear in the pending table
+    Job j = test::demoJobThatWaits();  // it must appear in the pending table
     j.name = "bench-" + std::to_string(i);
     QElapsedTimer t;
     std::atomic<JobId> id{kNoJob};

@@ -16,8 +16,11 @@
 #include <thread>
 
 #include <grpcpp/generic/generic_stub.h>
+#include <sqlite3.h>
+#include <nlohmann/json.hpp>
 
 #include "../service/backend_test_util.h"
+#include "../service/demo_backend.h"
 #include "core/engine_text.h"
 #include "daemon_process.h"
 #include "reflection_min.grpc.pb.h"
@@ -125,7 +128,7 @@ class TstRpcE2e : public QObject {
     Daemon d;
     QVERIFY2(d.start(simulated(db) << "--listen" << listen), qPrintable(d.log()));
     auto c = d.client();
-    QCOMPARE(std::get<std::string>(c->health()), std::string("SERVING"));
+    QCOMPARE(std::get<rpc::ServerHealth>(c->health()).status, std::string("SERVING"));
     const auto me = std::get<rpc::ServerIdentity>(c->whoAmI());
     QCOMPARE(me.role, std::string("admin"));  // no token file: local callers are admin
     QCOMPARE(me.mode, std::string("simulated-live"));
@@ -142,8 +145,7 @@ class TstRpcE2e : public QObject {
       });
     });
 
-    Job big = demoJob(0);
-    big.tasks = 64;  // never fits: stays pending
+    Job big = demoJobThatWaits();
     const auto ids = ok(await<std::vector<JobId>>([&](auto r) {
       c->submit({big, demoJob(4)}, Caller{}, std::nullopt, r);
     }));
@@ -252,8 +254,7 @@ class TstRpcE2e : public QObject {
     QCOMPARE(kindOf(await<std::vector<JobId>>(
                  [&](auto r) { viewer->submit({demoJob(0)}, Caller{}, std::nullopt, r); })),
              ErrorKind::PermissionDenied);
-    Job big = demoJob(0);
-    big.tasks = 64;
+    Job big = demoJobThatWaits();
     const JobId id = ok(await<std::vector<JobId>>(
         [&](auto r) { op->submit({big}, Caller{}, std::nullopt, r); }))[0];
     QCOMPARE(kindOf(await<CommandResult>(
@@ -421,8 +422,57 @@ class TstRpcE2e : public QObject {
       cv.wait(lock, [&] { return done; });
       QVERIFY(!st.ok());
     }
-    QCOMPARE(std::get<std::string>(c->health()), std::string("SERVING"));
+    QCOMPARE(std::get<rpc::ServerHealth>(c->health()).status, std::string("SERVING"));
     ok(await<ClusterSnapshot>([&](auto r) { c->snapshot(r); }));
+    QCOMPARE(d.terminate(), 0);
+  }
+
+  // What an independent client had accepted with an id, and that then pended for ever: each is
+  // INVALID_ARGUMENT naming the field and what exists, and nothing of it is stored.
+  void jobsThatCanNeverRunAreRefusedAtSubmit() {
+    QTemporaryDir dir;
+    Daemon d;
+    QVERIFY2(d.start({"--mode", "live", "--db", dir.filePath("never.db")}), qPrintable(d.log()));
+    auto c = d.client();
+    const auto submit = [&](const std::function<void(v1::JobSpec&)>& change) {
+      grpc::ClientContext ctx;
+      c->prepare(ctx);
+      v1::SubmitRequest req;
+      *req.mutable_job() = rpc::jobSpecToProto(demoJob(0));
+      change(*req.mutable_job());
+      v1::SubmitResponse resp;
+      return c->stub().Submit(&ctx, req, &resp);
+    };
+    const auto refusedAt = [](const grpc::Status& st, const std::string& field) {
+      return st.error_code() == grpc::StatusCode::INVALID_ARGUMENT &&
+             st.error_message().starts_with("jobs[0]." + field + ": ");
+    };
+    grpc::Status st = submit([](v1::JobSpec& j) {
+      j.mutable_per_task()->Clear();
+      j.mutable_per_task()->set_mig_profile("9g.999gb");
+      j.clear_gpu_models();  // any model: the message lists every MIG profile on offer
+      j.set_tasks(1);
+      j.set_topology_required(false);
+    });
+    QVERIFY2(refusedAt(st, "per_task.mig_profile"), st.error_message().c_str());
+    QVERIFY2(st.error_message().find("3g.40gb") != std::string::npos, st.error_message().c_str());
+    st = submit([](v1::JobSpec& j) {
+      j.clear_gpu_models();
+      j.add_gpu_models("Z9000");
+    });
+    QVERIFY2(refusedAt(st, "gpu_models"), st.error_message().c_str());
+    QVERIFY2(st.error_message().find("H100-SXM5-80GB") != std::string::npos,
+             st.error_message().c_str());
+    st = submit([](v1::JobSpec& j) { j.set_name(std::string(1 << 20, 'n')); });
+    QVERIFY2(refusedAt(st, "name"), st.error_message().substr(0, 200).c_str());
+    QVERIFY(st.error_message().size() < 300);
+    st = submit([](v1::JobSpec& j) { j.set_tasks(4096); });  // 4096 tasks of 8 GPUs
+    QVERIFY2(refusedAt(st, "tasks"), st.error_message().c_str());
+    // The refusal carries the sentence for a translating client too.
+    QVERIFY(!st.error_details().empty());
+    QVERIFY(submit([](v1::JobSpec&) {}).ok());
+    const JobPage page = ok(await<JobPage>([&](auto r) { c->jobs(JobFilter{}, r); }));
+    QCOMPARE(page.jobs.size(), size_t{1});
     QCOMPARE(d.terminate(), 0);
   }
 
@@ -473,19 +523,24 @@ class TstRpcE2e : public QObject {
                p.exitCode(), expectCode, qPrintable(out));
       return out;
     };
+    // 512 GPUs on a 392-GPU cluster can never run: refused at submit, naming the field.
+    const QString tooBig = ctl({"submit", "--team", "vision", "--priority", "experiment", "--gpus",
+                                "8", "--tasks", "64", "--name", "too-big"},
+                               4);
+    QVERIFY2(tooBig.contains("tasks: job") && tooBig.contains("can never run on this cluster"),
+             qPrintable(tooBig));
     const QString submitted = ctl({"submit", "--team", "vision", "--priority", "experiment",
-                                   "--gpus", "8", "--tasks", "64", "--name", "too-big"},
+                                   "--gpus", "8", "--tasks", "2", "--name", "waits", "--held"},
                                   0);
     static const QRegularExpression idRe(R"((\d+))");
     const QString id = idRe.match(submitted).captured(1);
     QVERIFY2(!id.isEmpty(), qPrintable(submitted));
-    QVERIFY(ctl({"get", id}, 0).contains("too-big"));
-    QVERIFY(ctl({"hold", id, "--dry-run"}, 0).contains("dry run"));
-    QVERIFY(!ctl({"get", id, "-o", "json"}, 0).contains("\"held\": true"));
-    ctl({"hold", id}, 0);
+    QVERIFY(ctl({"get", id}, 0).contains("waits"));
+    QVERIFY(ctl({"get", id, "-o", "json"}, 0).contains("\"held\": true"));
+    QVERIFY(ctl({"release", id, "--dry-run"}, 0).contains("dry run"));
     QVERIFY(ctl({"get", id, "-o", "json"}, 0).contains("\"held\": true"));
     QVERIFY(ctl({"explain", id}, 0).contains("held"));
-    QVERIFY(ctl({"list", "--team", "vision"}, 0).contains("too-big"));
+    QVERIFY(ctl({"list", "--team", "vision"}, 0).contains("waits"));
     QVERIFY(ctl({"snapshot"}, 0).contains("simulated-live"));
     QVERIFY(ctl({"watch", "--after", "0", "--count", "3"}, 0).count('\n') >= 3);
     QVERIFY(ctl({"drain", "pod-a-02", "--reason", "psu", "--dry-run"}, 0).contains("dry run"));
@@ -494,6 +549,50 @@ class TstRpcE2e : public QObject {
     QCOMPARE(ctl({"health"}, 0).trimmed(), QString("SERVING"));
     QCOMPARE(d.terminate(), 0);
     QVERIFY(ctl({"health", "--timeout", "2"}, 3).contains("unavailable"));
+  }
+
+  // A write fails and the stored state cannot be read back (another process spoiled it and holds
+  // the write lock): the server refuses all work, and every health surface says so and why.
+  void healthGoesNotServingWhenTheBackendStops() {
+    QTemporaryDir dir;
+    const QString db = dir.filePath("health.db");
+    Daemon d;
+    QVERIFY2(d.start({"--mode", "live", "--db", db, "--cycle-interval", "0.2"}),
+             qPrintable(d.log()));
+    const QString server = QString::fromStdString(d.address());
+    QVERIFY(d.scrapeMetrics().contains("\ntessera_backend_up 1\n"));
+    QCOMPARE(runCtl(server, {"health"}, 0).trimmed(), QString("SERVING"));
+    runCtl(server, {"submit", "--team", "vision", "--gpus", "1", "--name", "first"}, 0);
+
+    sqlite3* other = nullptr;
+    QCOMPARE(sqlite3_open(db.toUtf8().constData(), &other), SQLITE_OK);
+    sqlite3_busy_timeout(other, 5000);
+    QCOMPARE(sqlite3_exec(other, "UPDATE meta SET value = 'not json' WHERE key = 'global'", nullptr,
+                          nullptr, nullptr),
+             SQLITE_OK);
+    QCOMPARE(sqlite3_exec(other, "BEGIN EXCLUSIVE", nullptr, nullptr, nullptr), SQLITE_OK);
+    QVERIFY(runCtl(server, {"submit", "--team", "vision", "--gpus", "1", "--name", "second"}, 3)
+                .contains("unavailable"));
+    sqlite3_exec(other, "ROLLBACK", nullptr, nullptr, nullptr);
+    sqlite3_close(other);
+
+    const QString health = runCtl(server, {"health"}, 4);
+    QVERIFY2(health.startsWith("NOT_SERVING: a write failed"), qPrintable(health));
+    QVERIFY2(
+        health.contains("the state could not be reloaded") && health.contains("restart tesserad"),
+        qPrintable(health));
+    const auto json =
+        nlohmann::json::parse(runCtl(server, {"health", "-o", "json"}, 4).toStdString());
+    QCOMPARE(json.at("status").get<std::string>(), std::string("NOT_SERVING"));
+    QCOMPARE(QString::fromStdString(json.at("reason").get<std::string>()),
+             health.mid(QStringLiteral("NOT_SERVING: ").size()).trimmed());
+    const QByteArray metrics = d.scrapeMetrics();
+    QVERIFY2(metrics.contains("\ntessera_backend_up 0\n"), metrics.constData());
+    // Later work is still refused with the reason, even once the lock is gone.
+    QVERIFY(runCtl(server, {"submit", "--team", "vision", "--gpus", "1"}, 3)
+                .contains("restart tesserad"));
+    QVERIFY(d.terminate() != -1);
+    QVERIFY2(d.log().contains("not serving: a write failed"), qPrintable(d.log()));
   }
 
   // `tessera ctl telemetry push` (PushTelemetry): a node's dcgm-exporter scrape reaches a live
@@ -568,7 +667,7 @@ class TstRpcE2e : public QObject {
     // A missing file is the client's usage error; nothing is sent.
     QVERIFY(runCtl(server, {"telemetry", "push", dir.filePath("absent.prom")}, 2)
                 .contains("absent.prom"));
-    QCOMPARE(std::get<std::string>(c->health()), std::string("SERVING"));
+    QCOMPARE(std::get<rpc::ServerHealth>(c->health()).status, std::string("SERVING"));
     QCOMPARE(d.terminate(), 0);
 
     Daemon sim;
@@ -722,7 +821,7 @@ class TstRpcE2e : public QObject {
     QVERIFY(runCtl(server, {"report", "--from", "yesterday"}, 2).contains("--from"));
     QVERIFY(runCtl(server, {"report", "--team", "nobody"}, 4).contains("invalid argument"));
 
-    QCOMPARE(std::get<std::string>(c->health()), std::string("SERVING"));
+    QCOMPARE(std::get<rpc::ServerHealth>(c->health()).status, std::string("SERVING"));
     QCOMPARE(d.terminate(), 0);
   }
 
@@ -786,7 +885,7 @@ class TstRpcE2e : public QObject {
     QVERIFY(services.contains("tessera.v1.Scheduler"));
     QVERIFY(services.contains("grpc.health.v1.Health"));
     QVERIFY(stream->Finish().ok());
-    QCOMPARE(std::get<std::string>(d.client()->health()), std::string("SERVING"));
+    QCOMPARE(std::get<rpc::ServerHealth>(d.client()->health()).status, std::string("SERVING"));
     QCOMPARE(d.terminate(), 0);
   }
 };

@@ -38,9 +38,7 @@ std::string structure(const Text& t) {
 std::string script(ClusterSession& s) {
   std::string out;
   auto line = [&out](const std::string& l) { out += l + "\n"; };
-  Job big = demoWorkload()->jobs[0];
-  big.id = kNoJob;
-  big.tasks = 64;
+  Job big = test::demoJobThatWaits();
   Job small = demoWorkload()->jobs[4];
   small.id = kNoJob;
   const auto ids = std::get<std::vector<JobId>>(await<std::vector<JobId>>([&](auto r) {

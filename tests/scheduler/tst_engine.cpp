@@ -504,8 +504,8 @@ class TstEngine : public QObject {
     QVERIFY(e.advanceTo(60 + 3600));  // one half-life, nothing running
     QCOMPARE(e.fairShare().usage(0), accrued / 2);
     // nlp, having used nothing, now goes ahead of vision at equal priority and submit time.
-    QVERIFY(e.submit(job(2, 8, "vision")));
-    QVERIFY(e.submit(job(3, 8, "nlp")));
+    QVERIFY(e.submit(job(2, 4, "vision")));  // both pending: no cycle has run since
+    QVERIFY(e.submit(job(3, 4, "nlp")));
     const auto queue = e.queue();
     QCOMPARE(queue.size(), size_t{2});
     QCOMPARE(queue[0]->job.id, JobId{3});

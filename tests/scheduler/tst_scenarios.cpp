@@ -487,9 +487,18 @@ steps:
       const std::string text = randomScenario(r);
       auto s = loadScenario(text, "random-" + std::to_string(seed) + ".yaml");
       QVERIFY2(s, s ? "" : (s.error().str() + "\n" + text).c_str());
+      // The random jobs arrive by submit: one that can never run on the random cluster is
+      // refused there (and must leave nothing behind), the rest waits for its submit time.
+      std::vector<Job> arrivals = std::move(s->workload.jobs);
+      s->workload.jobs.clear();
       auto built = buildEngine(*s);
       QVERIFY2(built, built ? "" : built.error().str().c_str());
       Engine e = std::move(*built);
+      for (Job& j : arrivals) {
+        const JobId id = j.id;
+        if (!e.submit(std::move(j))) QCOMPARE(e.job(id), nullptr);
+      }
+      QCOMPARE(e.invariantViolations(), std::vector<std::string>{});
       JobId nextId = 1000;
       for (int step = 0; step < 60; ++step) {
         std::string what;

@@ -8,6 +8,7 @@
 #include <memory>
 
 #include "clusterspec/cluster_spec.h"
+#include "demo_jobs.h"
 #include "service/backend.h"
 #include "workload/workload_spec.h"
 

@@ -9,10 +9,13 @@
 
 #include <sqlite3.h>
 
+#include <atomic>
 #include <map>
+#include <mutex>
 #include <set>
 #include <sstream>
 
+#include "../service/demo_backend.h"
 #include "backend_test_util.h"
 #include "clusterspec/cluster_spec.h"
 #include "core/engine_text.h"
@@ -161,6 +164,24 @@ Command parse(const std::string& yaml) {
   return *c;
 }
 
+// A submission whose commit fails (another process holds the write lock past the busy timeout)
+// while the stored state cannot be read back either (its global row is not JSON): the rollback
+// fails too.
+std::variant<std::vector<JobId>, ApiError> submitWithUnreadableStore(const Fixture& f, Backend& b) {
+  sqlite3* other = nullptr;
+  if (sqlite3_open(f.path().c_str(), &other) != SQLITE_OK) qFatal("cannot open the database");
+  sqlite3_busy_timeout(other, 5000);
+  if (sqlite3_exec(other, "UPDATE meta SET value = 'not json' WHERE key = 'global'", nullptr,
+                   nullptr, nullptr) != SQLITE_OK ||
+      sqlite3_exec(other, "BEGIN EXCLUSIVE", nullptr, nullptr, nullptr) != SQLITE_OK)
+    qFatal("cannot spoil the database: %s", sqlite3_errmsg(other));
+  auto r = await<std::vector<JobId>>(
+      [&](auto reply) { b.submit({demoJobs()[1]}, Caller{}, std::nullopt, reply); });
+  sqlite3_exec(other, "ROLLBACK", nullptr, nullptr, nullptr);
+  sqlite3_close(other);
+  return r;
+}
+
 }  // namespace
 
 class TstBackend : public QObject {
@@ -195,8 +216,7 @@ class TstBackend : public QObject {
       const auto ids = submit(*b, demoJobs());
       cycle(*b);
       f.now += 600;
-      Job big = demoJobs().front();
-      big.tasks = 64;  // never fits: stays pending, so it can be held
+      Job big = demoJobThatWaits();
       const JobId held = submit(*b, {big}).front();
       QVERIFY(std::holds_alternative<CommandResult>(
           act(*b, parse("{hold: " + std::to_string(held) + "}"))));
@@ -231,8 +251,7 @@ class TstBackend : public QObject {
       auto b = f.open();
       std::vector<Job> jobs;
       for (int i = 0; i < 6; ++i) {
-        Job j = demoJobs().front();
-        j.tasks = 64;  // never fits: stays pending
+        Job j = demoJobThatWaits();
         jobs.push_back(j);
       }
       const auto ids = submit(*b, jobs);
@@ -419,24 +438,50 @@ class TstBackend : public QObject {
   void aFailedRollbackRefusesFurtherWork() {
     Fixture f;
     auto b = f.open();
+    std::vector<BackendHealth> told;  // engine thread; read after the replies below
+    std::mutex toldMutex;
+    const auto stopWatch = b->watchHealth([&](const BackendHealth& h) {
+      std::lock_guard lock(toldMutex);
+      told.push_back(h);
+    });
     submit(*b, {demoJobs()[0]});
-    sqlite3* other = nullptr;
-    QCOMPARE(sqlite3_open(f.path().c_str(), &other), SQLITE_OK);
-    sqlite3_busy_timeout(other, 5000);
-    QCOMPARE(sqlite3_exec(other, "UPDATE meta SET value = 'not json' WHERE key = 'global'", nullptr,
-                          nullptr, nullptr),
-             SQLITE_OK);
-    QCOMPARE(sqlite3_exec(other, "BEGIN EXCLUSIVE", nullptr, nullptr, nullptr), SQLITE_OK);
-    auto r = await<std::vector<JobId>>(
-        [&](auto reply) { b->submit({demoJobs()[1]}, Caller{}, std::nullopt, reply); });
-    sqlite3_exec(other, "ROLLBACK", nullptr, nullptr, nullptr);
-    sqlite3_close(other);
+    QVERIFY(b->health().serving);
+    QVERIFY(b->health().reason.empty());
+    auto r = submitWithUnreadableStore(f, *b);
     QCOMPARE(kindOf(r), ErrorKind::Unavailable);
     auto later = await<std::vector<JobId>>(
         [&](auto reply) { b->submit({demoJobs()[2]}, Caller{}, std::nullopt, reply); });
     QCOMPARE(kindOf(later), ErrorKind::Unavailable);
     QVERIFY2(std::get<ApiError>(later).message.find("restart tesserad") != std::string::npos,
              std::get<ApiError>(later).message.c_str());
+    // Health tells the truth: not serving, with the reason the refusals give.
+    const BackendHealth health = b->health();
+    QVERIFY(!health.serving);
+    QVERIFY2(std::get<ApiError>(later).message.ends_with(": " + health.reason),
+             health.reason.c_str());
+    QVERIFY2(health.reason.find("the state could not be reloaded") != std::string::npos,
+             health.reason.c_str());
+    stopWatch();
+    std::lock_guard lock(toldMutex);
+    QCOMPARE(told.size(), size_t{1});
+    QCOMPARE(told.front(), health);
+  }
+
+  // A cancelled health watch is not called any more.
+  void aCancelledHealthWatchIsQuiet() {
+    Fixture f;
+    auto b = f.open();
+    std::atomic<int> calls{0};
+    b->watchHealth([&](const BackendHealth&) { ++calls; })();
+    submit(*b, {demoJobs()[0]});
+    auto r = submitWithUnreadableStore(f, *b);
+    QCOMPARE(kindOf(r), ErrorKind::Unavailable);
+    // The rollback runs after the replies: the next request is answered after it.
+    QCOMPARE(kindOf(await<std::vector<JobId>>(
+                 [&](auto reply) { b->submit({demoJobs()[2]}, Caller{}, std::nullopt, reply); })),
+             ErrorKind::Unavailable);
+    QVERIFY(!b->health().serving);
+    QCOMPARE(calls.load(), 0);
   }
 
   void anExpiredDeadlineIsNotApplied() {

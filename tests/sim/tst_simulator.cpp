@@ -103,6 +103,28 @@ class TstSimulator : public QObject {
   Q_OBJECT
 
  private slots:
+  // A MIG job's GPU equivalents are its profile's share of the GPU it runs on, as the accounting
+  // charges them: 7g.80gb on an A100 is a whole GPU per task (not 1/7), 3g.40gb is 3/7, whether
+  // it ran or not. So --jobs-csv's gpus column and gpu_hours_used agree.
+  void migJobsCountTheirProfilesShare() {
+    TraceJob big = wholeJob(1, 0, 0, 100);
+    big.job.tasks = 2;
+    big.job.perTask = {GpuRequest::Kind::Mig, 0, "7g.80gb", 0, 0};
+    TraceJob small = wholeJob(2, 0, 0, 100);
+    small.job.perTask = {GpuRequest::Kind::Mig, 0, "3g.40gb", 0, 0};
+    auto sim = simulate(traceOf({big, small}));
+    const auto jobs = sim.outcomes();
+    const JobOutcome& b = outcome(jobs, 1);
+    QCOMPARE(b.firstStart, Seconds{0});
+    QCOMPARE(b.gpus, 2.0);
+    QVERIFY(std::abs(b.gpuHoursUsed - b.gpus * 100 / 3600.0) < 1e-9);
+    QVERIFY(std::abs(outcome(jobs, 2).gpus - 3.0 / 7.0) < 1e-12);
+    std::ostringstream csv;
+    writeJobsCsv(csv, jobs);
+    QVERIFY2(csv.str().find("\n1,vision,experiment,batch,2,") != std::string::npos,
+             csv.str().c_str());
+  }
+
   // Job 1 takes both H100s for 100 s; job 2 arrives at 10 s and must wait for them.
   void jobsWaitAndRunTheirRealRuntime() {
     auto sim = simulate(traceOf({wholeJob(1, 0, 2, 100), wholeJob(2, 10, 2, 50)}));
@@ -255,7 +277,8 @@ class TstSimulator : public QObject {
     SimConfig c = fastConfig();
     c.cycleInterval = 30;
     c.idleCycleInterval = 300;
-    TraceJob never = wholeJob(1, 0, 8, 100);  // 8 GPUs: no node has them
+    TraceJob never = wholeJob(1, 0, 2, 100);  // held for good: work that waits
+    never.job.held = true;
     auto sim = simulate(traceOf({never, wholeJob(2, 100, 1, 50)}), c);
     QVERIFY(outcome(sim.outcomes(), 2).firstStart <= 130);
     QCOMPARE(outcome(sim.outcomes(), 1).firstStart, Seconds{-1});

@@ -25,9 +25,7 @@ std::shared_ptr<Backend> embedded(const QTemporaryDir& dir) {
 }
 
 JobId submitBig(Backend& b) {
-  Job j = demoWorkload()->jobs[0];
-  j.id = kNoJob;
-  j.tasks = 64;
+  Job j = test::demoJobThatWaits();
   std::promise<JobId> p;
   b.submit({j}, Caller{}, std::nullopt, [&](std::variant<std::vector<JobId>, ApiError> r) {
     p.set_value(std::get<std::vector<JobId>>(r)[0]);

@@ -24,6 +24,7 @@
 #include <set>
 
 #include "../service/backend_test_util.h"
+#include "../service/demo_backend.h"
 #include "clusterspec/cluster_spec.h"
 #include "golden.h"
 #include "job_inspector.h"
@@ -685,9 +686,8 @@ class TstJobTableModel : public QObject {
     Backend& b = **opened;
     std::vector<Job> submit = demoWorkload()->jobs;
     for (Job& j : submit) j.id = kNoJob;
-    // Enough of the biggest gang that some jobs must wait, so both views have rows.
-    Job big = submit.front();
-    big.tasks = 64;
+    // A job that waits for good, so both views have rows.
+    Job big = test::demoJobThatWaits();
     submit.push_back(big);
     test::ok(test::await<std::vector<JobId>>(
         [&](auto r) { b.submit(submit, Caller{}, std::nullopt, r); }));
