@@ -1,10 +1,12 @@
 #include "sim/simulator.h"
 
 #include <algorithm>
+#include <optional>
 #include <sstream>
 
 #include "core/engine_text.h"
 #include "scheduler/command_yaml.h"
+#include "scheduler/node_filter.h"
 #include "topology/mig_layout.h"
 #include "topology/yaml_reader.h"
 
@@ -457,6 +459,27 @@ JobTelemetry Simulator::jobTelemetry(JobId job, Seconds t) const {
   return telemetry_.sample(job, usageOf(job), t);
 }
 
+namespace {
+
+// GPU equivalents a job asks for before it runs. A MIG instance counts as its profile's compute
+// slices over the GPU's (3g on a 7-slice A100 is 3/7), as the usage accounting charges it; among
+// the cluster's models that offer the profile, the smallest share.
+double demandOf(const Cluster& c, const Job& job) {
+  if (job.perTask.kind != GpuRequest::Kind::Mig) return job.gpuDemand();
+  std::optional<double> share;
+  for (const Node& n : c.nodes()) {
+    const auto& mig = n.gpuModel().mig;
+    const int p = mig ? mig->profileIndex(job.perTask.migProfile) : -1;
+    if (p < 0 || !nodeEligible(job, n)) continue;
+    const double s =
+        double(mig->profiles[static_cast<size_t>(p)].computeSlices) / mig->computeSlices;
+    share = std::min(share.value_or(s), s);
+  }
+  return share ? job.tasks * *share : job.gpuDemand();
+}
+
+}  // namespace
+
 std::vector<JobOutcome> Simulator::outcomes() const {
   std::vector<JobOutcome> out;
   for (const JobRecord* j : engine_.jobs()) {
@@ -466,13 +489,14 @@ std::vector<JobOutcome> Simulator::outcomes() const {
     o.team = j->job.team;
     o.priorityClass = j->job.priorityClass;
     o.workloadClass = j->job.workloadClass;
-    o.gpus = j->job.gpuDemand();
+    o.gpus = demandOf(engine_.cluster(), j->job);
     o.submit = j->job.submitTime;
     o.state = j->state;
     o.preemptions = j->preemptions;
     o.gpuHoursLost = j->gpuHoursLost;
     if (it != runs_.end()) {
       const RunInfo& r = it->second;
+      if (r.gpus > 0) o.gpus = r.gpus;  // what it held, as the accounting charges it
       o.preemptions -= r.interruptions;
       o.gpuHoursLost -= r.gpuHoursLostToInterruptions;
       o.interruptions = r.interruptions;
