@@ -53,6 +53,7 @@ void comparePolicies(const Policy& a, const Policy& b) {
   QCOMPARE(a.backfill.resolution, b.backfill.resolution);
   QCOMPARE(a.backfill.depth, b.backfill.depth);
   QCOMPARE(a.backfill.timeBudgetMs, b.backfill.timeBudgetMs);
+  QCOMPARE(a.backfill.interval, b.backfill.interval);
   QCOMPARE(a.fairShare.halfLife, b.fairShare.halfLife);
   QCOMPARE(a.checkInvariants, b.checkInvariants);
 }
@@ -141,12 +142,14 @@ backfill:
   resolution: 90s
   depth: 7
   time_budget_ms: 12.5
+  interval: 10m
 )");
     QCOMPARE(q(p.backfill.plugin), QString("none"));
     QCOMPARE(p.backfill.window, Seconds{7200});
     QCOMPARE(p.backfill.resolution, Seconds{90});
     QCOMPARE(p.backfill.depth, 7);
     QCOMPARE(p.backfill.timeBudgetMs, 12.5);
+    QCOMPARE(p.backfill.interval, Seconds{600});
   }
 
   void fairShareAndInvariants() {
@@ -300,7 +303,7 @@ check_invariants: true
     p.score = {{"topology", 2.5}, {"fgd", 0.25}, {"spread", 0}};
     p.permit = {};
     p.preemption = {"none", false, true, 3};
-    p.backfill = {"none", 7200, 90, 7, 12.5};
+    p.backfill = {"none", 7200, 90, 7, 12.5, 600};
     p.fairShare.halfLife = 3600;
     p.checkInvariants = true;
     const std::string text = writePolicy(p);
