@@ -37,7 +37,7 @@ namespace tessera {
 // Viewer < Operator < Admin are ordered by power: each may do everything the roles below it may
 // do. Agent stands apart: a GPU node's agent may push its telemetry and nothing else (not even
 // read), so a token on every node cannot cancel or drain anything; operators and admins may push
-// too.
+// too. Roles are cluster-wide (tokens carry no team): docs/tesserad.md#security says why.
 enum class Role : uint8_t { Viewer, Operator, Admin, Agent };
 
 const char* roleName(Role role);

@@ -184,6 +184,15 @@ Expected<Database> Database::openReadOnly(const std::string& path) {
 Expected<int64_t> Database::readInt(const std::string& sql) {
   auto q = prepare(sql);
   Expected<bool> row = q ? q->step() : Expected<bool>(q.error());
+  // A WAL database whose directory cannot be written (no -wal or -shm file can be created
+  // beside it) already fails its first read, as "read-only": the directory is at fault, not
+  // the file.
+  if (!row && (sqlite3_errcode(db_) & 0xff) == SQLITE_READONLY)
+    return Error{
+        "cannot write beside the database (is its directory writable? WAL needs its "
+        "-wal and -shm files): " +
+            row.error().message,
+        {path_, 0, 0, ""}};
   if (!row)
     return Error{"not a Tessera database (not SQLite, or corrupt): " + row.error().message,
                  {path_, 0, 0, ""}};

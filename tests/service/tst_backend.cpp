@@ -3,7 +3,8 @@
 // refusals carry the right error class, dry runs change nothing but are audited, a failed commit
 // is reported and leaves memory as the database has it, and event sequence numbers run on
 // without gaps across restarts. The per-team and per-pool metric series add up to the cluster's,
-// and the snapshot carries the backfill plan's and the operator's reservations.
+// and the snapshot carries the backfill plan's and the operator's reservations. A reply comes only
+// after its commit was fsynced.
 #include <QTemporaryDir>
 #include <QtTest>
 
@@ -16,6 +17,7 @@
 #include <sstream>
 
 #include "../service/demo_backend.h"
+#include "../store/sync_counting_vfs.h"
 #include "backend_test_util.h"
 #include "clusterspec/cluster_spec.h"
 #include "core/engine_text.h"
@@ -188,6 +190,9 @@ class TstBackend : public QObject {
   Q_OBJECT
 
  private slots:
+  // Every database this process opens goes through the fsync-counting VFS.
+  void initTestCase() { SyncCountingVfs::install(); }
+
   void acknowledgedSubmitsAreStored() {
     Fixture f;
     std::vector<JobId> ids;
@@ -206,6 +211,34 @@ class TstBackend : public QObject {
       QCOMPARE((*row)->state, JobState::Pending);
       QCOMPARE((*row)->job.id, id);
     }
+  }
+
+  // "Acknowledged" means on disk, not in the page cache: the WAL is fsynced after the request is
+  // applied and before its reply is sent. A kill -9 keeps the page cache, so the crash tests
+  // cannot see the difference; counting fsyncs at the moment of the reply can.
+  void aReplyComesAfterItsCommitIsSynced() {
+    Fixture f;
+    auto b = f.open();
+    uint64_t syncsAtReply = 0;
+    const uint64_t beforeSubmit = SyncCountingVfs::walSyncs();
+    const JobId id =
+        ok(await<std::vector<JobId>>([&](auto reply) {
+          b->submit({demoJobs()[0]}, Caller{}, std::nullopt,
+                    [&syncsAtReply, reply](std::variant<std::vector<JobId>, ApiError> r) {
+                      syncsAtReply = SyncCountingVfs::walSyncs();
+                      reply(std::move(r));
+                    });
+        })).front();
+    QVERIFY2(syncsAtReply > beforeSubmit, "a submit was acknowledged before its commit's fsync");
+    const uint64_t beforeAct = SyncCountingVfs::walSyncs();
+    ok(await<CommandResult>([&](auto reply) {
+      b->act(cmd::Hold{id}, false, Caller{}, std::nullopt,
+             [&syncsAtReply, reply](std::variant<CommandResult, ApiError> r) {
+               syncsAtReply = SyncCountingVfs::walSyncs();
+               reply(std::move(r));
+             });
+    }));
+    QVERIFY2(syncsAtReply > beforeAct, "an action was acknowledged before its commit's fsync");
   }
 
   void restartRebuildsTheSameEngine() {

@@ -1,20 +1,28 @@
 // The backend's SQLite state: schema creation and migration, refusing newer, foreign and corrupt
-// files and unwritable directories with clear errors, transactions that leave nothing behind when
-// they fail, the append-only event log (order, no rewrites, reopen), and online backup.
+// files and unwritable directories with clear errors (as root too), transactions that leave
+// nothing behind when they fail and are fsynced before they return, the append-only event log
+// (order, no rewrites, reopen), and online backup.
 #include <QFile>
 #include <QTemporaryDir>
 #include <QtTest>
 
+#include <grp.h>
 #include <sqlite3.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
+#include <cerrno>
+#include <cstring>
 #include <filesystem>
 
 #include "core/engine_text.h"
 #include "store/database.h"
 #include "store/event_store.h"
 #include "store/job_codec.h"
+#include "sync_counting_vfs.h"
 
 using namespace tessera;
+using tessera::test::SyncCountingVfs;
 
 namespace {
 
@@ -39,12 +47,71 @@ void pragma(const std::string& path, const std::string& sql) {
   sqlite3_close(db);
 }
 
+// One pragma's value as text, on an open database.
+std::string pragmaValue(Database& db, const std::string& name) {
+  auto q = db.prepare("PRAGMA " + name);
+  if (!q || !*q->step()) return "<no value>";
+  return q->textAt(0);
+}
+
+// Database::open(path)'s error ("opened" when it succeeds), from a child process without root's
+// power to write anywhere: root ignores permission bits, so as root the child first becomes
+// nobody (65534), whom a read-only directory refuses as it refuses any user. Failing to drop
+// root is reported as the answer, so the caller's check fails rather than passing vacuously.
+std::string openAsUnprivileged(const std::string& path) {
+  int pipeFds[2];
+  if (pipe(pipeFds) != 0) return std::string("pipe: ") + std::strerror(errno);
+  const pid_t pid = fork();
+  if (pid < 0) return std::string("fork: ") + std::strerror(errno);
+  if (pid == 0) {
+    close(pipeFds[0]);
+    std::string answer;
+    constexpr uid_t kNobody = 65534;
+    if (geteuid() == 0 &&
+        (setgroups(0, nullptr) != 0 || setgid(kNobody) != 0 || setuid(kNobody) != 0)) {
+      answer = std::string("cannot drop root: ") + std::strerror(errno);
+    } else {
+      auto db = Database::open(path);
+      answer = db.ok() ? "opened" : db.error().str();
+    }
+    (void)!write(pipeFds[1], answer.data(), answer.size());
+    _exit(0);
+  }
+  close(pipeFds[1]);
+  std::string answer;
+  char buf[512];
+  for (ssize_t n; (n = read(pipeFds[0], buf, sizeof buf)) != 0;) {
+    if (n < 0 && errno == EINTR) continue;
+    if (n < 0) break;
+    answer.append(buf, static_cast<size_t>(n));
+  }
+  close(pipeFds[0]);
+  int status = 0;
+  waitpid(pid, &status, 0);
+  return answer;
+}
+
+// A directory everyone may enter and read but no one (save root) may write.
+void makeReadOnly(const QTemporaryDir& dir) {
+  namespace fs = std::filesystem;
+  fs::permissions(dir.path().toStdString(), fs::perms::owner_read | fs::perms::owner_exec |
+                                                fs::perms::group_read | fs::perms::group_exec |
+                                                fs::perms::others_read | fs::perms::others_exec);
+}
+
+void makeWritable(const QTemporaryDir& dir) {
+  std::filesystem::permissions(dir.path().toStdString(), std::filesystem::perms::owner_all);
+}
+
 }  // namespace
 
 class TstStore : public QObject {
   Q_OBJECT
 
  private slots:
+  // Every database this process opens goes through the fsync-counting VFS.
+  void initTestCase() { SyncCountingVfs::install(); }
+
   void createsTheSchemaAndReopens() {
     QTemporaryDir dir;
     const std::string path = dir.filePath("t.db").toStdString();
@@ -216,18 +283,57 @@ class TstStore : public QObject {
     QCOMPARE(QFile(junk).size(), qint64{4096});  // left exactly as it was
   }
 
-  void refusesAMissingOrReadOnlyDirectory() {
+  void refusesAMissingDirectory() {
     auto missing = Database::open("/nonexistent-dir/t.db");
     QVERIFY(!missing.ok());
     QVERIFY(missing.error().message.find("directory does not exist") != std::string::npos);
-    if (geteuid() == 0) return;  // root writes anywhere: the permission check cannot fail then
+    // A regular file where the directory should be is no directory either.
     QTemporaryDir dir;
-    std::filesystem::permissions(dir.path().toStdString(), std::filesystem::perms::owner_read |
-                                                               std::filesystem::perms::owner_exec);
-    auto ro = Database::open(dir.filePath("t.db").toStdString());
-    std::filesystem::permissions(dir.path().toStdString(), std::filesystem::perms::owner_all);
-    QVERIFY(!ro.ok());
-    QVERIFY2(ro.error().message.find("writable") != std::string::npos, ro.error().str().c_str());
+    const QString file = dir.filePath("not-a-dir");
+    QVERIFY(QFile(file).open(QIODevice::WriteOnly));
+    auto underFile = Database::open((file + "/t.db").toStdString());
+    QVERIFY(!underFile.ok());
+    QVERIFY2(underFile.error().message.find("directory does not exist") != std::string::npos,
+             underFile.error().str().c_str());
+  }
+
+  // New databases cannot be created in a directory the user may not write; run by a child
+  // that is not root (root ignores permission bits), so it holds when the tests run as root.
+  void refusesAReadOnlyDirectoryForANewDatabase() {
+    QTemporaryDir dir;
+    const std::string path = dir.filePath("t.db").toStdString();
+    makeReadOnly(dir);
+    const std::string answer = openAsUnprivileged(path);
+    makeWritable(dir);
+    QVERIFY2(
+        answer.find("cannot open the database (is its directory writable?)") != std::string::npos,
+        answer.c_str());
+    QVERIFY2(answer.starts_with(path), answer.c_str());  // the error names the file
+    QVERIFY(!QFile::exists(QString::fromStdString(path)));
+  }
+
+  // An existing database whose directory became read-only: WAL cannot create its -wal and
+  // -shm files beside it, and the error says so rather than calling the file foreign.
+  void refusesAReadOnlyDirectoryForAnExistingDatabase() {
+    QTemporaryDir dir;
+    const std::string path = dir.filePath("t.db").toStdString();
+    {
+      auto db = Database::open(path);
+      QVERIFY(db.ok());
+      QVERIFY(EventStore(*db).append({logEvent(1, EventKind::Submitted, 7, "kept")}).ok());
+    }
+    // The file itself stays writable for everyone: only the directory is in the way.
+    std::filesystem::permissions(path, std::filesystem::perms::all);
+    makeReadOnly(dir);
+    const std::string answer = openAsUnprivileged(path);
+    makeWritable(dir);
+    QVERIFY2(answer.find("cannot write beside the database (is its directory writable?") !=
+                 std::string::npos,
+             answer.c_str());
+    // Nothing was lost: it opens again once the directory is writable.
+    auto db = Database::open(path);
+    QVERIFY2(db.ok(), db.ok() ? "" : db.error().str().c_str());
+    QCOMPARE(*EventStore(*db).lastSeq(), uint64_t{1});
   }
 
   void aFailedTransactionLeavesNothingBehind() {
@@ -242,6 +348,33 @@ class TstStore : public QObject {
     auto q = db->prepare("SELECT count(*) FROM meta");
     QVERIFY(q.ok() && *q->step());
     QCOMPARE(q->int64At(0), int64_t{0});
+  }
+
+  // Commit is the durability point: the WAL holds the transaction and is fsynced before
+  // transaction() returns. A kill -9 keeps the page cache, so crash tests pass with
+  // synchronous=OFF or NORMAL (NORMAL syncs the WAL only at checkpoints); counting syncs does not.
+  void aCommitIsSyncedBeforeItReturns() {
+    QTemporaryDir dir;
+    auto db = Database::open(dir.filePath("t.db").toStdString());
+    QVERIFY(db.ok());
+    QCOMPARE(pragmaValue(*db, "journal_mode"), std::string("wal"));
+    QCOMPARE(pragmaValue(*db, "synchronous"), std::string("2"));  // FULL
+    for (int i = 0; i < 3; ++i) {
+      const uint64_t before = SyncCountingVfs::walSyncs();
+      const Status s = db->transaction([&](Database& d) {
+        return d.exec("INSERT INTO meta VALUES('key" + std::to_string(i) + "', 'value')");
+      });
+      QVERIFY(s.ok());
+      QVERIFY2(SyncCountingVfs::walSyncs() > before, "the commit returned before an fsync");
+    }
+    // The event log's group commit is one such transaction.
+    const uint64_t before = SyncCountingVfs::walSyncs();
+    QVERIFY(EventStore(*db).append({logEvent(1, EventKind::Submitted, 3, "x")}).ok());
+    QVERIFY(SyncCountingVfs::walSyncs() > before);
+    // A read commits nothing and needs no fsync: the counter tells syncs apart from other I/O.
+    const uint64_t afterWrites = SyncCountingVfs::walSyncs();
+    QCOMPARE(*EventStore(*db).lastSeq(), uint64_t{1});
+    QCOMPARE(SyncCountingVfs::walSyncs(), afterWrites);
   }
 
   void backsUpWhileOpen() {
