@@ -56,7 +56,7 @@ BENCHMARKS=(
   "openb|bench_openb|300|openb placement experiment, FGD policy"
   "tesserad_submit|bench_tesserad|300|tesserad sustained submits"
   "tesserad_watch|bench_tesserad|300|tesserad watch fan-out"
-  "tesserad_restart|bench_tesserad|900|tesserad restart to serving (prepares its database once)"
+  "tesserad_restart|bench_tesserad|1200|tesserad restart to serving (prepares its database once)"
   "heatmap|bench_heatmap|300|topology heatmap, 10,000 GPUs"
   "console|bench_console|300|console start and event to pixel"
   "report|bench_report|600|30-day report over 6,000 GPUs"
@@ -274,7 +274,11 @@ work_dir=${work_dir:-$build_dir/bench-runner}
 mkdir -p "$work_dir/logs"
 work_dir=$(cd "$work_dir" && pwd)
 logs=$work_dir/logs
-rm -f "$logs"/*.out "$logs"/*.json "$logs"/*.status
+# One run at a time per work directory: a second would delete the first one's logs, and two
+# runs at once measure each other anyway.
+exec 9>"$work_dir/.lock"
+flock -n 9 || die "another run-benchmarks is using $work_dir (wait for it, or --work-dir)"
+rm -f "$logs"/*.out "$logs"/*.json
 
 # --- running one benchmark
 
@@ -335,8 +339,13 @@ run_benchmark() { # name limit
       # three times (median), as docs/PERFORMANCE.md records them.
       run_gb engine "$limit" bench_engine --benchmark_filter='BM_Cycle150kPending/20/|BM_Memory40kGpus150kJobs' &&
         run_gb engine "$limit" bench_engine --benchmark_filter='BM_ExplainPending' "${gb_repeat[@]}" ;;
-    engine:1) run_gb engine "$limit" bench_engine --cycle-episodes=1 \
-      --benchmark_filter='BM_Cycle150kPending/20/50/|BM_ExplainPending' "${gb_quick[@]}" ;;
+    engine:1)
+      # An executable older than --cycle-episodes runs one episode anyway: asked again without it.
+      local quick_filter='BM_Cycle150kPending/20/50/|BM_ExplainPending'
+      run_gb engine "$limit" bench_engine --cycle-episodes=1 --benchmark_filter="$quick_filter" \
+        "${gb_quick[@]}" ||
+        { grep -q 'unrecognized.*--cycle-episodes' "$logs/engine.out" &&
+          run_gb engine "$limit" bench_engine --benchmark_filter="$quick_filter" "${gb_quick[@]}"; } ;;
     simulator:0) run_exe "$limit" "$logs/$name.out" bench_simulator --jobs 100000 --rate 200 ;;
     simulator:1) run_exe "$limit" "$logs/$name.out" bench_simulator --jobs 2000 --nodes 100 --rate 30 ;;
     simulator_overload:0) run_exe "$limit" "$logs/$name.out" bench_simulator --jobs 100000 --rate 250 ;;
@@ -404,7 +413,8 @@ gb_value() { # name regex field unit
       | select($v != null)
       | (if .run_type == "aggregate" then "median of \(.repetitions // "?") runs"
          elif ($field | test("^p[0-9]+_ms$")) and .cycles then "of \(.cycles) cycles"
-         elif ($field | test("^p[0-9]+_ms$")) then "of ? cycles (older bench)"
+         elif ($field | test("^p[0-9]+_ms$"))
+           then "of \(.run_name | split("/")[1]) cycles (older bench)"
          elif ($field | startswith("first_")) and .episodes then "median of \(.episodes) episodes"
          elif .iterations > 1 then "mean of \(.iterations) calls"
          else "1 run" end) as $n
