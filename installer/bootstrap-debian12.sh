@@ -16,8 +16,9 @@ PACKAGES=(
   libgrpc++-dev protobuf-compiler-grpc libprotobuf-dev protobuf-compiler
   # token hashing (libssl-dev) and the TLS test certificate (openssl)
   libssl-dev openssl
-  # tests and benchmarks; poppler-utils: pdftotext, which the report tests read PDFs with
-  libbenchmark-dev poppler-utils
+  # tests and benchmarks; poppler-utils: pdftotext, which the report tests read PDFs with;
+  # jq: installer/run-benchmarks.sh reads Google Benchmark's JSON with it
+  libbenchmark-dev poppler-utils jq
   # headless GUI at run/test time: without a font every glyph renders as a box;
   # fonts-wqy-microhei: CJK glyphs for the Simplified Chinese translation
   xvfb xauth fonts-dejavu-core fonts-wqy-microhei

@@ -4,7 +4,12 @@
 //   - event-to-pixel: a job submitted straight to the engine until it appears in the pending
 //     table and the heatmap has repainted (target < 100 ms), median and max of N submits.
 // Process start (loading Qt and the binary) is not included: it is the same for any Qt program.
-// Prints MET / NOT MET; the exit code is non-zero only on errors.
+// The "event" is a submit into the embedded backend of this process (no gRPC, no second
+// process); the window's 50 ms pause that merges bursts of changes is part of every sample, and
+// the samples are one submit at a time, 150 ms apart: a quiet console, not one under a stream
+// of events. The target applies to the max of the N samples.
+// Prints MET / NOT MET and RESULT lines (bench_stats.h) for installer/run-benchmarks.sh; the exit
+// code is non-zero only on errors.
 //
 // Run: build/release/tests/bench/bench_console [--runs N] [--smoke]
 #include <QApplication>
@@ -19,6 +24,7 @@
 #include <vector>
 
 #include "../service/demo_jobs.h"
+#include "bench_stats.h"
 #include "clusterspec/cluster_spec.h"
 #include "console/main_window.h"
 #include "console_session.h"
@@ -38,11 +44,6 @@ bool waitFor(const std::function<bool()>& done, int timeoutMs) {
     QCoreApplication::processEvents(QEventLoop::AllEvents, 5);
   }
   return true;
-}
-
-double median(std::vector<double> v) {
-  std::sort(v.begin(), v.end());
-  return v.empty() ? 0 : v[v.size() / 2];
 }
 
 }  // namespace
@@ -95,12 +96,14 @@ int main(int argc, char** argv) {
     latencies.push_back(static_cast<double>(t.nsecsElapsed()) / 1e6);
     waitFor([] { return false; }, 150);  // let the refresh settle between samples
   }
-  const double med = median(latencies);
-  const double worst = *std::max_element(latencies.begin(), latencies.end());
+  const bench::Summary e2p = bench::summarize(latencies);
   std::printf("console (embedded demo, offscreen, %d submits)\n", runs);
   std::printf("  cold start to first painted heatmap: %8.1f ms   target < 1500 ms  %s\n", coldMs,
               coldMs < 1500 ? "MET" : "NOT MET");
-  std::printf("  event to pixel, median / max      : %6.1f / %6.1f ms   target < 100 ms  %s\n", med,
-              worst, worst < 100 ? "MET" : (med < 100 ? "MET (median), max over" : "NOT MET"));
+  std::printf("  event to pixel, median / max of %zu: %6.1f / %6.1f ms   target < 100 ms  %s\n",
+              e2p.n, e2p.median, e2p.max,
+              e2p.max < 100 ? "MET" : (e2p.median < 100 ? "MET (median), max over" : "NOT MET"));
+  bench::printResult("cold_start", coldMs, "ms", 1);
+  bench::printSummary("event_to_pixel", e2p, "ms");
   return 0;
 }

@@ -1,11 +1,15 @@
 // Topology heatmap benchmark (heatmap issue): a synthetic 10,000-GPU cluster (1,250 nodes x 8
 // GPUs under 2 spines / 40 leaves, with MIG nodes, NVL racks, several teams, missing telemetry
-// and drained/down nodes). Measures, as the median of N runs:
+// and drained/down nodes). Measures, as the median of N runs (default 100; p90 and max beside):
 //   - setSnapshot (layout + per-tile state) of the whole cluster;
-//   - a full repaint into a 1920x1080 QImage, fitted (every GPU visible: target < 16 ms, one
-//     frame at 60 Hz), and zoomed in to where labels and MIG sub-tiles are drawn;
+//   - a full repaint into a 1920x1080 QImage, fitted (every GPU visible: target < 16 ms on the
+//     median, one frame at 60 Hz), and zoomed in to where labels and MIG sub-tiles are drawn;
 //   - HeatmapLayout::hitTest at random scene points (target < 0.1 ms) and a rubber-band query.
-// Figures are printed with MET / NOT MET; the exit code is non-zero only on errors.
+// A "repaint" is HeatmapWidget::paint into a QImage with Qt's raster engine: no window, no
+// compositing, no flush to a screen. A hit-test figure is the mean per call over a batch of
+// 100,000 calls, one sample per batch: not a distribution of single calls.
+// Figures are printed with MET / NOT MET and as RESULT lines (bench_stats.h) for
+// installer/run-benchmarks.sh; the exit code is non-zero only on errors.
 //
 // Run: build/release/tests/bench/bench_heatmap [--runs N] [--nodes N] [--png PREFIX] [--smoke]
 #include <QApplication>
@@ -19,8 +23,10 @@
 #include <cstring>
 #include <functional>
 #include <string>
+#include <utility>
 #include <vector>
 
+#include "bench_stats.h"
 #include "heatmap_layout.h"
 #include "heatmap_widget.h"
 
@@ -31,7 +37,7 @@ using Clock = std::chrono::steady_clock;
 namespace {
 
 struct Options {
-  int runs = 30;
+  int runs = 100;
   int nodes = 1250;
   std::string png;
   bool smoke = false;
@@ -120,32 +126,31 @@ ClusterSnapshot synthesize(int nodes) {
   return s;
 }
 
-struct Figure {
-  double median = 0;
-  double p90 = 0;
-  double max = 0;
-};
-
-Figure measure(int runs, const std::function<void()>& f) {
+// Milliseconds of each of `runs` calls of f.
+bench::Summary measure(int runs, const std::function<void()>& f) {
   std::vector<double> ms;
   for (int r = 0; r < runs; ++r) {
     const auto t0 = Clock::now();
     f();
     ms.push_back(std::chrono::duration<double, std::milli>(Clock::now() - t0).count());
   }
-  std::sort(ms.begin(), ms.end());
-  auto at = [&](double q) {
-    return ms[std::min(ms.size() - 1, static_cast<size_t>(q * static_cast<double>(ms.size())))];
-  };
-  return {at(0.5), at(0.9), ms.back()};
+  return bench::summarize(ms);
 }
 
-void row(const char* what, const Figure& f, double targetMs) {
+// The RESULT lines, printed after the table so that it stays readable.
+std::vector<std::pair<std::string, bench::Summary>> results;
+
+// A table row; its figures become RESULT lines named `key`. The target applies to the median;
+// the p90 is shown only where the runs hold one (bench::hasPercentile).
+void row(const char* what, const std::string& key, const bench::Summary& f, double targetMs) {
   char target[48] = "-";
   if (targetMs > 0)
     std::snprintf(target, sizeof target, "< %g ms %s", targetMs,
                   f.median < targetMs ? "MET" : "NOT MET");
-  std::printf("| %-44s | %10.5f | %10.5f | %10.5f | %s\n", what, f.median, f.p90, f.max, target);
+  char p90[16] = "-";
+  if (bench::hasPercentile(0.90, f.n)) std::snprintf(p90, sizeof p90, "%10.5f", f.p90);
+  std::printf("| %-44s | %10.5f | %10s | %10.5f | %s\n", what, f.median, p90, f.max, target);
+  results.emplace_back(key, f);
 }
 
 void paintOnce(HeatmapWidget& w, QImage& img) {
@@ -171,26 +176,32 @@ int main(int argc, char** argv) {
   const ClusterSnapshot snap = synthesize(o.nodes);
   size_t gpus = 0;
   for (const auto& n : snap.nodes) gpus += n.gpus.size();
-  std::printf("Heatmap benchmark: %zu GPUs on %zu nodes, 1920x1080, median of %d runs (ms)\n\n",
-              gpus, snap.nodes.size(), o.runs);
+  std::printf(
+      "Heatmap benchmark: %zu GPUs on %zu nodes, 1920x1080, %d runs per row (ms; median, p90 "
+      "and max of the %d, nearest rank)\n\n",
+      gpus, snap.nodes.size(), o.runs, o.runs);
   std::printf("| %-44s | %10s | %10s | %10s | target\n", "what", "median", "p90", "max");
   std::printf("|%s|------------|------------|------------|-------\n", std::string(46, '-').c_str());
 
   HeatmapWidget w;
   w.resize(1920, 1080);
-  row("setSnapshot (layout + tile state)", measure(o.runs, [&] { w.setSnapshot(snap); }), 0);
+  row("setSnapshot (layout + tile state)", "set_snapshot",
+      measure(o.runs, [&] { w.setSnapshot(snap); }), 0);
   QImage img(1920, 1080, QImage::Format_ARGB32_Premultiplied);
   const struct {
     const char* name;
+    const char* key;
     HeatmapLayer layer;
-  } layers[] = {{"full repaint, fitted, allocation layer", HeatmapLayer::Allocation},
-                {"full repaint, fitted, team layer", HeatmapLayer::Team},
-                {"full repaint, fitted, utilization layer", HeatmapLayer::Utilization},
-                {"full repaint, fitted, gap layer", HeatmapLayer::Gap}};
+  } layers[] = {{"full repaint, fitted, allocation layer", "repaint.fitted.allocation",
+                 HeatmapLayer::Allocation},
+                {"full repaint, fitted, team layer", "repaint.fitted.team", HeatmapLayer::Team},
+                {"full repaint, fitted, utilization layer", "repaint.fitted.utilization",
+                 HeatmapLayer::Utilization},
+                {"full repaint, fitted, gap layer", "repaint.fitted.gap", HeatmapLayer::Gap}};
   for (const auto& l : layers) {
     w.setLayer(l.layer);
     w.fitToView();
-    row(l.name, measure(o.runs, [&] { paintOnce(w, img); }), 16);
+    row(l.name, l.key, measure(o.runs, [&] { paintOnce(w, img); }), 16);
   }
   w.setLayer(HeatmapLayer::Allocation);
   w.fitToView();
@@ -201,9 +212,10 @@ int main(int argc, char** argv) {
     w.fitToView();
     w.zoomAt(center, px / (tile * w.zoom()));
     w.setLayer(HeatmapLayer::Team);
-    const std::string name =
-        "repaint zoomed in, tiles " + std::to_string(static_cast<int>(px)) + " px, team layer";
-    row(name.c_str(), measure(o.runs, [&] { paintOnce(w, img); }), 16);
+    const std::string tiles = std::to_string(static_cast<int>(px));
+    const std::string name = "repaint zoomed in, tiles " + tiles + " px, team layer";
+    row(name.c_str(), "repaint.zoomed" + tiles + "px.team",
+        measure(o.runs, [&] { paintOnce(w, img); }), 16);
     savePng(w, img, o.png, px < 20 ? "zoomed-16px" : "zoomed-48px");
   }
 
@@ -216,15 +228,20 @@ int main(int argc, char** argv) {
     points.emplace_back(b.left() + rng.generateDouble() * b.width(),
                         b.top() + rng.generateDouble() * b.height());
   size_t hits = 0;
-  const Figure batch = measure(o.runs, [&] {
+  bench::Summary batch = measure(o.runs, [&] {
     for (const QPointF& p : points) hits += layout.hitTest(p).has_value();
   });
-  row("hitTest, one call (100,000 random points)",
-      {batch.median / kPoints, batch.p90 / kPoints, batch.max / kPoints}, 0.1);
+  // Per call: each sample is a batch's mean, so these are statistics of batch means.
+  for (double* v :
+       {&batch.min, &batch.median, &batch.p90, &batch.p95, &batch.p99, &batch.max, &batch.mean})
+    *v /= kPoints;
+  row("hitTest, mean per call (batches of 100,000)", "hit_test.mean_per_call", batch, 0.1);
   std::vector<int> found;
   const QRectF quarter(b.topLeft(), b.size() / 2);
-  row("rubber band over a quarter of the scene",
+  row("rubber band over a quarter of the scene", "rubber_band",
       measure(o.runs, [&] { layout.tilesIn(quarter, found); }), 0);
+  std::printf("\n");
+  for (const auto& [key, figure] : results) bench::printSummary(key, figure, "ms");
   std::printf("\n%zu of %d random points hit a GPU; the band holds %zu GPUs.\n",
               hits / static_cast<size_t>(o.runs), kPoints, found.size());
   return hits > 0 && !found.empty() ? 0 : 1;

@@ -8,6 +8,9 @@
 //   bench_report --make FILE [--jobs N] [--nodes N]     simulate and write the record
 //   bench_report --db FILE [--group-by G]               time report -> CSV and report -> PDF
 //   bench_report --smoke                                 both, small, in one process (ctest)
+// --db prints the figures as RESULT lines too (bench_stats.h), named by the grouping:
+// <group>.csv and <group>.pdf (seconds), <group>.peak_rss_csv / .peak_rss_pdf (MiB). The peak
+// RSS after the PDF is the process's peak so far, so it is at least the CSV's.
 #include <sys/resource.h>
 
 #include <QApplication>
@@ -20,6 +23,7 @@
 #include <sstream>
 #include <string>
 
+#include "bench_stats.h"
 #include "clusterspec/cluster_spec.h"
 #include "report/report_compute.h"
 #include "report/report_csv.h"
@@ -108,14 +112,20 @@ int measure(const std::string& path, const std::string& groupBy, const std::stri
       "%zu idle jobs); peak RSS %ld MiB\n",
       toCsv, computed, report->total.allocated, report->usage.size(), groupBy.c_str(),
       report->idleJobsTotal, peakRssMiB());
+  bench::printResult(groupBy + ".csv", toCsv, "s", 1);
+  bench::printResult(groupBy + ".computing", computed, "s", 1);
+  bench::printResult(groupBy + ".peak_rss_csv", static_cast<double>(peakRssMiB()), "MiB", 1);
   // Report -> PDF: computed again, as `tessera report --format pdf` would.
   t0 = Clock::now();
   auto again = computeReport(**source, request);
   if (!again) return std::fprintf(stderr, "%s\n", again.error().str().c_str()), 1;
   if (const Status s = writeReportPdf(*again, outDir + "/report.pdf"); !s)
     return std::fprintf(stderr, "%s\n", s.error().str().c_str()), 1;
-  std::printf("report -> PDF: %.2f s (%.0f KiB); peak RSS %ld MiB\n", since(t0),
+  const double toPdf = since(t0);
+  std::printf("report -> PDF: %.2f s (%.0f KiB); peak RSS %ld MiB\n", toPdf,
               double(std::filesystem::file_size(outDir + "/report.pdf")) / 1024, peakRssMiB());
+  bench::printResult(groupBy + ".pdf", toPdf, "s", 1);
+  bench::printResult(groupBy + ".peak_rss_pdf", static_cast<double>(peakRssMiB()), "MiB", 1);
   return 0;
 }
 

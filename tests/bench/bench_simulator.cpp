@@ -1,7 +1,12 @@
 // Simulator benchmark (simulator issue): replay of a 100,000-job trace on a 6,000-GPU cluster
 // (750 x 8-GPU nodes under 15 leaf switches) with backfill and preemption on; target < 30 s.
 // Reports wall time, the simulated-time / wall-time ratio (Slurm's simulator reaches ~100x),
-// engine cycles and their p50/p99, and peak memory.
+// engine cycles and their p50/p99, and peak memory, and the headline figures as RESULT lines
+// (bench_stats.h) for installer/run-benchmarks.sh.
+//
+// The wall time is Simulator::run alone: synthesizing the trace and building the engine come
+// before it and are not included. Percentiles (queue wait, engine cycle) are nearest rank over
+// every started job and every cycle, counts printed beside them.
 //
 // The trace is the synthetic generator's (sim/synthetic.h): training gangs (single-node and
 // 2-8 node), short batch jobs, heavy-tailed runtimes, padded estimates, Poisson arrivals.
@@ -15,6 +20,7 @@
 #include <sstream>
 #include <string>
 
+#include "bench_stats.h"
 #include "clusterspec/cluster_spec.h"
 #include "sim/simulator.h"
 #include "sim/synthetic.h"
@@ -98,5 +104,15 @@ int main(int argc, char** argv) {
       static_cast<unsigned long long>(es.started), static_cast<unsigned long long>(es.backfilled),
       static_cast<unsigned long long>(es.preempted));
   std::printf("%s", summaryText(s).c_str());
+  std::printf("(percentiles: queue wait over %zu started jobs, engine cycles over %zu cycles)\n",
+              s.wait.count, s.cycleMs.count);
+  bench::printResult("wall", wall, "s", 1);
+  bench::printResult("sim_per_wall", s.speedup(), "x", 1);
+  bench::printResult("engine_cycles", cycleMs / 1000, "s", 1);
+  bench::printResult("peak_rss", static_cast<double>(peakRssMiB()), "MiB", 1);
+  if (bench::hasPercentile(0.95, s.wait.count))
+    bench::printResult("queue_wait.p95", s.wait.p95 / 60, "min", s.wait.count);
+  if (bench::hasPercentile(0.99, s.cycleMs.count))
+    bench::printResult("engine_cycle.p99", s.cycleMs.p99, "ms", s.cycleMs.count);
   return 0;
 }
