@@ -162,6 +162,9 @@ std::vector<MatrixRow> callRows(const Targets& t) {
       {"Backup", "", kAdmins, backup},
       {"WhoAmI", "", kReaders,
        unary<v1::WhoAmIRequest, v1::WhoAmIResponse>(&Stub::WhoAmI, v1::WhoAmIRequest{})},
+      {"GetHealth", "", kReaders,
+       unary<v1::GetHealthRequest, v1::GetHealthResponse>(&Stub::GetHealth,
+                                                          v1::GetHealthRequest{})},
   };
 }
 
@@ -226,8 +229,7 @@ Targets prepare(Backend& b, const QTemporaryDir& dir) {
   t.backupDir = dir.path().toStdString();
   const auto workload = demoWorkload();
   const auto& jobs = workload->jobs;
-  Job big = jobs[0];
-  big.tasks = 64;
+  Job big = demoJobThatWaits();
   Job held = jobs[3];
   held.held = true;
   Job small = jobs[4];
