@@ -534,7 +534,7 @@ void Engine::evict(JobRecord& victim, const JobRecord& by, const Victim& cost, T
   victim.reason = phrase(text::kRequeuedAfterPreemption, by.job.id);
 }
 
-Expected<std::vector<GpuId>> Engine::resolveSubmit(Job& job) const {
+Expected<std::vector<GpuId>> Engine::resolveSubmit(Job& job, Check check) const {
   if (index_.count(job.id) ||
       std::any_of(future_.begin(), future_.end(), [&](const Job& f) { return f.id == job.id; }))
     return Error::wrongState(phrase(text::kJobExists, job.id));
@@ -547,7 +547,8 @@ Expected<std::vector<GpuId>> Engine::resolveSubmit(Job& job) const {
     return phrase(text::kLabelled, phrase(text::kJob, job.id), std::move(problem));
   };
   const auto refused = [&](const Error& e) { return Error::of(ofJob(e.text), e.where); };
-  if (auto fields = checkJobFields(job); !fields) return refused(fields.error());
+  if (check == Check::Everything)
+    if (auto fields = checkJobFields(job); !fields) return refused(fields.error());
   const int team = quotas_.teamIndex(job.team);
   if (!quotas_.teams().empty() && team < 0)
     return Error::notFound(ofJob(phrase(text::kUnknownTeam, job.team)));
@@ -572,8 +573,9 @@ Expected<std::vector<GpuId>> Engine::resolveSubmit(Job& job) const {
   pinned.erase(std::unique(pinned.begin(), pinned.end()), pinned.end());
   if (pinTooSmall(job, pinned.size()))
     return Error::of(phrase(text::kPinTooFew, job.id, gpusNeeded(job), pinned.size()));
-  if (auto feasible = feasibility_.check(state_.clusterPtr(), job, shapeOf(job)); !feasible)
-    return refused(feasible.error());
+  if (check == Check::Everything)
+    if (auto feasible = feasibility_.check(state_.clusterPtr(), job, shapeOf(job)); !feasible)
+      return refused(feasible.error());
   return pinned;
 }
 
@@ -584,13 +586,21 @@ Status Engine::validate(Job job) const {
 }
 
 Expected<JobId> Engine::submit(Job job, const std::string& actor) {
+  return take(std::move(job), actor, Check::Everything);
+}
+
+Expected<JobId> Engine::resubmit(Job job, const std::string& actor) {
+  return take(std::move(job), actor, Check::KnownJob);
+}
+
+Expected<JobId> Engine::take(Job job, const std::string& actor, Check check) {
   if (job.id == kNoJob) {
     JobId next = 1;
     for (const auto& j : jobs_) next = std::max(next, j.job.id + 1);
     for (const auto& j : future_) next = std::max(next, j.id + 1);
     job.id = next;
   }
-  TESSERA_TRY(pinned, resolveSubmit(job));
+  TESSERA_TRY(pinned, resolveSubmit(job, check));
   const int team = quotas_.teamIndex(job.team);
   if (job.submitTime > now_) {
     future_.push_back(std::move(job));
@@ -771,7 +781,8 @@ Status Engine::advanceTo(Seconds now) {
   while (arrived < future_.size() && future_[arrived].submitTime <= now_) ++arrived;
   std::vector<Job> due(future_.begin(), future_.begin() + static_cast<std::ptrdiff_t>(arrived));
   future_.erase(future_.begin(), future_.begin() + static_cast<std::ptrdiff_t>(arrived));
-  for (auto& j : due) TESSERA_CHECK(submit(std::move(j)));
+  // Checked in full when they were submitted.
+  for (auto& j : due) TESSERA_CHECK(resubmit(std::move(j)));
   return okStatus();
 }
 

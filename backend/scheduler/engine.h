@@ -144,7 +144,13 @@ class Engine {
   // Moves the clock forward (never back); fair-share usage accrues and decays.
   Status advanceTo(Seconds now);
   CycleStats runCycle();
+  // Takes a new job, refusing one that could never run on this cluster (scheduler/feasibility.h)
+  // or whose fields break the input limits.
   Expected<JobId> submit(Job job, const std::string& actor = "scheduler");
+  // Takes back a job submitted before (a restart, a scenario's running state) with the checks of
+  // its identity, team, class and pins, but not whether it could still run: a job that became
+  // impossible (the cluster lost nodes) stays pending with its reason, and nothing stored is lost.
+  Expected<JobId> resubmit(Job job, const std::string& actor = "scheduler");
   // Whether submit would take the job (team, class, request, pins, id not taken); changes nothing.
   [[nodiscard]] Status validate(Job job) const;
   Status complete(JobId id, Text reason = phrase(text::kFinished));
@@ -240,8 +246,11 @@ class Engine {
   Engine(ClusterState state, Policy policy, PluginSet plugins);
 
   JobRecord* mutableJob(JobId id);
-  // Checks a job for submit, resolves its priority and returns its pin as GPUs.
-  Expected<std::vector<GpuId>> resolveSubmit(Job& job) const;
+  enum class Check : uint8_t { Everything, KnownJob };
+  // Checks a job for submit (KnownJob: not whether it could ever run, nor the input limits),
+  // resolves its priority and returns its pin as GPUs.
+  Expected<std::vector<GpuId>> resolveSubmit(Job& job, Check check = Check::Everything) const;
+  Expected<JobId> take(Job job, const std::string& actor, Check check);
   void addEvent(EventKind kind, JobRecord& job, JobState to, Text reason,
                 const std::string& actor = "scheduler", JobId by = kNoJob);
   void start(JobRecord& job, GangPlacement placement, Text why);

@@ -878,7 +878,7 @@ Status restoreRunning(Engine& e, const Scenario& s, const ScenarioRunning& run) 
                      formatDuration(job.submitTime) + ")",
                  {}};
   if (run.started > e.now()) TESSERA_CHECK(e.advanceTo(run.started));
-  if (auto submitted = e.submit(job); !submitted)
+  if (auto submitted = e.resubmit(job); !submitted)  // it was running: it could run
     return Error{who + ": " + submitted.error().message, {}};
   std::vector<Engine::RestoredTask> tasks;
   for (const auto& t : run.tasks) {

@@ -259,7 +259,8 @@ Status restoreJob(Engine& e, JobRow& row, BackendExtras& extras) {
     TESSERA_TRY(r, runFromJson(e.cluster(), spec));
     run = std::move(r);
   }
-  if (auto submitted = e.submit(std::move(row.job)); !submitted)
+  // Taken back whatever the cluster became: a stored job is never lost on restart.
+  if (auto submitted = e.resubmit(std::move(row.job)); !submitted)
     return Error{who + submitted.error().message, {}};
   if (run)
     if (auto st = e.restoreRunning(id, run->tasks, run->started, run->workKept); !st)

@@ -227,6 +227,19 @@ class TstSubmitRefusals : public QObject {
              e.job(1)->reason.english().c_str());
   }
 
+  // A job taken back from the store (resubmit) is not refused when it can no longer run: it
+  // stays pending with its reason, and nothing stored is lost.
+  void aStoredJobThatCanNoLongerRunWaits() {
+    Engine e = demoEngine();
+    const Job never = wholeGpus(1, largestNode(e.cluster()) + 1);
+    QVERIFY(!e.validate(never));
+    QVERIFY(e.resubmit(never));
+    e.runCycle();
+    QCOMPARE(e.job(1)->state, JobState::Pending);
+    QVERIFY2(e.job(1)->reason.english().find("no node can host a task") != std::string::npos,
+             e.job(1)->reason.english().c_str());
+  }
+
   void namesWithinTheLimits() {
     Engine e = demoEngine();
     Job j = wholeGpus(1, 1);
