@@ -1062,8 +1062,9 @@ ClusterSession::CancelWatch Backend::watchChanges(std::function<void()> onChange
 void Backend::setSpeed(double speed) {
   auto item = std::make_unique<Item>();
   item->apply = [speed](Backend& b, Batch&) {
-    // Re-base the clock where it stands, so changing the speed never moves time backwards.
-    b.engineBase_ = b.clockNow();
+    // Re-base the clock where the engine stands (the batch advanced it just before this item):
+    // a pause then freezes the time operators last saw, and time never moves backwards.
+    b.engineBase_ = b.engine_->now();
     b.clockBase_ = Clock::now();
     b.speed_ = std::max(0.0, speed);
   };
