@@ -1293,6 +1293,10 @@
         <source>can never run on this cluster, even empty with every node up: %1</source>
         <translation>kann auf diesem Cluster nie laufen, auch leer und mit allen Knoten in Betrieb nicht: %1</translation>
     </message>
+    <message>
+        <source>node %1 undrained, but still out: %2</source>
+        <translation>Knoten %1 freigegeben, aber weiterhin außer Betrieb: %2</translation>
+    </message>
 </context>
 <context>
     <name>tessera::widgets::ClusterTreeModel</name>

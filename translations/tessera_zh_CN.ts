@@ -1293,6 +1293,10 @@
         <source>can never run on this cluster, even empty with every node up: %1</source>
         <translation>即使集群为空且所有节点都在线，也永远无法在此集群上运行：%1</translation>
     </message>
+    <message>
+        <source>node %1 undrained, but still out: %2</source>
+        <translation>节点 %1 已取消排空，但仍不可用：%2</translation>
+    </message>
 </context>
 <context>
     <name>tessera::widgets::ClusterTreeModel</name>

@@ -169,6 +169,8 @@ inline constexpr const char* kDidStayDrained = TESSERA_TEXT("node %1 stays drain
 inline constexpr const char* kDidDrain = TESSERA_TEXT("node %1 drained");
 inline constexpr const char* kDidDrainWhy = TESSERA_TEXT("node %1 drained (%2)");
 inline constexpr const char* kDidUndrain = TESSERA_TEXT("node %1 back in service");
+inline constexpr const char* kDidUndrainStillOut =
+    TESSERA_TEXT("node %1 undrained, but still out: %2");
 inline constexpr const char* kDidQuota =
     TESSERA_TEXT("quota of team %1 on %2 set to %3 guaranteed, %4 borrow");
 inline constexpr const char* kDidCreateReservation = TESSERA_TEXT("reservation %1 created");

@@ -101,18 +101,34 @@ Expected<Text> move(Engine& e, const cmd::Move& m) {
 
 Expected<Text> drain(Engine& e, const cmd::Drain& d) {
   TESSERA_TRY(n, resolveNode(e.cluster(), d.node, "node"));
-  const NodeState now = e.state().nodeState(n);
-  // Draining again with a reason replaces the reason (Slurm's scontrol update reason=): an
-  // operator keeping a faulted node out says so, and the repair leaves it drained.
-  if (now == NodeState::Draining) {
+  // Draining again with a reason replaces the reason (Slurm's scontrol update reason=). A node
+  // out for a fault or a failure only gets the operator's hold too: it stays out after repair.
+  if (e.nodeHolds(n).find(HoldOwner::Operator)) {
     if (d.reason.empty())
       return Error::wrongState(phrase(text::kAlreadyDrained, d.node), field("node"));
-    TESSERA_CHECK(e.setNodeState(n, NodeState::Draining, d.reason));
+    TESSERA_CHECK(e.drain(n, true, d.reason));
     return phrase(text::kDidStayDrained, d.node, d.reason);
   }
   TESSERA_CHECK(e.drain(n, true, d.reason));
   return d.reason.empty() ? phrase(text::kDidDrain, d.node)
                           : phrase(text::kDidDrainWhy, d.node, d.reason);
+}
+
+// An operator's undrain vouches for the node: it clears their own hold, a GPU fault's and the
+// executor's (which the executor then resumes on its side). A failure keeps the node down and a
+// MIG reconfiguration keeps it out until they are over: the reply says so.
+Expected<Text> undrain(Engine& e, const cmd::Undrain& u) {
+  TESSERA_TRY(n, resolveNode(e.cluster(), u.node, "node"));
+  std::vector<NodeHold> cleared;
+  for (const NodeHold& h : e.nodeHolds(n).all())
+    if (h.owner == HoldOwner::Operator || h.owner == HoldOwner::GpuFault ||
+        h.owner == HoldOwner::Executor)
+      cleared.push_back(h);
+  if (cleared.empty()) return Error::wrongState(phrase(text::kNotDrained, u.node), field("node"));
+  for (const NodeHold& h : cleared) TESSERA_CHECK(e.removeNodeHold(n, h.owner, h.gpu));
+  if (e.state().nodeState(n) != NodeState::Up)
+    return phrase(text::kDidUndrainStillOut, u.node, e.nodeReason(n));
+  return phrase(text::kDidUndrain, u.node);
 }
 
 Expected<Text> applyTo(Engine& e, const Command& c, const std::string& actor) {
@@ -163,13 +179,7 @@ Expected<Text> applyTo(Engine& e, const Command& c, const std::string& actor) {
             return phrase(text::kDidRepartition, s.gpu, formatMigLayout(model, *layout));
           },
           [&](const cmd::Drain& s) { return drain(e, s); },
-          [&](const cmd::Undrain& s) -> Expected<Text> {
-            TESSERA_TRY(n, resolveNode(cl, s.node, "node"));
-            if (e.state().nodeState(n) != NodeState::Draining)
-              return Error::wrongState(phrase(text::kNotDrained, s.node), field("node"));
-            TESSERA_CHECK(e.drain(n, false));
-            return phrase(text::kDidUndrain, s.node);
-          },
+          [&](const cmd::Undrain& s) { return undrain(e, s); },
           [&](const cmd::SetQuota& s) -> Expected<Text> {
             if (s.key != "*" && s.key.rfind("pool:", 0) != 0 &&
                 std::none_of(cl.nodes().begin(), cl.nodes().end(),

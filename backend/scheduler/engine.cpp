@@ -269,6 +269,12 @@ Expected<Engine> Engine::create(std::shared_ptr<const Cluster> cluster, const Wo
   e.reservations_ = ReservationBook(*cluster);
   e.classes_ = tenants.priorityClasses.empty() ? defaultPriorityClasses() : tenants.priorityClasses;
   e.teamUse_.assign(tenants.teams.size(), {});
+  // A node the cluster spec declares draining or down is the site's word: the operator's hold,
+  // which an undrain removes like any other.
+  for (const auto& n : cluster->nodes())
+    if (n.state != NodeState::Up)
+      TESSERA_CHECK(e.putNodeHold(
+          n.id, NodeHold{HoldOwner::Operator, std::nullopt, {}, n.state == NodeState::Down, 0}));
   // Unit keys are dense once shifted past the island keys (-1 - leaf), as placement's are.
   const int64_t offset = static_cast<int64_t>(cluster->switches().size()) + 1;
   e.unitCount_ = static_cast<size_t>(offset) +
@@ -1114,7 +1120,8 @@ Status Engine::setPolicy(Policy policy) {
 }
 
 Status Engine::drain(NodeId n, bool drained, Text reason) {
-  return setNodeState(n, drained ? NodeState::Draining : NodeState::Up, std::move(reason));
+  if (!drained) return removeNodeHold(n, HoldOwner::Operator);
+  return putNodeHold(n, NodeHold{HoldOwner::Operator, std::nullopt, std::move(reason), false, 0});
 }
 
 std::vector<JobId> Engine::runningJobsOn(NodeId n, std::optional<GpuId> gpu) const {
@@ -1131,22 +1138,30 @@ std::vector<JobId> Engine::runningJobsOn(NodeId n, std::optional<GpuId> gpu) con
   return out;
 }
 
-const Text& Engine::nodeReason(NodeId n) const {
-  static const Text none;
-  return n < nodeReasons_.size() ? nodeReasons_[n] : none;
+const NodeHolds& Engine::nodeHolds(NodeId n) const {
+  static const NodeHolds none;
+  return n < nodeHolds_.size() ? nodeHolds_[n] : none;
 }
 
-Status Engine::setNodeState(NodeId n, NodeState s, Text reason) {
+Status Engine::putNodeHold(NodeId n, NodeHold hold) {
   if (n >= cluster().nodes().size()) return Error::notFound(phrase(text::kNoNode, n));
-  if (s == NodeState::Down)
+  if (hold.down)
     for (uint32_t i : running_)
       for (NodeId used : jobs_[i].nodes())
         if (used == n)
           return Error::wrongState(
               phrase(text::kNodeStillRuns, cluster().node(n).name, jobs_[i].job.id));
-  state_.setNodeState(n, s);
-  if (nodeReasons_.size() < cluster().nodes().size()) nodeReasons_.resize(cluster().nodes().size());
-  nodeReasons_[n] = s == NodeState::Up ? Text() : std::move(reason);
+  if (hold.since == 0) hold.since = now_;
+  if (nodeHolds_.size() < cluster().nodes().size()) nodeHolds_.resize(cluster().nodes().size());
+  nodeHolds_[n].put(std::move(hold));
+  state_.setNodeState(n, nodeHolds_[n].state());
+  return okStatus();
+}
+
+Status Engine::removeNodeHold(NodeId n, HoldOwner owner, std::optional<GpuId> gpu) {
+  if (n >= cluster().nodes().size()) return Error::notFound(phrase(text::kNoNode, n));
+  if (n < nodeHolds_.size() && nodeHolds_[n].remove(owner, gpu))
+    state_.setNodeState(n, nodeHolds_[n].state());
   return okStatus();
 }
 

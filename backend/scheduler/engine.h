@@ -22,6 +22,7 @@
 #include "scheduler/events.h"
 #include "scheduler/fair_share.h"
 #include "scheduler/feasibility.h"
+#include "scheduler/node_holds.h"
 #include "scheduler/plugin.h"
 #include "scheduler/policy.h"
 #include "workload/workload_spec.h"
@@ -107,10 +108,11 @@ class Engine {
 
   // --- state
   [[nodiscard]] const ClusterState& state() const { return state_; }
-  // Why a node is not up, as given when it was drained or taken down: an operator's words as a
-  // literal ("psu"), a fault's or the simulator's as a sentence ("Xid 79 on GPU 3"); empty for an
-  // up node or when no reason was given.
-  [[nodiscard]] const Text& nodeReason(NodeId n) const;
+  // Why a node is out, per owner; its state in state() is derived from these.
+  [[nodiscard]] const NodeHolds& nodeHolds(NodeId n) const;
+  // Why a node is not up: an operator's words as a literal ("psu"), a fault's or the simulator's
+  // as a sentence ("Xid 79 on GPU 3"); empty for an up node or when no reason was given.
+  [[nodiscard]] const Text& nodeReason(NodeId n) const { return nodeHolds(n).reason(); }
   [[nodiscard]] const Cluster& cluster() const { return state_.cluster(); }
   [[nodiscard]] Seconds now() const { return now_; }
   [[nodiscard]] const Policy& policy() const { return policy_; }
@@ -224,10 +226,14 @@ class Engine {
   Status moveInQueue(JobId id, int64_t rank);
   Status pin(JobId id, std::vector<GpuId> gpus);
   Status preempt(JobId victim, JobId by, const std::string& actor, Text reason);
+  // The operator's hold on a node: drained puts it (replacing its reason), undrained removes it.
   Status drain(NodeId n, bool drained, Text reason = {});
-  // Up, Draining (running jobs stay, nothing new starts) or Down (the simulator's node
-  // failures; requeue its jobs first: a Down node must hold none). Up forgets the reason.
-  Status setNodeState(NodeId n, NodeState s, Text reason = {});
+  // Adds `hold` to node n, or replaces the one with the same owner and GPU; `since` 0 means now.
+  // A hold that takes the node down needs it empty: requeue its jobs first.
+  Status putNodeHold(NodeId n, NodeHold hold);
+  // Removes the owner's hold (its hold for `gpu`, for the owners that hold per GPU); removing
+  // a hold that is not there is no error: a repair may come after an operator cleared it.
+  Status removeNodeHold(NodeId n, HoldOwner owner, std::optional<GpuId> gpu = std::nullopt);
   Status repartition(GpuId g, const MigLayout& layout, bool force, const std::string& actor);
   // Replaces the policy (a what-if fork, an operator's policy change); fails, changing
   // nothing, when it names unknown plugins.
@@ -271,7 +277,7 @@ class Engine {
   // Mutable: what-ifs on a const Engine (explanations, plugins) change it only inside a
   // Transaction they always discard. Not for concurrent use; fork the Engine for another thread.
   mutable ClusterState state_;
-  std::vector<Text> nodeReasons_;  // per node; sized on first use
+  std::vector<NodeHolds> nodeHolds_;  // per node; sized on first use
   Policy policy_;
   PluginSet plugins_;
   QuotaBook quotas_;

@@ -20,6 +20,11 @@ constexpr const char* kActor = "tesserad";  // who the audit log says drained an
 // Salts keep the draws for one fault independent of each other.
 constexpr uint64_t kGapSalt = 1, kGpuSalt = 2, kXidSalt = 3;
 
+// In the audit log like an operator's drain and undrain, said as the command would say them.
+void audit(Engine& engine, const Command& c, const Text& result) {
+  engine.recordCommand(kActor, phrase(text::kAuditApplied, describeText(c), result));
+}
+
 }  // namespace
 
 const std::vector<XidKind>& injectedXids() {
@@ -88,12 +93,13 @@ void GpuFaultInjector::repairDue(Engine& engine) {
     return true;
   });
   for (const ActiveGpuFault& f : repaired) {
+    // Only this fault's hold goes: an operator's drain, or another GPU's fault, keeps the node
+    // out; a hold the operator already cleared is simply gone.
     const NodeId n = engine.cluster().gpu(f.gpu).node;
-    // Only the drain this fault made is undone: a node an operator returned (or drained again
-    // for a reason of their own) is theirs. Faults only hit up nodes, so no other fault holds it.
-    if (engine.state().nodeState(n) == NodeState::Draining &&
-        engine.nodeReason(n).english() == drainReasonOf(engine.cluster(), f).english())
-      (void)execute(engine, Command{cmd::Undrain{engine.cluster().node(n).name}}, kActor, false);
+    if (!engine.nodeHolds(n).find(HoldOwner::GpuFault, f.gpu)) continue;
+    (void)engine.removeNodeHold(n, HoldOwner::GpuFault, f.gpu);
+    audit(engine, Command{cmd::Undrain{engine.cluster().node(n).name}},
+          phrase(text::kDidUndrain, engine.cluster().node(n).name));
   }
 }
 
@@ -122,9 +128,11 @@ void GpuFaultInjector::inject(Engine& engine, Seconds at) {
   const Text why = phrase(text::kGpuFault, c.gpuName(gpu), kind->xid, kind->message);
   for (JobId v : engine.runningJobsOn(c.gpu(gpu).node, gpu))
     (void)engine.preempt(v, kNoJob, kActor, why);
-  // Through the one command path, so the drain is in the audit log like an operator's.
-  (void)execute(engine, Command{cmd::Drain{c.node(c.gpu(gpu).node).name, drainReasonOf(c, f)}},
-                kActor, false);
+  const NodeId n = c.gpu(gpu).node;
+  const Text reason = drainReasonOf(c, f);
+  (void)engine.putNodeHold(n, NodeHold{HoldOwner::GpuFault, gpu, reason, false, at});
+  audit(engine, Command{cmd::Drain{c.node(n).name, reason}},
+        phrase(text::kDidDrainWhy, c.node(n).name, reason));
   active_.push_back(std::move(f));
 }
 

@@ -18,7 +18,6 @@ Simulator::Simulator(Engine engine, Trace trace, SimConfig config,
       trace_(std::move(trace)),
       config_(config),
       events_(std::move(events)),
-      holds_(engine_.cluster().nodes().size()),
       telemetry_(config.seed) {
   // The engine's backfill budget is wall-clock time: it would make a run depend on the machine
   // and its load. Simulated runs plan to the policy's depth instead, so a seed decides all.
@@ -128,7 +127,7 @@ Status Simulator::process(const QueuedEvent& e) {
     case Kind::Cluster:
       return apply(events_[e.a]);
     case Kind::NodeBack:
-      return returnNode(static_cast<NodeId>(e.a), e.b != 0);
+      return returnNode(e.a, e.b);
     case Kind::MigApply:
       return finishReconfigure(e.a);
     case Kind::Cycle:
@@ -323,90 +322,68 @@ Status Simulator::apply(const ScheduledEvent& e) {
   if (const auto* f = std::get_if<simev::NodeFailure>(&e.event)) {
     TESSERA_TRY(n, nodeNamed(f->node));
     requeueJobsOn(n, std::nullopt, phrase(text::kNodeFailed, f->node));
-    TESSERA_CHECK(holdNode(n, true, phrase(text::kOutNodeFailure)));
-    push(engine_.now() + f->repair, Kind::NodeBack, n, 1);
+    TESSERA_CHECK(holdNode(n, NodeHold{HoldOwner::Failure, {}, phrase(text::kOutNodeFailure), true},
+                           engine_.now() + f->repair));
     note("node " + f->node + " failed; back in " + formatDuration(f->repair));
   } else if (const auto* g = std::get_if<simev::GpuFault>(&e.event)) {
     TESSERA_TRY(gpu, gpuNamed(g->gpu));
     const NodeId n = engine_.cluster().gpu(gpu).node;
     requeueJobsOn(n, gpu, phrase(text::kGpuFaultXid, g->gpu, g->xid));
     // Most Xids that need a GPU reset take the node out: drain it, reset, return it.
-    TESSERA_CHECK(holdNode(n, false, phrase(text::kOutXid, g->xid, g->gpu)));
-    push(engine_.now() + g->repair, Kind::NodeBack, n, 0);
+    TESSERA_CHECK(holdNode(
+        n, NodeHold{HoldOwner::GpuFault, gpu, phrase(text::kOutXid, g->xid, g->gpu), false},
+        engine_.now() + g->repair));
     note("Xid " + std::to_string(g->xid) + " on " + g->gpu + "; node drained for " +
          formatDuration(g->repair));
   } else if (const auto* m = std::get_if<simev::MigReconfigure>(&e.event)) {
     TESSERA_CHECK(startReconfigure(*m, static_cast<size_t>(&e - events_.data())));
   } else if (const auto* o = std::get_if<simev::Operator>(&e.event)) {
-    const Node* held = heldNodeOf(o->command);
-    const Text reasonBefore = held ? engine_.nodeReason(held->id) : Text();
     auto result = execute(engine_, o->command, o->actor, false);
     note(o->actor + ": " + describe(o->command) + ": " +
          (result ? result->message.english() : "refused: " + result.error().message));
-    if (result && held) TESSERA_CHECK(keepOperatorIntent(*held, o->command, reasonBefore));
     followEngineEvents();
   }
   requestCycle();
   return okStatus();
 }
 
-// Failures, faults and reconfigurations may overlap on one node: it stays out (down while any
-// failure lasts, else draining) until the last of them is over, and then goes back to what it
-// was before the first (or to what an operator asked for meanwhile).
-Status Simulator::holdNode(NodeId n, bool down, const Text& reason) {
-  NodeHold& h = holds_[n];
-  if (h.holds++ == 0) {
-    h.restoreUp = engine_.state().nodeState(n) == NodeState::Up;
-    h.restoreReason = h.restoreUp ? Text() : engine_.nodeReason(n);
-  }
-  if (down) {
-    ++h.downs;
-    return engine_.setNodeState(n, NodeState::Down, reason);
-  }
-  if (engine_.state().nodeState(n) == NodeState::Up)
-    return engine_.setNodeState(n, NodeState::Draining, reason);
+// Failures, faults and reconfigurations may overlap on one node: each is its own hold, so the
+// node stays out (down while a failure lasts) until the last is over, and an operator's drain
+// meanwhile is theirs and outlasts them all.
+namespace {
+uint64_t holdKey(const NodeHold& h) {
+  return (uint64_t{static_cast<uint8_t>(h.owner)} << 32) | (h.gpu ? uint64_t{*h.gpu} + 1 : 0);
+}
+HoldOwner ownerOfKey(uint64_t key) {
+  return static_cast<HoldOwner>(key >> 32);
+}
+std::optional<GpuId> gpuOfKey(uint64_t key) {
+  const uint64_t g = key & 0xffffffffu;
+  return g ? std::optional<GpuId>(static_cast<GpuId>(g - 1)) : std::nullopt;
+}
+}  // namespace
+
+Status Simulator::holdNode(NodeId n, NodeHold hold, Seconds until) {
+  const uint64_t key = holdKey(hold);
+  Seconds& end = holdUntil_[{n, key}];
+  end = std::max(end, until);
+  TESSERA_CHECK(engine_.putNodeHold(n, std::move(hold)));
+  push(until, Kind::NodeBack, n, key);
   return okStatus();
 }
 
-Status Simulator::returnNode(NodeId n, bool down) {
-  NodeHold& h = holds_[n];
-  if (h.holds == 0) return okStatus();
-  --h.holds;
-  if (down) --h.downs;
-  if (h.holds > 0) {
-    if (h.downs == 0 && engine_.state().nodeState(n) == NodeState::Down)
-      TESSERA_CHECK(engine_.setNodeState(n, NodeState::Draining, engine_.nodeReason(n)));
-    return okStatus();
-  }
-  TESSERA_CHECK(engine_.setNodeState(n, h.restoreUp ? NodeState::Up : NodeState::Draining,
-                                     h.restoreUp ? Text() : h.restoreReason));
-  note("node " + engine_.cluster().node(n).name +
-       (h.restoreUp ? " is back" : " is repaired (still drained)"));
+Status Simulator::returnNode(uint64_t node, uint64_t key) {
+  const auto it = holdUntil_.find({node, key});
+  if (it == holdUntil_.end() || it->second > engine_.now()) return okStatus();  // extended
+  holdUntil_.erase(it);
+  const auto n = static_cast<NodeId>(node);
+  TESSERA_CHECK(engine_.removeNodeHold(n, ownerOfKey(key), gpuOfKey(key)));
+  const NodeState now = engine_.state().nodeState(n);
+  if (now != NodeState::Down)
+    note("node " + engine_.cluster().node(n).name +
+         (now == NodeState::Up ? " is back" : " is repaired (still drained)"));
   requestCycle();
   return okStatus();
-}
-
-// An operator's drain or undrain (applied) of a node the simulator holds decides its state after
-// repair. A failed node stays down while the failure lasts, whatever the drain made of it (the
-// engine drains a down node), with the operator's reason.
-// While down it keeps the failure as its reason when the operator gave none.
-Status Simulator::keepOperatorIntent(const Node& node, const Command& c, const Text& reasonBefore) {
-  NodeHold& h = holds_[node.id];
-  h.restoreUp = std::holds_alternative<cmd::Undrain>(c);
-  if (h.restoreUp) return okStatus();
-  h.restoreReason = engine_.nodeReason(node.id);
-  if (h.downs > 0 && engine_.state().nodeState(node.id) != NodeState::Down)
-    return engine_.setNodeState(node.id, NodeState::Down,
-                                h.restoreReason.empty() ? reasonBefore : h.restoreReason);
-  return okStatus();
-}
-
-// The node a drain or undrain names, when the simulator holds it.
-const Node* Simulator::heldNodeOf(const Command& c) const {
-  const Node* node = nullptr;
-  if (const auto* d = std::get_if<cmd::Drain>(&c)) node = engine_.cluster().findNode(d->node);
-  if (const auto* u = std::get_if<cmd::Undrain>(&c)) node = engine_.cluster().findNode(u->node);
-  return node && holds_[node->id].holds > 0 ? node : nullptr;
 }
 
 // Like the GPU operator's MIG manager: the node is drained and the GPU emptied first, the new
@@ -417,8 +394,11 @@ Status Simulator::startReconfigure(const simev::MigReconfigure& m, size_t eventI
   TESSERA_CHECK(engine_.state().checkMigLayout(g, layout));
   const NodeId n = engine_.cluster().gpu(g).node;
   requeueJobsOn(n, g, phrase(text::kBeingRepartitioned, m.gpu));
-  TESSERA_CHECK(holdNode(n, false, phrase(text::kOutMigRepartition, m.gpu)));
+  // Queued before the hold's return at the same time, so the layout applies first.
   push(engine_.now() + config_.migReconfigTime, Kind::MigApply, eventIndex);
+  TESSERA_CHECK(holdNode(
+      n, NodeHold{HoldOwner::MigReconfigure, g, phrase(text::kOutMigRepartition, m.gpu), false},
+      engine_.now() + config_.migReconfigTime));
   note("repartitioning " + m.gpu + " to " + m.layout);
   return okStatus();
 }
@@ -431,7 +411,7 @@ Status Simulator::finishReconfigure(size_t eventIndex) {
   requeueJobsOn(n, g, phrase(text::kBeingRepartitioned, m.gpu));
   TESSERA_CHECK(engine_.repartition(g, layout, true, "simulator"));
   note("GPU " + m.gpu + " now " + m.layout);
-  return returnNode(n, false);
+  return okStatus();
 }
 
 void Simulator::sample() {

@@ -10,6 +10,7 @@
 // time by calling runUntil() from a timer (PacedClock says how far).
 #include <cstdint>
 #include <functional>
+#include <map>
 #include <optional>
 #include <queue>
 #include <set>
@@ -163,10 +164,10 @@ class Simulator {
   Status end(JobId id, uint32_t run);
   void checkpointJob(JobId id, uint32_t run);
   Status apply(const ScheduledEvent& e);
-  Status holdNode(NodeId n, bool down, const Text& reason);
-  Status returnNode(NodeId n, bool down);
-  Status keepOperatorIntent(const Node& node, const Command& c, const Text& reasonBefore);
-  [[nodiscard]] const Node* heldNodeOf(const Command& c) const;
+  // The simulator's own holds (failures, faults, reconfigurations): put until `until`, then
+  // returned by a NodeBack event; a second cause with the same key extends the first.
+  Status holdNode(NodeId n, NodeHold hold, Seconds until);
+  Status returnNode(uint64_t node, uint64_t key);
   Status startReconfigure(const simev::MigReconfigure& m, size_t eventIndex);
   Status finishReconfigure(size_t eventIndex);
   void requeueJobsOn(NodeId n, std::optional<GpuId> gpu, const Text& why);
@@ -201,13 +202,8 @@ class Simulator {
     return std::max(config_.cycleInterval, config_.idleCycleInterval);
   }
   Seconds lastCycle_ = -1;
-  struct NodeHold {
-    int holds = 0;          // failures, faults and reconfigurations still under way
-    int downs = 0;          // of them, failures (the node is down while any lasts)
-    bool restoreUp = true;  // what the node returns to when the last one ends
-    Text restoreReason;     // the operator's drain reason it returns with (restoreUp false)
-  };
-  std::vector<NodeHold> holds_;
+  // Per simulator hold (node, owner and GPU packed as in holdNode): when it ends.
+  std::map<std::pair<uint64_t, uint64_t>, Seconds> holdUntil_;
   Seconds start_ = 0;  // the clock when the simulation began
   size_t arrived_ = 0;
   size_t refused_ = 0;   // trace jobs the engine would not accept

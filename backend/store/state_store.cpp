@@ -6,6 +6,7 @@
 #include "clusterspec/cluster_spec_writer.h"
 #include "scheduler/command_yaml.h"
 #include "store/job_codec.h"
+#include "store/node_holds_codec.h"
 #include "topology/mig_layout.h"
 
 namespace tessera {
@@ -65,34 +66,6 @@ json layoutsToJson(const Engine& e) {
     out[c.gpuName(g.id)] = formatMigLayout(c.modelOf(g.id), l);
   }
   return out;
-}
-
-// A node that is not up: its state, or {state, reason} when a reason was given, with the
-// reason's sentence beside the English ("reason_text") when it is one a fault or the simulator
-// gave, so the console can still translate it after a restart.
-json nodeStatesToJson(const Engine& e) {
-  json out = json::object();
-  for (const Node& n : e.cluster().nodes()) {
-    const NodeState s = e.state().nodeState(n.id);
-    if (s == NodeState::Up) continue;
-    const Text& reason = e.nodeReason(n.id);
-    if (reason.empty()) {
-      out[n.name] = nodeStateName(s);
-      continue;
-    }
-    json entry{{"state", nodeStateName(s)}, {"reason", reason.english()}};
-    if (!reason.isLiteral()) entry["reason_text"] = textToJson(reason);
-    out[n.name] = std::move(entry);
-  }
-  return out;
-}
-
-// The English is the record: a sentence that does not decode, or no longer says the same (one of
-// the two edited by hand), costs only the translation.
-Text storedNodeReason(const json& entry, const std::string& english) {
-  if (!entry.contains("reason_text")) return literal(english);
-  auto sentence = textFromJson(entry["reason_text"]);
-  return sentence && sentence->english() == english ? std::move(*sentence) : literal(english);
 }
 
 Expected<json> parseJson(const std::string& text, const std::string& what) {
@@ -196,27 +169,6 @@ Status restoreReservations(Engine& e, const json& list) {
       return Error{std::string("stored reservation is malformed: ") + ex.what(), {}};
     }
     TESSERA_CHECK(e.addReservation(std::move(res)));
-  }
-  return okStatus();
-}
-
-Status restoreNodeStates(Engine& e, const json& states) {
-  for (const auto& [name, value] : states.items()) {
-    const Node* n = e.cluster().findNode(name);
-    if (!n) return Error{"stored node states: unknown node '" + name + "'", {}};
-    // Written as a bare state before reasons were kept, as {state, reason} since.
-    const json& state = value.is_object() && value.contains("state") ? value["state"] : value;
-    const std::string s = state.is_string() ? state.get<std::string>() : "";
-    if (s != "draining" && s != "down")
-      return Error{"stored node states: " + name + " is '" + s + "'", {}};
-    Text reason;
-    if (value.is_object() && value.contains("reason")) {
-      if (!value["reason"].is_string())
-        return Error{"stored node states: " + name + "'s reason is not a string", {}};
-      reason = storedNodeReason(value, value["reason"].get<std::string>());
-    }
-    TESSERA_CHECK(e.setNodeState(n->id, s == "down" ? NodeState::Down : NodeState::Draining,
-                                 std::move(reason)));
   }
   return okStatus();
 }
@@ -353,7 +305,7 @@ Status StateStore::saveGlobal(const Engine& engine, const BackendExtras& extras)
               {"next_job", extras.nextJob},
               {"fair_share", std::move(usage)},
               {"layouts", layoutsToJson(engine)},
-              {"nodes", nodeStatesToJson(engine)},
+              {"nodes", nodeHoldsToJson(engine)},
               {"reservations", reservationsToJson(engine)}};
   for (const auto& [key, value] : extras.meta) TESSERA_CHECK(putMeta("extra." + key, value));
   return putMeta("global", global.dump());
@@ -377,7 +329,7 @@ Expected<StateStore::Loaded> StateStore::load(const GpuCatalog& catalog) const {
     TESSERA_TRY(active, readActive(db_));
     TESSERA_CHECK(restoreJobs(engine, active, extras));
     TESSERA_CHECK(restoreFairShare(engine, global.at("fair_share")));
-    TESSERA_CHECK(restoreNodeStates(engine, global.at("nodes")));
+    TESSERA_CHECK(restoreNodeHolds(engine, global.at("nodes")));
     TESSERA_CHECK(restoreReservations(engine, global.at("reservations")));
     TESSERA_TRY(stmt, db_.prepare("SELECT key, value FROM meta WHERE key LIKE 'extra.%'"));
     while (true) {

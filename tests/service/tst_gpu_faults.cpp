@@ -242,10 +242,11 @@ class TstGpuFaults : public QObject {
     advanceUntilChange(e, f, 60, 86400);
     const ActiveGpuFault a = f.active().front();
     const NodeId n = e.cluster().gpu(a.gpu).node;
-    // The operator keeps the node out for a reason of their own (drain on a drained node
-    // replaces the reason, as scontrol update reason= does): the repair must not return it.
+    // The operator keeps the node out for a reason of their own: their hold outlasts the
+    // fault's. Draining again replaces their reason, as scontrol update reason= does.
     const std::string name = e.cluster().node(n).name;
-    QVERIFY(!execute(e, Command{cmd::Drain{name, {}}}, "alice", false));  // no reason: refused
+    QVERIFY(execute(e, Command{cmd::Drain{name, {}}}, "alice", false));
+    QVERIFY(!execute(e, Command{cmd::Drain{name, {}}}, "alice", false));  // theirs already
     QVERIFY(execute(e, Command{cmd::Drain{name, literal("psu swap")}}, "alice", false));
     QCOMPARE(e.state().nodeState(n), NodeState::Draining);
     QVERIFY(e.nodeReason(n) == literal("psu swap"));  // the operator's words, as written
@@ -362,7 +363,9 @@ class TstGpuFaults : public QObject {
     QVERIFY(reasonsOf(snapshotOf(*fx.open(BackendMode::SimulatedLive))) == before);
 
     const std::string english = before.at(faulted).english();
-    const std::string path = "$.nodes.\"" + faulted + "\".reason_text";
+    // The fault's own hold is what a restart reads back (the node's reason beside it is for a
+    // reader of the database).
+    const std::string path = "$.nodes.\"" + faulted + "\".holds[0].reason_text";
     for (const std::string& stored :
          {std::string("json('{\"t\":\"Xid %1 on GPU %2\",\"a\":[\"1\",\"x\"]}')"),
           std::string("5")}) {

@@ -233,6 +233,15 @@ class TstSimulator : public QObject {
     QCOMPARE(outcome(sim.outcomes(), 1).firstStart, Seconds{1100});
   }
 
+  // Two failures of one node share the failure's hold: the earlier repair (at 600) must not
+  // return a node the later failure (repair at 1300) still keeps down.
+  void aSecondFailureExtendsTheFirst() {
+    simev::NodeFailure first{"h1", 500}, second{"h1", 1000};
+    auto sim = simulate(traceOf({wholeJob(1, 150, 2, 100)}), fastConfig(),
+                        {at(100, first), at(300, second)});
+    QCOMPARE(outcome(sim.outcomes(), 1).firstStart, Seconds{1300});
+  }
+
   // Why the node is out, while the simulator holds it: its own reasons are sentences the console
   // translates; an operator's drain meanwhile is theirs, and what the node returns with.
   void aHeldNodeSaysWhyAndReturnsWithTheOperatorsReason() {
