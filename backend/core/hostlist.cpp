@@ -1,4 +1,4 @@
-#include "clusterspec/hostlist.h"
+#include "core/hostlist.h"
 
 #include <algorithm>
 
