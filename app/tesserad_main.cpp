@@ -47,6 +47,10 @@ int main(int argc, char** argv) {
   bool check = false;
   app.add_option("--config", configPath, "Configuration file (YAML); flags override it");
   app.add_option("--mode", c.mode, "live | simulated-live (default live)");
+  app.add_option("--executor", c.executor,
+                 "live mode: what runs the jobs: none (jobs end when cancelled) | slurm "
+                 "(docs/slurm.md; the slurm.* keys of the configuration file)");
+  app.add_option("--slurm-conf", c.slurm.conf, "executor slurm: SLURM_CONF of the cluster");
   app.add_option("--db", c.database, "SQLite database (default tesserad.db; created when missing)");
   app.add_option("--cluster", c.cluster, "Cluster spec (YAML); default: the built-in demo cluster");
   app.add_option("--workload", c.workload,

@@ -1297,6 +1297,14 @@
         <source>node %1 undrained, but still out: %2</source>
         <translation>Knoten %1 freigegeben, aber weiterhin außer Betrieb: %2</translation>
     </message>
+    <message>
+        <source>give a command or a batch script, not both</source>
+        <translation>einen Befehl oder ein Batch-Skript angeben, nicht beides</translation>
+    </message>
+    <message>
+        <source>the time limit cannot be negative</source>
+        <translation>das Zeitlimit darf nicht negativ sein</translation>
+    </message>
 </context>
 <context>
     <name>tessera::widgets::ClusterTreeModel</name>

@@ -1297,6 +1297,14 @@
         <source>node %1 undrained, but still out: %2</source>
         <translation>节点 %1 已取消排空，但仍不可用：%2</translation>
     </message>
+    <message>
+        <source>give a command or a batch script, not both</source>
+        <translation>请提供命令或批处理脚本，不能同时提供两者</translation>
+    </message>
+    <message>
+        <source>the time limit cannot be negative</source>
+        <translation>时间限制不能为负数</translation>
+    </message>
 </context>
 <context>
     <name>tessera::widgets::ClusterTreeModel</name>

@@ -169,6 +169,9 @@ inline constexpr const char* kDidStayDrained = TESSERA_TEXT("node %1 stays drain
 inline constexpr const char* kDidDrain = TESSERA_TEXT("node %1 drained");
 inline constexpr const char* kDidDrainWhy = TESSERA_TEXT("node %1 drained (%2)");
 inline constexpr const char* kDidUndrain = TESSERA_TEXT("node %1 back in service");
+inline constexpr const char* kLaunchBoth =
+    TESSERA_TEXT("give a command or a batch script, not both");
+inline constexpr const char* kNegativeTimeLimit = TESSERA_TEXT("the time limit cannot be negative");
 inline constexpr const char* kDidUndrainStillOut =
     TESSERA_TEXT("node %1 undrained, but still out: %2");
 inline constexpr const char* kDidQuota =

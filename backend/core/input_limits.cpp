@@ -31,6 +31,18 @@ Status checkTextField(std::string_view s, size_t maxChars, const std::string& fi
   return okStatus();
 }
 
+Status checkProgramField(std::string_view s, size_t maxBytes, const std::string& field) {
+  const SourceLocation where{"", 0, 0, field};
+  if (!isValidUtf8(s)) return Error::of(phrase(text::kTextNotUtf8), where);
+  const auto control = [](char c) {
+    const auto u = static_cast<unsigned char>(c);
+    return (u < 0x20u && c != '\t' && c != '\n' && c != '\r') || u == 0x7Fu;
+  };
+  if (std::any_of(s.begin(), s.end(), control)) return Error::of(phrase(text::kTextControl), where);
+  if (s.size() > maxBytes) return Error::of(phrase(text::kTextTooLong, s.size(), maxBytes), where);
+  return okStatus();
+}
+
 Status checkNameList(const std::vector<std::string>& names, const std::string& field) {
   if (names.size() > kMaxListItems)
     return Error::of(phrase(text::kTooManyItems, names.size(), kMaxListItems),

@@ -21,6 +21,10 @@ namespace tessera {
 inline constexpr size_t kMaxNameChars = 253;
 // Free text an operator writes: a drain reason.
 inline constexpr size_t kMaxReasonChars = 1024;
+// A job's command line, paths and batch script: what a cluster runs. Scripts may hold lines and
+// tabs; 1 MiB is Slurm's own default limit on a batch script (max_script_size).
+inline constexpr size_t kMaxCommandChars = 65536;
+inline constexpr size_t kMaxScriptBytes = 1 << 20;
 // Items of one list in a request (allowed GPU models, pinned GPUs or nodes).
 inline constexpr size_t kMaxListItems = 4096;
 
@@ -32,6 +36,9 @@ size_t utf8Length(std::string_view s);
 std::optional<Text> textProblem(std::string_view s, size_t maxChars);
 // textProblem as a refusal about `field` (a bad argument).
 Status checkTextField(std::string_view s, size_t maxChars, const std::string& field);
+// Program text (a command line, a batch script): UTF-8 of at most `maxBytes` bytes, without NUL
+// or other C0 controls than tab, line feed and carriage return.
+Status checkProgramField(std::string_view s, size_t maxBytes, const std::string& field);
 // A list of names: at most kMaxListItems, each a name ("field[3]" in the refusal).
 Status checkNameList(const std::vector<std::string>& names, const std::string& field);
 

@@ -77,6 +77,21 @@ Setter textList(const std::string& file, std::vector<std::string>& out) {
   };
 }
 
+// A map of names to names ({alice: vision, bob: nlp}).
+Setter nameMap(const std::string& file, std::map<std::string, std::string>& out) {
+  return [&file, &out](const YAML::Node& n, const std::string& key) -> Status {
+    if (!n.IsMap()) return at(file, n, key, "must be a map of names to names");
+    std::map<std::string, std::string> m;
+    for (const auto& kv : n) {
+      if (!kv.second.IsScalar())
+        return at(file, kv.second, key + "." + kv.first.as<std::string>(), "must be a name");
+      m[kv.first.as<std::string>()] = kv.second.Scalar();
+    }
+    out = std::move(m);
+    return okStatus();
+  };
+}
+
 bool fileNameSafe(const std::string& name) {
   return !name.empty() && name[0] != '.' && std::all_of(name.begin(), name.end(), [](char ch) {
     return std::isalnum(static_cast<unsigned char>(ch)) || ch == '.' || ch == '_' || ch == '-';
@@ -207,6 +222,20 @@ Status loadTesseradConfig(const std::string& path, TesseradConfig& c) {
   if (root.IsNull()) return okStatus();
   const std::map<std::string, Setter> keys{
       {"mode", value(path, c.mode)},
+      {"executor", value(path, c.executor)},
+      {"slurm.conf", value(path, c.slurm.conf)},
+      {"slurm.bin_dir", value(path, c.slurm.binDir)},
+      {"slurm.poll_interval", seconds(path, c.slurm.pollSeconds)},
+      {"slurm.preempt_grace", duration(path, c.slurm.preemptGrace)},
+      {"slurm.preempt_signal", value(path, c.slurm.preemptSignal)},
+      {"slurm.adopt", value(path, c.slurm.adopt)},
+      {"slurm.default_team", value(path, c.slurm.defaultTeam)},
+      {"slurm.adopted_class", value(path, c.slurm.adoptedClass)},
+      {"slurm.default_time_limit", value(path, c.slurm.defaultTimeLimitMinutes)},
+      {"slurm.user_teams", nameMap(path, c.slurm.userTeams)},
+      {"slurm.team_accounts", nameMap(path, c.slurm.teamAccounts)},
+      {"slurm.pool_partitions", nameMap(path, c.slurm.poolPartitions)},
+      {"slurm.gres_types", nameMap(path, c.slurm.gresTypes)},
       {"database", value(path, c.database)},
       {"cluster", value(path, c.cluster)},
       {"workload", value(path, c.workload)},
@@ -247,6 +276,16 @@ Status validateTesseradConfig(const TesseradConfig& c) {
   if (c.mode != "live" && c.mode != "simulated-live")
     return bad("mode", "must be live or simulated-live, not '" + c.mode + "'");
   if (c.database.empty()) return bad("database", "is required");
+  if (c.executor != "none" && c.executor != "slurm")
+    return bad("executor", "must be none or slurm, not '" + c.executor + "'");
+  if (c.executor == "slurm" && c.mode != "live")
+    return bad("executor", "slurm runs the jobs of a live cluster: use mode live");
+  if (!(c.slurm.pollSeconds > 0)) return bad("slurm.poll_interval", "must be positive");
+  if (c.slurm.preemptGrace < 0) return bad("slurm.preempt_grace", "cannot be negative");
+  if (c.slurm.preemptSignal < 1 || c.slurm.preemptSignal > 64)
+    return bad("slurm.preempt_signal", "must be a signal number (1-64)");
+  if (c.slurm.defaultTimeLimitMinutes < 1)
+    return bad("slurm.default_time_limit", "must be at least 1 (minutes)");
   if (!(c.cycleSeconds > 0)) return bad("cycle_interval", "must be positive");
   if (!(c.ratePerSecond > 0) || !(c.rateBurst >= 1))
     return bad("limits", "rate_per_second must be positive and burst at least 1");

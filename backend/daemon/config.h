@@ -1,6 +1,7 @@
 #pragma once
 // tesserad's configuration: a YAML file (installer/tesserad.yaml is the annotated sample) with
 // every key also available as a flag; flags win. Errors name the file, line and key.
+#include <map>
 #include <optional>
 #include <string>
 #include <vector>
@@ -35,8 +36,27 @@ struct ReportsConfig {
   std::vector<ReportSchedule> schedules;
 };
 
+// `executor: slurm` (docs/slurm.md): how tesserad reaches Slurm and maps Tessera's names to it.
+struct SlurmSettings {
+  std::string conf;    // SLURM_CONF for every Slurm command; empty: Slurm's default
+  std::string binDir;  // where sbatch, squeue, ... are; empty: PATH
+  double pollSeconds = 1;
+  Seconds preemptGrace = 0;  // checkpoint signal, then this long, then requeue
+  int preemptSignal = 10;    // SIGUSR1
+  bool adopt = true;         // take in jobs users sbatch'ed (held by the gate)
+  std::string defaultTeam;   // adopted jobs of unmapped users
+  std::string adoptedClass;  // their priority class; empty: the lowest
+  int defaultTimeLimitMinutes = 60;
+  std::map<std::string, std::string> userTeams;       // Slurm user or account -> team
+  std::map<std::string, std::string> teamAccounts;    // team -> --account
+  std::map<std::string, std::string> poolPartitions;  // pool -> --partition
+  std::map<std::string, std::string> gresTypes;       // GPU model -> Slurm GRES type
+};
+
 struct TesseradConfig {
-  std::string mode = "live";  // live | simulated-live
+  std::string mode = "live";      // live | simulated-live
+  std::string executor = "none";  // live mode: none | slurm
+  SlurmSettings slurm;
   std::string database = "tesserad.db";
   std::string cluster;   // cluster spec; empty = the built-in demo cluster
   std::string workload;  // teams, quotas, priority classes (jobs are ignored); empty = demo tenants
@@ -54,7 +74,7 @@ struct TesseradConfig {
   size_t maxBatchJobs = 100000;
   double speed = 60;
   double arrivalsPerHour = 120;
-  double gpuFaultsPerDay = 0;   // simulated-live: injected Xid faults per engine day
+  double gpuFaultsPerDay = 0;  // simulated-live: injected Xid faults per engine day
   Seconds gpuFaultRepair = 1800;
   uint64_t seed = 1;
   Seconds retentionRaw = 6 * 3600, retentionMinute = 7 * 86400, retentionHour = 400 * 86400;

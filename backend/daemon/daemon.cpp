@@ -14,6 +14,7 @@
 #include "daemon/logger.h"
 #include "daemon/prometheus.h"
 #include "daemon/report_scheduler.h"
+#include "executor/slurm_executor.h"
 #include "rpc/server.h"
 
 namespace tessera {
@@ -65,6 +66,24 @@ std::variant<Loaded, int> loadAll(const TesseradConfig& c, const Logger& log) {
   return l;
 }
 
+SlurmExecutorConfig slurmExecutorConfig(const SlurmSettings& s) {
+  SlurmExecutorConfig sc;
+  if (!s.conf.empty()) sc.client.environment["SLURM_CONF"] = s.conf;
+  sc.client.binDir = s.binDir;
+  sc.pollSeconds = s.pollSeconds;
+  sc.driver.preemptGrace = s.preemptGrace;
+  sc.driver.preemptSignal = s.preemptSignal;
+  sc.driver.adopt = s.adopt;
+  sc.defaultTeam = s.defaultTeam;
+  sc.adoptedClass = s.adoptedClass;
+  sc.defaultTimeLimitMinutes = s.defaultTimeLimitMinutes;
+  sc.userTeams = s.userTeams;
+  sc.teamAccounts = s.teamAccounts;
+  sc.poolPartitions = s.poolPartitions;
+  sc.gresTypes = s.gresTypes;
+  return sc;
+}
+
 BackendConfig backendConfig(const TesseradConfig& c, Loaded& l) {
   BackendConfig b;
   b.database = c.database;
@@ -80,7 +99,25 @@ BackendConfig backendConfig(const TesseradConfig& c, Loaded& l) {
   b.gpuFaultRepair = c.gpuFaultRepair;
   b.seed = c.seed;
   b.retention = {c.retentionRaw, c.retentionMinute, c.retentionHour};
+  if (c.executor == "slurm") {
+    const SlurmExecutorConfig sc = slurmExecutorConfig(c.slurm);
+    b.executor = [sc] {
+      return std::make_unique<SlurmExecutor>(
+          std::make_unique<slurm::ProcessRunner>(sc.maxConcurrent), sc);
+    };
+  }
   return b;
+}
+
+// Pin, release and drain need root or SlurmUser: refuse to start without, saying so, rather
+// than accept jobs that Slurm will never be told to run.
+Status checkSlurmAccess(const TesseradConfig& c) {
+  if (c.executor != "slurm") return okStatus();
+  slurm::ProcessRunner runner(1);
+  slurm::SlurmClient client(runner, slurmExecutorConfig(c.slurm).client);
+  if (auto config = client.config(); !config)
+    return Error{"executor slurm: cannot read Slurm's configuration: " + config.error().str(), {}};
+  return client.checkPermissions();
 }
 
 // The render command of html/pdf reports: the configured one, else `tessera` beside this
@@ -178,6 +215,10 @@ int runTesserad(const TesseradConfig& config, bool checkOnly, std::ostream& out)
     return kTesseradOk;
   }
 
+  if (auto st = checkSlurmAccess(config); !st) {
+    log.error(st.error().str());
+    return kTesseradInvalidConfig;
+  }
   auto registry = std::make_shared<MetricsRegistry>();
   declareMetrics(*registry);
   BackendConfig bc = backendConfig(config, l);

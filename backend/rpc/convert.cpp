@@ -171,6 +171,14 @@ Expected<Job> jobFromProto(const v1::JobSpec& s, const std::string& field,
   job.held = s.held();
   job.pinGpus = strings(s.pin_gpus());
   job.pinNodes = strings(s.pin_nodes());
+  if (s.has_launch()) {
+    const auto& l = s.launch();
+    job.launch = {
+        l.command(),  l.script(),
+        l.work_dir(), l.output(),
+        l.error(),    static_cast<int>(std::min<uint32_t>(l.time_limit_minutes(), 1u << 30)),
+        l.account(),  l.partition()};
+  }
   return job;
 }
 
@@ -208,6 +216,17 @@ v1::JobSpec jobSpecToProto(const Job& job) {
   s.set_checkpoint_interval_s(job.checkpointInterval.value_or(0));
   s.set_held(job.held);
   addAll(s.mutable_pin_gpus(), job.pinGpus);
+  if (job.launch != JobLaunch{}) {
+    auto* l = s.mutable_launch();
+    l->set_command(job.launch.command);
+    l->set_script(job.launch.script);
+    l->set_work_dir(job.launch.workDir);
+    l->set_output(job.launch.output);
+    l->set_error(job.launch.error);
+    l->set_time_limit_minutes(static_cast<uint32_t>(job.launch.timeLimitMinutes));
+    l->set_account(job.launch.account);
+    l->set_partition(job.launch.partition);
+  }
   addAll(s.mutable_pin_nodes(), job.pinNodes);
   return s;
 }
@@ -279,6 +298,13 @@ v1::Job jobToProto(const JobInfo& info) {
   j.set_gpu_hours_lost(row.gpuHoursLost);
   j.set_priority(info.priority);
   j.set_blocked_by(info.blockedBy);
+  if (info.external) {
+    auto* x = j.mutable_external();
+    x->set_id(info.external->id);
+    x->set_state(info.external->state);
+    x->set_reason(info.external->reason);
+    addAll(x->mutable_nodes(), info.external->nodes);
+  }
   return j;
 }
 
@@ -301,6 +327,9 @@ JobInfo jobFromProto(const v1::Job& j) {
   info.queuePosition = static_cast<int>(j.queue_position());
   if (j.has_eta()) info.eta = j.eta();
   info.blockedBy = j.blocked_by();
+  if (j.has_external())
+    info.external = ExternalJob{j.external().id(), j.external().state(), j.external().reason(),
+                                strings(j.external().nodes())};
   for (const auto& p : j.placement()) {
     PlacedTask t;
     t.node = p.node();
@@ -603,6 +632,15 @@ v1::ClusterSnapshot snapshotToProto(const ClusterSnapshot& s) {
     pn->set_pool(n.pool);
     pn->set_leaf(n.leaf);
     pn->set_spine(n.spine);
+    for (const NodeHoldView& h : n.holds) {
+      auto* ph = pn->add_holds();
+      ph->set_owner(h.owner);
+      ph->set_gpu(h.gpu);
+      ph->set_reason(h.reason.english());
+      if (!h.reason.isLiteral()) *ph->mutable_reason_text() = textToProto(h.reason);
+      ph->set_down(h.down);
+      ph->set_since(h.since);
+    }
     for (const GpuView& g : n.gpus) {
       auto* pg = pn->add_gpus();
       pg->set_index(static_cast<uint32_t>(g.index));
@@ -651,6 +689,11 @@ v1::ClusterSnapshot snapshotToProto(const ClusterSnapshot& s) {
   out.set_cycles(s.cycles);
   out.set_last_cycle_ms(s.lastCycleMs);
   for (const ReservationView& r : s.reservations) *out.add_reservations() = reservationToProto(r);
+  auto* ex = out.mutable_executor();
+  ex->set_name(s.executor.name);
+  ex->set_state(s.executor.state);
+  ex->set_detail(s.executor.detail);
+  ex->set_last_sync(s.executor.lastSync);
   return out;
 }
 
@@ -665,7 +708,12 @@ ClusterSnapshot snapshotFromProto(const v1::ClusterSnapshot& s) {
                pn.pool(),
                pn.leaf(),
                pn.spine(),
+               {},
                {}};
+    for (const auto& ph : pn.holds())
+      n.holds.push_back({ph.owner(), ph.gpu(),
+                         textOr(ph.has_reason_text(), ph.reason_text(), ph.reason()), ph.down(),
+                         ph.since()});
     for (const auto& pg : pn.gpus()) {
       GpuView g;
       g.index = static_cast<int>(pg.index());
@@ -704,6 +752,9 @@ ClusterSnapshot snapshotFromProto(const v1::ClusterSnapshot& s) {
   out.cycles = s.cycles();
   out.lastCycleMs = s.last_cycle_ms();
   for (const auto& r : s.reservations()) out.reservations.push_back(reservationFromProto(r));
+  if (s.has_executor())
+    out.executor = {s.executor().name(), s.executor().state(), s.executor().detail(),
+                    s.executor().last_sync()};
   return out;
 }
 

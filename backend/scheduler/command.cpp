@@ -64,7 +64,7 @@ Expected<std::vector<GpuId>> gpusOf(const Cluster& c, const std::vector<std::str
   return out;
 }
 
-Expected<Text> move(Engine& e, const cmd::Move& m) {
+Expected<Text> move(Engine& e, const cmd::Move& m, std::vector<JobId>& touched) {
   const JobRecord* j = e.job(m.job);
   if (!j) return Error::notFound(phrase(text::kNoJob, m.job), field("job"));
   if (j->state != JobState::Pending)
@@ -91,7 +91,10 @@ Expected<Text> move(Engine& e, const cmd::Move& m) {
       const int64_t rank = x->job.queueRank;
       // Everything from X's rank on steps back one, so the job sits just ahead of X's rank.
       for (const JobRecord* p : peers)
-        if (p->job.queueRank >= rank) TESSERA_CHECK(e.moveInQueue(p->job.id, p->job.queueRank + 1));
+        if (p->job.queueRank >= rank) {
+          TESSERA_CHECK(e.moveInQueue(p->job.id, p->job.queueRank + 1));
+          touched.push_back(p->job.id);
+        }
       TESSERA_CHECK(e.moveInQueue(m.job, rank));
       return phrase(text::kDidMoveBefore, m.job, m.before);
     }
@@ -131,7 +134,8 @@ Expected<Text> undrain(Engine& e, const cmd::Undrain& u) {
   return phrase(text::kDidUndrain, u.node);
 }
 
-Expected<Text> applyTo(Engine& e, const Command& c, const std::string& actor) {
+Expected<Text> applyTo(Engine& e, const Command& c, const std::string& actor,
+                       std::vector<JobId>& touched) {
   const Cluster& cl = e.cluster();
   return std::visit(
       Overload{
@@ -155,7 +159,7 @@ Expected<Text> applyTo(Engine& e, const Command& c, const std::string& actor) {
             TESSERA_CHECK(e.setPriority(s.job, s.priorityClass, actor));
             return phrase(text::kDidPriority, s.job, s.priorityClass);
           },
-          [&](const cmd::Move& s) -> Expected<Text> { return move(e, s); },
+          [&](const cmd::Move& s) -> Expected<Text> { return move(e, s, touched); },
           [&](const cmd::Pin& s) -> Expected<Text> {
             TESSERA_TRY(gpus, gpusOf(cl, s.gpus, s.nodes));
             const size_t n = gpus.size();
@@ -355,12 +359,26 @@ Status checkCommandFields(const Command& c) {
 
 }  // namespace
 
+std::optional<JobId> targetJob(const Command& c) {
+  return std::visit(
+      [](const auto& x) -> std::optional<JobId> {
+        if constexpr (requires { x.job.id; })
+          return std::nullopt;  // a submit: the job has no id yet
+        else if constexpr (requires { x.job; })
+          return static_cast<JobId>(x.job);
+        else
+          return std::nullopt;
+      },
+      c);
+}
+
 Expected<CommandResult> execute(Engine& engine, const Command& c, const std::string& actor,
                                 bool dryRun) {
   TESSERA_CHECK(checkCommandFields(c));
   // The impact is always predicted on a fork: the command, then one cycle.
   Engine fork = engine;
-  auto message = applyTo(fork, c, actor);
+  std::vector<JobId> forkTouched;
+  auto message = applyTo(fork, c, actor, forkTouched);
   if (!message) {
     if (!dryRun)
       engine.recordCommand(
@@ -376,9 +394,11 @@ Expected<CommandResult> execute(Engine& engine, const Command& c, const std::str
     result.message = phrase(text::kDryRun, *message, result.impact.summary());
     return result;
   }
-  auto applied = applyTo(engine, c, actor);
+  auto applied = applyTo(engine, c, actor, result.touched.jobs);
   if (!applied) return applied.error();  // cannot differ from the fork; kept for safety
   result.applied = true;
+  if (const auto job = targetJob(c)) result.touched.jobs.push_back(*job);
+  result.touched.setup = std::holds_alternative<cmd::SetQuota>(c);
   result.message = *applied;
   engine.recordCommand(actor, phrase(text::kAuditApplied, describeText(c), *applied));
   return result;

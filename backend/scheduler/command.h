@@ -108,11 +108,24 @@ struct Impact {
   [[nodiscard]] Text summary() const;
 };
 
+// What an applied command changed beyond the events it recorded, so a store saves just that:
+// the jobs whose records change (its job, and the peers a move re-ranks) and whether the setup
+// (teams and quotas) did.
+struct Touched {
+  std::vector<JobId> jobs;
+  bool setup = false;
+};
+
 struct CommandResult {
   bool applied = false;  // false for dry runs
   Impact impact;
-  Text message;  // what happened, in the operator's words
+  Text message;     // what happened, in the operator's words
+  Touched touched;  // empty for dry runs
 };
+
+// The job a command names (hold 12, move 12 ...); none for a submit and for node, GPU, quota
+// and reservation commands.
+std::optional<JobId> targetJob(const Command& c);
 
 // Validates and runs `c` as `actor`. Invalid commands return an Error naming the field; nothing
 // changes then. A dry run never changes `engine`.

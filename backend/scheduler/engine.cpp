@@ -645,6 +645,7 @@ Status Engine::finish(JobId id, EventKind kind, JobState to, Text reason) {
     return Error::wrongState(phrase(text::kNotRunning, id, jobStateText(j->state)));
   stop(*j);
   j->endTime = now_;
+  j->reason = reason;  // how it ended is what its record says last
   addEvent(kind, *j, to, std::move(reason));
   return okStatus();
 }

@@ -11,8 +11,11 @@
 #include "report/report_compute.h"
 #include "report/report_time.h"
 #include "scheduler/command_yaml.h"
+#include "service/live_world.h"
 #include "service/reservation_views.h"
 #include "service/scope_metrics.h"
+#include "service/simulated_world.h"
+#include "service/snapshot_view.h"
 #include "sim/metrics.h"
 #include "sim/simulator.h"
 #include "topology/mig_layout.h"
@@ -51,10 +54,6 @@ namespace {
 
 using Clock = std::chrono::steady_clock;
 
-// Synthetic arrivals are generated in chunks (each from its own seed), so a restart regenerates
-// the chunk it was in and carries on where it stopped.
-constexpr size_t kLoadChunk = 200;
-
 ApiError unavailable(const Error& e) {
   return {ErrorKind::Unavailable,
           "the database refused the write, nothing was applied: " + e.str()};
@@ -80,30 +79,6 @@ ApiError refusal(const Error& e) {
 // NOT_FOUND for a job id neither the engine nor the database knows.
 ApiError noSuchJob(JobId id) {
   return refusal(Error::notFound(phrase(text::kNoJob, id)));
-}
-
-std::optional<JobId> jobOf(const Command& c) {
-  return std::visit(
-      [](const auto& x) -> std::optional<JobId> {
-        if constexpr (requires { x.job.id; })
-          return std::nullopt;
-        else if constexpr (requires { x.job; })
-          return static_cast<JobId>(x.job);
-        else
-          return std::nullopt;
-      },
-      c);
-}
-
-std::string gpuSharingName(SharingMode m) {
-  switch (m) {
-    case SharingMode::Exclusive:
-      return "exclusive";
-    case SharingMode::Mig:
-      return "mig";
-    default:
-      return "shared";
-  }
 }
 
 }  // namespace
@@ -158,25 +133,21 @@ struct Backend::HealthBoard {
   std::map<uint64_t, std::function<void(const BackendHealth&)>> watchers;
 };
 
+namespace {
+
+std::unique_ptr<World> worldOf(const BackendConfig& c) {
+  if (c.mode == BackendMode::Live)
+    return std::make_unique<LiveWorld>(c.executor ? c.executor() : nullptr);
+  return std::make_unique<SimulatedWorld>(SimulatedWorldConfig{
+      c.speed, c.arrivalsPerHour, c.gpuFaultsPerDay, c.gpuFaultRepair, c.seed});
+}
+
+}  // namespace
+
 Backend::Backend(BackendConfig config)
     : config_(std::move(config)),
       health_(std::make_shared<HealthBoard>()),
-      telemetry_(config_.seed),
-      faults_(config_.gpuFaultsPerDay, config_.gpuFaultRepair, config_.seed) {}
-
-namespace {
-constexpr const char* kFaultsKey = "faults";
-}  // namespace
-
-// The injector's stored position; none (a new database, or one from before faults) starts it
-// afresh.
-Status Backend::restoreFaults() {
-  if (config_.mode != BackendMode::SimulatedLive) return okStatus();
-  for (const auto& [key, value] : extras_.meta)
-    if (key == kFaultsKey) return faults_.restore(value, *engine_);
-  faults_ = GpuFaultInjector(config_.gpuFaultsPerDay, config_.gpuFaultRepair, config_.seed);
-  return okStatus();
-}
+      world_(worldOf(config_)) {}
 
 Backend::~Backend() {
   stop();
@@ -228,7 +199,7 @@ Status Backend::restoreOrCreate() {
     if (config_.clock)
       TESSERA_CHECK(engine_->advanceTo(config_.clock()));
     else if (config_.mode == BackendMode::Live)
-      TESSERA_CHECK(engine_->advanceTo(static_cast<Seconds>(std::time(nullptr))));
+      TESSERA_CHECK(engine_->advanceTo(world_->now(engine_->now())));
     const Status created = db_->transaction([&](Database&) -> Status {
       TESSERA_CHECK(state_->putMeta("mode", backendModeName(config_.mode)));
       TESSERA_CHECK(state_->saveSetup(*engine_));
@@ -242,15 +213,16 @@ Status Backend::restoreOrCreate() {
   TESSERA_TRY(last, eventStore_->lastSeq());
   storeSeq_ = last;
   eventCursor_ = engine_->events().size();
-  engineBase_ = engine_->now();
-  clockBase_ = Clock::now();
-  speed_ = config_.speed;
+  world_->startClock(engine_->now());
   lastCompact_ = engine_->now();
-  if (config_.mode == BackendMode::SimulatedLive) {
-    for (const auto& [key, value] : extras_.meta)
-      if (key == "load.chunk") loadChunk_ = std::stoull(value);
-  }
-  TESSERA_CHECK(restoreFaults());
+  TESSERA_CHECK(world_->restore(*engine_, extras_));
+  // What the world made up while restoring (a live database's instance name) is stored before
+  // anything is carried out under it.
+  const auto metaBefore = extras_.meta;
+  world_->save(*engine_, extras_);
+  if (extras_.meta != metaBefore)
+    TESSERA_CHECK(
+        db_->transaction([&](Database&) { return state_->saveGlobal(*engine_, extras_); }));
   TESSERA_TRY(readDb, Database::open(config_.database));
   readDb_ = std::make_unique<Database>(std::move(readDb));
   readEvents_ = std::make_unique<EventStore>(*readDb_);
@@ -292,10 +264,7 @@ void Backend::post(std::unique_ptr<Item> item) {
 
 Seconds Backend::clockNow() const {
   if (config_.clock) return std::max(engine_->now(), config_.clock());
-  if (config_.mode == BackendMode::Live)
-    return std::max(engine_->now(), static_cast<Seconds>(std::time(nullptr)));
-  const double elapsed = std::chrono::duration<double>(Clock::now() - clockBase_).count();
-  return engineBase_ + static_cast<Seconds>(elapsed * speed_);
+  return world_->now(engine_->now());
 }
 
 void Backend::engineLoop() {
@@ -346,11 +315,15 @@ void Backend::runBatch(std::vector<std::unique_ptr<Item>>& items, bool tick) {
     rollbackToStore(committed.error());
     return;
   }
+  // Only what is durable is carried out: a crash before the next commit loses nothing the
+  // cluster was told (the executor finds its own work again by tag).
+  world_->afterDecisions(*engine_);
   if (!tick) return;
   Batch cycle;
   cycle.tick = true;
   tickWork(cycle);
-  if (const Status st = commit(cycle); !st) rollbackToStore(st.error());
+  if (const Status st = commit(cycle); !st) return rollbackToStore(st.error());
+  world_->afterDecisions(*engine_);
 }
 
 Status Backend::commit(Batch& batch) {
@@ -373,10 +346,7 @@ Status Backend::commit(Batch& batch) {
     TESSERA_CHECK(eventStore_->appendInTransaction(fresh));
     TESSERA_CHECK(state_->saveJobs(*engine_, batch.dirty, extras_.actualRuntime));
     if (batch.setupChanged) TESSERA_CHECK(state_->saveSetup(*engine_));
-    // The chunk's start is not kept: a restart regenerates its chunk from the restart time.
-    if (config_.mode == BackendMode::SimulatedLive)
-      extras_.meta = {{"load.chunk", std::to_string(loadChunk_)},
-                      {kFaultsKey, faults_.save(engine_->cluster())}};
+    world_->save(*engine_, extras_);
     TESSERA_CHECK(state_->saveGlobal(*engine_, extras_));
     TESSERA_CHECK(usageStore_->saveInTransaction(usageRows));
     if (!batch.samples.empty())
@@ -411,12 +381,11 @@ void Backend::rollbackToStore(const Error& why) {
   engine_.emplace(std::move(loaded->engine));
   extras_ = std::move(loaded->extras);
   eventCursor_ = engine_->events().size();
-  arrivals_.clear();
   auto openRuns = usageStore_->openRuns();
   if (!openRuns) return stopServing(cannotReload("the usage ledger", openRuns.error()));
   usage_.resume(*engine_, std::move(*openRuns));
-  if (auto restored = restoreFaults(); !restored)
-    stopServing(cannotReload("the GPU faults", restored.error()));
+  if (auto restored = world_->restore(*engine_, extras_); !restored)
+    stopServing(cannotReload("the world's state", restored.error()));
 }
 
 void Backend::stopServing(Error why) {
@@ -437,32 +406,23 @@ ClusterSession::CancelWatch Backend::watchHealth(std::function<void(const Backen
   const uint64_t id = health_->nextId++;
   health_->watchers.emplace(id, std::move(f));
   return [board = health_, id] {
-    std::lock_guard lock(board->mutex);
+    std::lock_guard guard(board->mutex);
     board->watchers.erase(id);
   };
 }
 
 CycleStats Backend::tickWork(Batch& batch) {
-  if (config_.mode == BackendMode::SimulatedLive) {
-    simulateEnds();
-    faults_.advance(*engine_);
-    generateLoad(batch);
-  }
+  world_->beforeCycle(*engine_, extras_);
   const CycleStats stats = engine_->runCycle();
-  if (config_.mode == BackendMode::SimulatedLive)
-    lastTelemetry_ = telemetry_.gpus(engine_->state(), engine_->now(), [&](JobId id) {
-      const JobRecord* r = engine_->job(id);
-      return r ? defaultUsage(r->job) : UsageProfile::ComputeBound;
-    });
+  world_->afterCycle(*engine_);
   if (lastSample_ < 0 || engine_->now() - lastSample_ >= config_.sampleEvery) sampleMetrics(batch);
   if (engine_->now() - lastCompact_ >= 3600) {
     batch.compactMetrics = true;
     lastCompact_ = engine_->now();
   }
   if (config_.onCycle)
-    config_.onCycle(CycleReport{
-        *engine_, stats, config_.mode == BackendMode::SimulatedLive ? &lastTelemetry_ : nullptr,
-        sample_ ? &*sample_ : nullptr});
+    config_.onCycle(
+        CycleReport{*engine_, stats, world_->modelledTelemetry(), sample_ ? &*sample_ : nullptr});
   return stats;
 }
 
@@ -475,80 +435,16 @@ void Backend::cycleNow(Reply<CycleStats> reply) {
       }));
 }
 
-Seconds Backend::simulatedRuntime(const Job& job) const {
-  // A job submitted through the API in simulated-live mode runs for its estimate (an hour when
-  // it gives none): the demo needs its jobs to end.
-  return job.estimatedRuntime.value_or(3600);
-}
-
-void Backend::simulateEnds() {
-  std::vector<JobId> ending;
-  for (const JobRecord* r : engine_->running()) {
-    const auto it = extras_.actualRuntime.find(r->job.id);
-    const Seconds runtime =
-        it != extras_.actualRuntime.end() ? it->second : simulatedRuntime(r->job);
-    if (r->startTime + std::max<Seconds>(0, runtime - r->workKept) <= engine_->now())
-      ending.push_back(r->job.id);
-  }
-  for (JobId id : ending) (void)engine_->complete(id, phrase(text::kFinishedSimulated));
-}
-
-void Backend::generateLoad(Batch& batch) {
-  (void)batch;
-  const Seconds now = engine_->now();
-  while (true) {
-    if (arrivals_.empty()) {
-      SyntheticConfig sc;
-      sc.jobs = kLoadChunk;
-      sc.arrivalsPerHour = config_.arrivalsPerHour;
-      sc.seed = config_.seed * 1000003 + loadChunk_;
-      sc.teams.clear();
-      for (const Team& t : engine_->quotas().teams())
-        if (!t.parent.empty()) sc.teams.push_back(t.name);
-      if (sc.teams.empty())
-        for (const Team& t : engine_->quotas().teams()) sc.teams.push_back(t.name);
-      if (sc.teams.empty()) sc.teams = {"default"};
-      auto trace = synthesize(engine_->cluster(), sc);
-      if (!trace || trace->jobs.empty()) return;
-      // The chunk starts where the stored state says the last one ended.
-      Seconds chunkStart = 0;
-      for (const auto& [key, value] : extras_.meta)
-        if (key == "load.start") chunkStart = std::stoll(value);
-      if (chunkStart == 0) chunkStart = now;
-      for (auto& tj : trace->jobs) {
-        tj.job.submitTime += chunkStart;
-        arrivals_.push_back(std::move(tj));
-      }
-      extras_.meta = {{"load.chunk", std::to_string(loadChunk_)},
-                      {"load.start", std::to_string(chunkStart)},
-                      {kFaultsKey, faults_.save(engine_->cluster())}};
-    }
-    if (arrivals_.front().job.submitTime > now) return;
-    TraceJob tj = std::move(arrivals_.front());
-    arrivals_.pop_front();
-    if (arrivals_.empty()) ++loadChunk_;
-    tj.job.id = extras_.nextJob;
-    tj.job.submitTime = now;
-    if (!engine_->validate(tj.job)) continue;  // a class or team the tenants do not have
-    if (!engine_->submit(tj.job, "load-generator")) continue;
-    ++extras_.nextJob;
-    extras_.actualRuntime[tj.job.id] = tj.runtime;
-  }
-}
-
 UsageRecorder::TelemetryOf Backend::usageTelemetry() const {
   // Live mode records what node agents pushed (PushTelemetry); a run on GPUs without fresh
   // readings is recorded unmeasured, and reports say what share of the hours was measured.
-  if (config_.mode == BackendMode::Live)
-    return [this](const JobRecord& r, Seconds t) { return live_.jobTelemetry(r, t); };
-  return [this](const JobRecord& r, Seconds t) -> std::optional<JobTelemetry> {
-    return telemetry_.sample(r.job.id, defaultUsage(r.job), t);
-  };
+  return [this](const JobRecord& r, Seconds t) { return world_->jobTelemetry(r, t); };
 }
 
 void Backend::sampleMetrics(Batch& batch) {
   const std::vector<const JobRecord*> pending = engine_->pending(), running = engine_->running();
-  std::vector<GpuTelemetry> telemetry = lastTelemetry_;
+  const auto* modelled = world_->modelledTelemetry();
+  std::vector<GpuTelemetry> telemetry = modelled ? *modelled : std::vector<GpuTelemetry>{};
   telemetry.resize(engine_->cluster().gpus().size());
   MetricsRecorder recorder;
   recorder.sample(*engine_, telemetry, pending, running);
@@ -566,7 +462,7 @@ void Backend::sampleMetrics(Batch& batch) {
   for (size_t c = 0; c < kStrandCauses; ++c)
     out.emplace_back(strandedSeriesName(static_cast<StrandCause>(c)), s.stranded[c]);
   usage_.sample(*engine_);
-  const bool simulated = config_.mode == BackendMode::SimulatedLive;
+  const bool simulated = modelled != nullptr;
   if (simulated) {
     out.emplace_back("gpus_busy", s.busy);
     out.emplace_back("gpus_sm_active", s.effective);
@@ -586,9 +482,7 @@ void Backend::sampleScopes(std::vector<std::pair<std::string, double>>& out, boo
   // deterministic in (job, minute), so the scopes add up to the cluster's lines.
   JobTelemetryOf telemetryOf;
   if (simulated)
-    telemetryOf = [this](const JobRecord& r) -> std::optional<JobTelemetry> {
-      return telemetry_.sample(r.job.id, defaultUsage(r.job), engine_->now());
-    };
+    telemetryOf = [this](const JobRecord& r) { return world_->jobTelemetry(r, engine_->now()); };
   auto scoped = scopeSamples(*engine_, scopeUsage(*engine_, telemetryOf), simulated);
   out.insert(out.end(), std::make_move_iterator(scoped.begin()),
              std::make_move_iterator(scoped.end()));
@@ -609,7 +503,9 @@ void Backend::submit(std::vector<Job> jobs, const Caller& who, Deadline d,
           j.id = b.extras_.nextJob + i;
           j.submitTime = e.now();
           j.state = JobState::Pending;
-          if (auto st = e.validate(j); !st) {
+          Status st = e.validate(j);
+          if (st) st = b.world_->admit(j);
+          if (!st) {
             // Whatever the check's class, a batch with a bad job is a bad argument.
             Error err = st.error();
             const std::string field = err.where.field;
@@ -622,11 +518,10 @@ void Backend::submit(std::vector<Job> jobs, const Caller& who, Deadline d,
         std::vector<JobId> ids;
         ids.reserve(jobs.size());
         for (Job& j : jobs) {
-          const Seconds runtime = b.simulatedRuntime(j);
-          auto id = e.submit(std::move(j), actor);
+          auto id = e.submit(j, actor);
           if (!id) return ApiError{ErrorKind::Internal, id.error().str()};
           ++b.extras_.nextJob;
-          if (b.config_.mode == BackendMode::SimulatedLive) b.extras_.actualRuntime[*id] = runtime;
+          b.world_->submitted(j, b.extras_);
           ids.push_back(*id);
         }
         return ids;
@@ -649,6 +544,7 @@ JobInfo Backend::infoOf(const JobRecord& r) const {
   info.queuePosition = engine_->queuePosition(r);
   if (r.state == JobState::Pending) info.eta = r.eta;
   info.blockedBy = r.blockedBy;
+  info.external = world_->externalJob(r.job.id);
   if (r.state == JobState::Running && r.placement)
     for (const auto& t : r.placement->tasks) {
       PlacedTask p;
@@ -703,7 +599,7 @@ void Backend::act(Command command, bool dryRun, const Caller& who, Deadline d,
       [command = std::move(command), dryRun, actor = who.name](
           Backend& b, Batch& batch) -> std::variant<CommandResult, ApiError> {
         Engine& e = *b.engine_;
-        const auto target = jobOf(command);
+        const auto target = targetJob(command);
         if (target && !e.job(*target)) {
           auto row = b.state_->job(*target);
           if (row && *row)
@@ -711,20 +607,14 @@ void Backend::act(Command command, bool dryRun, const Caller& who, Deadline d,
                 phrase(text::kAlreadyEnded, *target, jobStateText((*row)->state))));
           return noSuchJob(*target);
         }
-        // A move can re-rank every pending job of the same priority: remember the ranks.
-        std::vector<std::pair<JobId, int64_t>> ranks;
-        if (std::holds_alternative<cmd::Move>(command))
-          for (const JobRecord* r : e.jobs())
-            if (r->state == JobState::Pending) ranks.emplace_back(r->job.id, r->job.queueRank);
         auto result = execute(e, command, actor, dryRun);
         if (!result) return refusal(result.error());
         if (dryRun)
           e.recordCommand(actor,
                           phrase(text::kAuditDryRun, describeText(command), result->message));
-        if (target) batch.dirty.push_back(*target);
-        for (const auto& [id, rank] : ranks)
-          if (e.job(id)->job.queueRank != rank) batch.dirty.push_back(id);
-        if (!dryRun && std::holds_alternative<cmd::SetQuota>(command)) batch.setupChanged = true;
+        batch.dirty.insert(batch.dirty.end(), result->touched.jobs.begin(),
+                           result->touched.jobs.end());
+        batch.setupChanged = batch.setupChanged || result->touched.setup;
         return std::move(*result);
       }));
 }
@@ -756,109 +646,11 @@ void Backend::explainJob(JobId id, Reply<Explanation> reply) {
                                    }));
 }
 
-ClusterSnapshot Backend::snapshotNow() const {
-  const Engine& e = *engine_;
-  const Cluster& c = e.cluster();
-  ClusterSnapshot s;
-  s.now = e.now();
-  s.mode = backendModeName(config_.mode);
-  for (const Node& n : c.nodes()) {
-    NodeView nv;
-    nv.name = n.name;
-    nv.state = nodeStateName(e.state().nodeState(n.id));
-    nv.stateReason = e.nodeReason(n.id);
-    nv.pool = n.pool;
-    if (n.leaf != kNone) {
-      const FabricSwitch& leaf = c.switches()[static_cast<size_t>(n.leaf)];
-      nv.leaf = leaf.name;
-      if (leaf.parent != kNone) nv.spine = c.switches()[static_cast<size_t>(leaf.parent)].name;
-    }
-    for (int i = 0; i < n.gpuCount(); ++i) {
-      const GpuId g = n.firstGpu + static_cast<GpuId>(i);
-      const GpuOccupancy& o = e.state().gpu(g);
-      GpuView gv;
-      gv.index = i;
-      gv.model = c.modelOf(g).id;
-      gv.sharing = gpuSharingName(c.gpu(g).sharing.mode);
-      if (const DomainId d = c.gpu(g).nvlinkDomain; d != kNone)
-        gv.nvlinkDomain = c.nvlinkDomains()[static_cast<size_t>(d)].name;
-      if (n.hw && static_cast<size_t>(i) < n.hw->gpuNuma.size())
-        gv.numa = n.hw->gpuNuma[static_cast<size_t>(i)];
-      auto teamOf = [&e](JobId id) {
-        const JobRecord* r = e.job(id);
-        return r ? r->job.team : std::string();
-      };
-      if (o.wholeOwner != kNoJob)
-        gv.occupants.push_back({o.wholeOwner, 1000, "", teamOf(o.wholeOwner), -1});
-      for (const auto& sh : o.shares)
-        gv.occupants.push_back({sh.job, sh.milli, "", teamOf(sh.job), -1});
-      if (const auto& mig = c.modelOf(g).mig) {
-        MigLayout l = o.layout;
-        for (int k = 0; k < l.size(); ++k) {
-          const JobId owner = o.instanceOwner[static_cast<size_t>(k)];
-          l[k].busy = owner != kNoJob;
-          if (owner == kNoJob) continue;
-          const auto& p = mig->profiles[static_cast<size_t>(l[k].profile)];
-          gv.occupants.push_back({owner,
-                                  static_cast<int>(1000 * p.memorySlices / mig->memorySlices),
-                                  p.name, teamOf(owner), l[k].start});
-        }
-        if (c.gpu(g).sharing.mode == SharingMode::Mig)
-          gv.migLayout = formatMigLayout(c.modelOf(g), l, true);
-      }
-      for (const auto& occ : gv.occupants) gv.allocated += occ.milli / 1000.0;
-      if (const ActiveGpuFault* f = faults_.faultOf(g))
-        gv.fault = GpuView::Fault{f->xid, xidMessage(f->xid), f->since, f->until};
-      if (const LiveGpuReading* r = live_.reading(g, e.now())) {
-        gv.util = r->util;
-        gv.smActive = r->smActive;
-        gv.tensorActive = r->tensorActive;
-        gv.memoryUsed = r->memoryUsed;
-        gv.temperatureC = r->temperatureC;
-        if (r->xid > 0)
-          gv.fault =
-              GpuView::Fault{r->xid, r->xidMessage.empty() ? xidMessage(r->xid) : r->xidMessage,
-                             r->xidSince, std::nullopt};
-      }
-      if (g < lastTelemetry_.size()) {
-        gv.util = lastTelemetry_[g].value.util;
-        gv.smActive = lastTelemetry_[g].value.sm;
-        gv.tensorActive = lastTelemetry_[g].value.tensor;
-        gv.memoryUsed = lastTelemetry_[g].value.memory;
-        gv.power = lastTelemetry_[g].value.power;
-        gv.temperatureC = lastTelemetry_[g].temperatureC;
-      }
-      s.gpusTotal += 1;
-      s.gpusAllocated += gv.allocated;
-      nv.gpus.push_back(std::move(gv));
-    }
-    s.nodes.push_back(std::move(nv));
-  }
-  const auto use = e.teamUse();
-  const auto& teams = e.quotas().teams();
-  for (size_t t = 0; t < teams.size(); ++t) {
-    TeamView tv;
-    tv.name = teams[t].name;
-    tv.parent = teams[t].parent;
-    tv.gpusInUse = t < use.size() ? use[t].gpus : 0;
-    for (const auto& [key, q] : teams[t].quotas) tv.guaranteed += q.guaranteed;
-    tv.fairShareUsage = e.fairShare().usage(static_cast<int>(t));
-    s.teams.push_back(std::move(tv));
-  }
-  s.pendingJobs = static_cast<int>(e.pending().size());
-  s.runningJobs = static_cast<int>(e.running().size());
-  s.lastEventSeq = storeSeq_;
-  s.cycles = e.stats().cycles;
-  s.lastCycleMs = e.stats().lastCycleMs;
-  s.reservations = reservationViews(e);
-  return s;
-}
-
 void Backend::snapshot(Reply<ClusterSnapshot> reply) {
   post(makeItem<ClusterSnapshot, Item>(
       std::nullopt, std::move(reply),
       [](Backend& b, Batch&) -> std::variant<ClusterSnapshot, ApiError> {
-        return b.snapshotNow();
+        return snapshotOf(*b.engine_, *b.world_, b.storeSeq_);
       }));
 }
 
@@ -888,12 +680,12 @@ void Backend::pushTelemetry(DcgmScrape scrape, std::string node, Reply<Telemetry
       std::nullopt, std::move(reply),
       [scrape = std::move(scrape), node = std::move(node)](
           Backend& b, Batch&) -> std::variant<TelemetryPush, ApiError> {
-        if (b.config_.mode != BackendMode::Live)
-          return ApiError{ErrorKind::FailedPrecondition,
-                          "this tesserad runs in simulated-live mode and synthesizes its own "
-                          "telemetry; push telemetry to a live one"};
-        auto taken = b.live_.ingest(b.engine_->cluster(), scrape, node, b.engine_->now());
-        if (!taken) return ApiError{ErrorKind::InvalidArgument, taken.error().str()};
+        auto taken = b.world_->pushTelemetry(*b.engine_, scrape, node);
+        if (!taken)
+          return ApiError{taken.error().refusal == Refusal::WrongState
+                              ? ErrorKind::FailedPrecondition
+                              : ErrorKind::InvalidArgument,
+                          taken.error().str()};
         return std::move(*taken);
       }));
 }
@@ -1062,11 +854,9 @@ ClusterSession::CancelWatch Backend::watchChanges(std::function<void()> onChange
 void Backend::setSpeed(double speed) {
   auto item = std::make_unique<Item>();
   item->apply = [speed](Backend& b, Batch&) {
-    // Re-base the clock where the engine stands (the batch advanced it just before this item):
-    // a pause then freezes the time operators last saw, and time never moves backwards.
-    b.engineBase_ = b.engine_->now();
-    b.clockBase_ = Clock::now();
-    b.speed_ = std::max(0.0, speed);
+    // Re-based where the engine stands (the batch advanced it just before this item): a pause
+    // then freezes the time operators last saw, and time never moves backwards.
+    b.world_->setSpeed(b.engine_->now(), speed);
   };
   item->finish = [](const std::optional<Error>&) {};
   item->expire = [] {};

@@ -10,10 +10,10 @@
 // rebuilt from the database: memory never runs ahead of what is stored. When that rebuild fails
 // too, the backend stops serving (health() says why) and refuses all work until restarted.
 //
-// Modes: live (the engine clock is the wall clock; job ends come from the cluster - wired in by
-// a later issue - or from cancels) and simulated-live (a demo cluster on a sped-up clock with
-// synthetic load and simulated job ends: what the console's remote mode connects to out of the
-// box).
+// What happens around the engine is its World (world.h): live (the wall clock, node agents'
+// telemetry, and an Executor that runs the jobs - `none`: jobs end only when cancelled) or
+// simulated-live (a demo cluster on a sped-up clock with synthetic load, simulated job ends and
+// faults: what the console's remote mode connects to out of the box).
 #include <atomic>
 #include <chrono>
 #include <condition_variable>
@@ -25,11 +25,10 @@
 #include <unordered_map>
 
 #include "service/event_hub.h"
-#include "service/gpu_faults.h"
-#include "service/live_telemetry.h"
+#include "service/executor.h"
 #include "service/session.h"
+#include "service/world.h"
 #include "sim/metrics.h"
-#include "sim/synthetic.h"
 #include "sim/telemetry.h"
 #include "store/event_store.h"
 #include "store/metric_store.h"
@@ -37,9 +36,6 @@
 #include "store/usage_store.h"
 
 namespace tessera {
-
-enum class BackendMode : uint8_t { Live, SimulatedLive };
-const char* backendModeName(BackendMode m);
 
 // Figures the daemon's Prometheus endpoint reads after each cycle (engine thread).
 struct CycleReport {
@@ -78,6 +74,8 @@ struct BackendConfig {
   size_t eventMemory = 200000;     // recent events kept in memory for watchers
   bool runCycles = true;           // false: cycles run only when asked (tests)
   std::function<Seconds()> clock;  // replaces the mode's clock (tests); never goes back
+  // Live mode: what runs the jobs (none when unset: jobs end only when cancelled).
+  std::function<std::unique_ptr<Executor>()> executor;
   // Called on the engine thread after every cycle (the daemon's Prometheus figures). Part of the
   // configuration because the engine thread starts inside open().
   std::function<void(const CycleReport&)> onCycle;
@@ -158,16 +156,11 @@ class Backend final : public ClusterSession {
   // Refuses all further work with `why`, and tells the health watchers.
   void stopServing(Error why);
   [[nodiscard]] Seconds clockNow() const;
-  void simulateEnds();
-  void generateLoad(Batch& batch);
-  Status restoreFaults();
   void sampleMetrics(Batch& batch);
   // Per team and pool: allocated, and with telemetry busy, SM active, tensor active.
   void sampleScopes(std::vector<std::pair<std::string, double>>& out, bool simulated) const;
   [[nodiscard]] UsageRecorder::TelemetryOf usageTelemetry() const;
   [[nodiscard]] JobInfo infoOf(const JobRecord& r) const;
-  [[nodiscard]] ClusterSnapshot snapshotNow() const;
-  Seconds simulatedRuntime(const Job& job) const;
   void runReport(const ReportRequest& request, const ReportLimits& limits,
                  const Reply<Report>& reply) const;
   void stopReports();
@@ -193,21 +186,10 @@ class Backend final : public ClusterSession {
   size_t restoredJobs_ = 0;
   double restoreSeconds_ = 0;
 
-  // Clock: engine time at `clockBase_` wall time (simulated-live runs `speed` times faster).
-  Seconds engineBase_ = 0;
-  double speed_ = 1;
-  std::chrono::steady_clock::time_point clockBase_;
+  std::unique_ptr<World> world_;
   Seconds lastSample_ = -1;
   std::optional<MetricSample> sample_;
   Seconds lastCompact_ = 0;
-
-  // Simulated-live: the synthetic arrivals not yet submitted, and when each running job ends.
-  std::deque<TraceJob> arrivals_;
-  uint64_t loadChunk_ = 0;
-  TelemetryModel telemetry_;
-  GpuFaultInjector faults_;  // simulated-live
-  LiveTelemetry live_;       // live: what node agents pushed
-  std::vector<GpuTelemetry> lastTelemetry_;
 
   std::mutex queueMutex_;
   std::condition_variable queueCv_;

@@ -18,6 +18,7 @@
 #include "report/report.h"
 #include "scheduler/command.h"
 #include "scheduler/explain.h"
+#include "service/executor.h"
 #include "store/metric_store.h"
 #include "store/state_store.h"
 
@@ -42,6 +43,7 @@ struct JobInfo {
   std::optional<Seconds> eta;
   std::string blockedBy;
   std::vector<PlacedTask> placement;
+  std::optional<ExternalJob> external;  // its Slurm job (executor slurm), as last seen
 };
 
 struct JobPage {
@@ -81,6 +83,16 @@ struct GpuView {
   std::optional<Fault> fault;
 };
 
+// One reason a node is out, with whose it is (scheduler/node_holds.h).
+struct NodeHoldView {
+  std::string owner;  // operator, failure, gpu-fault, mig-reconfigure, executor
+  std::string gpu;    // gpu-fault and mig-reconfigure: the GPU ("pod-a-02/3")
+  Text reason;
+  bool down = false;
+  Seconds since = 0;
+  friend bool operator==(const NodeHoldView&, const NodeHoldView&) = default;
+};
+
 struct NodeView {
   std::string name;
   std::string state;  // up, draining, down
@@ -90,6 +102,7 @@ struct NodeView {
   std::string leaf;
   std::string spine;
   std::vector<GpuView> gpus;
+  std::vector<NodeHoldView> holds;  // every owner's, oldest first; stateReason is derived
 };
 
 struct TeamView {
@@ -130,6 +143,14 @@ struct ClusterSnapshot {
   uint64_t cycles = 0;
   double lastCycleMs = 0;
   std::vector<ReservationView> reservations;  // backfill plan first, then the operator's
+  // What runs the jobs (live mode): "none", or "slurm" with whether it answers and when the
+  // engine last saw the whole cluster.
+  struct Executor {
+    std::string name = "none";
+    std::string state = "none";  // none, ready, unavailable
+    std::string detail;          // why unavailable
+    Seconds lastSync = 0;        // engine time; 0 = never
+  } executor;
 };
 
 struct MetricQuery {

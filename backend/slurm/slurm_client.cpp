@@ -41,6 +41,9 @@ Status validate(const SubmitRequest& r) {
       return Error{"submit: tesseraId '" + r.tesseraId + "' contains whitespace", {}};
   if (r.timeLimitMinutes <= 0) return Error{"submit: a time limit (minutes > 0) is required", {}};
   if (r.nodes < 1) return Error{"submit: nodes must be at least 1", {}};
+  if (r.maxNodes != 0 && r.maxNodes < r.nodes) return Error{"submit: maxNodes is below nodes", {}};
+  if (r.tasks < 0 || r.cpusPerTask < 0)
+    return Error{"submit: tasks and cpusPerTask cannot be negative", {}};
   if (r.wrap.has_value() == r.script.has_value())
     return Error{"submit: give exactly one of a command (wrap) or a batch script", {}};
   return okStatus();
@@ -78,16 +81,21 @@ std::string currentUser() {
 
 Expected<std::vector<std::string>> sbatchArguments(const SubmitRequest& r) {
   TESSERA_CHECK(validate(r));
-  std::vector<std::string> args{"--parsable",
-                                "--hold",
-                                "--requeue",
-                                "--comment=" + std::string(kTesseraTag) + r.tesseraId,
-                                "--time=" + std::to_string(r.timeLimitMinutes),
-                                "--nodes=" + std::to_string(r.nodes)};
+  std::vector<std::string> args{
+      "--parsable",
+      "--hold",
+      "--requeue",
+      "--comment=" + std::string(kTesseraTag) + r.tesseraId,
+      "--time=" + std::to_string(r.timeLimitMinutes),
+      "--nodes=" + std::to_string(r.nodes) +
+          (r.maxNodes > r.nodes ? "-" + std::to_string(r.maxNodes) : std::string())};
   optional(args, "--job-name", r.name);
   optional(args, "--partition", r.partition);
   optional(args, "--account", r.account);
   if (!r.gres.empty()) args.push_back("--gres=" + r.gres);
+  if (r.tasks > 0) args.push_back("--ntasks=" + std::to_string(r.tasks));
+  if (!r.gpusPerTask.empty()) args.push_back("--gpus-per-task=" + r.gpusPerTask);
+  if (r.cpusPerTask > 0) args.push_back("--cpus-per-task=" + std::to_string(r.cpusPerTask));
   optional(args, "--chdir", r.workDir);
   optional(args, "--output", r.output);
   optional(args, "--error", r.error);
@@ -201,6 +209,10 @@ Status SlurmClient::startNow(int64_t jobId) {
 
 Status SlurmClient::setPriority(int64_t jobId, int64_t priority) {
   return scontrol({"update", jobArg(jobId), "Priority=" + std::to_string(priority)});
+}
+
+Status SlurmClient::setComment(int64_t jobId, const std::string& comment) {
+  return scontrol({"update", jobArg(jobId), "Comment=" + comment});
 }
 
 Status SlurmClient::drain(const std::string& node, const std::string& reason) {

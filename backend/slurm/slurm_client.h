@@ -34,7 +34,11 @@ struct SubmitRequest {
   std::string partition;     // -p; empty: the default partition
   std::string account;       // -A; empty: the user's default
   int nodes = 1;             // -N
+  int maxNodes = 0;          // -N nodes-maxNodes when above `nodes`: pinned to a count later
   std::string gres;          // per node, e.g. "gpu:h100:2"; empty: no GPUs
+  int tasks = 0;             // --ntasks; 0: Slurm's default (one per node)
+  std::string gpusPerTask;   // --gpus-per-task, e.g. "h100:2" or "a100_3g.40gb:1"
+  int cpusPerTask = 0;       // --cpus-per-task; 0: Slurm's default
   std::string workDir;       // --chdir; empty: the caller's directory
   std::string output;        // -o; empty: Slurm's slurm-%j.out in workDir
   std::string error;         // -e; empty: with the output
@@ -79,6 +83,8 @@ class SlurmClient {
   Status startNow(int64_t jobId);
   // Absolute priority; rejected while the job is held, so after release().
   Status setPriority(int64_t jobId, int64_t priority);
+  // Comment=<text>: how an adopted job gets its tessera:<id> tag.
+  Status setComment(int64_t jobId, const std::string& comment);
 
   Status drain(const std::string& node, const std::string& reason);
   Status resume(const std::string& node);

@@ -159,11 +159,13 @@ void readGres(Fields& f, SlurmJob& job) {
   job.gresPerNode = std::move(gres).value();
   const auto detail = f.strings("gres_detail");
   for (size_t i = 0; i < detail.size(); ++i) {
+    // One entry per allocated node, in the order of the job's node list. Only shown, never
+    // decided on: an entry this version cannot read leaves that node's GPUs unknown rather than
+    // failing the whole poll (which would stop every decision being carried out).
     auto used = parseGresUsed(detail[i]);
-    if (!used) return f.fail("gres_detail[" + std::to_string(i) + "]", used.error().message);
-    // One entry per allocated node, in the order of the job's node list.
     std::string node = i < job.nodes.size() ? job.nodes[i] : std::string();
-    job.gresDetail.push_back(NodeGres{std::move(node), std::move(used).value()});
+    job.gresDetail.push_back(
+        NodeGres{std::move(node), used ? std::move(used).value() : std::vector<GresUse>{}});
   }
 }
 

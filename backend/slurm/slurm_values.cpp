@@ -152,7 +152,7 @@ Expected<std::vector<GresUse>> parseGresUsed(std::string_view text) {
       if (close == std::string_view::npos) return gresError(text, "missing ')'");
       if (idx != std::string_view::npos && idx < close) {
         const auto list = item.substr(idx + 4, close - idx - 4);
-        if (list != "N/A") {
+        if (list != "N/A" && !list.empty()) {
           TESSERA_TRY(indices, expandIndexList(list, 1 << 16));
           use.indices = std::move(indices);
         }

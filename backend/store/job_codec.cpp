@@ -86,6 +86,38 @@ JobState jobStateFromName(std::string_view name, bool* ok) {
   return s.value_or(JobState::Pending);
 }
 
+namespace {
+
+json launchToJson(const JobLaunch& l) {
+  json j = json::object();
+  const auto put = [&j](const char* key, const std::string& v) {
+    if (!v.empty()) j[key] = v;
+  };
+  put("command", l.command);
+  put("script", l.script);
+  put("work_dir", l.workDir);
+  put("output", l.output);
+  put("error", l.error);
+  put("account", l.account);
+  put("partition", l.partition);
+  if (l.timeLimitMinutes) j["time_limit"] = l.timeLimitMinutes;
+  return j;
+}
+
+Status launchFromJson(const json& j, JobLaunch& l) {
+  if (!j.is_object()) return Error{"stored job: launch is not a JSON object", {}};
+  TESSERA_CHECK(read(j, "command", l.command, false));
+  TESSERA_CHECK(read(j, "script", l.script, false));
+  TESSERA_CHECK(read(j, "work_dir", l.workDir, false));
+  TESSERA_CHECK(read(j, "output", l.output, false));
+  TESSERA_CHECK(read(j, "error", l.error, false));
+  TESSERA_CHECK(read(j, "account", l.account, false));
+  TESSERA_CHECK(read(j, "partition", l.partition, false));
+  return read(j, "time_limit", l.timeLimitMinutes, false);
+}
+
+}  // namespace
+
 json jobToJson(const Job& job) {
   json j;
   j["id"] = job.id;
@@ -115,6 +147,7 @@ json jobToJson(const Job& job) {
   if (job.queueRank) j["rank"] = job.queueRank;
   if (!job.pinGpus.empty()) j["pin_gpus"] = job.pinGpus;
   if (!job.pinNodes.empty()) j["pin_nodes"] = job.pinNodes;
+  if (job.launch != JobLaunch{}) j["launch"] = launchToJson(job.launch);
   return j;
 }
 
@@ -148,6 +181,7 @@ Expected<Job> jobFromJson(const json& j) {
   TESSERA_CHECK(read(j, "rank", job.queueRank, false));
   TESSERA_CHECK(read(j, "pin_gpus", job.pinGpus, false));
   TESSERA_CHECK(read(j, "pin_nodes", job.pinNodes, false));
+  if (j.contains("launch")) TESSERA_CHECK(launchFromJson(j["launch"], job.launch));
   return job;
 }
 

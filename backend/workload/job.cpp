@@ -110,6 +110,22 @@ std::vector<PriorityClass> defaultPriorityClasses() {
           {"spot", 100, true}};
 }
 
+Status checkLaunchFields(const JobLaunch& l) {
+  if (!l.command.empty() && !l.script.empty())
+    return Error::of(phrase(text::kLaunchBoth), SourceLocation{"", 0, 0, "launch.script"});
+  TESSERA_CHECK(checkProgramField(l.command, kMaxCommandChars, "launch.command"));
+  TESSERA_CHECK(checkProgramField(l.script, kMaxScriptBytes, "launch.script"));
+  TESSERA_CHECK(checkTextField(l.workDir, kMaxCommandChars, "launch.work_dir"));
+  TESSERA_CHECK(checkTextField(l.output, kMaxCommandChars, "launch.output"));
+  TESSERA_CHECK(checkTextField(l.error, kMaxCommandChars, "launch.error"));
+  TESSERA_CHECK(checkTextField(l.account, kMaxNameChars, "launch.account"));
+  TESSERA_CHECK(checkTextField(l.partition, kMaxNameChars, "launch.partition"));
+  if (l.timeLimitMinutes < 0)
+    return Error::of(phrase(text::kNegativeTimeLimit),
+                     SourceLocation{"", 0, 0, "launch.time_limit_minutes"});
+  return okStatus();
+}
+
 Status checkJobFields(const Job& job) {
   TESSERA_CHECK(checkTextField(job.name, kMaxNameChars, "name"));
   TESSERA_CHECK(checkTextField(job.team, kMaxNameChars, "team"));
@@ -118,7 +134,8 @@ Status checkJobFields(const Job& job) {
   TESSERA_CHECK(checkTextField(job.perTask.migProfile, kMaxNameChars, "per_task.mig_profile"));
   TESSERA_CHECK(checkNameList(job.model.models, "gpu_models"));
   TESSERA_CHECK(checkNameList(job.pinGpus, "pin_gpus"));
-  return checkNameList(job.pinNodes, "pin_nodes");
+  TESSERA_CHECK(checkNameList(job.pinNodes, "pin_nodes"));
+  return checkLaunchFields(job.launch);
 }
 
 }  // namespace tessera

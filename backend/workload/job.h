@@ -59,6 +59,21 @@ struct TopologyConstraint {
   bool required = false;
 };
 
+// How a job runs on a real cluster. The engine never reads it; an executor does (Slurm: sbatch's
+// --wrap or batch script, --chdir, --output/--error, --time, --account, --partition).
+struct JobLaunch {
+  std::string command;       // a shell command line; or
+  std::string script;        // a batch script ("#!/bin/bash\n..."); at most one of the two
+  std::string workDir;       // empty: the executor's default
+  std::string output;        // stdout file; empty: the executor's default
+  std::string error;         // stderr file; empty: with stdout
+  int timeLimitMinutes = 0;  // 0: the estimated runtime, else the executor's default
+  std::string account;       // empty: the team's account
+  std::string partition;     // empty: the pool's partition
+  [[nodiscard]] bool empty() const { return command.empty() && script.empty(); }
+  friend bool operator==(const JobLaunch&, const JobLaunch&) = default;
+};
+
 struct Job {
   JobId id = kNoJob;
   std::string name;
@@ -84,6 +99,7 @@ struct Job {
   std::vector<std::string> pinGpus;
   std::vector<std::string> pinNodes;
   JobState state = JobState::Pending;
+  JobLaunch launch;
 
   // GPUs the whole gang needs, in whole-GPU equivalents (MIG and fractions count as their share).
   [[nodiscard]] double gpuDemand() const;
@@ -93,6 +109,9 @@ struct Job {
 // characters, UTF-8, no control characters); the error names the field as the API does: name,
 // team, priority_class, pool, per_task.mig_profile, gpu_models[i], pin_gpus[i], pin_nodes[i].
 Status checkJobFields(const Job& job);
+// The launch's fields: program text within core/input_limits.h, paths and names as text, a
+// command or a script but not both (launch.command, launch.script, launch.work_dir, ...).
+Status checkLaunchFields(const JobLaunch& launch);
 
 struct PriorityClass {
   std::string name;

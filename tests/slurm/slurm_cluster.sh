@@ -10,7 +10,7 @@
 # node1, node2: 4 x h100 each, under switch s1; node3: 2 x a100 plus MIG-like a100_3g.40gb:2 and
 # a100_1g.10gb:2 (gres.conf MultipleFiles=), under s2. Needs root (mknod, SlurmUser=root) and the
 # Debian packages slurmctld slurmd slurm-client munge (installer/bootstrap-debian12.sh).
-# Recipe and gotchas: /work/shared/reference/toolchain-debian12.md section 4, docs/slurm.md.
+# Recipe and gotchas: docs/slurm.md.
 set -euo pipefail
 
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)

@@ -1,0 +1,347 @@
+#include "executor/slurm_driver.h"
+
+#include <algorithm>
+
+#include "core/engine_text.h"
+
+namespace tessera {
+namespace {
+
+using slurm::SlurmJob;
+
+// Released jobs keep this priority: above a held job's 0 and far below priority/basic's
+// ~4.29e9 default, which would otherwise let Slurm's own order (not Tessera's) decide ties.
+constexpr int64_t kReleasedPriority = 1000000;
+
+bool isHeld(const SlurmJob& s) {
+  return s.held || s.priority == 0;
+}
+
+bool running(const SlurmJob& s) {
+  return s.state == slurm::JobState::Running || s.state == slurm::JobState::Suspended ||
+         s.state == slurm::JobState::Completing;
+}
+
+// The engine's words for how a Slurm job ended: "Slurm: COMPLETED", "Slurm: FAILED, exit code
+// 3", "Slurm: TIMEOUT (TimeLimit)".
+std::string endReason(const SlurmJob& s) {
+  std::string out = "Slurm: " + s.stateText;
+  if (s.exit.signal != 0)
+    out += ", signal " + std::to_string(s.exit.signal);
+  else if (s.exit.code != 0)
+    out += ", exit code " + std::to_string(s.exit.code);
+  if (!s.stateReason.empty() && s.stateReason != "None") out += " (" + s.stateReason + ")";
+  return out;
+}
+
+// Of the jobs carrying one tag: a live one (running before pending), else the newest.
+const SlurmJob* pick(const std::vector<const SlurmJob*>& jobs) {
+  const SlurmJob* best = nullptr;
+  auto rank = [](const SlurmJob& s) {
+    if (running(s)) return 3;
+    if (s.state == slurm::JobState::Pending) return 2;
+    return 1;
+  };
+  for (const SlurmJob* s : jobs)
+    if (!best || rank(*s) > rank(*best) || (rank(*s) == rank(*best) && s->id > best->id)) best = s;
+  return best;
+}
+
+}  // namespace
+
+SlurmDriver::SlurmDriver(slurm::SlurmClient& client, SlurmDriverConfig config)
+    : client_(client), config_(config) {}
+
+void SlurmDriver::want(JobIntent intent) {
+  Tracked& t = tracked_[intent.job];
+  // A job the engine re-places after a preemption starts a new requeue later.
+  if (intent.want != JobIntent::Want::Held) {
+    t.signalled = false;
+    t.requeueAt = 0;
+  }
+  if (!intent.submit && t.intent.submit) intent.submit = std::move(t.intent.submit);
+  t.intent = std::move(intent);
+}
+
+void SlurmDriver::wantNodes(NodeIntents nodes) {
+  released_.insert(nodes.released.begin(), nodes.released.end());
+  nodes_ = std::move(nodes);
+}
+
+void SlurmDriver::adopted(int64_t slurmId, JobId job) {
+  tags_[slurmId] = std::string(slurm::kTesseraTag) + tagOf(job);
+  Tracked& t = tracked_[job];
+  t.slurmId = slurmId;
+  t.intent.job = job;
+}
+
+void SlurmDriver::refused(int64_t slurmId, const std::string& why) {
+  tags_[slurmId] = "tessera-refused: " + why;
+}
+
+void SlurmDriver::failed(const std::string& what, const Error& e) {
+  status_.detail = what + ": " + e.str();
+}
+
+std::optional<ExternalJob> SlurmDriver::job(JobId id) const {
+  const auto it = seenJobs_.find(id);
+  if (it == seenJobs_.end()) return std::nullopt;
+  return it->second;
+}
+
+// By its tag; else by the id Slurm gave it, while the tag an adoption sets is not visible yet.
+const SlurmJob* SlurmDriver::current(const Tracked& t) const {
+  const auto it = byTag_.find(tagOf(t.intent.job));
+  if (it != byTag_.end()) return pick(it->second);
+  if (t.slurmId == 0) return nullptr;
+  for (const SlurmJob& s : jobs_.jobs)
+    if (s.id == t.slurmId && !s.tesseraId) return &s;
+  return nullptr;
+}
+
+StepReport SlurmDriver::step(Seconds now) {
+  StepReport report;
+  Observations& seen = report.seen;
+  auto jobs = client_.jobs();
+  auto nodes = jobs ? client_.nodes() : Expected<slurm::NodesDocument>(jobs.error());
+  if (!jobs || !nodes) {
+    status_.state = ExecutorState::Unavailable;
+    status_.detail = (jobs ? nodes.error() : jobs.error()).str();
+    return report;
+  }
+  status_.state = ExecutorState::Ready;
+  status_.detail.clear();
+  jobs_ = std::move(*jobs);
+  slurmNodes_ = std::move(*nodes);
+  byTag_.clear();
+  for (const SlurmJob& s : jobs_.jobs)
+    if (s.tesseraId) byTag_[*s.tesseraId].push_back(&s);
+  // Tags first: an adopted job then reconciles as the engine's own in this same step.
+  for (auto it = tags_.begin(); it != tags_.end();) {
+    if (const Status st = client_.setComment(it->first, it->second); !st) {
+      failed("tagging Slurm job " + std::to_string(it->first), st.error());
+      ++it;
+    } else {
+      it = tags_.erase(it);
+    }
+  }
+  cancelDuplicates();
+  seenJobs_.clear();
+  for (auto it = tracked_.begin(); it != tracked_.end();) {
+    bool done = false;
+    reconcile(it->first, it->second, now, seen, done);
+    it = done ? tracked_.erase(it) : std::next(it);
+  }
+  if (config_.adopt) offerAdoptions(report.offers);
+  reconcileNodes(seen);
+  if (status_.detail.empty()) status_.lastSync = now;
+  return report;
+}
+
+// After a controller crash, or a tesserad killed between sbatch and its record, one tag can
+// name several live jobs: the one Tessera tracks (else the furthest along) stays.
+void SlurmDriver::cancelDuplicates() {
+  for (const auto& [tag, jobs] : byTag_) {
+    if (jobs.size() < 2) continue;
+    const SlurmJob* keep = pick(jobs);
+    for (const SlurmJob* s : jobs)
+      if (s != keep && !slurm::isFinished(s->state))
+        if (const Status st = client_.cancel(s->id); !st)
+          failed("cancelling duplicate Slurm job " + std::to_string(s->id), st.error());
+  }
+}
+
+void SlurmDriver::reconcile(JobId id, Tracked& t, Seconds now, Observations& seen, bool& done) {
+  const SlurmJob* s = current(t);
+  if (s) {
+    t.slurmId = s->id;
+    seenJobs_[id] = {std::to_string(s->id), s->stateText, s->stateReason, s->nodes};
+  }
+  using Want = JobIntent::Want;
+  if (t.intent.want == Want::Ended) {
+    if (s && !slurm::isFinished(s->state)) {
+      if (const Status st = client_.cancel(s->id); !st)
+        return failed("cancelling Slurm job " + std::to_string(s->id), st.error());
+    }
+    done = true;
+    return;
+  }
+  if (!s) {
+    if (t.intent.submit && t.slurmId == 0) {
+      auto submitted = client_.submitHeld(*t.intent.submit);
+      if (!submitted) return failed("submitting job " + std::to_string(id), submitted.error());
+      t.slurmId = *submitted;  // seen held by the next poll; placed then
+      return;
+    }
+    if (t.slurmId == 0) return;  // adopted, tag not visible yet
+    // Its Slurm job is gone (purged, or cancelled before anyone saw it end).
+    seen.gone.push_back({id, literal("Slurm: job " + std::to_string(t.slurmId) + " is gone")});
+    done = true;
+    return;
+  }
+  if (slurm::isFinished(s->state)) {
+    const bool ok = s->state == slurm::JobState::Completed;
+    if (t.intent.want == Want::Placed)
+      seen.ended.push_back({id, ok, literal(endReason(*s))});
+    else
+      seen.gone.push_back({id, literal(endReason(*s))});
+    done = true;
+    return;
+  }
+  if (t.intent.want == Want::Placed)
+    place(t, *s, now, seen);
+  else
+    keepHeld(t, *s, now);
+}
+
+// Pinned to the engine's nodes and released: RUNNING about a second later. A pin Slurm cannot
+// honour is accepted by scontrol and shows only after release, as BadConstraints: checked here
+// against sinfo first, and watched for after.
+void SlurmDriver::place(Tracked& t, const SlurmJob& s, Seconds now, Observations& seen) {
+  const std::string id = std::to_string(s.id);
+  if (running(s)) {
+    if (t.releasedRun < 0) t.releasedRun = t.intent.run;    // found running (after a restart)
+    if (t.releasedRun != t.intent.run) requeue(t, s, now);  // the run before a preemption
+    return;
+  }
+  if (!isHeld(s)) {
+    if (s.stateReason == "BadConstraints") {
+      (void)client_.hold(s.id);
+      seen.bounced.push_back(
+          {t.intent.job, literal("Slurm refused the placement on " + s.stateReason)});
+      t.intent.want = JobIntent::Want::Held;
+    } else if (s.stateReason == "BeginTime") {
+      (void)client_.startNow(s.id);  // a requeued job waits 121 s otherwise
+    }
+    return;
+  }
+  if (const auto unfit = unfitPin(t, s)) {
+    seen.bounced.push_back({t.intent.job, literal(*unfit)});
+    t.intent.want = JobIntent::Want::Held;
+    return;
+  }
+  if (const Status st = client_.pin(s.id, t.intent.nodes); !st)
+    return failed("pinning Slurm job " + id, st.error());
+  if (s.restartCount > 0 || s.stateReason == "BeginTime") (void)client_.startNow(s.id);
+  if (const Status st = client_.release(s.id); !st)
+    return failed("releasing Slurm job " + id, st.error());
+  t.releasedRun = t.intent.run;
+  (void)client_.setPriority(s.id, kReleasedPriority);
+}
+
+// Why Slurm could not run the job on the pinned nodes, judged from the last sinfo: a node it
+// does not know, one it drained or lost, or fewer GPUs of the job's type than it asks per node.
+std::optional<std::string> SlurmDriver::unfitPin(const Tracked& t, const SlurmJob& s) const {
+  for (const std::string& name : t.intent.nodes) {
+    const auto n = std::find_if(slurmNodes_.nodes.begin(), slurmNodes_.nodes.end(),
+                                [&](const slurm::SlurmNode& x) { return x.name == name; });
+    if (n == slurmNodes_.nodes.end()) return "Slurm has no node " + name;
+    if (n->hasFlag("DRAIN") || n->state == slurm::NodeState::Down)
+      return "Slurm has node " + name + " " + n->stateText +
+             (n->hasFlag("DRAIN") ? " (drained: " + n->reason + ")" : "");
+    for (const slurm::GresCount& want : s.gresPerNode) {
+      int have = 0;
+      for (const slurm::GresCount& g : n->gres)
+        if (g.name == want.name && (want.type.empty() || g.type == want.type)) have += g.count;
+      if (have < want.count)
+        return "Slurm's node " + name + " has " + std::to_string(have) + " " + want.name +
+               (want.type.empty() ? "" : ":" + want.type) + ", the job asks " +
+               std::to_string(want.count);
+    }
+  }
+  return std::nullopt;
+}
+
+// Pending in the engine: held in Slurm. A running job was preempted: the checkpoint signal,
+// the grace period, then requeued held (to be pinned and released again when re-placed).
+void SlurmDriver::keepHeld(Tracked& t, const SlurmJob& s, Seconds now) {
+  const std::string id = std::to_string(s.id);
+  if (running(s)) return requeue(t, s, now);
+  if (!isHeld(s))
+    if (const Status st = client_.hold(s.id); !st) failed("holding Slurm job " + id, st.error());
+}
+
+// The checkpoint signal, the grace period, then back to pending and held in Slurm.
+void SlurmDriver::requeue(Tracked& t, const SlurmJob& s, Seconds now) {
+  if (config_.preemptGrace > 0 && !t.signalled) {
+    (void)client_.signal(s.id, config_.preemptSignal);
+    t.signalled = true;
+    t.requeueAt = now + config_.preemptGrace;
+  }
+  if (now < t.requeueAt) return;
+  if (const Status st = client_.requeueHold(s.id); !st)
+    return failed("requeueing Slurm job " + std::to_string(s.id), st.error());
+  t.signalled = false;
+  t.releasedRun = -2;  // requeued: no run of it is out in Slurm
+}
+
+// Jobs users sbatch'ed, held by Tessera's gate: offered to the engine once each.
+void SlurmDriver::offerAdoptions(std::vector<SlurmOffer>& offers) {
+  // Offered once: answered or not, until Slurm forgets the job (its tag may show only in the
+  // poll after the one the answer came with).
+  std::set<int64_t> present;
+  for (const SlurmJob& s : jobs_.jobs) present.insert(s.id);
+  std::erase_if(offered_, [&](int64_t id) { return !present.count(id); });
+  for (const SlurmJob& s : jobs_.jobs) {
+    if (s.tesseraId || s.state != slurm::JobState::Pending || !isHeld(s)) continue;
+    if (s.comment.rfind("tessera", 0) == 0) continue;  // refused before
+    if (offered_.count(s.id) || tags_.count(s.id)) continue;
+    offered_.insert(s.id);
+    SlurmOffer offer;
+    offer.slurmId = s.id;
+    offer.name = s.name;
+    offer.user = s.user;
+    offer.account = s.account;
+    offer.partition = s.partition;
+    offer.nodes = std::max(1, s.nodeCount);
+    offer.timeLimitMinutes = static_cast<int>(s.timeLimitMinutes);
+    for (const slurm::GresCount& g : s.gresPerNode)
+      if (g.name == "gpu") {
+        offer.gpusPerNode += g.count;
+        offer.gpuType = g.type;
+      }
+    offers.push_back(std::move(offer));
+  }
+}
+
+// Slurm's own drains and downs become the executor's holds in the engine; the engine's holds
+// become Slurm drains with a "tessera: " reason, resumed when the engine lets the node go.
+void SlurmDriver::reconcileNodes(Observations& seen) {
+  static const std::string kPrefix = "tessera: ";
+  for (const slurm::SlurmNode& n : slurmNodes_.nodes) {
+    const bool drained = n.hasFlag("DRAIN");
+    const bool ours = drained && n.reason.rfind(kPrefix, 0) == 0;
+    // NOT_RESPONDING alone is no news: a resumed node shows it for a moment until slurmd's
+    // next ping; Slurm itself marks a node DOWN once it stays silent (SlurmdTimeout).
+    const bool down = n.state == slurm::NodeState::Down;
+    const auto wanted = nodes_.out.find(n.name);
+    if (wanted != nodes_.out.end() && !drained) {
+      if (const Status st = client_.drain(n.name, kPrefix + wanted->second); !st)
+        failed("draining " + n.name, st.error());
+    } else if (wanted == nodes_.out.end() && ours) {
+      if (const Status st = client_.resume(n.name); !st) failed("resuming " + n.name, st.error());
+    }
+    const bool theirs = (drained && !ours) || down;
+    if (theirs) {
+      // An operator cleared the hold Slurm's drain gave: resume it in Slurm too.
+      if (released_.erase(n.name)) {
+        if (const Status st = client_.resume(n.name); !st) failed("resuming " + n.name, st.error());
+        reportedOut_.erase(n.name);
+        continue;
+      }
+      // Reported when it changes only: an operator who cleared the hold meanwhile is not
+      // overruled by the same news again.
+      const std::string why = "Slurm: " + (n.reason.empty() ? n.stateText : n.reason);
+      auto& last = reportedOut_[n.name];
+      if (last != why + (down ? " (down)" : "")) {
+        last = why + (down ? " (down)" : "");
+        seen.nodes.push_back({n.name, true, down, literal(why)});
+      }
+    } else if (reportedOut_.erase(n.name)) {
+      seen.nodes.push_back({n.name, false, false, {}});
+    }
+  }
+  released_.clear();  // those Slurm no longer held need nothing
+}
+
+}  // namespace tessera

@@ -1,0 +1,133 @@
+#pragma once
+// The Slurm side of "Tessera decides, Slurm runs": what the engine wants of each job and node
+// (intents), reconciled against what Slurm says (one squeue --json and one sinfo --json per step),
+// with the commands that close the gap and what Slurm did by itself reported back.
+//
+// Reconciliation is level-based, like a Kubernetes controller: each step compares wants with
+// Slurm's state and acts on the difference, so a lost command, a tesserad restart, kill -9
+// mid-submit or a slurmctld restart are all just another difference. Jobs are matched by their
+// --comment=tessera:<id> tag, never by Slurm job id alone (a crashed controller reuses ids).
+//
+// Not thread-safe: SlurmExecutor runs it on its own thread.
+#include <map>
+#include <optional>
+#include <set>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+#include "core/ids.h"
+#include "service/executor.h"
+#include "slurm/slurm_client.h"
+
+namespace tessera {
+
+// What the engine wants of one job on the Slurm side.
+struct JobIntent {
+  enum class Want : uint8_t {
+    Held,    // pending in the engine: held in Slurm (requeued first if it runs there)
+    Placed,  // running in the engine: pinned to `nodes` and released
+    Ended,   // finished in the engine (cancelled, or seen ending): gone from Slurm too
+  };
+  JobId job = kNoJob;
+  Want want = Want::Held;
+  std::vector<std::string> nodes;  // Placed
+  // Which run the engine means: its preemption count. A job preempted and placed again before
+  // the driver saw the preemption is still requeued once, then released on its new nodes.
+  int run = 0;
+  // Jobs submitted through Tessera: how to create their Slurm job when it does not exist yet.
+  // Adopted jobs (sbatch'ed by users, held by the gate) have none: their job exists.
+  std::optional<slurm::SubmitRequest> submit;
+};
+
+// What the engine holds nodes out for (its own holds, not Slurm's), and the nodes whose hold
+// for a Slurm drain an operator cleared (resumed in Slurm too).
+struct NodeIntents {
+  std::map<std::string, std::string> out;  // node -> reason ("tessera: " is prefixed in Slurm)
+  std::set<std::string> released;          // accumulated until the driver takes them
+};
+
+// A job a user sbatch'ed, held by Tessera's gate, as Slurm describes it.
+struct SlurmOffer {
+  int64_t slurmId = 0;
+  std::string name, user, account, partition;
+  int nodes = 1;
+  int gpusPerNode = 0;
+  std::string gpuType;  // "h100", "a100_3g.40gb"; empty: untyped
+  int timeLimitMinutes = 0;
+};
+
+// What one step saw Slurm do by itself.
+struct StepReport {
+  Observations seen;  // without offers: those are SlurmOffers until the engine thread
+  std::vector<SlurmOffer> offers;
+};
+
+struct SlurmDriverConfig {
+  Seconds preemptGrace = 0;  // checkpoint signal, then this long, then requeue
+  int preemptSignal = 10;    // SIGUSR1: what checkpointing jobs commonly trap
+  bool adopt = true;         // take over jobs users sbatch'ed (held by the gate)
+};
+
+class SlurmDriver {
+ public:
+  SlurmDriver(slurm::SlurmClient& client, SlurmDriverConfig config);
+
+  void want(JobIntent intent);  // replaces the job's earlier intent
+  void wantNodes(NodeIntents nodes);
+  // The tesserad database's instance: tags are tessera:<instance>.<job>, so the jobs of another
+  // database (an old one, a second tesserad) are never taken for this one's.
+  void setInstance(std::string instance) { instance_ = std::move(instance); }
+  [[nodiscard]] std::string tagOf(JobId job) const { return instance_ + "." + std::to_string(job); }
+  // The engine took the adopted Slurm job in as `job` (its comment becomes the tessera tag), or
+  // refused it (the comment says why; it stays held and is not offered again).
+  void adopted(int64_t slurmId, JobId job);
+  void refused(int64_t slurmId, const std::string& why);
+
+  // One poll and reconciliation at wall time `now` (seconds since the epoch). Returns what Slurm
+  // did by itself since the last step.
+  StepReport step(Seconds now);
+  [[nodiscard]] ExecutorStatus status() const { return status_; }
+  // The Slurm job the engine's job is, as last seen.
+  [[nodiscard]] std::optional<ExternalJob> job(JobId id) const;
+  [[nodiscard]] const std::unordered_map<JobId, ExternalJob>& seen() const { return seenJobs_; }
+
+ private:
+  struct Tracked {
+    JobIntent intent;
+    int64_t slurmId = 0;
+    Seconds requeueAt = 0;  // a preemption's signal went out; requeue then
+    bool signalled = false;
+    int releasedRun = -1;  // the run last released in Slurm; -1: none seen yet
+  };
+  const slurm::SlurmJob* current(const Tracked& t) const;
+  void reconcile(JobId id, Tracked& t, Seconds now, Observations& seen, bool& done);
+  void place(Tracked& t, const slurm::SlurmJob& s, Seconds now, Observations& seen);
+  void requeue(Tracked& t, const slurm::SlurmJob& s, Seconds now);
+  void keepHeld(Tracked& t, const slurm::SlurmJob& s, Seconds now);
+  [[nodiscard]] std::optional<std::string> unfitPin(const Tracked& t,
+                                                    const slurm::SlurmJob& s) const;
+  void cancelDuplicates();
+  void offerAdoptions(std::vector<SlurmOffer>& offers);
+  void reconcileNodes(Observations& seen);
+  void failed(const std::string& what, const Error& e);
+
+  slurm::SlurmClient& client_;
+  std::string instance_ = "0";
+  SlurmDriverConfig config_;
+  std::unordered_map<JobId, Tracked> tracked_;
+  NodeIntents nodes_;
+  // Nodes reported out because Slurm drained them or lost them, with what was reported.
+  std::map<std::string, std::string> reportedOut_;
+  std::set<std::string> released_;       // cleared by an operator: resume if Slurm still drains
+  std::set<int64_t> offered_;            // Slurm jobs offered for adoption (still in squeue)
+  std::map<int64_t, std::string> tags_;  // adopted or refused: the comment to set
+  // The last poll.
+  slurm::JobsDocument jobs_;
+  slurm::NodesDocument slurmNodes_;
+  std::unordered_map<std::string, std::vector<const slurm::SlurmJob*>> byTag_;
+  std::unordered_map<JobId, ExternalJob> seenJobs_;
+  ExecutorStatus status_{"slurm", ExecutorState::Unavailable, "not polled yet", 0};
+};
+
+}  // namespace tessera

@@ -1,0 +1,331 @@
+#include "executor/slurm_executor.h"
+
+#include <algorithm>
+#include <cctype>
+#include <ctime>
+#include <set>
+
+namespace tessera {
+namespace {
+
+std::string lowerFirstWord(const std::string& model) {
+  std::string out = model.substr(0, model.find('-'));
+  std::transform(out.begin(), out.end(), out.begin(),
+                 [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+  return out;
+}
+
+Error launchError(const std::string& message, const std::string& field) {
+  return Error::of(literal(message), SourceLocation{"", 0, 0, field});
+}
+
+// The engine's GPU models that offer MIG profile `profile`, in cluster order.
+std::vector<std::string> modelsWithProfile(const Cluster& c, const std::string& profile) {
+  std::vector<std::string> out;
+  for (const Node& n : c.nodes()) {
+    const GpuModel& m = n.gpuModel();
+    if (m.mig && m.mig->profileIndex(profile) >= 0 &&
+        std::find(out.begin(), out.end(), m.id) == out.end())
+      out.push_back(m.id);
+  }
+  return out;
+}
+
+}  // namespace
+
+SlurmExecutor::SlurmExecutor(std::unique_ptr<slurm::CommandRunner> runner,
+                             SlurmExecutorConfig config)
+    : config_(std::move(config)),
+      runner_(std::move(runner)),
+      client_(std::make_unique<slurm::SlurmClient>(*runner_, config_.client)),
+      driver_(*client_, config_.driver) {
+  worker_ = std::thread([this] { run(); });
+}
+
+SlurmExecutor::~SlurmExecutor() {
+  {
+    std::lock_guard lock(mutex_);
+    stopping_ = true;
+  }
+  wake_.notify_all();
+  if (worker_.joinable()) worker_.join();
+}
+
+ExecutorStatus SlurmExecutor::status() const {
+  std::lock_guard lock(mutex_);
+  return status_;
+}
+
+std::optional<ExternalJob> SlurmExecutor::job(JobId id) const {
+  std::lock_guard lock(mutex_);
+  const auto it = external_.find(id);
+  if (it == external_.end()) return std::nullopt;
+  return it->second;
+}
+
+// What Slurm can never run, refused at submit rather than accepted to wait forever.
+Status SlurmExecutor::admit(const Job& job) const {
+  if (job.launch.empty())
+    return launchError("a job needs a command or a batch script to run on Slurm", "launch.command");
+  if (job.perTask.kind == GpuRequest::Kind::Fraction)
+    return launchError(
+        "Slurm cannot share a GPU between jobs here: ask for whole GPUs or a MIG profile",
+        "per_task");
+  return okStatus();
+}
+
+std::string SlurmExecutor::gresTypeOf(const std::string& model) const {
+  const auto it = config_.gresTypes.find(model);
+  return it != config_.gresTypes.end() ? it->second : lowerFirstWord(model);
+}
+
+std::optional<slurm::SubmitRequest> SlurmExecutor::submitRequest(const Engine& engine,
+                                                                 const Job& job) const {
+  if (job.launch.empty()) return std::nullopt;
+  const JobLaunch& l = job.launch;
+  slurm::SubmitRequest r;
+  r.tesseraId = instance_ + "." + std::to_string(job.id);
+  r.name = job.name.empty() ? "tessera-" + std::to_string(job.id) : job.name;
+  r.timeLimitMinutes = l.timeLimitMinutes;
+  if (r.timeLimitMinutes == 0 && job.estimatedRuntime)
+    r.timeLimitMinutes = static_cast<int>((*job.estimatedRuntime + 59) / 60);
+  if (r.timeLimitMinutes <= 0) r.timeLimitMinutes = config_.defaultTimeLimitMinutes;
+  const auto mapped = [](const std::map<std::string, std::string>& m, const std::string& k) {
+    const auto it = m.find(k);
+    return it == m.end() ? std::string() : it->second;
+  };
+  r.partition = l.partition.empty() ? mapped(config_.poolPartitions, job.pool) : l.partition;
+  r.account = l.account.empty() ? mapped(config_.teamAccounts, job.team) : l.account;
+  r.nodes = 1;
+  r.maxNodes = job.tasks > 1 ? job.tasks : 0;
+  r.tasks = job.tasks;
+  const auto& models = job.model.models;
+  if (job.perTask.kind == GpuRequest::Kind::Whole && job.perTask.gpus > 0) {
+    const std::string type = models.size() == 1 ? gresTypeOf(models.front()) + ":" : "";
+    r.gpusPerTask = type + std::to_string(job.perTask.gpus);
+  } else if (job.perTask.kind == GpuRequest::Kind::Mig) {
+    // Slurm's MIG types are "<model type>_<profile>": the job's model, or the first that has
+    // the profile (the GPU request cannot change after submit; docs/slurm.md).
+    std::vector<std::string> candidates =
+        models.empty() ? modelsWithProfile(engine.cluster(), job.perTask.migProfile) : models;
+    const std::string model = candidates.empty() ? std::string() : candidates.front();
+    r.gpusPerTask = gresTypeOf(model) + "_" + job.perTask.migProfile + ":1";
+  }
+  if (job.cpusPerTask > 0) r.cpusPerTask = job.cpusPerTask;
+  r.workDir = l.workDir;
+  r.output = l.output;
+  r.error = l.error;
+  if (!l.command.empty())
+    r.wrap = l.command;
+  else
+    r.script = l.script;
+  return r;
+}
+
+JobIntent SlurmExecutor::intentOf(const Engine& engine, const JobRecord& r) const {
+  JobIntent i;
+  i.job = r.job.id;
+  i.run = r.preemptions;
+  if (r.state == JobState::Running && r.placement) {
+    i.want = JobIntent::Want::Placed;
+    for (const TaskAssignment& t : r.placement->tasks) {
+      const std::string& name = engine.cluster().node(t.node).name;
+      if (std::find(i.nodes.begin(), i.nodes.end(), name) == i.nodes.end()) i.nodes.push_back(name);
+    }
+  } else if (!r.active()) {
+    i.want = JobIntent::Want::Ended;
+  }
+  i.submit = submitRequest(engine, r.job);
+  return i;
+}
+
+// Every node the engine holds out for a reason of its own is drained in Slurm; the executor's
+// holds mirror Slurm's drains and are not sent back.
+NodeIntents SlurmExecutor::nodeIntents(const Engine& engine) {
+  NodeIntents out;
+  std::set<std::string> held;
+  for (const Node& n : engine.cluster().nodes()) {
+    const NodeHolds& holds = engine.nodeHolds(n.id);
+    for (const NodeHold& h : holds.all()) {
+      if (h.owner == HoldOwner::Executor) {
+        held.insert(n.name);
+        continue;
+      }
+      std::string why = h.reason.english();
+      if (why.empty()) why = holdOwnerName(h.owner);
+      out.out.emplace(n.name, why);
+    }
+  }
+  // A hold gone since the last call: the operator cleared it, or Slurm returned the node (then
+  // the driver finds nothing to resume).
+  for (const std::string& n : slurmHeld_)
+    if (!held.count(n)) out.released.insert(n);
+  slurmHeld_ = std::move(held);
+  return out;
+}
+
+void SlurmExecutor::carryOut(const Engine& engine) {
+  std::vector<JobIntent> intents;
+  const auto& events = engine.events();
+  if (resync_ || eventCursor_ > events.size()) {
+    for (const JobRecord* r : engine.jobs())
+      if (r->active()) intents.push_back(intentOf(engine, *r));
+    resync_ = false;
+  } else {
+    std::set<JobId> touched;
+    for (size_t i = eventCursor_; i < events.size(); ++i)
+      if (events[i].job != kNoJob && events[i].kind != EventKind::Command)
+        touched.insert(events[i].job);
+    for (JobId id : touched) {
+      if (const JobRecord* r = engine.job(id))
+        intents.push_back(intentOf(engine, *r));
+      else
+        intents.push_back(JobIntent{id, JobIntent::Want::Ended, {}, 0, std::nullopt});
+    }
+  }
+  eventCursor_ = events.size();
+  if (modelOfType_.empty())
+    for (const Node& n : engine.cluster().nodes())
+      modelOfType_.emplace(gresTypeOf(n.gpuModel().id), n.gpuModel().id);
+  NodeIntents nodes = nodeIntents(engine);
+  {
+    std::lock_guard lock(mutex_);
+    for (JobIntent& i : intents) inbox_.push_back(std::move(i));
+    // The latest holds win; releases add up until the worker takes them.
+    if (nodeInbox_) nodes.released.insert(nodeInbox_->released.begin(), nodeInbox_->released.end());
+    nodeInbox_ = std::move(nodes);
+  }
+  if (!intents.empty()) wake_.notify_one();
+}
+
+void SlurmExecutor::resync(const std::string& instance) {
+  resync_ = true;
+  std::lock_guard lock(mutex_);
+  instance_ = instance;
+  instanceInbox_ = instance;
+}
+
+void SlurmExecutor::adopted(int64_t externalId, JobId job) {
+  {
+    std::lock_guard lock(mutex_);
+    answers_.emplace_back(externalId, job);
+  }
+  wake_.notify_one();
+}
+
+void SlurmExecutor::refused(int64_t externalId, const std::string& why) {
+  {
+    std::lock_guard lock(mutex_);
+    refusals_[externalId] = why;
+  }
+  wake_.notify_one();
+}
+
+Observations SlurmExecutor::observe(const Engine& engine) {
+  Observations seen;
+  std::vector<SlurmOffer> offers;
+  {
+    std::lock_guard lock(mutex_);
+    std::swap(seen, outbox_);
+    std::swap(offers, offers_);
+  }
+  for (const SlurmOffer& offer : offers) seen.offers.push_back(translate(engine, offer));
+  return seen;
+}
+
+// An offer as the engine's job: team by the Slurm user (then account) mapping, else the default
+// team; the lowest priority class unless configured; one task per Slurm node with its GPUs per
+// node as whole GPUs of the model its GRES type names, or one instance of a MIG type's profile.
+observed::Offer SlurmExecutor::translate(const Engine& engine, const SlurmOffer& offer) const {
+  observed::Offer out;
+  out.externalId = offer.slurmId;
+  Job& job = out.job;
+  job.name = offer.name;
+  const auto mapped = [&](const std::string& key) {
+    const auto it = config_.userTeams.find(key);
+    return it == config_.userTeams.end() ? std::string() : it->second;
+  };
+  job.team = mapped(offer.user);
+  if (job.team.empty()) job.team = mapped(offer.account);
+  if (job.team.empty()) job.team = config_.defaultTeam;
+  if (job.team.empty()) {
+    out.refusal = "no team for Slurm user " + offer.user + " or account " + offer.account +
+                  " (executor.slurm.user_teams, default_team)";
+    return out;
+  }
+  job.priorityClass = config_.adoptedClass;
+  if (job.priorityClass.empty()) {
+    const auto& classes = engine.priorityClasses();
+    const auto lowest = std::min_element(classes.begin(), classes.end(),
+                                         [](auto& a, auto& b) { return a.value < b.value; });
+    if (lowest != classes.end()) job.priorityClass = lowest->name;
+  }
+  job.tasks = offer.nodes;
+  if (offer.gpusPerNode > 0) {
+    job.perTask.kind = GpuRequest::Kind::Whole;
+    job.perTask.gpus = offer.gpusPerNode;
+  }
+  if (!offer.gpuType.empty()) {
+    const auto split = offer.gpuType.find('_');
+    const std::string type = offer.gpuType.substr(0, split);
+    const auto model = modelOfType_.find(type);
+    if (model == modelOfType_.end()) {
+      out.refusal = "Slurm GPU type " + offer.gpuType + " is no GPU model of this cluster";
+      return out;
+    }
+    job.model.models = {model->second};
+    if (split != std::string::npos) {
+      job.perTask.kind = GpuRequest::Kind::Mig;
+      job.perTask.gpus = 0;
+      job.perTask.migProfile = offer.gpuType.substr(split + 1);
+    }
+  }
+  if (offer.timeLimitMinutes > 0) {
+    job.estimatedRuntime = Seconds{offer.timeLimitMinutes} * 60;
+    job.launch.timeLimitMinutes = offer.timeLimitMinutes;
+  }
+  job.launch.account = offer.account;
+  job.launch.partition = offer.partition;
+  return out;
+}
+
+void SlurmExecutor::run() {
+  std::unique_lock lock(mutex_);
+  while (!stopping_) {
+    std::vector<JobIntent> intents;
+    std::swap(intents, inbox_);
+    std::optional<NodeIntents> nodes;
+    std::swap(nodes, nodeInbox_);
+    auto answers = std::move(answers_);
+    answers_.clear();
+    auto refusals = std::move(refusals_);
+    refusals_.clear();
+    std::optional<std::string> instance;
+    std::swap(instance, instanceInbox_);
+    lock.unlock();
+    if (instance) driver_.setInstance(*instance);
+    for (JobIntent& i : intents) driver_.want(std::move(i));
+    if (nodes) driver_.wantNodes(std::move(*nodes));
+    for (const auto& [id, job] : answers) driver_.adopted(id, *job);
+    for (const auto& [id, why] : refusals) driver_.refused(id, why);
+    StepReport report = driver_.step(static_cast<Seconds>(std::time(nullptr)));
+    Observations& seen = report.seen;
+    lock.lock();
+    status_ = driver_.status();
+    external_ = driver_.seen();
+    auto append = [](auto& to, auto& from) {
+      to.insert(to.end(), std::make_move_iterator(from.begin()),
+                std::make_move_iterator(from.end()));
+    };
+    append(outbox_.ended, seen.ended);
+    append(outbox_.bounced, seen.bounced);
+    append(outbox_.gone, seen.gone);
+    append(offers_, report.offers);
+    append(outbox_.nodes, seen.nodes);
+    wake_.wait_for(lock, std::chrono::duration<double>(config_.pollSeconds), [this] {
+      return stopping_ || !inbox_.empty() || !answers_.empty() || !refusals_.empty();
+    });
+  }
+}
+
+}  // namespace tessera

@@ -1,0 +1,92 @@
+#pragma once
+// `tesserad --executor slurm`: Tessera decides, Slurm runs. The engine thread turns the engine's
+// decisions into intents (slurm_driver.h) and picks up what Slurm did; a worker thread of its
+// own polls Slurm and carries the intents out, so a slow or absent slurmctld never stalls the
+// engine (its queue keeps accepting work; status() says "unavailable" meanwhile).
+#include <condition_variable>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <set>
+#include <thread>
+
+#include "executor/slurm_driver.h"
+#include "scheduler/engine.h"
+#include "service/executor.h"
+#include "slurm/process_runner.h"
+
+namespace tessera {
+
+struct SlurmExecutorConfig {
+  slurm::SlurmClientOptions client;
+  SlurmDriverConfig driver;
+  double pollSeconds = 1.0;  // one squeue --json and one sinfo --json per poll
+  int maxConcurrent = 4;     // Slurm commands at once
+  // Slurm GRES type of each GPU model ("H100-SXM5-80GB" -> "h100"); a model not named gets the
+  // lower-cased first word of its id.
+  std::map<std::string, std::string> gresTypes;
+  std::map<std::string, std::string> teamAccounts;    // team -> --account
+  std::map<std::string, std::string> poolPartitions;  // pool -> --partition
+  // Adopted jobs: the team of a Slurm user or account (user first), else defaultTeam.
+  std::map<std::string, std::string> userTeams;
+  std::string defaultTeam;
+  std::string adoptedClass;          // priority class of adopted jobs; empty: the lowest
+  int defaultTimeLimitMinutes = 60;  // a job without a limit or an estimate
+};
+
+class SlurmExecutor final : public Executor {
+ public:
+  // Starts the worker thread. `runner` runs the Slurm commands (a ProcessRunner in tesserad).
+  SlurmExecutor(std::unique_ptr<slurm::CommandRunner> runner, SlurmExecutorConfig config);
+  ~SlurmExecutor() override;
+
+  [[nodiscard]] ExecutorStatus status() const override;
+  [[nodiscard]] Status admit(const Job& job) const override;
+  void carryOut(const Engine& engine) override;
+  Observations observe(const Engine& engine) override;
+  void adopted(int64_t externalId, JobId job) override;
+  void refused(int64_t externalId, const std::string& why) override;
+  void resync(const std::string& instance) override;
+  [[nodiscard]] std::optional<ExternalJob> job(JobId id) const override;
+
+  // The sbatch request of a job (tests, dry runs); nullopt when the job has no launch.
+  [[nodiscard]] std::optional<slurm::SubmitRequest> submitRequest(const Engine& engine,
+                                                                  const Job& job) const;
+
+ private:
+  void run();
+  void post(std::vector<JobIntent> intents);
+  [[nodiscard]] std::string gresTypeOf(const std::string& model) const;
+  [[nodiscard]] JobIntent intentOf(const Engine& engine, const JobRecord& r) const;
+  [[nodiscard]] NodeIntents nodeIntents(const Engine& engine);
+  [[nodiscard]] observed::Offer translate(const Engine& engine, const SlurmOffer& offer) const;
+
+  SlurmExecutorConfig config_;
+  std::unique_ptr<slurm::CommandRunner> runner_;
+  std::unique_ptr<slurm::SlurmClient> client_;
+  SlurmDriver driver_;  // worker thread only
+
+  // Engine thread only.
+  size_t eventCursor_ = 0;
+  bool resync_ = true;
+  std::map<std::string, std::string> modelOfType_;  // GRES type -> GPU model, for offers
+  std::set<std::string> slurmHeld_;  // nodes with the executor's hold at the last carryOut
+
+  // Shared with the worker, under mutex_.
+  mutable std::mutex mutex_;
+  std::condition_variable wake_;
+  std::vector<JobIntent> inbox_;
+  std::optional<NodeIntents> nodeInbox_;
+  std::vector<std::pair<int64_t, std::optional<JobId>>> answers_;
+  std::map<int64_t, std::string> refusals_;
+  std::string instance_ = "0";  // tags: tessera:<instance>.<job>
+  std::optional<std::string> instanceInbox_;
+  Observations outbox_;
+  std::vector<SlurmOffer> offers_;
+  ExecutorStatus status_{"slurm", ExecutorState::Unavailable, "not polled yet", 0};
+  std::unordered_map<JobId, ExternalJob> external_;
+  bool stopping_ = false;
+  std::thread worker_;
+};
+
+}  // namespace tessera

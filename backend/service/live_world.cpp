@@ -1,0 +1,151 @@
+#include "service/live_world.h"
+
+#include <algorithm>
+#include <cstdio>
+#include <ctime>
+#include <random>
+
+#include "core/engine_text.h"
+#include "service/gpu_faults.h"
+
+namespace tessera {
+namespace {
+
+constexpr const char* kActor = "tesserad";
+
+// The jobs on GPU `g` go back to the queue, booked as preemptions with the fault as reason.
+void requeueJobsOn(Engine& engine, GpuId g, const Text& why) {
+  for (JobId v : engine.runningJobsOn(engine.cluster().gpu(g).node, g))
+    (void)engine.preempt(v, kNoJob, kActor, why);
+}
+
+}  // namespace
+
+LiveWorld::LiveWorld(std::unique_ptr<Executor> executor)
+    : executor_(executor ? std::move(executor) : std::make_unique<NoExecutor>()) {}
+
+Seconds LiveWorld::now(Seconds engineNow) const {
+  return std::max(engineNow, static_cast<Seconds>(std::time(nullptr)));
+}
+
+namespace {
+constexpr const char* kInstanceKey = "instance";
+
+// 64 random bits in hex: unique enough among the databases that ever drive one cluster.
+std::string newInstance() {
+  std::random_device rd;
+  const uint64_t v = (uint64_t{rd()} << 32) ^ rd();
+  char buf[17];
+  std::snprintf(buf, sizeof buf, "%016llx", static_cast<unsigned long long>(v));
+  return buf;
+}
+}  // namespace
+
+Status LiveWorld::restore(const Engine&, const BackendExtras& extras) {
+  instance_.clear();
+  for (const auto& [key, value] : extras.meta)
+    if (key == kInstanceKey) instance_ = value;
+  if (instance_.empty()) instance_ = newInstance();  // saved with the next commit
+  executor_->resync(instance_);
+  return okStatus();
+}
+
+void LiveWorld::save(const Engine&, BackendExtras& extras) const {
+  extras.meta = {{kInstanceKey, instance_}};
+}
+
+void LiveWorld::beforeCycle(Engine& engine, BackendExtras& extras) {
+  applyObservations(engine, extras, executor_->observe(engine));
+}
+
+void LiveWorld::applyObservations(Engine& engine, BackendExtras& extras, const Observations& seen) {
+  for (const observed::JobEnded& end : seen.ended) {
+    const JobRecord* r = engine.job(end.job);
+    if (!r || r->state != JobState::Running) continue;
+    (void)(end.ok ? engine.complete(end.job, end.reason) : engine.fail(end.job, end.reason));
+  }
+  for (const observed::JobBounced& b : seen.bounced) {
+    const JobRecord* r = engine.job(b.job);
+    if (r && r->state == JobState::Running) (void)engine.preempt(b.job, kNoJob, kActor, b.reason);
+  }
+  for (const observed::JobGone& g : seen.gone) {
+    const JobRecord* r = engine.job(g.job);
+    if (r && r->active()) (void)engine.cancel(g.job, kActor, g.reason);
+  }
+  for (const observed::Offer& offer : seen.offers) adopt(engine, extras, offer);
+  for (const observed::NodeOut& n : seen.nodes) {
+    const Node* node = engine.cluster().findNode(n.node);
+    if (!node) continue;
+    if (!n.out) {
+      (void)engine.removeNodeHold(node->id, HoldOwner::Executor);
+      continue;
+    }
+    // Down only once its jobs have ended (the executor reports those first); until then the
+    // node drains, so the engine never shows a down node running work.
+    const bool down = n.down && engine.runningJobsOn(node->id).empty();
+    (void)engine.putNodeHold(node->id, NodeHold{HoldOwner::Executor, {}, n.reason, down, 0});
+  }
+}
+
+std::optional<JobTelemetry> LiveWorld::jobTelemetry(const JobRecord& job, Seconds t) const {
+  return live_.jobTelemetry(job, t);
+}
+
+void LiveWorld::describeGpu(GpuId g, Seconds now, GpuView& view) const {
+  const LiveGpuReading* r = live_.reading(g, now);
+  if (!r) return;
+  view.util = r->util;
+  view.smActive = r->smActive;
+  view.tensorActive = r->tensorActive;
+  view.memoryUsed = r->memoryUsed;
+  view.temperatureC = r->temperatureC;
+  if (r->xid > 0)
+    view.fault = GpuView::Fault{r->xid, r->xidMessage.empty() ? xidMessage(r->xid) : r->xidMessage,
+                                r->xidSince, std::nullopt};
+}
+
+Expected<TelemetryPush> LiveWorld::pushTelemetry(Engine& engine, const DcgmScrape& scrape,
+                                                 const std::string& node) {
+  auto taken = live_.ingest(engine.cluster(), scrape, node, engine.now());
+  if (taken) holdFaultyGpus(engine);
+  return taken;
+}
+
+// A job users sbatch'ed joins the queue like one submitted through Tessera, with the next id;
+// one the engine could never run stays held in Slurm with the refusal as its comment.
+void LiveWorld::adopt(Engine& engine, BackendExtras& extras, const observed::Offer& offer) {
+  if (!offer.refusal.empty()) return executor_->refused(offer.externalId, offer.refusal);
+  Job job = offer.job;
+  job.id = extras.nextJob;
+  job.submitTime = engine.now();
+  job.state = JobState::Pending;
+  if (const Status ok = engine.validate(job); !ok)
+    return executor_->refused(offer.externalId, ok.error().message);
+  auto id = engine.submit(std::move(job), kActor);
+  if (!id) return executor_->refused(offer.externalId, id.error().message);
+  ++extras.nextJob;
+  executor_->adopted(offer.externalId, *id);
+}
+
+// The hold follows the agent's fresh readings: put when a GPU reports an Xid that needs a
+// reset, removed when it reports none (the exporter clears the Xid only when the driver
+// reloads, i.e. after the reset). A GPU without a fresh reading keeps what it had.
+void LiveWorld::holdFaultyGpus(Engine& engine) {
+  const Cluster& c = engine.cluster();
+  for (const Gpu& g : c.gpus()) {
+    const LiveGpuReading* r = live_.reading(g.id, engine.now());
+    if (!r) continue;
+    const bool held = engine.nodeHolds(g.node).find(HoldOwner::GpuFault, g.id) != nullptr;
+    if (r->xid > 0 && !held) {
+      const std::string message = r->xidMessage.empty() ? xidMessage(r->xid) : r->xidMessage;
+      requeueJobsOn(engine, g.id, phrase(text::kGpuFault, c.gpuName(g.id), r->xid, message));
+      (void)engine.putNodeHold(
+          g.node, NodeHold{HoldOwner::GpuFault, g.id,
+                           phrase(text::kOutXid, r->xid, c.gpuName(g.id)), false, r->xidSince});
+    } else if (r->xid == 0 && held) {
+      (void)engine.removeNodeHold(g.node, HoldOwner::GpuFault, g.id);
+    }
+  }
+}
+
+}  // namespace tessera
