@@ -1,4 +1,5 @@
-// tessera cluster show | validate | node | import-topo
+// tessera cluster show | export | validate | node | import-topo (import-slurm:
+// cli_import_slurm.cpp)
 #include <algorithm>
 #include <fstream>
 #include <iomanip>
@@ -172,8 +173,8 @@ int importTopo(Context& ctx, const std::string& path, const std::string& modelNa
 }  // namespace
 
 void addClusterVerbs(CLI::App& app, Context& ctx) {
-  auto* cluster =
-      app.add_subcommand("cluster", "Cluster specs: summary, validation, nodes, topology import");
+  auto* cluster = app.add_subcommand(
+      "cluster", "Cluster specs: summary, validation, nodes, topology and Slurm import");
   cluster->require_subcommand(1);
 
   auto showPath = std::make_shared<std::string>();
@@ -221,6 +222,7 @@ void addClusterVerbs(CLI::App& app, Context& ctx) {
   import->callback([&ctx, topoPath, topoModel, topoName] {
     ctx.exitCode = importTopo(ctx, *topoPath, *topoModel, *topoName);
 });
+addImportSlurmVerb(*cluster, ctx);
 }  // namespace tessera::cli
 
 }  // namespace tessera::cli

@@ -34,6 +34,8 @@ struct Context {
 
 void addGpuVerbs(CLI::App& app, Context& ctx);
 void addClusterVerbs(CLI::App& app, Context& ctx);
+// `cluster import-slurm`, under the `cluster` subcommand.
+void addImportSlurmVerb(CLI::App& cluster, Context& ctx);
 void addMigVerbs(CLI::App& app, Context& ctx);
 void addScheduleVerbs(CLI::App& app, Context& ctx);
 void addSimulateVerbs(CLI::App& app, Context& ctx);
