@@ -1,7 +1,6 @@
 // tessera cluster show | export | validate | node | import-topo (import-slurm:
 // cli_import_slurm.cpp)
 #include <algorithm>
-#include <fstream>
 #include <iomanip>
 #include <sstream>
 
@@ -39,16 +38,7 @@ int exportCluster(Context& ctx, const std::string& path, const std::string& outp
   if (!ctx.catalog()) return kExitUsage;
   auto cluster = loadSpec(ctx, path);
   if (!cluster) return ctx.fail(cluster.error().str(), loadErrorCode(path));
-  const std::string yaml = writeClusterSpec(**cluster);
-  if (output.empty() || output == "-") {
-    ctx.out << yaml;
-    return kExitOk;
-  }
-  std::ofstream file(output);
-  if (!(file << yaml) || !file.flush())
-    return ctx.fail("cannot write '" + output + "'", kExitUsage);
-  ctx.out << "wrote " << output << "\n";
-  return kExitOk;
+  return ctx.writeOutput(output, writeClusterSpec(**cluster));
 }
 
 int validateClusters(Context& ctx, const std::vector<std::string>& paths) {

@@ -27,6 +27,9 @@ struct Context {
   // Model by name, or prints "unknown GPU model" with the known ids and returns nullptr.
   const GpuModel* model(const std::string& name, bool needMig);
   int fail(const std::string& message, int code);
+  // `text` on stdout when `output` is empty or "-", else into that file ("wrote FILE" on stdout);
+  // the exit code (kExitUsage when the file cannot be written).
+  int writeOutput(const std::string& output, const std::string& text);
 
  private:
   std::unique_ptr<GpuCatalog> catalog_;

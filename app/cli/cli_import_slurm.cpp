@@ -1,6 +1,5 @@
 // tessera cluster import-slurm: a Slurm cluster (live, or recorded sinfo/topology output) as a
 // cluster spec, optionally merged with a Tessera spec (docs/slurm.md, "Importing a Slurm cluster").
-#include <fstream>
 #include <memory>
 
 #include "cli/cli.h"
@@ -91,15 +90,7 @@ int importSlurm(Context& ctx, const ImportArgs& args) {
   auto result = slurm::importSlurmCluster(*inventory, options);
   if (!result) return ctx.fail(result.error().str(), kExitInvalid);
   report(ctx, *result);
-  if (args.output.empty() || args.output == "-") {
-    ctx.out << result->yaml;
-    return kExitOk;
-  }
-  std::ofstream file(args.output);
-  if (!(file << result->yaml) || !file.flush())
-    return ctx.fail("cannot write '" + args.output + "'", kExitUsage);
-  ctx.out << "wrote " << args.output << "\n";
-  return kExitOk;
+  return ctx.writeOutput(args.output, result->yaml);
 }
 
 }  // namespace
