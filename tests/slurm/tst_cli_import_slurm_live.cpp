@@ -11,6 +11,7 @@
 #include "app/cli_test_util.h"
 #include "clusterspec/cluster_spec.h"
 #include "core/strings.h"
+#include "import_test_util.h"
 #include "slurm/scontrol_text.h"
 #include "slurm/slurm_import.h"
 #include "slurm/slurm_json.h"
@@ -75,25 +76,8 @@ class TestCliImportSlurmLive : public QObject {
     for (const auto& [name, conf] : expected) {
       const Node* n = c.findNode(name);
       QVERIFY2(n, name.c_str());
-      int whole = 0;
-      std::map<std::string, int> mig;
-      for (const auto& g : conf.gres) {
-        if (auto m = slurm::parseMigGresType(g.type))
-          mig[m->profile] += g.count;
-        else
-          whole += g.count;
-      }
-      std::map<std::string, int> gotMig;
-      int migGpus = 0;
-      for (int i = 0; i < n->gpuCount(); ++i) {
-        const Gpu& g = c.gpu(n->firstGpu + static_cast<GpuId>(i));
-        if (g.sharing.mode != SharingMode::Mig) continue;
-        ++migGpus;
-        for (const MigInstance& inst : g.sharing.mig)
-          ++gotMig[n->gpuModel().mig->profiles[static_cast<size_t>(inst.profile)].name];
-      }
-      QCOMPARE(gotMig, mig);
-      QCOMPARE(n->gpuCount() - migGpus, whole);
+      QCOMPARE(countsOf(c, *n).mig, countsOf(conf.gres).mig);
+      QCOMPARE(countsOf(c, *n).whole, countsOf(conf.gres).whole);
       const auto model =
           slurm::GpuTypeMapping::defaults().resolve(conf.gres.front().type, GpuCatalog::builtin());
       QVERIFY(model);

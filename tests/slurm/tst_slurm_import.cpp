@@ -12,11 +12,13 @@
 
 #include "clusterspec/cluster_spec.h"
 #include "core/strings.h"
+#include "import_test_util.h"
 #include "mig/mig_validate.h"
 #include "slurm/slurm_import.h"
 
 using namespace tessera;
 using namespace tessera::slurm;
+using tessera::test::countsOf;
 
 Q_DECLARE_METATYPE(std::string)
 
@@ -69,35 +71,6 @@ bool hasWarning(const SlurmImportResult& r, const std::string& subject, const st
   for (const auto& w : r.warnings)
     if (w.subject == subject && w.field == field) return true;
   return false;
-}
-
-std::map<std::string, int> migCountsOf(const Cluster& c, const Node& n) {
-  std::map<std::string, int> counts;
-  for (int i = 0; i < n.gpuCount(); ++i) {
-    const Gpu& g = c.gpu(n.firstGpu + static_cast<GpuId>(i));
-    if (g.sharing.mode != SharingMode::Mig) continue;
-    for (const MigInstance& inst : g.sharing.mig)
-      ++counts[n.gpuModel().mig->profiles[static_cast<size_t>(inst.profile)].name];
-  }
-  return counts;
-}
-
-int migGpuCount(const Cluster& c, const Node& n) {
-  int k = 0;
-  for (int i = 0; i < n.gpuCount(); ++i)
-    k += c.gpu(n.firstGpu + static_cast<GpuId>(i)).sharing.mode == SharingMode::Mig;
-  return k;
-}
-
-// The MIG counts a Slurm node's GRES declares, and its whole GPUs, read from the GRES list.
-void slurmGpuCounts(const SlurmNode& n, int& whole, std::map<std::string, int>& mig) {
-  whole = 0;
-  for (const auto& g : n.gres) {
-    if (auto m = parseMigGresType(g.type))
-      mig[m->profile] += g.count;
-    else
-      whole += g.count;
-  }
 }
 
 // A spec for the recorded cluster: node1/node2 4 x H100 with two NUMA zones, node3 4 x A100 80GB
@@ -168,17 +141,16 @@ class TestSlurmImport : public QObject {
     for (const SlurmNode& s : inv.nodes) {
       const Node* n = c.findNode(s.name);
       QVERIFY2(n, s.name.c_str());
-      int whole = 0;
-      std::map<std::string, int> mig;
-      slurmGpuCounts(s, whole, mig);
+      const auto slurmCounts = countsOf(s.gres);
+      const auto counts = countsOf(c, *n);
       const std::string type = s.gres.front().type;
       QCOMPARE(n->gpuModel().id, std::string(type == "h100" ? "H100-SXM5-80GB" : "A100-SXM4-80GB"));
-      QCOMPARE(migCountsOf(c, *n), mig);
-      QCOMPARE(n->gpuCount() - migGpuCount(c, *n), whole);
+      QCOMPARE(counts.mig, slurmCounts.mig);
+      QCOMPARE(counts.whole, slurmCounts.whole);
       // Whole GPUs first, MIG GPUs after them.
       for (int i = 0; i < n->gpuCount(); ++i)
         QCOMPARE(c.gpu(n->firstGpu + static_cast<GpuId>(i)).sharing.mode == SharingMode::Mig,
-                 i >= whole);
+                 i >= slurmCounts.whole);
       QCOMPARE(n->hw->cpus, s.cpus);
       QCOMPARE(n->hw->memoryMiB, s.realMemoryMb / 1024 * 1024);
       QCOMPARE(n->pool, s.partitions.front());
@@ -194,7 +166,7 @@ class TestSlurmImport : public QObject {
     // node3: 3g.40gb x2 fill all 8 memory slices of one A100 80GB, so the 1g.10gb instances need
     // a second GPU: 2 MIG GPUs, not one per instance.
     const Node& node3 = *c.findNode("node3");
-    QCOMPARE(migGpuCount(c, node3), 2);
+    QCOMPARE(countsOf(c, node3).migGpus, 2);
     for (int i = 0; i < node3.gpuCount(); ++i) {
       const Gpu& g = c.gpu(node3.firstGpu + static_cast<GpuId>(i));
       if (g.sharing.mode == SharingMode::Mig)
@@ -528,11 +500,8 @@ class TestSlurmImport : public QObject {
     QCOMPARE(n.pool, s.partitions.front());
     QCOMPARE(c.switches()[static_cast<size_t>(n.leaf)].name,
              std::string(node == "node3" ? "s2" : "s1"));
-    int whole = 0;
-    std::map<std::string, int> mig;
-    slurmGpuCounts(s, whole, mig);
-    QCOMPARE(migCountsOf(c, n), mig);
-    QCOMPARE(n.gpuCount() - migGpuCount(c, n), whole);
+    QCOMPARE(countsOf(c, n).mig, countsOf(s.gres).mig);
+    QCOMPARE(countsOf(c, n).whole, countsOf(s.gres).whole);
     if (field == "gpus" || field == "gpu_model")
       QVERIFY(n.hw->templateName.starts_with("slurm-"));  // the spec's hardware dropped
     if (field == "mig") QCOMPARE(n.hw->templateName, std::string("a100-box"));
