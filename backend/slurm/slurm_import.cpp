@@ -311,7 +311,11 @@ class Importer {
                                               std::string_view type) {
     auto model = options_.mapping.resolve(type, catalog_);
     if (!model) {
-      if (type.empty())
+      if (type.empty() && parseMigGresType(g.type))
+        issues_.error(nodeSubject(n.name), "gres " + gresText(g),
+                      "a MIG profile without a GPU model, and no other GPUs on the node: name "
+                      "the model with --gpu-model MODEL or type it <model>_<profile>");
+      else if (type.empty())
         issues_.error(nodeSubject(n.name), "gres " + gresText(g),
                       "untyped GPUs: name their model with --gpu-model MODEL (catalog id or "
                       "alias) or give the GPUs a type in slurm.conf");
@@ -363,7 +367,7 @@ class Importer {
     if (issues_.errors.size() != errorsBefore) return std::nullopt;
     if (!pending.empty() && !out.model) {
       // Bare profile types ("3g.40gb"): the model of untyped GPUs, if one is given.
-      GresCount bare{"gpu", pending.front().profile, pending.front().count};
+      const GresCount bare{"gpu", pending.front().profile, pending.front().count};
       auto model = modelOfType(n, bare, "");
       if (!model) return std::nullopt;
       out.model = model;

@@ -315,6 +315,29 @@ class TestSlurmImport : public QObject {
             std::string::npos);
   }
 
+  void bareProfileTypes() {
+    // A bare profile belongs to the node's other GPUs; alone it needs --gpu-model.
+    SlurmInventory inv;
+    inv.nodes = {gpuNode("m1", "gpu:h100:2,gpu:3g.40gb:2")};
+    auto r = importSlurmCluster(inv, {});
+    QVERIFY2(r.ok(), errorOf(r).c_str());
+    const Node& m1 = *r->cluster->findNode("m1");
+    QCOMPARE(m1.gpuModel().id, std::string("H100-SXM5-80GB"));
+    QCOMPARE(countsOf(*r->cluster, m1).mig, (std::map<std::string, int>{{"3g.40gb", 2}}));
+    QCOMPARE(countsOf(*r->cluster, m1).whole, 2);
+    inv.nodes = {gpuNode("m2", "gpu:1g.10gb:2")};
+    r = importSlurmCluster(inv, {});
+    QVERIFY(!r.ok());
+    QVERIFY2(r.error().message.find("node m2: gres gpu:1g.10gb:2: a MIG profile without a GPU "
+                                    "model") != std::string::npos,
+             r.error().message.c_str());
+    SlurmImportOptions options;
+    QVERIFY(options.mapping.add("A100-SXM4-80GB", GpuCatalog::builtin()).ok());
+    r = importSlurmCluster(inv, options);
+    QVERIFY2(r.ok(), errorOf(r).c_str());
+    QCOMPARE(r->cluster->findNode("m2")->gpuModel().id, std::string("A100-SXM4-80GB"));
+  }
+
   void perSlotTypesKeepTheirStarts() {
     SlurmInventory inv;
     inv.nodes = {gpuNode("mig01",
