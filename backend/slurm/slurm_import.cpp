@@ -18,6 +18,8 @@ namespace {
 constexpr std::string_view kReasonLabel = "slurm.reason";
 constexpr std::string_view kUnswitchedLeaf = "slurm-unswitched";
 constexpr std::string_view kFlatLeaf = "slurm";
+// A spec node has at most 64 GPUs, a GPU at most kMaxMemorySlices instances: bounds the packing.
+constexpr size_t kMaxMigInstances = 64 * kMaxMemorySlices;
 
 bool allDigits(std::string_view s) {
   return !s.empty() && std::all_of(s.begin(), s.end(), [](char c) {
@@ -417,6 +419,11 @@ class Importer {
         continue;
       }
       out.migCounts[p.profile] += p.count;
+      if (items.size() + static_cast<size_t>(p.count) > kMaxMigInstances) {
+        issues_.error(nodeSubject(n.name), "gres " + p.gres,
+                      "more MIG instances than 64 GPUs can hold");
+        return false;
+      }
       for (int i = 0; i < p.count; ++i) {
         MigInstance inst;
         inst.profile = static_cast<int8_t>(profile);

@@ -413,6 +413,11 @@ class TestSlurmImport : public QObject {
     r = importSlurmCluster(inv, {});
     QVERIFY(!r.ok());
     QVERIFY(r.error().message.find("node big: gres: 65 GPUs") != std::string::npos);
+    inv.nodes = {gpuNode("huge", "gpu:h100_1g.10gb:100000000")};
+    r = importSlurmCluster(inv, {});
+    QVERIFY(!r.ok());
+    QVERIFY(r.error().message.find("node huge: gres gpu:h100_1g.10gb:100000000: more MIG "
+                                   "instances than 64 GPUs can hold") != std::string::npos);
     // Malformed documents fail in the parsers, which name the JSON path or record.
     QVERIFY(!parseSinfoJson(R"({"nodes": [{"name": 3}]})").ok());
     QVERIFY(!parseShowTopology("SwitchName=s1 Nodes=node[1-").ok());
