@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <filesystem>
+#include <fstream>
 #include <iomanip>
 #include <optional>
 #include <sstream>
@@ -48,6 +49,17 @@ const GpuModel* Context::model(const std::string& name, bool needMig) {
 int Context::fail(const std::string& message, int code) {
   err << "tessera: " << message << "\n";
   return code;
+}
+
+int Context::writeOutput(const std::string& output, const std::string& text) {
+  if (output.empty() || output == "-") {
+    out << text;
+    return kExitOk;
+  }
+  std::ofstream file(output);
+  if (!(file << text) || !file.flush()) return fail("cannot write '" + output + "'", kExitUsage);
+  out << "wrote " << output << "\n";
+  return kExitOk;
 }
 
 namespace {

@@ -1,6 +1,6 @@
-// tessera cluster show | validate | node | import-topo
+// tessera cluster show | export | validate | node | import-topo (import-slurm:
+// cli_import_slurm.cpp)
 #include <algorithm>
-#include <fstream>
 #include <iomanip>
 #include <sstream>
 
@@ -38,16 +38,7 @@ int exportCluster(Context& ctx, const std::string& path, const std::string& outp
   if (!ctx.catalog()) return kExitUsage;
   auto cluster = loadSpec(ctx, path);
   if (!cluster) return ctx.fail(cluster.error().str(), loadErrorCode(path));
-  const std::string yaml = writeClusterSpec(**cluster);
-  if (output.empty() || output == "-") {
-    ctx.out << yaml;
-    return kExitOk;
-  }
-  std::ofstream file(output);
-  if (!(file << yaml) || !file.flush())
-    return ctx.fail("cannot write '" + output + "'", kExitUsage);
-  ctx.out << "wrote " << output << "\n";
-  return kExitOk;
+  return ctx.writeOutput(output, writeClusterSpec(**cluster));
 }
 
 int validateClusters(Context& ctx, const std::vector<std::string>& paths) {
@@ -172,8 +163,8 @@ int importTopo(Context& ctx, const std::string& path, const std::string& modelNa
 }  // namespace
 
 void addClusterVerbs(CLI::App& app, Context& ctx) {
-  auto* cluster =
-      app.add_subcommand("cluster", "Cluster specs: summary, validation, nodes, topology import");
+  auto* cluster = app.add_subcommand(
+      "cluster", "Cluster specs: summary, validation, nodes, topology and Slurm import");
   cluster->require_subcommand(1);
 
   auto showPath = std::make_shared<std::string>();
@@ -221,6 +212,7 @@ void addClusterVerbs(CLI::App& app, Context& ctx) {
   import->callback([&ctx, topoPath, topoModel, topoName] {
     ctx.exitCode = importTopo(ctx, *topoPath, *topoModel, *topoName);
 });
+addImportSlurmVerb(*cluster, ctx);
 }  // namespace tessera::cli
 
 }  // namespace tessera::cli

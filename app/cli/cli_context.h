@@ -27,6 +27,9 @@ struct Context {
   // Model by name, or prints "unknown GPU model" with the known ids and returns nullptr.
   const GpuModel* model(const std::string& name, bool needMig);
   int fail(const std::string& message, int code);
+  // `text` on stdout when `output` is empty or "-", else into that file ("wrote FILE" on stdout);
+  // the exit code (kExitUsage when the file cannot be written).
+  int writeOutput(const std::string& output, const std::string& text);
 
  private:
   std::unique_ptr<GpuCatalog> catalog_;
@@ -34,6 +37,8 @@ struct Context {
 
 void addGpuVerbs(CLI::App& app, Context& ctx);
 void addClusterVerbs(CLI::App& app, Context& ctx);
+// `cluster import-slurm`, under the `cluster` subcommand.
+void addImportSlurmVerb(CLI::App& cluster, Context& ctx);
 void addMigVerbs(CLI::App& app, Context& ctx);
 void addScheduleVerbs(CLI::App& app, Context& ctx);
 void addSimulateVerbs(CLI::App& app, Context& ctx);

@@ -3,7 +3,6 @@
 #include <bit>
 #include <charconv>
 #include <cmath>
-#include <fstream>
 #include <iomanip>
 #include <optional>
 #include <variant>
@@ -333,16 +332,7 @@ int exportConfig(Context& ctx, const MigArgs& a) {
         "nothing to export: give --gpu MODEL --config NAME=LAYOUT or --cluster FILE --node NAME",
         kExitUsage);
   warnAboutComputeInstanceSplits(ctx, configs);
-  const std::string yaml = toMigPartedYaml(configs);
-  if (a.output.empty() || a.output == "-") {
-    ctx.out << yaml;
-    return kExitOk;
-  }
-  std::ofstream file(a.output);
-  if (!(file << yaml) || !file.flush())
-    return ctx.fail("cannot write '" + a.output + "'", kExitUsage);
-  ctx.out << "wrote " << a.output << "\n";
-  return kExitOk;
+  return ctx.writeOutput(a.output, toMigPartedYaml(configs));
 }
 
 }  // namespace

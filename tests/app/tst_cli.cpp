@@ -230,7 +230,8 @@ class TstCli : public QObject {
     QTest::newRow("gpus show") << QStringList{"gpus", "show", "--help"}
                                << "Usage: tessera gpus show" << QStringList{"MODEL", "-o,--output"};
     QTest::newRow("cluster") << QStringList{"cluster", "--help"} << "Usage: tessera cluster"
-                             << QStringList{"show", "validate", "node", "import-topo"};
+                             << QStringList{"show", "validate", "node", "import-topo",
+                                            "import-slurm"};
     QTest::newRow("cluster show") << QStringList{"cluster", "show", "--help"}
                                   << "Usage: tessera cluster show"
                                   << QStringList{"FILE", "-o,--output"};
@@ -241,6 +242,9 @@ class TstCli : public QObject {
     QTest::newRow("cluster import-topo")
         << QStringList{"cluster", "import-topo", "--help"} << "Usage: tessera cluster import-topo"
         << QStringList{"FILE", "--model", "--name"};
+    QTest::newRow("cluster import-slurm")
+        << QStringList{"cluster", "import-slurm", "--help"} << "Usage: tessera cluster import-slurm"
+        << QStringList{"-o,--output", "--spec", "--gpu-model", "--from-files"};
     QTest::newRow("mig") << QStringList{"mig", "--help"} << "Usage: tessera mig"
                          << QStringList{"validate", "layouts",       "fits",
                                         "plan",     "fragmentation", "export"};
