@@ -74,6 +74,8 @@ struct SubmitFlags {
   std::string runtime, checkpointInterval;
   bool held = false;
   std::vector<std::string> pinGpus, pinNodes;
+  // How it runs on the cluster (executor slurm): a command or a script file, and where.
+  std::string command, script, workDir, output, error, account, partition, timeLimit;
 
   // Whether any job flag was given (they cannot be combined with --file).
   [[nodiscard]] bool any() const;
@@ -83,7 +85,9 @@ Expected<rpc::v1::JobSpec> specFromFlags(const SubmitFlags& flags);
 // A jobs file: a YAML list of maps with the workload file's job keys (name, team, priority,
 // preemptible, class, tasks, gpus | mig | fraction, vram_mib, cpus, memory_gib, model,
 // min_gpu_memory_gib, pool, topology: {level, required}, runtime, checkpoint_interval,
-// held (or hold), pin: {gpus, nodes}). Errors, unknown keys among them, name file:line:column.
+// held (or hold), pin: {gpus, nodes}, and how it runs on the cluster: command | script (the
+// script's text), work_dir, output, error, account, partition, time_limit). Errors, unknown keys
+// among them, name file:line:column.
 Expected<std::vector<rpc::v1::JobSpec>> specsFromYaml(std::string_view text,
                                                       const std::string& fileName);
 Expected<std::vector<rpc::v1::JobSpec>> specsFromFile(const std::string& path);

@@ -21,6 +21,13 @@ void printSnapshotSummary(Call& c, const v1::ClusterSnapshot& s) {
   Table t;
   t.add({"now", clockText(s.now())});
   t.add({"mode", orDash(s.mode())});
+  if (s.has_executor() && s.executor().name() != "none") {
+    const auto& x = s.executor();
+    std::string line = x.name() + " " + x.state();
+    if (x.last_sync() > 0) line += ", last sync " + clockText(x.last_sync());
+    if (!x.detail().empty()) line += ": " + x.detail();
+    t.add({"executor", line});
+  }
   t.add({"pending", std::to_string(s.pending_jobs())});
   t.add({"running", std::to_string(s.running_jobs())});
   t.add({"allocation", fixed(s.gpus_allocated(), 1) + " of " + number(s.gpus_total()) + " GPUs (" +

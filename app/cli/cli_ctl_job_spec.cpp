@@ -3,7 +3,9 @@
 // with the same setters, so a flag and a key accept and reject the same text.
 #include <charconv>
 #include <cmath>
+#include <fstream>
 #include <set>
+#include <sstream>
 #include <utility>
 
 #include "cli/cli_ctl_internal.h"
@@ -145,6 +147,42 @@ Problem addPinGpu(v1::JobSpec& s, const std::string& v) {
   return std::nullopt;
 }
 
+// How the job runs on the cluster (an executor's business: Slurm's --wrap, --chdir, ...).
+Problem setCommand(v1::JobSpec& s, const std::string& v) {
+  s.mutable_launch()->set_command(v);
+  return std::nullopt;
+}
+Problem setScriptText(v1::JobSpec& s, const std::string& v) {
+  s.mutable_launch()->set_script(v);
+  return std::nullopt;
+}
+Problem setWorkDir(v1::JobSpec& s, const std::string& v) {
+  s.mutable_launch()->set_work_dir(v);
+  return std::nullopt;
+}
+Problem setOutput(v1::JobSpec& s, const std::string& v) {
+  s.mutable_launch()->set_output(v);
+  return std::nullopt;
+}
+Problem setErrorFile(v1::JobSpec& s, const std::string& v) {
+  s.mutable_launch()->set_error(v);
+  return std::nullopt;
+}
+Problem setAccount(v1::JobSpec& s, const std::string& v) {
+  s.mutable_launch()->set_account(v);
+  return std::nullopt;
+}
+Problem setPartition(v1::JobSpec& s, const std::string& v) {
+  s.mutable_launch()->set_partition(v);
+  return std::nullopt;
+}
+Problem setTimeLimit(v1::JobSpec& s, const std::string& v) {
+  const auto d = parseDuration(v);
+  if (!d || *d <= 0) return "expected a duration like 90m or 2h, got '" + v + "'";
+  s.mutable_launch()->set_time_limit_minutes(static_cast<uint32_t>((*d + 59) / 60));
+  return std::nullopt;
+}
+
 // One of the three GPU request forms, as the API's oneof demands.
 std::optional<std::string> gpuKindProblem(int given, const std::string& names) {
   if (given == 1) return std::nullopt;
@@ -176,7 +214,14 @@ Status applyFlags(const SubmitFlags& f, v1::JobSpec& s) {
                                 {"--min-gpu-memory-gib", &f.minGpuMemoryGib, setMinGpuMemoryGib},
                                 {"--topology", &f.topology, setTopology},
                                 {"--runtime", &f.runtime, setRuntime},
-                                {"--checkpoint-interval", &f.checkpointInterval, setCheckpoint}};
+                                {"--checkpoint-interval", &f.checkpointInterval, setCheckpoint},
+                                {"--command", &f.command, setCommand},
+                                {"--workdir", &f.workDir, setWorkDir},
+                                {"--output", &f.output, setOutput},
+                                {"--error", &f.error, setErrorFile},
+                                {"--account", &f.account, setAccount},
+                                {"--partition", &f.partition, setPartition},
+                                {"--time-limit", &f.timeLimit, setTimeLimit}};
   for (const FlagSetter& x : setters) {
     if (x.value->empty()) continue;
     if (auto p = x.set(s, *x.value)) return Error{std::string(x.flag) + ": " + *p, {}};
@@ -187,9 +232,12 @@ Status applyFlags(const SubmitFlags& f, v1::JobSpec& s) {
 }  // namespace
 
 bool SubmitFlags::any() const {
-  for (const std::string* s :
-       {&name, &team, &priority, &workloadClass, &tasks, &gpus, &mig, &fraction, &vramMib, &cpus,
-        &memoryGib, &minGpuMemoryGib, &pool, &topology, &runtime, &checkpointInterval})
+  for (const std::string* s : {&name,    &team,     &priority,  &workloadClass,
+                               &tasks,   &gpus,     &mig,       &fraction,
+                               &vramMib, &cpus,     &memoryGib, &minGpuMemoryGib,
+                               &pool,    &topology, &runtime,   &checkpointInterval,
+                               &command, &script,   &workDir,   &output,
+                               &error,   &account,  &partition, &timeLimit})
     if (!s->empty()) return true;
   return topologyRequired || held || !models.empty() || !pinGpus.empty() || !pinNodes.empty();
 }
@@ -213,6 +261,14 @@ Expected<v1::JobSpec> specFromFlags(const SubmitFlags& f) {
   for (const auto& n : f.pinNodes) s.add_pin_nodes(n);
   s.set_topology_required(f.topologyRequired);
   s.set_held(f.held);
+  if (!f.script.empty()) {
+    if (!f.command.empty()) return Error{"give --command or --script, not both", {}};
+    std::ifstream in(f.script, std::ios::binary);
+    if (!in) return Error{"--script: cannot read " + f.script, {}};
+    std::ostringstream text;
+    text << in.rdbuf();
+    s.mutable_launch()->set_script(text.str());
+  }
   return s;
 }
 
@@ -220,17 +276,21 @@ Expected<v1::JobSpec> specFromFlags(const SubmitFlags& f) {
 
 namespace {
 
-const std::set<std::string> kJobKeys{"name",     "team",
-                                     "priority", "preemptible",
-                                     "class",    "tasks",
-                                     "gpus",     "mig",
-                                     "fraction", "vram_mib",
-                                     "cpus",     "memory_gib",
-                                     "model",    "min_gpu_memory_gib",
-                                     "pool",     "topology",
-                                     "runtime",  "checkpoint_interval",
-                                     "held",     "hold",
-                                     "pin"};
+const std::set<std::string> kJobKeys{"name",      "team",
+                                     "priority",  "preemptible",
+                                     "class",     "tasks",
+                                     "gpus",      "mig",
+                                     "fraction",  "vram_mib",
+                                     "cpus",      "memory_gib",
+                                     "model",     "min_gpu_memory_gib",
+                                     "pool",      "topology",
+                                     "runtime",   "checkpoint_interval",
+                                     "held",      "hold",
+                                     "pin",       "command",
+                                     "script",    "work_dir",
+                                     "output",    "error",
+                                     "account",   "partition",
+                                     "time_limit"};
 
 const std::pair<const char*, Setter> kScalarKeys[] = {{"class", setClass},
                                                       {"tasks", setTasks},
@@ -241,7 +301,15 @@ const std::pair<const char*, Setter> kScalarKeys[] = {{"class", setClass},
                                                       {"memory_gib", setMemoryGib},
                                                       {"min_gpu_memory_gib", setMinGpuMemoryGib},
                                                       {"runtime", setRuntime},
-                                                      {"checkpoint_interval", setCheckpoint}};
+                                                      {"checkpoint_interval", setCheckpoint},
+                                                      {"command", setCommand},
+                                                      {"script", setScriptText},
+                                                      {"work_dir", setWorkDir},
+                                                      {"output", setOutput},
+                                                      {"error", setErrorFile},
+                                                      {"account", setAccount},
+                                                      {"partition", setPartition},
+                                                      {"time_limit", setTimeLimit}};
 
 Status applyScalar(const YamlField& f, v1::JobSpec& s, Setter set) {
   TESSERA_TRY(value, f.asString());

@@ -129,6 +129,13 @@ void addProgressRows(Table& t, const v1::Job& j, When when) {
   if (j.placement_size()) t.add({"placement", placementText(j)});
   if (!j.reason().empty()) t.add({"reason", j.reason()});
   if (!j.blocked_by().empty()) t.add({"blocked by", j.blocked_by()});
+  if (j.has_external()) {
+    // Slurm's view beside Tessera's: its job id, state and (when it says one) its reason.
+    const auto& x = j.external();
+    std::string line = x.id() + " " + x.state();
+    if (!x.reason().empty() && x.reason() != "None") line += " (" + x.reason() + ")";
+    t.add({"slurm job", line});
+  }
   if (j.preemptions() > 0)
     t.add({"preemptions", std::to_string(j.preemptions()) + " (" + fixed(j.gpu_hours_lost(), 1) +
                               " GPU-hours lost)"});
@@ -274,6 +281,20 @@ void addJobFlags(CLI::App* s, SubmitFlags& f) {
   s->add_flag("--held", f.held, "Submit held: it waits for 'release'");
   addList(s, "--pin-gpu", f.pinGpus, "Only on this GPU (repeatable)")->type_name("NODE/I");
   addList(s, "--pin-node", f.pinNodes, "Only on this node (repeatable)")->type_name("NODE");
+  s->add_option("--command", f.command,
+                "What it runs on the cluster: a shell command line (tesserad --executor slurm)")
+      ->type_name("CMD");
+  s->add_option("--script", f.script, "Or a batch script file to run")->type_name("FILE");
+  s->add_option("--workdir", f.workDir, "Working directory on the cluster")->type_name("DIR");
+  s->add_option("--output", f.output, "Standard output file (Slurm's %j patterns work)")
+      ->type_name("FILE");
+  s->add_option("--error", f.error, "Standard error file (default: with --output)")
+      ->type_name("FILE");
+  s->add_option("--account", f.account, "Slurm account (default: the team's mapping)");
+  s->add_option("--partition", f.partition, "Slurm partition (default: the pool's mapping)");
+  s->add_option("--time-limit", f.timeLimit,
+                "Time limit, like 2h (default: --runtime, else the executor's default)")
+      ->type_name("DUR");
 }
 
 // The jobs to submit, from --file or the job flags, into `specs`; the usage problem if any.

@@ -13,8 +13,10 @@ using slurm::SlurmJob;
 // ~4.29e9 default, which would otherwise let Slurm's own order (not Tessera's) decide ties.
 constexpr int64_t kReleasedPriority = 1000000;
 
+// Held by a hold (the gate's, Tessera's, a requeue's); BadConstraints also has priority 0 but
+// is a rejected release, not a hold.
 bool isHeld(const SlurmJob& s) {
-  return s.held || s.priority == 0;
+  return s.held;
 }
 
 bool running(const SlurmJob& s) {

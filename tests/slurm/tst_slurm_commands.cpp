@@ -6,35 +6,13 @@
 #include <fstream>
 #include <sstream>
 
+#include "replay_runner.h"
 #include "slurm/slurm_client.h"
 
 using namespace tessera;
 using namespace tessera::slurm;
 
 namespace {
-
-// Answers each command with the next queued result and remembers what it was asked.
-class ReplayRunner final : public CommandRunner {
- public:
-  void answer(std::string out, int exitCode = 0, std::string err = {}) {
-    CommandResult r;
-    r.out = std::move(out);
-    r.err = std::move(err);
-    r.exitCode = exitCode;
-    answers_.push_back(std::move(r));
-  }
-  Expected<CommandResult> run(const CommandRequest& request) override {
-    requests.push_back(request);
-    if (answers_.empty()) return Error{"unexpected command " + request.argv.at(0), {}};
-    auto r = answers_.front();
-    answers_.pop_front();
-    return r;
-  }
-  std::vector<CommandRequest> requests;
-
- private:
-  std::deque<CommandResult> answers_;
-};
 
 using Args = std::vector<std::string>;
 

@@ -1,0 +1,183 @@
+// The Slurm driver's reconciliation without Slurm: recorded sinfo, small squeue documents, and a
+// replaying runner that shows exactly which commands a step ran. The real daemons:
+// tst_slurm_executor.
+#include <QtTest>
+
+#include <fstream>
+#include <sstream>
+
+#include <nlohmann/json.hpp>
+
+#include "executor/slurm_driver.h"
+#include "replay_runner.h"
+
+using namespace tessera;
+using namespace tessera::slurm;
+using json = nlohmann::json;
+
+namespace {
+
+std::string readData(const char* name) {
+  std::ifstream in(std::string(TESSERA_TEST_DATA) + "/" + name);
+  std::ostringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
+
+// One job of Tessera's database "db" (job 7 is Slurm's 41), in squeue --json's shape.
+std::string squeueWith(const std::string& state, const std::string& reason, int priority,
+                       const std::string& gres, const std::string& nodes = "") {
+  json job{{"job_id", 41},
+           {"job_state", state},
+           {"state_reason", reason},
+           {"priority", priority},
+           {"comment", "tessera:db.7"},
+           {"tres_per_node", gres},
+           {"nodes", nodes},
+           {"name", "t"},
+           {"restart_cnt", 0}};
+  return json{{"meta", {{"plugin", {{"type", "openapi/v0.0.38"}}}}},
+              {"errors", json::array()},
+              {"jobs", json::array({job})}}
+      .dump();
+}
+
+std::vector<std::string> programs(const ReplayRunner& r) {
+  std::vector<std::string> out;
+  for (const auto& q : r.requests) {
+    std::string line = q.argv.at(0);
+    for (size_t i = 1; i < q.argv.size() && i < 3; ++i) line += " " + q.argv[i];
+    out.push_back(line);
+  }
+  return out;
+}
+
+JobIntent placed(std::vector<std::string> nodes) {
+  JobIntent i;
+  i.job = 7;
+  i.want = JobIntent::Want::Placed;
+  i.nodes = std::move(nodes);
+  return i;
+}
+
+}  // namespace
+
+class TstSlurmDriver : public QObject {
+  Q_OBJECT
+
+ private slots:
+  // A pin Slurm would accept and then leave pending forever is refused before release: the job
+  // goes back to the engine's queue with the reason, and no scontrol ran.
+  void anUnfitPinIsRefusedBeforeRelease_data() {
+    QTest::addColumn<QString>("node");
+    QTest::addColumn<QString>("gres");
+    QTest::addColumn<QString>("why");
+    QTest::newRow("drained") << "node3"
+                             << "gres:gpu:a100:1"
+                             << "drained: psu swap";
+    QTest::newRow("too few GPUs") << "node1"
+                                  << "gres:gpu:h100:8"
+                                  << "has 4 gpu:h100";
+    QTest::newRow("unknown node") << "node9"
+                                  << "gres:gpu:h100:1"
+                                  << "no node node9";
+  }
+  void anUnfitPinIsRefusedBeforeRelease() {
+    QFETCH(QString, node);
+    QFETCH(QString, gres);
+    QFETCH(QString, why);
+    ReplayRunner runner;
+    runner.answer(squeueWith("PENDING", "JobHeldUser", 0, gres.toStdString()));
+    runner.answer(readData("sinfo.json"));
+    SlurmClient client(runner);
+    SlurmDriver driver(client, {});
+    driver.setInstance("db");
+    driver.want(placed({node.toStdString()}));
+    const StepReport r = driver.step(100);
+    QCOMPARE(r.seen.bounced.size(), size_t{1});
+    QCOMPARE(r.seen.bounced.front().job, JobId{7});
+    const std::string reason = r.seen.bounced.front().reason.english();
+    QVERIFY2(reason.find(why.toStdString()) != std::string::npos, reason.c_str());
+    QCOMPARE(programs(runner), (std::vector<std::string>{"squeue --json", "sinfo --json"}));
+  }
+
+  // A fitting pin: pinned to exactly the engine's nodes, then released, then given a priority.
+  void aFitPinIsPinnedThenReleased() {
+    ReplayRunner runner;
+    runner.answer(squeueWith("PENDING", "JobHeldUser", 0, "gres:gpu:h100:2"));
+    runner.answer(readData("sinfo.json"));
+    runner.answer("");  // update
+    runner.answer("");  // release
+    runner.answer("");  // priority
+    SlurmClient client(runner);
+    SlurmDriver driver(client, {});
+    driver.setInstance("db");
+    driver.want(placed({"node2", "node1"}));
+    const StepReport r = driver.step(100);
+    QVERIFY(r.seen.bounced.empty());
+    QCOMPARE(runner.requests.at(2).argv,
+             (std::vector<std::string>{"scontrol", "update", "JobId=41", "ReqNodeList=node2,node1",
+                                       "NumNodes=2"}));
+    QCOMPARE(programs(runner).at(3), std::string("scontrol release 41"));
+  }
+
+  // Released, then rejected by Slurm (BadConstraints, priority 0 but not held): held again and
+  // back to the engine's queue with Slurm's reason - not pinned and released once more.
+  void aRejectedReleaseIsHeldAndBounced() {
+    ReplayRunner runner;
+    runner.answer(squeueWith("PENDING", "BadConstraints", 0, "gres:gpu:h100:1"));
+    runner.answer(readData("sinfo.json"));
+    runner.answer("");  // hold
+    SlurmClient client(runner);
+    SlurmDriver driver(client, {});
+    driver.setInstance("db");
+    driver.want(placed({"node1"}));
+    const StepReport r = driver.step(100);
+    QCOMPARE(r.seen.bounced.size(), size_t{1});
+    QVERIFY(r.seen.bounced.front().reason.english().find("BadConstraints") != std::string::npos);
+    QCOMPARE(programs(runner).at(2), std::string("scontrol hold 41"));
+    QCOMPARE(runner.requests.size(), size_t{3});
+  }
+
+  // Another database's job with the same engine id is not this one's: tags carry the instance.
+  void anotherDatabasesTagIsNotOurs() {
+    ReplayRunner runner;
+    runner.answer(squeueWith("RUNNING", "None", 1000, "gres:gpu:h100:1", "node1"));
+    runner.answer(readData("sinfo.json"));
+    runner.answer("41\n");  // the submit of our own job 7
+    SlurmClient client(runner);
+    SlurmDriver driver(client, {});
+    driver.setInstance("other");
+    JobIntent held;
+    held.job = 7;
+    SubmitRequest submit;
+    submit.tesseraId = "other.7";
+    submit.timeLimitMinutes = 5;
+    submit.wrap = "true";
+    held.submit = submit;
+    driver.want(held);
+    const StepReport r = driver.step(100);
+    QVERIFY(r.seen.ended.empty() && r.seen.gone.empty());
+    QCOMPARE(programs(runner).at(2).substr(0, 6), std::string("sbatch"));
+  }
+
+  // A job the engine preempted that still runs in Slurm is requeued held.
+  void aPreemptedJobIsRequeuedHeld() {
+    ReplayRunner runner;
+    runner.answer(squeueWith("RUNNING", "None", 1000, "gres:gpu:h100:1", "node1"));
+    runner.answer(readData("sinfo.json"));
+    runner.answer("");  // requeuehold
+    SlurmClient client(runner);
+    SlurmDriver driver(client, {});
+    driver.setInstance("db");
+    JobIntent held;
+    held.job = 7;
+    held.run = 1;
+    driver.want(held);
+    (void)driver.step(100);
+    QCOMPARE(programs(runner).at(2), std::string("scontrol requeuehold 41"));
+  }
+};
+
+QTEST_GUILESS_MAIN(TstSlurmDriver)
+#include "tst_slurm_driver.moc"
