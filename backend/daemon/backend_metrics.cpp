@@ -15,6 +15,11 @@ void declareMetrics(MetricsRegistry& r) {
   r.declareCounter("tessera_backfilled_total", "Jobs started by backfill");
   r.declareCounter("tessera_preemptions_total", "Jobs preempted");
   r.declareGauge("tessera_jobs_running", "Running jobs");
+  r.declareGauge("tessera_executor_up",
+                 "1 while the executor (Slurm) answers, 0 while it is unavailable; absent "
+                 "without one");
+  r.declareGauge("tessera_executor_last_sync_timestamp_seconds",
+                 "When the executor last saw the whole cluster (unix seconds)");
   r.declareGauge("tessera_gpus_total", "GPUs in the cluster");
   r.declareGauge("tessera_gpus_allocated", "GPU equivalents held by jobs");
   r.declareGauge("tessera_allocation_ratio", "Allocated GPUs / GPUs");
@@ -43,6 +48,13 @@ void updateMetrics(MetricsRegistry& r, const CycleReport& c) {
   r.add("tessera_backfilled_total", c.stats.backfilled);
   r.add("tessera_preemptions_total", c.stats.preempted);
   r.set("tessera_jobs_running", running);
+  if (c.executor.state != ExecutorState::None) {
+    const Labels by{{"executor", c.executor.name}};
+    r.replaceGauge("tessera_executor_up",
+                   {{by, c.executor.state == ExecutorState::Ready ? 1.0 : 0.0}});
+    r.replaceGauge("tessera_executor_last_sync_timestamp_seconds",
+                   {{by, static_cast<double>(c.executor.lastSync)}});
+  }
   const double total = static_cast<double>(c.engine.cluster().gpus().size());
   r.set("tessera_gpus_total", total);
   r.set("tessera_gpus_allocated", allocated);

@@ -9,6 +9,10 @@ namespace {
 
 using slurm::SlurmJob;
 
+// A requeued job released again at once can land on its old node while that run's step is still
+// being torn down: slurmd then kills it ("Job credential revoked", exit 1). Verified on 22.05.
+constexpr Seconds kRequeueSettle = 3;
+
 // Released jobs keep this priority: above a held job's 0 and far below priority/basic's
 // ~4.29e9 default, which would otherwise let Slurm's own order (not Tessera's) decide ties.
 constexpr int64_t kReleasedPriority = 1000000;
@@ -217,6 +221,7 @@ void SlurmDriver::place(Tracked& t, const SlurmJob& s, Seconds now, Observations
     }
     return;
   }
+  if (t.requeuedAt > 0 && now - t.requeuedAt < kRequeueSettle) return;
   if (const auto unfit = unfitPin(t, s)) {
     seen.bounced.push_back({t.intent.job, literal(*unfit)});
     t.intent.want = JobIntent::Want::Held;
@@ -275,6 +280,7 @@ void SlurmDriver::requeue(Tracked& t, const SlurmJob& s, Seconds now) {
     return failed("requeueing Slurm job " + std::to_string(s.id), st.error());
   t.signalled = false;
   t.releasedRun = -2;  // requeued: no run of it is out in Slurm
+  t.requeuedAt = now;
 }
 
 // Jobs users sbatch'ed, held by Tessera's gate: offered to the engine once each.

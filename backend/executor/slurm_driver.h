@@ -98,7 +98,8 @@ class SlurmDriver {
     int64_t slurmId = 0;
     Seconds requeueAt = 0;  // a preemption's signal went out; requeue then
     bool signalled = false;
-    int releasedRun = -1;  // the run last released in Slurm; -1: none seen yet
+    int releasedRun = -1;    // the run last released in Slurm; -1: none seen yet
+    Seconds requeuedAt = 0;  // when it was last requeued (its old run still winds down)
   };
   const slurm::SlurmJob* current(const Tracked& t) const;
   void reconcile(JobId id, Tracked& t, Seconds now, Observations& seen, bool& done);

@@ -421,8 +421,8 @@ CycleStats Backend::tickWork(Batch& batch) {
     lastCompact_ = engine_->now();
   }
   if (config_.onCycle)
-    config_.onCycle(
-        CycleReport{*engine_, stats, world_->modelledTelemetry(), sample_ ? &*sample_ : nullptr});
+    config_.onCycle(CycleReport{*engine_, stats, world_->modelledTelemetry(),
+                                sample_ ? &*sample_ : nullptr, world_->executor()});
   return stats;
 }
 

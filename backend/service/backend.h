@@ -43,6 +43,7 @@ struct CycleReport {
   const CycleStats& stats;
   const std::vector<GpuTelemetry>* telemetry;  // simulated-live only
   const MetricSample* sample;                  // the latest metric sample (none before the first)
+  ExecutorStatus executor;                     // what runs the jobs, as of this cycle
 };
 
 // Whether the backend takes work, and if not, why (for the gRPC health service, `tessera ctl

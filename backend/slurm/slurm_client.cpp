@@ -238,14 +238,24 @@ Status SlurmClient::deleteReservation(const std::string& name) {
   return scontrol({"delete", "ReservationName=" + name});
 }
 
+// squeue and sinfo exit 0 with an empty list and an "errors" entry when slurmctld does not
+// answer ("Failed while looking for jobs"): that list is no news that every job is gone.
+template <typename Document>
+Expected<Document> withoutErrors(Expected<Document> doc, const char* program) {
+  if (!doc || doc->slurmErrors.empty()) return doc;
+  std::string all;
+  for (const std::string& e : doc->slurmErrors) all += (all.empty() ? "" : "; ") + e;
+  return Error{std::string(program) + " --json reported: " + all, {}};
+}
+
 Expected<JobsDocument> SlurmClient::jobs() {
   TESSERA_TRY(text, read({"squeue", "--json"}));
-  return parseSqueueJson(text);
+  return withoutErrors(parseSqueueJson(text), "squeue");
 }
 
 Expected<NodesDocument> SlurmClient::nodes() {
   TESSERA_TRY(text, read({"sinfo", "--json"}));
-  return parseSinfoJson(text);
+  return withoutErrors(parseSinfoJson(text), "sinfo");
 }
 
 Expected<std::vector<SlurmSwitch>> SlurmClient::topology() {

@@ -161,6 +161,28 @@ class TstSlurmDriver : public QObject {
     QCOMPARE(programs(runner).at(2).substr(0, 6), std::string("sbatch"));
   }
 
+  // slurmctld down: squeue exits 0 with an empty list and an error. That is no news that the
+  // job is gone: the executor is unavailable and reports nothing.
+  void anUnansweredPollChangesNothing() {
+    ReplayRunner runner;
+    runner.answer(
+        json{{"meta", {{"plugin", {{"type", "openapi/v0.0.38"}}}}},
+             {"errors", json::array({{{"error", "Unspecified error"},
+                                      {"description", "Failed while looking for jobs"}}})},
+             {"jobs", json::array()}}
+            .dump());
+    SlurmClient client(runner);
+    SlurmDriver driver(client, {});
+    driver.setInstance("db");
+    JobIntent running = placed({"node1"});
+    driver.want(running);
+    const StepReport r = driver.step(100);
+    QVERIFY(r.seen.empty());
+    QCOMPARE(driver.status().state, ExecutorState::Unavailable);
+    QVERIFY(driver.status().detail.find("Unspecified error") != std::string::npos);
+    QCOMPARE(runner.requests.size(), size_t{1});
+  }
+
   // A job the engine preempted that still runs in Slurm is requeued held.
   void aPreemptedJobIsRequeuedHeld() {
     ReplayRunner runner;

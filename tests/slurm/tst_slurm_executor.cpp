@@ -4,8 +4,10 @@
 #include <QtTest>
 
 #include <chrono>
+#include <csignal>
 #include <cstdlib>
 #include <filesystem>
+#include <fstream>
 #include <functional>
 #include <thread>
 
@@ -105,6 +107,10 @@ class TstSlurmExecutor : public QObject {
   CommandResult act(Command c) {
     return ok(await<CommandResult>(
         [&](auto r) { backend_->act(std::move(c), false, Caller{"alice"}, std::nullopt, r); }));
+  }
+
+  ClusterSnapshot snapshot() {
+    return ok(await<ClusterSnapshot>([&](auto r) { backend_->snapshot(r); }));
   }
 
   JobInfo info(JobId id) {
@@ -326,6 +332,40 @@ class TstSlurmExecutor : public QObject {
     }));
     act(Command{cmd::Undrain{"node3"}});
     QVERIFY(eventually([&] { return !slurmNode("node3").hasFlag("DRAIN"); }));
+  }
+
+  // slurmctld killed mid-run: the executor says "unavailable", the queue keeps accepting work;
+  // restarted, the job submitted meanwhile runs and the running one is still the same single
+  // Slurm job.
+  void aControllerRestartLosesNothing() {
+    const JobId first = submit(job("sleep 60", 1, 1));
+    const std::string firstTag = awaitTag(first);
+    QVERIFY(eventually([&] { return runningInSlurmOn(firstTag, engineNodes(first)); }));
+    // slurmctld saves its state every few seconds: past that, a kill loses nothing of it.
+    std::this_thread::sleep_for(std::chrono::seconds(6));
+    const std::string cluster = env("TESSERA_SLURM_CLUSTER");
+    std::ifstream pidFile(cluster + "/run/slurmctld.pid");
+    pid_t pid = 0;
+    pidFile >> pid;
+    QVERIFY(pid > 0);
+    QCOMPARE(::kill(pid, SIGKILL), 0);
+    const JobId second = submit(job("sleep 30", 1, 1));  // accepted while Slurm is away
+    QVERIFY(eventually([&] { return snapshot().executor.state == "unavailable"; }, 40));
+    QVERIFY(!snapshot().executor.detail.empty());
+    slurm::CommandRequest restart;
+    restart.argv = {"slurmctld", "-f", env("SLURM_CONF")};
+    restart.environment["SLURM_CONF"] = env("SLURM_CONF");
+    restart.environment["TESSERA_SLURM_FIXTURE"] = cluster;
+    QVERIFY(runner_.run(restart));
+    QVERIFY(eventually([&] { return snapshot().executor.state == "ready"; }, 60));
+    const std::string secondTag = awaitTag(second);
+    QVERIFY(eventually([&] { return runningInSlurmOn(secondTag, engineNodes(second)); }, 60));
+    QCOMPARE(slurmJobs(firstTag).size(), size_t{1});
+    QCOMPARE(info(first).row.state, JobState::Running);
+    act(Command{cmd::Cancel{first}});
+    act(Command{cmd::Cancel{second}});
+    QVERIFY(
+        eventually([&] { return slurmJobs(firstTag).empty() && slurmJobs(secondTag).empty(); }));
   }
 
   // tesserad stopped and started again over the same database: the jobs it had are the same
