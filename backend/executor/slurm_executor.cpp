@@ -19,12 +19,13 @@ Error launchError(const std::string& message, const std::string& field) {
   return Error::of(literal(message), SourceLocation{"", 0, 0, field});
 }
 
-// The engine's GPU models that offer MIG profile `profile`, in cluster order.
+// The models of the cluster's GPUs in MIG mode that offer `profile`, in cluster order: only
+// those have MIG GRES types in Slurm (an H100 outside MIG mode has no h100_3g.40gb).
 std::vector<std::string> modelsWithProfile(const Cluster& c, const std::string& profile) {
   std::vector<std::string> out;
-  for (const Node& n : c.nodes()) {
-    const GpuModel& m = n.gpuModel();
-    if (m.mig && m.mig->profileIndex(profile) >= 0 &&
+  for (const Gpu& g : c.gpus()) {
+    const GpuModel& m = c.modelOf(g.id);
+    if (g.sharing.mode == SharingMode::Mig && m.mig && m.mig->profileIndex(profile) >= 0 &&
         std::find(out.begin(), out.end(), m.id) == out.end())
       out.push_back(m.id);
   }

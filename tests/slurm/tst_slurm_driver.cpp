@@ -8,7 +8,9 @@
 
 #include <nlohmann/json.hpp>
 
+#include "clusterspec/cluster_spec.h"
 #include "executor/slurm_driver.h"
+#include "executor/slurm_executor.h"
 #include "replay_runner.h"
 
 using namespace tessera;
@@ -181,6 +183,68 @@ class TstSlurmDriver : public QObject {
     QCOMPARE(driver.status().state, ExecutorState::Unavailable);
     QVERIFY(driver.status().detail.find("Unspecified error") != std::string::npos);
     QCOMPARE(runner.requests.size(), size_t{1});
+  }
+
+  // Bad launch fields are refused naming the field, before anything is stored or submitted.
+  void badLaunchFieldsNameTheField() {
+    JobLaunch both;
+    both.command = "true";
+    both.script = "#!/bin/sh\ntrue\n";
+    QCOMPARE(checkLaunchFields(both).error().where.field, std::string("launch.script"));
+    JobLaunch nul;
+    nul.command = std::string("echo a\0b", 8);
+    QCOMPARE(checkLaunchFields(nul).error().where.field, std::string("launch.command"));
+    JobLaunch negative;
+    negative.command = "true";
+    negative.timeLimitMinutes = -1;
+    QCOMPARE(checkLaunchFields(negative).error().where.field,
+             std::string("launch.time_limit_minutes"));
+    JobLaunch script;
+    script.script = "#!/bin/sh\n\tsleep 1\r\n";  // lines and tabs are program text
+    QVERIFY(checkLaunchFields(script));
+  }
+
+  // What Slurm could never run is refused at submit; what it can becomes this sbatch request.
+  void theExecutorAdmitsAndTranslatesJobs() {
+    auto cluster = loadClusterSpecFile(std::string(TESSERA_TEST_DATA) + "/fixture-cluster.yaml");
+    QVERIFY(cluster);
+    Workload w;
+    w.teams = {Team{"vision", "", 1, {}}};
+    auto engine = Engine::create(*cluster, w);
+    QVERIFY(engine);
+    SlurmExecutorConfig config;
+    config.teamAccounts = {{"vision", "vis"}};
+    SlurmExecutor executor(std::make_unique<ReplayRunner>(), config);
+    Job j;
+    j.id = 12;
+    j.team = "vision";
+    j.tasks = 2;
+    j.perTask.kind = GpuRequest::Kind::Whole;
+    j.perTask.gpus = 4;
+    j.model.models = {"H100-SXM5-80GB"};
+    j.estimatedRuntime = 61;
+    QCOMPARE(executor.admit(j).error().where.field, std::string("launch.command"));
+    j.launch.command = "srun train";
+    QVERIFY(executor.admit(j));
+    const auto r = executor.submitRequest(*engine, j);
+    QVERIFY(r);
+    QCOMPARE(r->tasks, 2);
+    QCOMPARE(r->maxNodes, 2);
+    QCOMPARE(r->gpusPerTask, std::string("h100:4"));
+    QCOMPARE(r->timeLimitMinutes, 2);  // 61 s rounds up
+    QCOMPARE(r->account, std::string("vis"));
+    QCOMPARE(r->wrap, std::optional<std::string>("srun train"));
+    Job mig = j;
+    mig.model.models.clear();
+    mig.perTask = {};
+    mig.perTask.kind = GpuRequest::Kind::Mig;
+    mig.perTask.migProfile = "3g.40gb";
+    QCOMPARE(executor.submitRequest(*engine, mig)->gpusPerTask, std::string("a100_3g.40gb:1"));
+    Job shared = j;
+    shared.perTask = {};
+    shared.perTask.kind = GpuRequest::Kind::Fraction;
+    shared.perTask.milli = 250;
+    QCOMPARE(executor.admit(shared).error().where.field, std::string("per_task"));
   }
 
   // A job the engine preempted that still runs in Slurm is requeued held.
