@@ -16,6 +16,15 @@ namespace {
 
 // ============================================================================ snapshot
 
+// "slurm ready, last sync <time>" or "slurm unavailable, last sync <time>: <why>".
+std::string executorLine(const std::string& name, const std::string& state,
+                         const std::string& detail, int64_t lastSync) {
+  std::string line = name + " " + state;
+  if (lastSync > 0) line += ", last sync " + clockText(lastSync);
+  if (!detail.empty()) line += ": " + detail;
+  return line;
+}
+
 void printSnapshotSummary(Call& c, const v1::ClusterSnapshot& s) {
   const double share = s.gpus_total() > 0 ? 100.0 * s.gpus_allocated() / s.gpus_total() : 0.0;
   Table t;
@@ -23,10 +32,7 @@ void printSnapshotSummary(Call& c, const v1::ClusterSnapshot& s) {
   t.add({"mode", orDash(s.mode())});
   if (s.has_executor() && s.executor().name() != "none") {
     const auto& x = s.executor();
-    std::string line = x.name() + " " + x.state();
-    if (x.last_sync() > 0) line += ", last sync " + clockText(x.last_sync());
-    if (!x.detail().empty()) line += ": " + x.detail();
-    t.add({"executor", line});
+    t.add({"executor", executorLine(x.name(), x.state(), x.detail(), x.last_sync())});
   }
   t.add({"pending", std::to_string(s.pending_jobs())});
   t.add({"running", std::to_string(s.running_jobs())});
@@ -264,13 +270,24 @@ int whoAmI(Call& c) {
 int health(Call& c) {
   auto answer = c.remote->health();
   if (const auto* e = std::get_if<ApiError>(&answer)) return failApi(c, *e);
-  const auto& [status, reason] = std::get<rpc::ServerHealth>(answer);
+  const auto& [status, reason, executor] = std::get<rpc::ServerHealth>(answer);
+  // "none" is live mode without an executor and simulated-live: nothing to report.
+  const bool hasExecutor = executor && executor->name != "none";
   if (c.json()) {
     nlohmann::json out{{"status", status}};
     if (!reason.empty()) out["reason"] = reason;
+    if (hasExecutor)
+      out["executor"] = {{"name", executor->name},
+                         {"state", executor->state},
+                         {"detail", executor->detail},
+                         {"last_sync", executor->lastSync}};
     c.out() << out.dump() << "\n";
   } else {
     c.out() << status << (reason.empty() ? "" : ": " + reason) << "\n";
+    if (hasExecutor)
+      c.out() << "executor " + executorLine(executor->name, executor->state, executor->detail,
+                                            executor->lastSync)
+              << "\n";
   }
   // A health check is for scripts: anything but SERVING must fail them.
   return status == "SERVING" ? kExitOk : kExitRefused;

@@ -20,6 +20,10 @@ void declareMetrics(MetricsRegistry& r) {
                  "without one");
   r.declareGauge("tessera_executor_last_sync_timestamp_seconds",
                  "When the executor last saw the whole cluster (unix seconds)");
+  r.declareHistogram("tessera_executor_start_seconds",
+                     "From the engine's placement to the job seen RUNNING in the cluster (an upper "
+                     "bound: the executor sees it at its next poll)",
+                     {0.25, 0.5, 1, 1.5, 2, 3, 5, 10, 30});
   r.declareGauge("tessera_gpus_total", "GPUs in the cluster");
   r.declareGauge("tessera_gpus_allocated", "GPU equivalents held by jobs");
   r.declareGauge("tessera_allocation_ratio", "Allocated GPUs / GPUs");

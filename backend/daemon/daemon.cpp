@@ -99,13 +99,6 @@ BackendConfig backendConfig(const TesseradConfig& c, Loaded& l) {
   b.gpuFaultRepair = c.gpuFaultRepair;
   b.seed = c.seed;
   b.retention = {c.retentionRaw, c.retentionMinute, c.retentionHour};
-  if (c.executor == "slurm") {
-    const SlurmExecutorConfig sc = slurmExecutorConfig(c.slurm);
-    b.executor = [sc] {
-      return std::make_unique<SlurmExecutor>(
-          std::make_unique<slurm::ProcessRunner>(sc.maxConcurrent), sc);
-    };
-  }
   return b;
 }
 
@@ -223,6 +216,16 @@ int runTesserad(const TesseradConfig& config, bool checkOnly, std::ostream& out)
   declareMetrics(*registry);
   BackendConfig bc = backendConfig(config, l);
   bc.onCycle = [registry](const CycleReport& c) { updateMetrics(*registry, c); };
+  if (config.executor == "slurm") {
+    SlurmExecutorConfig sc = slurmExecutorConfig(config.slurm);
+    sc.onStartLatency = [registry](double s) {
+      registry->observe("tessera_executor_start_seconds", s, {{"executor", "slurm"}});
+    };
+    bc.executor = [sc] {
+      return std::make_unique<SlurmExecutor>(
+          std::make_unique<slurm::ProcessRunner>(sc.maxConcurrent), sc);
+    };
+  }
   auto backend = Backend::open(std::move(bc));
   if (!backend) {
     log.error("cannot open the backend: " + backend.error().str(), {{"database", config.database}});

@@ -282,13 +282,19 @@ std::variant<ServerHealth, ApiError> RemoteSession::health() {
   grpc::health::v1::HealthCheckResponse r;
   const grpc::Status st = health->Check(&ctx, request, &r);
   if (!st.ok()) return apiErrorOf(st);
-  ServerHealth answer{grpc::health::v1::HealthCheckResponse::ServingStatus_Name(r.status()), {}};
-  if (r.status() != grpc::health::v1::HealthCheckResponse::SERVING) {
-    grpc::ClientContext why;
-    prepare(why);
-    v1::GetHealthResponse reason;
-    if (stub_->GetHealth(&why, v1::GetHealthRequest(), &reason).ok())
-      answer.reason = reason.reason();
+  ServerHealth answer{
+      grpc::health::v1::HealthCheckResponse::ServingStatus_Name(r.status()), {}, std::nullopt};
+  // The details: why not serving, and the executor's state (serving with Slurm unreachable).
+  grpc::ClientContext why;
+  prepare(why);
+  v1::GetHealthResponse details;
+  if (stub_->GetHealth(&why, v1::GetHealthRequest(), &details).ok()) {
+    if (r.status() != grpc::health::v1::HealthCheckResponse::SERVING)
+      answer.reason = details.reason();
+    if (details.has_executor())
+      answer.executor =
+          ClusterSnapshot::Executor{details.executor().name(), details.executor().state(),
+                                    details.executor().detail(), details.executor().last_sync()};
   }
   return answer;
 }

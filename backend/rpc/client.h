@@ -26,6 +26,7 @@ struct ServerIdentity {
 struct ServerHealth {
   std::string status;  // SERVING, NOT_SERVING, ... as the standard health service says
   std::string reason;  // why not serving, when the server says (GetHealth)
+  std::optional<ClusterSnapshot::Executor> executor;  // an older server does not say
 };
 
 class RemoteSession final : public ClusterSession {

@@ -437,6 +437,12 @@ class ApiServer::Service final
     const BackendHealth health = backend_.health();
     resp->set_serving(health.serving);
     resp->set_reason(health.reason);
+    const ExecutorStatus ex = backend_.executorStatus();
+    auto* out = resp->mutable_executor();
+    out->set_name(ex.name);
+    out->set_state(executorStateName(ex.state));
+    out->set_detail(ex.detail);
+    out->set_last_sync(ex.lastSync);
     return finish(reactor, grpc::Status::OK);
   }
 

@@ -1,16 +1,14 @@
 #include "service/backend.h"
 
 #include <filesystem>
-#include <future>
 #include <iterator>
 #include <map>
 #include <unordered_set>
 
 #include "core/engine_text.h"
 #include "core/strings.h"
-#include "report/report_compute.h"
-#include "report/report_time.h"
 #include "scheduler/command_yaml.h"
+#include "service/backend_work.h"
 #include "service/live_world.h"
 #include "service/reservation_views.h"
 #include "service/scope_metrics.h"
@@ -21,6 +19,8 @@
 #include "topology/mig_layout.h"
 
 namespace tessera {
+
+using namespace backend_work;
 
 const char* backendModeName(BackendMode m) {
   return m == BackendMode::Live ? "live" : "simulated-live";
@@ -50,86 +50,15 @@ const char* errorKindName(ErrorKind k) {
   return "?";
 }
 
-namespace {
-
-using Clock = std::chrono::steady_clock;
-
-ApiError unavailable(const Error& e) {
-  return {ErrorKind::Unavailable,
-          "the database refused the write, nothing was applied: " + e.str()};
-}
-
-// The API status of an engine refusal: the engine said what the refusal is about.
-ErrorKind classify(const Error& e) {
-  switch (e.refusal) {
-    case Refusal::NotFound:
-      return ErrorKind::NotFound;
-    case Refusal::WrongState:
-      return ErrorKind::FailedPrecondition;
-    case Refusal::BadArgument:
-      break;
-  }
-  return ErrorKind::InvalidArgument;
-}
-
-ApiError refusal(const Error& e) {
-  return {classify(e), e.str(), e.text.empty() ? Text{} : e.sentence()};
-}
-
-// NOT_FOUND for a job id neither the engine nor the database knows.
-ApiError noSuchJob(JobId id) {
-  return refusal(Error::notFound(phrase(text::kNoJob, id)));
-}
-
-}  // namespace
-
-struct Backend::Batch {
-  bool tick = false;
-  std::vector<JobId> dirty;
-  bool setupChanged = false;
-  std::vector<std::pair<std::string, double>> samples;
-  Seconds sampleTime = 0;
-  bool compactMetrics = false;
-};
-
-struct Backend::Item {
-  Deadline deadline;
-  std::function<void(Backend&, Batch&)> apply;
-  std::function<void(const std::optional<Error>&)> finish;  // after the commit
-  std::function<void()> expire;                             // deadline passed before apply
-};
-
-namespace {
-
-// A work item whose result is replied after the batch's commit (or replaced by an
-// "unavailable" error when that commit fails).
-template <typename T, typename Item, typename Work>
-std::unique_ptr<Item> makeItem(Deadline d, Reply<T> reply, Work work) {
-  auto item = std::make_unique<Item>();
-  auto result = std::make_shared<std::optional<std::variant<T, ApiError>>>();
-  item->deadline = d;
-  item->apply = [result, work = std::move(work)](auto& backend, auto& batch) mutable {
-    *result = work(backend, batch);
-  };
-  item->finish = [result, reply](const std::optional<Error>& commitError) {
-    if (commitError)
-      reply(unavailable(*commitError));
-    else
-      reply(std::move(**result));
-  };
-  item->expire = [reply] {
-    reply(ApiError{ErrorKind::DeadlineExceeded,
-                   "the deadline passed while the request waited; nothing was applied"});
-  };
-  return item;
-}
-
-}  // namespace
-
 struct Backend::HealthBoard {
   std::mutex mutex;
   BackendHealth now;
+  ExecutorStatus executor;  // as of the last cycle; not a change worth telling the watchers
   uint64_t nextId = 0;
+  void noteExecutor(ExecutorStatus status) {
+    std::lock_guard lock(mutex);
+    executor = std::move(status);
+  }
   std::map<uint64_t, std::function<void(const BackendHealth&)>> watchers;
 };
 
@@ -155,7 +84,9 @@ Backend::~Backend() {
 
 Expected<std::unique_ptr<Backend>> Backend::open(BackendConfig config) {
   std::unique_ptr<Backend> b(new Backend(std::move(config)));
+  b->world_->setWake([raw = b.get()] { raw->wakeForCycle(); });
   TESSERA_CHECK(b->restoreOrCreate());
+  b->health_->noteExecutor(b->world_->executor());
   // The first cycle waits one interval, so the first requests after a restart are not queued
   // behind it.
   b->nextTick_ =
@@ -244,7 +175,17 @@ void Backend::stop() {
   }
   queueCv_.notify_all();
   if (thread_.joinable()) thread_.join();
+  // The executor's thread outlives this one: no more wake-ups into a stopped loop.
+  world_->setWake({});
   if (hub_) hub_->stop();
+}
+
+void Backend::wakeForCycle() {
+  {
+    std::lock_guard lock(queueMutex_);
+    cycleSoon_ = true;
+  }
+  queueCv_.notify_one();
 }
 
 void Backend::post(std::unique_ptr<Item> item) {
@@ -273,12 +214,14 @@ void Backend::engineLoop() {
     bool tick = false;
     {
       std::unique_lock lock(queueMutex_);
-      queueCv_.wait_until(lock, nextTick_, [&] { return stopping_ || !queue_.empty(); });
+      queueCv_.wait_until(lock, nextTick_,
+                          [&] { return stopping_ || cycleSoon_ || !queue_.empty(); });
       while (!queue_.empty() && items.size() < config_.maxBatch) {
         items.push_back(std::move(queue_.front()));
         queue_.pop_front();
       }
-      tick = config_.runCycles && !stopping_ && Clock::now() >= nextTick_;
+      tick = config_.runCycles && !stopping_ && (cycleSoon_ || Clock::now() >= nextTick_);
+      if (tick) cycleSoon_ = false;
       if (stopping_ && items.empty()) break;
     }
     runBatch(items, tick);
@@ -401,6 +344,11 @@ BackendHealth Backend::health() const {
   return health_->now;
 }
 
+ExecutorStatus Backend::executorStatus() const {
+  std::lock_guard lock(health_->mutex);
+  return health_->executor;
+}
+
 ClusterSession::CancelWatch Backend::watchHealth(std::function<void(const BackendHealth&)> f) {
   std::lock_guard lock(health_->mutex);
   const uint64_t id = health_->nextId++;
@@ -420,6 +368,7 @@ CycleStats Backend::tickWork(Batch& batch) {
     batch.compactMetrics = true;
     lastCompact_ = engine_->now();
   }
+  health_->noteExecutor(world_->executor());
   if (config_.onCycle)
     config_.onCycle(CycleReport{*engine_, stats, world_->modelledTelemetry(),
                                 sample_ ? &*sample_ : nullptr, world_->executor()});
@@ -486,392 +435,6 @@ void Backend::sampleScopes(std::vector<std::pair<std::string, double>>& out, boo
   auto scoped = scopeSamples(*engine_, scopeUsage(*engine_, telemetryOf), simulated);
   out.insert(out.end(), std::make_move_iterator(scoped.begin()),
              std::make_move_iterator(scoped.end()));
-}
-
-// --- requests
-
-void Backend::submit(std::vector<Job> jobs, const Caller& who, Deadline d,
-                     Reply<std::vector<JobId>> reply) {
-  post(makeItem<std::vector<JobId>, Item>(
-      d, std::move(reply),
-      [jobs = std::move(jobs), actor = who.name](
-          Backend& b, Batch&) mutable -> std::variant<std::vector<JobId>, ApiError> {
-        Engine& e = *b.engine_;
-        if (jobs.empty()) return ApiError{ErrorKind::InvalidArgument, "jobs: no job given"};
-        for (size_t i = 0; i < jobs.size(); ++i) {
-          Job& j = jobs[i];
-          j.id = b.extras_.nextJob + i;
-          j.submitTime = e.now();
-          j.state = JobState::Pending;
-          Status st = e.validate(j);
-          if (st) st = b.world_->admit(j);
-          if (!st) {
-            // Whatever the check's class, a batch with a bad job is a bad argument.
-            Error err = st.error();
-            const std::string field = err.where.field;
-            err.where.field =
-                "jobs[" + std::to_string(i) + "]" + (field.empty() ? "" : "." + field);
-            return ApiError{ErrorKind::InvalidArgument, err.str(),
-                            err.text.empty() ? Text{} : err.sentence()};
-          }
-        }
-        std::vector<JobId> ids;
-        ids.reserve(jobs.size());
-        for (Job& j : jobs) {
-          auto id = e.submit(j, actor);
-          if (!id) return ApiError{ErrorKind::Internal, id.error().str()};
-          ++b.extras_.nextJob;
-          b.world_->submitted(j, b.extras_);
-          ids.push_back(*id);
-        }
-        return ids;
-      }));
-}
-
-JobInfo Backend::infoOf(const JobRecord& r) const {
-  const Cluster& c = engine_->cluster();
-  JobInfo info;
-  info.row.job = r.job;
-  info.row.state = r.state;
-  info.row.startTime = r.startTime;
-  info.row.endTime = r.active() ? 0 : r.endTime;
-  info.row.preemptions = r.preemptions;
-  info.row.gpuHoursLost = r.gpuHoursLost;
-  info.row.reason = r.reason;
-  if (auto it = extras_.actualRuntime.find(r.job.id); it != extras_.actualRuntime.end())
-    info.row.actualRuntime = it->second;
-  info.priority = r.job.priority;
-  info.queuePosition = engine_->queuePosition(r);
-  if (r.state == JobState::Pending) info.eta = r.eta;
-  info.blockedBy = r.blockedBy;
-  info.external = world_->externalJob(r.job.id);
-  if (r.state == JobState::Running && r.placement)
-    for (const auto& t : r.placement->tasks) {
-      PlacedTask p;
-      p.node = c.node(t.node).name;
-      for (GpuId g : t.gpus) p.gpus.push_back(c.gpu(g).index);
-      p.migStart = t.migStart;
-      info.placement.push_back(std::move(p));
-    }
-  return info;
-}
-
-void Backend::job(JobId id, Reply<JobInfo> reply) {
-  post(makeItem<JobInfo, Item>(std::nullopt, std::move(reply),
-                               [id](Backend& b, Batch&) -> std::variant<JobInfo, ApiError> {
-                                 if (const JobRecord* r = b.engine_->job(id)) return b.infoOf(*r);
-                                 auto row = b.state_->job(id);
-                                 if (!row) return ApiError{ErrorKind::Internal, row.error().str()};
-                                 if (!*row) return noSuchJob(id);
-                                 JobInfo info;
-                                 info.row = std::move(**row);
-                                 return info;
-                               }));
-}
-
-void Backend::jobs(JobFilter filter, Reply<JobPage> reply) {
-  post(makeItem<JobPage, Item>(std::nullopt, std::move(reply),
-                               [filter](Backend& b, Batch&) -> std::variant<JobPage, ApiError> {
-                                 auto rows = b.state_->list(filter);
-                                 if (!rows)
-                                   return ApiError{ErrorKind::Internal, rows.error().str()};
-                                 JobPage page;
-                                 for (JobRow& row : *rows) {
-                                   const JobRecord* r = b.engine_->job(row.job.id);
-                                   if (r && r->active()) {
-                                     page.jobs.push_back(b.infoOf(*r));
-                                   } else {
-                                     JobInfo info;
-                                     info.row = std::move(row);
-                                     page.jobs.push_back(std::move(info));
-                                   }
-                                 }
-                                 if (rows->size() == filter.limit && !page.jobs.empty())
-                                   page.nextAfter = page.jobs.back().row.job.id;
-                                 return page;
-                               }));
-}
-
-void Backend::act(Command command, bool dryRun, const Caller& who, Deadline d,
-                  Reply<CommandResult> reply) {
-  post(makeItem<CommandResult, Item>(
-      d, std::move(reply),
-      [command = std::move(command), dryRun, actor = who.name](
-          Backend& b, Batch& batch) -> std::variant<CommandResult, ApiError> {
-        Engine& e = *b.engine_;
-        const auto target = targetJob(command);
-        if (target && !e.job(*target)) {
-          auto row = b.state_->job(*target);
-          if (row && *row)
-            return refusal(Error::wrongState(
-                phrase(text::kAlreadyEnded, *target, jobStateText((*row)->state))));
-          return noSuchJob(*target);
-        }
-        auto result = execute(e, command, actor, dryRun);
-        if (!result) return refusal(result.error());
-        if (dryRun)
-          e.recordCommand(actor,
-                          phrase(text::kAuditDryRun, describeText(command), result->message));
-        batch.dirty.insert(batch.dirty.end(), result->touched.jobs.begin(),
-                           result->touched.jobs.end());
-        batch.setupChanged = batch.setupChanged || result->touched.setup;
-        return std::move(*result);
-      }));
-}
-
-void Backend::explainJob(JobId id, Reply<Explanation> reply) {
-  post(makeItem<Explanation, Item>(std::nullopt, std::move(reply),
-                                   [id](Backend& b, Batch&) -> std::variant<Explanation, ApiError> {
-                                     if (b.engine_->job(id)) {
-                                       auto x = explain(*b.engine_, id);
-                                       if (!x) return refusal(x.error());
-                                       return std::move(*x);
-                                     }
-                                     // Finished before the last restart: its record and its history
-                                     // from the event log.
-                                     auto row = b.state_->job(id);
-                                     if (!row)
-                                       return ApiError{ErrorKind::Internal, row.error().str()};
-                                     if (!*row) return noSuchJob(id);
-                                     Explanation x;
-                                     x.job = id;
-                                     x.state = (*row)->state;
-                                     x.dominantReason = (*row)->reason;
-                                     auto events = b.eventStore_->forJob(id, 1000);
-                                     if (!events)
-                                       return ApiError{ErrorKind::Internal, events.error().str()};
-                                     for (const Event& ev : *events)
-                                       x.history.push_back(historyLine(ev));
-                                     return x;
-                                   }));
-}
-
-void Backend::snapshot(Reply<ClusterSnapshot> reply) {
-  post(makeItem<ClusterSnapshot, Item>(
-      std::nullopt, std::move(reply),
-      [](Backend& b, Batch&) -> std::variant<ClusterSnapshot, ApiError> {
-        return snapshotOf(*b.engine_, *b.world_, b.storeSeq_);
-      }));
-}
-
-void Backend::metrics(MetricQuery query, Reply<MetricAnswer> reply) {
-  post(makeItem<MetricAnswer, Item>(
-      std::nullopt, std::move(reply),
-      [query](Backend& b, Batch&) -> std::variant<MetricAnswer, ApiError> {
-        MetricAnswer a;
-        if (query.series.empty()) {
-          auto names = b.metricStore_->seriesNames();
-          if (!names) return ApiError{ErrorKind::Internal, names.error().str()};
-          a.names = std::move(*names);
-          return a;
-        }
-        const int64_t to = query.to > 0 ? query.to : b.engine_->now() + 1;
-        if (to <= query.from) return ApiError{ErrorKind::InvalidArgument, "to: must be after from"};
-        auto series =
-            b.metricStore_->query(query.series, query.from, to, query.resolution, query.maxPoints);
-        if (!series) return ApiError{ErrorKind::InvalidArgument, series.error().str()};
-        a.series = std::move(*series);
-        return a;
-      }));
-}
-
-void Backend::pushTelemetry(DcgmScrape scrape, std::string node, Reply<TelemetryPush> reply) {
-  post(makeItem<TelemetryPush, Item>(
-      std::nullopt, std::move(reply),
-      [scrape = std::move(scrape), node = std::move(node)](
-          Backend& b, Batch&) -> std::variant<TelemetryPush, ApiError> {
-        auto taken = b.world_->pushTelemetry(*b.engine_, scrape, node);
-        if (!taken)
-          return ApiError{taken.error().refusal == Refusal::WrongState
-                              ? ErrorKind::FailedPrecondition
-                              : ErrorKind::InvalidArgument,
-                          taken.error().str()};
-        return std::move(*taken);
-      }));
-}
-
-void Backend::backup(std::string path, Reply<uint64_t> reply) {
-  post(makeItem<uint64_t, Item>(
-      std::nullopt, std::move(reply),
-      [path](Backend& b, Batch&) -> std::variant<uint64_t, ApiError> {
-        std::error_code ec;
-        if (path.empty()) return ApiError{ErrorKind::InvalidArgument, "path: empty"};
-        if (std::filesystem::exists(path, ec))
-          return ApiError{ErrorKind::FailedPrecondition, "path: " + path + " already exists"};
-        if (auto st = b.db_->backupTo(path); !st)
-          return ApiError{ErrorKind::FailedPrecondition, st.error().str()};
-        return static_cast<uint64_t>(std::filesystem::file_size(path, ec));
-      }));
-}
-
-// --- reports
-
-namespace {
-
-ApiError badReport(const std::string& field, const std::string& message) {
-  return {ErrorKind::InvalidArgument, field + ": " + message};
-}
-
-// What can be checked without the database: the request's own fields.
-std::optional<ApiError> checkReportFields(const ReportRequest& r) {
-  if (auto st = checkTimeZone(r.timeZone); !st) return badReport("time_zone", st.error().message);
-  if (!(r.idleThreshold >= 0 && r.idleThreshold <= 1))
-    return badReport("idle_threshold", "must be between 0 and 1");
-  if (r.idleMinDuration < 0) return badReport("idle_min_seconds", "must not be negative");
-  if (r.from && r.to && *r.from >= *r.to)
-    return badReport("to", "must be after from (" + std::to_string(*r.from) + " .. " +
-                               std::to_string(*r.to) + ")");
-  return std::nullopt;
-}
-
-// What needs the database's setup: the teams it knows and the range its data covers.
-std::optional<ApiError> checkReportAgainst(const ReportSetup& setup, const ReportRequest& r) {
-  for (const std::string& team : r.teams) {
-    const auto& teams = setup.teams;
-    if (std::any_of(teams.begin(), teams.end(), [&](const Team& t) { return t.name == team; }))
-      continue;
-    std::vector<std::string> known;
-    for (const Team& t : teams) known.push_back(t.name);
-    return badReport("teams", "unknown team '" + team + "' (known: " + join(known, ", ") + ")");
-  }
-  const Seconds from = r.from.value_or(setup.first), to = r.to.value_or(setup.last);
-  if (from >= to)
-    return badReport(r.from ? "from" : "to",
-                     "the range is empty or inverted: from " +
-                         formatReportTime(from, setup.wallClock, r.timeZone) + " is not before " +
-                         formatReportTime(to, setup.wallClock, r.timeZone) +
-                         (r.from && r.to ? "" : " (the database's data ends there)"));
-  return std::nullopt;
-}
-
-}  // namespace
-
-void Backend::report(ReportRequest request, Reply<Report> reply) {
-  report(std::move(request), ReportLimits{}, std::move(reply));
-}
-
-void Backend::report(ReportRequest request, ReportLimits limits, Reply<Report> reply) {
-  if (auto bad = checkReportFields(request)) {
-    reply(std::move(*bad));
-    return;
-  }
-  std::unique_lock lock(reportMutex_);
-  // Join the workers that finished, so a long-running backend does not collect dead threads.
-  for (auto it = reports_.begin(); it != reports_.end();) {
-    if (!it->done) {
-      ++it;
-      continue;
-    }
-    it->thread.join();
-    it = reports_.erase(it);
-  }
-  std::optional<ApiError> refused;
-  if (reportsStopping_)
-    refused = ApiError{ErrorKind::Unavailable, "the backend is shutting down"};
-  else if (reports_.size() >= kMaxReports)
-    refused = ApiError{ErrorKind::ResourceExhausted,
-                       "at most " + std::to_string(kMaxReports) +
-                           " reports are computed at a time; try again when one finished"};
-  if (refused) {
-    lock.unlock();
-    reply(std::move(*refused));
-    return;
-  }
-  ReportWorker& worker = reports_.emplace_back();
-  try {
-    worker.thread = std::thread(
-        [this, &worker, request = std::move(request), limits = std::move(limits), reply] {
-          runReport(request, limits, reply);
-          worker.done = true;
-        });
-  } catch (const std::system_error& e) {
-    reports_.pop_back();
-    lock.unlock();
-    reply(ApiError{ErrorKind::ResourceExhausted,
-                   std::string("cannot start a thread for the report: ") + e.what()});
-  }
-}
-
-void Backend::runReport(const ReportRequest& request, const ReportLimits& limits,
-                        const Reply<Report>& reply) const {
-  // Its own read-only connection: the engine's connection belongs to the engine thread.
-  auto source = openReportDatabase(config_.database, config_.catalog);
-  if (!source) {
-    reply(ApiError{ErrorKind::Unavailable,
-                   "the database cannot be read for a report: " + source.error().str()});
-    return;
-  }
-  if (auto bad = checkReportAgainst((*source)->setup(), request)) {
-    reply(std::move(*bad));
-    return;
-  }
-  std::optional<ApiError> stoppedBy;
-  const auto progress = [&](double) {
-    if (reportsStopping_)
-      stoppedBy = ApiError{ErrorKind::Unavailable, "the backend is shutting down"};
-    else if (limits.deadline && Clock::now() > *limits.deadline)
-      stoppedBy =
-          ApiError{ErrorKind::DeadlineExceeded, "the report was not finished before the deadline"};
-    else if (limits.cancelled && limits.cancelled())
-      stoppedBy = ApiError{ErrorKind::Unavailable, "the call was cancelled"};
-    return !stoppedBy;
-  };
-  auto computed = computeReport(**source, request, progress);
-  if (computed) {
-    reply(std::move(*computed));
-    return;
-  }
-  if (stoppedBy) {
-    reply(std::move(*stoppedBy));
-    return;
-  }
-  // The request was checked above; what is left is a price missing from the table (the
-  // caller's to fix) or a read that failed midway.
-  const Error& e = computed.error();
-  const bool prices =
-      request.prices && !e.where.file.empty() && e.where.file == request.prices->file;
-  reply(ApiError{prices ? ErrorKind::InvalidArgument : ErrorKind::Internal, e.str()});
-}
-
-void Backend::stopReports() {
-  std::list<ReportWorker> running;
-  {
-    std::lock_guard lock(reportMutex_);
-    reportsStopping_ = true;
-    running.splice(running.end(), reports_);
-  }
-  // Workers see reportsStopping_ at their next progress call and reply "shutting down".
-  for (ReportWorker& w : running)
-    if (w.thread.joinable()) w.thread.join();
-}
-
-ClusterSession::CancelWatch Backend::watchChanges(std::function<void()> onChange) {
-  EventHub* hub = hub_.get();
-  const uint64_t id = hub->subscribe(std::move(onChange));
-  return [hub, id] { hub->unsubscribe(id); };
-}
-
-void Backend::setSpeed(double speed) {
-  auto item = std::make_unique<Item>();
-  item->apply = [speed](Backend& b, Batch&) {
-    // Re-based where the engine stands (the batch advanced it just before this item): a pause
-    // then freezes the time operators last saw, and time never moves backwards.
-    b.world_->setSpeed(b.engine_->now(), speed);
-  };
-  item->finish = [](const std::optional<Error>&) {};
-  item->expire = [] {};
-  post(std::move(item));
-}
-
-void Backend::inspect(std::function<void(const Engine&)> f) {
-  std::promise<void> done;
-  auto item = std::make_unique<Item>();
-  item->apply = [&f](Backend& b, Batch&) { f(*b.engine_); };
-  item->finish = [&done](const std::optional<Error>&) { done.set_value(); };
-  item->expire = [&done] { done.set_value(); };
-  auto fut = done.get_future();
-  post(std::move(item));
-  fut.wait();
 }
 
 }  // namespace tessera

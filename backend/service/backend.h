@@ -130,6 +130,8 @@ class Backend final : public ClusterSession {
   // health lock: it must not block, read health() or cancel itself); the returned function
   // unsubscribes, and no call of `onChange` runs after it returns.
   CancelWatch watchHealth(std::function<void(const BackendHealth&)> onChange);
+  // What runs the jobs, as of the last cycle (GetHealth's details); readable from any thread.
+  [[nodiscard]] ExecutorStatus executorStatus() const;
 
   [[nodiscard]] EventHub& events() { return *hub_; }
   // The priority classes (fixed for the life of a database), readable from any thread.
@@ -150,6 +152,8 @@ class Backend final : public ClusterSession {
   Status restoreOrCreate();
   void post(std::unique_ptr<Item> item);
   void engineLoop();
+  // Any thread: run a cycle as soon as the engine thread is free (the executor has news).
+  void wakeForCycle();
   void runBatch(std::vector<std::unique_ptr<Item>>& items, bool tick);
   CycleStats tickWork(Batch& batch);
   Status commit(Batch& batch);
@@ -196,6 +200,7 @@ class Backend final : public ClusterSession {
   std::condition_variable queueCv_;
   std::deque<std::unique_ptr<Item>> queue_;
   bool stopping_ = false;
+  bool cycleSoon_ = false;  // wakeForCycle() asked for a cycle before nextTick_
   std::chrono::steady_clock::time_point nextTick_;
   std::thread thread_;
   std::atomic<Seconds> committedNow_{0};

@@ -7,6 +7,7 @@
 // All calls come from the backend's engine thread. An executor that cannot reach its cluster
 // says so in status() and keeps what it could not do for later; the engine's queue goes on
 // accepting work meanwhile.
+#include <functional>
 #include <memory>
 #include <optional>
 #include <string>
@@ -74,6 +75,15 @@ struct Offer {
   int64_t externalId = 0;
   Job job;
   std::string refusal;  // set: not offered to the engine, refused with this
+  // Set when the job already runs in the cluster (it started before Tessera's gate was
+  // installed, or someone released it behind Tessera): it is taken in as running where it runs,
+  // so the engine never hands out its GPUs, rather than queued.
+  struct RunningTask {
+    std::string node;
+    std::vector<int> gpus;  // the GPU indices it holds on the node, as the cluster bound them
+  };
+  std::vector<RunningTask> running;
+  Seconds started = 0;
 };
 struct NodeOut {  // the cluster drained it or took it down; returned when `out` is false
   std::string node;
@@ -114,6 +124,10 @@ class Executor {
   // `instance` names the database, so the cluster's records of another one are not this one's.
   virtual void resync(const std::string& instance) = 0;
   [[nodiscard]] virtual std::optional<ExternalJob> job(JobId id) const = 0;
+  // How the executor tells its host that observations wait (from any thread): the host then
+  // runs a cycle at once instead of at its next interval, so a GPU freed in the cluster is
+  // given out again as soon as Slurm's own scheduler would. Set once, before the first call.
+  virtual void setWake(std::function<void()> wake) { (void)wake; }
 };
 
 // Runs nothing and observes nothing.

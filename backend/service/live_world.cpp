@@ -117,14 +117,46 @@ void LiveWorld::adopt(Engine& engine, BackendExtras& extras, const observed::Off
   if (!offer.refusal.empty()) return executor_->refused(offer.externalId, offer.refusal);
   Job job = offer.job;
   job.id = extras.nextJob;
-  job.submitTime = engine.now();
+  // One found running was submitted before it started, as far as the engine can know.
+  job.submitTime =
+      offer.running.empty() ? engine.now() : std::clamp<Seconds>(offer.started, 0, engine.now());
   job.state = JobState::Pending;
   if (const Status ok = engine.validate(job); !ok)
     return executor_->refused(offer.externalId, ok.error().message);
   auto id = engine.submit(std::move(job), kActor);
   if (!id) return executor_->refused(offer.externalId, id.error().message);
   ++extras.nextJob;
+  if (!offer.running.empty()) {
+    if (const Status st = takeRunning(engine, *id, offer); !st) {
+      (void)engine.cancel(*id, kActor, literal(st.error().message));
+      return executor_->refused(offer.externalId, st.error().message);
+    }
+  }
   executor_->adopted(offer.externalId, *id);
+}
+
+// A job found running in the cluster occupies exactly the GPUs it holds there.
+Status LiveWorld::takeRunning(Engine& engine, JobId id, const observed::Offer& offer) {
+  const Cluster& c = engine.cluster();
+  std::vector<Engine::RestoredTask> tasks;
+  for (const observed::Offer::RunningTask& t : offer.running) {
+    const Node* node = c.findNode(t.node);
+    if (!node) return Error{"runs on " + t.node + ", which is not in Tessera's cluster", {}};
+    Engine::RestoredTask task{node->id, {}, -1};
+    for (int i : t.gpus) {
+      if (i < 0 || i >= node->gpuCount())
+        return Error{"holds GPU " + std::to_string(i) + " of " + t.node + ", which has " +
+                         std::to_string(node->gpuCount()),
+                     {}};
+      task.gpus.push_back(node->firstGpu + static_cast<GpuId>(i));
+    }
+    tasks.push_back(std::move(task));
+  }
+  const Seconds started = std::clamp<Seconds>(offer.started, 0, engine.now());
+  if (const Status st = engine.restoreRunning(id, tasks, started, 0); !st)
+    return Error{
+        "runs outside Tessera where the engine cannot account for it: " + st.error().message, {}};
+  return okStatus();
 }
 
 // The hold follows the agent's fresh readings: put when a GPU reports an Xid that needs a

@@ -31,6 +31,7 @@ class LiveWorld final : public World {
   Expected<TelemetryPush> pushTelemetry(Engine& engine, const DcgmScrape& scrape,
                                         const std::string& node) override;
   [[nodiscard]] ExecutorStatus executor() const override { return executor_->status(); }
+  void setWake(std::function<void()> wake) override { executor_->setWake(std::move(wake)); }
   [[nodiscard]] Status admit(const Job& job) const override { return executor_->admit(job); }
   [[nodiscard]] std::optional<ExternalJob> externalJob(JobId id) const override {
     return executor_->job(id);
@@ -39,6 +40,7 @@ class LiveWorld final : public World {
  private:
   void applyObservations(Engine& engine, BackendExtras& extras, const Observations& seen);
   void adopt(Engine& engine, BackendExtras& extras, const observed::Offer& offer);
+  Status takeRunning(Engine& engine, JobId id, const observed::Offer& offer);
   void holdFaultyGpus(Engine& engine);
 
   std::unique_ptr<Executor> executor_;

@@ -68,6 +68,8 @@ class World {
   virtual Expected<TelemetryPush> pushTelemetry(Engine& engine, const DcgmScrape& scrape,
                                                 const std::string& node) = 0;
   [[nodiscard]] virtual ExecutorStatus executor() const = 0;
+  // The host's wake-up for a cycle when the world has news (Executor::setWake); any thread.
+  virtual void setWake(std::function<void()> wake) { (void)wake; }
   // Whether the cluster behind the world could ever run `job` (the engine's checks come first).
   [[nodiscard]] virtual Status admit(const Job& job) const = 0;
   // The cluster's record of the engine's job (its Slurm job), when there is one.

@@ -1,0 +1,261 @@
+#include "service/backend.h"
+
+#include <filesystem>
+#include <future>
+#include <iterator>
+#include <map>
+#include <unordered_set>
+
+#include "core/engine_text.h"
+#include "core/strings.h"
+#include "service/backend_work.h"
+#include "service/snapshot_view.h"
+
+namespace tessera {
+
+using namespace backend_work;
+
+void Backend::submit(std::vector<Job> jobs, const Caller& who, Deadline d,
+                     Reply<std::vector<JobId>> reply) {
+  post(makeItem<std::vector<JobId>, Item>(
+      d, std::move(reply),
+      [jobs = std::move(jobs), actor = who.name](
+          Backend& b, Batch&) mutable -> std::variant<std::vector<JobId>, ApiError> {
+        Engine& e = *b.engine_;
+        if (jobs.empty()) return ApiError{ErrorKind::InvalidArgument, "jobs: no job given"};
+        for (size_t i = 0; i < jobs.size(); ++i) {
+          Job& j = jobs[i];
+          j.id = b.extras_.nextJob + i;
+          j.submitTime = e.now();
+          j.state = JobState::Pending;
+          Status st = e.validate(j);
+          if (st) st = b.world_->admit(j);
+          if (!st) {
+            // Whatever the check's class, a batch with a bad job is a bad argument.
+            Error err = st.error();
+            const std::string field = err.where.field;
+            err.where.field =
+                "jobs[" + std::to_string(i) + "]" + (field.empty() ? "" : "." + field);
+            return ApiError{ErrorKind::InvalidArgument, err.str(),
+                            err.text.empty() ? Text{} : err.sentence()};
+          }
+        }
+        std::vector<JobId> ids;
+        ids.reserve(jobs.size());
+        for (Job& j : jobs) {
+          auto id = e.submit(j, actor);
+          if (!id) return ApiError{ErrorKind::Internal, id.error().str()};
+          ++b.extras_.nextJob;
+          b.world_->submitted(j, b.extras_);
+          ids.push_back(*id);
+        }
+        return ids;
+      }));
+}
+
+JobInfo Backend::infoOf(const JobRecord& r) const {
+  const Cluster& c = engine_->cluster();
+  JobInfo info;
+  info.row.job = r.job;
+  info.row.state = r.state;
+  info.row.startTime = r.startTime;
+  info.row.endTime = r.active() ? 0 : r.endTime;
+  info.row.preemptions = r.preemptions;
+  info.row.gpuHoursLost = r.gpuHoursLost;
+  info.row.reason = r.reason;
+  if (auto it = extras_.actualRuntime.find(r.job.id); it != extras_.actualRuntime.end())
+    info.row.actualRuntime = it->second;
+  info.priority = r.job.priority;
+  info.queuePosition = engine_->queuePosition(r);
+  if (r.state == JobState::Pending) info.eta = r.eta;
+  info.blockedBy = r.blockedBy;
+  info.external = world_->externalJob(r.job.id);
+  if (r.state == JobState::Running && r.placement)
+    for (const auto& t : r.placement->tasks) {
+      PlacedTask p;
+      p.node = c.node(t.node).name;
+      for (GpuId g : t.gpus) p.gpus.push_back(c.gpu(g).index);
+      p.migStart = t.migStart;
+      info.placement.push_back(std::move(p));
+    }
+  return info;
+}
+
+void Backend::job(JobId id, Reply<JobInfo> reply) {
+  post(makeItem<JobInfo, Item>(std::nullopt, std::move(reply),
+                               [id](Backend& b, Batch&) -> std::variant<JobInfo, ApiError> {
+                                 if (const JobRecord* r = b.engine_->job(id)) return b.infoOf(*r);
+                                 auto row = b.state_->job(id);
+                                 if (!row) return ApiError{ErrorKind::Internal, row.error().str()};
+                                 if (!*row) return noSuchJob(id);
+                                 JobInfo info;
+                                 info.row = std::move(**row);
+                                 return info;
+                               }));
+}
+
+void Backend::jobs(JobFilter filter, Reply<JobPage> reply) {
+  post(makeItem<JobPage, Item>(std::nullopt, std::move(reply),
+                               [filter](Backend& b, Batch&) -> std::variant<JobPage, ApiError> {
+                                 auto rows = b.state_->list(filter);
+                                 if (!rows)
+                                   return ApiError{ErrorKind::Internal, rows.error().str()};
+                                 JobPage page;
+                                 for (JobRow& row : *rows) {
+                                   const JobRecord* r = b.engine_->job(row.job.id);
+                                   if (r && r->active()) {
+                                     page.jobs.push_back(b.infoOf(*r));
+                                   } else {
+                                     JobInfo info;
+                                     info.row = std::move(row);
+                                     page.jobs.push_back(std::move(info));
+                                   }
+                                 }
+                                 if (rows->size() == filter.limit && !page.jobs.empty())
+                                   page.nextAfter = page.jobs.back().row.job.id;
+                                 return page;
+                               }));
+}
+
+void Backend::act(Command command, bool dryRun, const Caller& who, Deadline d,
+                  Reply<CommandResult> reply) {
+  post(makeItem<CommandResult, Item>(
+      d, std::move(reply),
+      [command = std::move(command), dryRun, actor = who.name](
+          Backend& b, Batch& batch) -> std::variant<CommandResult, ApiError> {
+        Engine& e = *b.engine_;
+        const auto target = targetJob(command);
+        if (target && !e.job(*target)) {
+          auto row = b.state_->job(*target);
+          if (row && *row)
+            return refusal(Error::wrongState(
+                phrase(text::kAlreadyEnded, *target, jobStateText((*row)->state))));
+          return noSuchJob(*target);
+        }
+        auto result = execute(e, command, actor, dryRun);
+        if (!result) return refusal(result.error());
+        if (dryRun)
+          e.recordCommand(actor,
+                          phrase(text::kAuditDryRun, describeText(command), result->message));
+        batch.dirty.insert(batch.dirty.end(), result->touched.jobs.begin(),
+                           result->touched.jobs.end());
+        batch.setupChanged = batch.setupChanged || result->touched.setup;
+        return std::move(*result);
+      }));
+}
+
+void Backend::explainJob(JobId id, Reply<Explanation> reply) {
+  post(makeItem<Explanation, Item>(std::nullopt, std::move(reply),
+                                   [id](Backend& b, Batch&) -> std::variant<Explanation, ApiError> {
+                                     if (b.engine_->job(id)) {
+                                       auto x = explain(*b.engine_, id);
+                                       if (!x) return refusal(x.error());
+                                       return std::move(*x);
+                                     }
+                                     // Finished before the last restart: its record and its history
+                                     // from the event log.
+                                     auto row = b.state_->job(id);
+                                     if (!row)
+                                       return ApiError{ErrorKind::Internal, row.error().str()};
+                                     if (!*row) return noSuchJob(id);
+                                     Explanation x;
+                                     x.job = id;
+                                     x.state = (*row)->state;
+                                     x.dominantReason = (*row)->reason;
+                                     auto events = b.eventStore_->forJob(id, 1000);
+                                     if (!events)
+                                       return ApiError{ErrorKind::Internal, events.error().str()};
+                                     for (const Event& ev : *events)
+                                       x.history.push_back(historyLine(ev));
+                                     return x;
+                                   }));
+}
+
+void Backend::snapshot(Reply<ClusterSnapshot> reply) {
+  post(makeItem<ClusterSnapshot, Item>(
+      std::nullopt, std::move(reply),
+      [](Backend& b, Batch&) -> std::variant<ClusterSnapshot, ApiError> {
+        return snapshotOf(*b.engine_, *b.world_, b.storeSeq_);
+      }));
+}
+
+void Backend::metrics(MetricQuery query, Reply<MetricAnswer> reply) {
+  post(makeItem<MetricAnswer, Item>(
+      std::nullopt, std::move(reply),
+      [query](Backend& b, Batch&) -> std::variant<MetricAnswer, ApiError> {
+        MetricAnswer a;
+        if (query.series.empty()) {
+          auto names = b.metricStore_->seriesNames();
+          if (!names) return ApiError{ErrorKind::Internal, names.error().str()};
+          a.names = std::move(*names);
+          return a;
+        }
+        const int64_t to = query.to > 0 ? query.to : b.engine_->now() + 1;
+        if (to <= query.from) return ApiError{ErrorKind::InvalidArgument, "to: must be after from"};
+        auto series =
+            b.metricStore_->query(query.series, query.from, to, query.resolution, query.maxPoints);
+        if (!series) return ApiError{ErrorKind::InvalidArgument, series.error().str()};
+        a.series = std::move(*series);
+        return a;
+      }));
+}
+
+void Backend::pushTelemetry(DcgmScrape scrape, std::string node, Reply<TelemetryPush> reply) {
+  post(makeItem<TelemetryPush, Item>(
+      std::nullopt, std::move(reply),
+      [scrape = std::move(scrape), node = std::move(node)](
+          Backend& b, Batch&) -> std::variant<TelemetryPush, ApiError> {
+        auto taken = b.world_->pushTelemetry(*b.engine_, scrape, node);
+        if (!taken)
+          return ApiError{taken.error().refusal == Refusal::WrongState
+                              ? ErrorKind::FailedPrecondition
+                              : ErrorKind::InvalidArgument,
+                          taken.error().str()};
+        return std::move(*taken);
+      }));
+}
+
+void Backend::backup(std::string path, Reply<uint64_t> reply) {
+  post(makeItem<uint64_t, Item>(
+      std::nullopt, std::move(reply),
+      [path](Backend& b, Batch&) -> std::variant<uint64_t, ApiError> {
+        std::error_code ec;
+        if (path.empty()) return ApiError{ErrorKind::InvalidArgument, "path: empty"};
+        if (std::filesystem::exists(path, ec))
+          return ApiError{ErrorKind::FailedPrecondition, "path: " + path + " already exists"};
+        if (auto st = b.db_->backupTo(path); !st)
+          return ApiError{ErrorKind::FailedPrecondition, st.error().str()};
+        return static_cast<uint64_t>(std::filesystem::file_size(path, ec));
+      }));
+}
+
+ClusterSession::CancelWatch Backend::watchChanges(std::function<void()> onChange) {
+  EventHub* hub = hub_.get();
+  const uint64_t id = hub->subscribe(std::move(onChange));
+  return [hub, id] { hub->unsubscribe(id); };
+}
+
+void Backend::setSpeed(double speed) {
+  auto item = std::make_unique<Item>();
+  item->apply = [speed](Backend& b, Batch&) {
+    // Re-based where the engine stands (the batch advanced it just before this item): a pause
+    // then freezes the time operators last saw, and time never moves backwards.
+    b.world_->setSpeed(b.engine_->now(), speed);
+  };
+  item->finish = [](const std::optional<Error>&) {};
+  item->expire = [] {};
+  post(std::move(item));
+}
+
+void Backend::inspect(std::function<void(const Engine&)> f) {
+  std::promise<void> done;
+  auto item = std::make_unique<Item>();
+  item->apply = [&f](Backend& b, Batch&) { f(*b.engine_); };
+  item->finish = [&done](const std::optional<Error>&) { done.set_value(); };
+  item->expire = [&done] { done.set_value(); };
+  auto fut = done.get_future();
+  post(std::move(item));
+  fut.wait();
+}
+
+}  // namespace tessera
