@@ -17,6 +17,15 @@ constexpr Seconds kRequeueSettle = 3;
 // ~4.29e9 default, which would otherwise let Slurm's own order (not Tessera's) decide ties.
 constexpr int64_t kReleasedPriority = 1000000;
 
+// A job Slurm lost before it ever ran (slurmctld restarted inside its state-save window) is
+// submitted again this many times at most; past that something else is wrong.
+constexpr int kMaxResubmits = 3;
+
+// sbatch calls per step: a burst of a thousand submits would otherwise hold up, for a minute,
+// the placements of jobs the engine has already started (they go first; the rest follow in the
+// next steps, which come at once).
+constexpr int kSubmitsPerStep = 32;
+
 // Held by a hold (the gate's, Tessera's, a requeue's); BadConstraints also has priority 0 but
 // is a rejected release, not a hold.
 bool isHeld(const SlurmJob& s) {
@@ -66,6 +75,10 @@ void SlurmDriver::want(JobIntent intent) {
     t.requeueAt = 0;
   }
   if (!intent.submit && t.intent.submit) intent.submit = std::move(t.intent.submit);
+  // The same placement told again (another event of a running job): still decided back then.
+  if (intent.want == JobIntent::Want::Placed && t.intent.want == JobIntent::Want::Placed &&
+      intent.run == t.intent.run && t.intent.decidedAt != std::chrono::steady_clock::time_point{})
+    intent.decidedAt = t.intent.decidedAt;
   t.intent = std::move(intent);
 }
 
@@ -79,6 +92,15 @@ void SlurmDriver::adopted(int64_t slurmId, JobId job) {
   Tracked& t = tracked_[job];
   t.slurmId = slurmId;
   t.intent.job = job;
+  // One taken in running is already placed where it runs: until the engine's intent arrives it
+  // must not be taken for a pending job (and requeued).
+  for (const SlurmJob& s : jobs_.jobs)
+    if (s.id == slurmId && running(s) && t.intent.want == JobIntent::Want::Held) {
+      t.intent.want = JobIntent::Want::Placed;
+      t.intent.nodes = s.nodes;
+      t.releasedRun = t.intent.run;
+      t.startTimed = true;
+    }
 }
 
 void SlurmDriver::refused(int64_t slurmId, const std::string& why) {
@@ -108,6 +130,7 @@ const SlurmJob* SlurmDriver::current(const Tracked& t) const {
 StepReport SlurmDriver::step(Seconds now) {
   StepReport report;
   Observations& seen = report.seen;
+  again_ = false;
   auto jobs = client_.jobs();
   auto nodes = jobs ? client_.nodes() : Expected<slurm::NodesDocument>(jobs.error());
   if (!jobs || !nodes) {
@@ -133,14 +156,26 @@ StepReport SlurmDriver::step(Seconds now) {
   }
   cancelDuplicates();
   seenJobs_.clear();
-  for (auto it = tracked_.begin(); it != tracked_.end();) {
+  submitBudget_ = kSubmitsPerStep;
+  // Placed jobs first: their Slurm jobs are submitted (and placed) before those that wait.
+  std::vector<JobId> order;
+  order.reserve(tracked_.size());
+  for (const auto& [id, t] : tracked_)
+    if (t.intent.want == JobIntent::Want::Placed) order.push_back(id);
+  for (const auto& [id, t] : tracked_)
+    if (t.intent.want != JobIntent::Want::Placed) order.push_back(id);
+  for (JobId id : order) {
     bool done = false;
-    reconcile(it->first, it->second, now, seen, done);
-    it = done ? tracked_.erase(it) : std::next(it);
+    reconcile(id, tracked_.at(id), now, seen, done);
+    if (done) tracked_.erase(id);
   }
   if (config_.adopt) offerAdoptions(report.offers);
   reconcileNodes(seen);
+  reconcileReservations(now);
   if (status_.detail.empty()) status_.lastSync = now;
+  report.startSeconds = std::move(startSeconds_);
+  startSeconds_.clear();
+  report.again = again_;
   return report;
 }
 
@@ -173,13 +208,13 @@ void SlurmDriver::reconcile(JobId id, Tracked& t, Seconds now, Observations& see
     return;
   }
   if (!s) {
-    if (t.intent.submit && t.slurmId == 0) {
-      auto submitted = client_.submitHeld(*t.intent.submit);
-      if (!submitted) return failed("submitting job " + std::to_string(id), submitted.error());
-      t.slurmId = *submitted;  // seen held by the next poll; placed then
-      return;
-    }
+    if (t.intent.submit && t.slurmId == 0) return submit(id, t);
     if (t.slurmId == 0) return;  // adopted, tag not visible yet
+    if (lostBeforeRunning(t)) {
+      ++t.lostRuns;
+      t.slurmId = 0;
+      return submit(id, t);
+    }
     // Its Slurm job is gone (purged, or cancelled before anyone saw it end).
     seen.gone.push_back({id, literal("Slurm: job " + std::to_string(t.slurmId) + " is gone")});
     done = true;
@@ -200,14 +235,49 @@ void SlurmDriver::reconcile(JobId id, Tracked& t, Seconds now, Observations& see
     keepHeld(t, *s, now);
 }
 
+void SlurmDriver::submit(JobId id, Tracked& t) {
+  // Placed as soon as a poll shows it held, and the rest submitted: the next step comes at once
+  // (not after a failure: that waits for the interval).
+  if (submitBudget_ <= 0) {
+    again_ = true;
+    return;
+  }
+  --submitBudget_;
+  auto submitted = client_.submitHeld(*t.intent.submit);
+  if (!submitted) return failed("submitting job " + std::to_string(id), submitted.error());
+  again_ = true;
+  t.slurmId = *submitted;
+  t.submittedHere = true;
+  t.releasedRun = -1;
+}
+
+// Slurm has no record of the job under its tag, yet it never ran: slurmctld restarted before
+// saving it (state is saved every few seconds), so it is submitted again rather than given up.
+// A job that may have run (released once, or found placed after a tesserad restart: it may have
+// ended and been purged meanwhile) is not: running it twice is worse than reporting it gone.
+bool SlurmDriver::lostBeforeRunning(const Tracked& t) const {
+  if (!t.intent.submit || t.lostRuns >= kMaxResubmits) return false;
+  if (t.intent.want == JobIntent::Want::Held) return t.releasedRun < 0;
+  return t.submittedHere && t.releasedRun == -1;
+}
+
 // Pinned to the engine's nodes and released: RUNNING about a second later. A pin Slurm cannot
 // honour is accepted by scontrol and shows only after release, as BadConstraints: checked here
 // against sinfo first, and watched for after.
 void SlurmDriver::place(Tracked& t, const SlurmJob& s, Seconds now, Observations& seen) {
   const std::string id = std::to_string(s.id);
   if (running(s)) {
-    if (t.releasedRun < 0) t.releasedRun = t.intent.run;    // found running (after a restart)
-    if (t.releasedRun != t.intent.run) requeue(t, s, now);  // the run before a preemption
+    if (t.releasedRun < 0) {  // found running (after a restart): its start was not ours to time
+      t.releasedRun = t.intent.run;
+      t.startTimed = true;
+    }
+    if (t.releasedRun != t.intent.run) return requeue(t, s, now);  // the run before a preemption
+    if (!t.startTimed && t.intent.decidedAt != std::chrono::steady_clock::time_point{}) {
+      startSeconds_.push_back(
+          std::chrono::duration<double>(std::chrono::steady_clock::now() - t.intent.decidedAt)
+              .count());
+    }
+    t.startTimed = true;
     return;
   }
   if (!isHeld(s)) {
@@ -233,6 +303,7 @@ void SlurmDriver::place(Tracked& t, const SlurmJob& s, Seconds now, Observations
   if (const Status st = client_.release(s.id); !st)
     return failed("releasing Slurm job " + id, st.error());
   t.releasedRun = t.intent.run;
+  t.startTimed = false;
   (void)client_.setPriority(s.id, kReleasedPriority);
 }
 
@@ -287,13 +358,17 @@ void SlurmDriver::requeue(Tracked& t, const SlurmJob& s, Seconds now) {
 void SlurmDriver::offerAdoptions(std::vector<SlurmOffer>& offers) {
   // Offered once: answered or not, until Slurm forgets the job (its tag may show only in the
   // poll after the one the answer came with).
-  std::set<int64_t> present;
+  std::set<int64_t> present, tracked;
   for (const SlurmJob& s : jobs_.jobs) present.insert(s.id);
+  for (const auto& [id, t] : tracked_) tracked.insert(t.slurmId);
   std::erase_if(offered_, [&](int64_t id) { return !present.count(id); });
   for (const SlurmJob& s : jobs_.jobs) {
-    if (s.tesseraId || s.state != slurm::JobState::Pending || !isHeld(s)) continue;
+    // Held by the gate, or running already: started before the gate was installed, or
+    // released behind Tessera's back (its GPUs are taken either way).
+    const bool waiting = s.state == slurm::JobState::Pending && isHeld(s);
+    if (s.tesseraId || !(waiting || running(s))) continue;
     if (s.comment.rfind("tessera", 0) == 0) continue;  // refused before
-    if (offered_.count(s.id) || tags_.count(s.id)) continue;
+    if (offered_.count(s.id) || tags_.count(s.id) || tracked.count(s.id)) continue;
     offered_.insert(s.id);
     SlurmOffer offer;
     offer.slurmId = s.id;
@@ -308,6 +383,10 @@ void SlurmDriver::offerAdoptions(std::vector<SlurmOffer>& offers) {
         offer.gpusPerNode += g.count;
         offer.gpuType = g.type;
       }
+    if (running(s)) {
+      offer.running = s.gresDetail;
+      offer.startTime = s.startTime;
+    }
     offers.push_back(std::move(offer));
   }
 }
@@ -350,6 +429,67 @@ void SlurmDriver::reconcileNodes(Observations& seen) {
     }
   }
   released_.clear();  // those Slurm no longer held need nothing
+}
+
+// A window that has begun starts now in Slurm (which refuses a start in the past), for what is
+// left of it.
+static slurm::ReservationRequest fromNow(slurm::ReservationRequest r, Seconds now) {
+  if (!r.startTime || *r.startTime > now) return r;
+  const Seconds end = *r.startTime + Seconds{r.durationMinutes} * 60;
+  r.startTime.reset();
+  r.durationMinutes = static_cast<int>(std::max<Seconds>(1, (end - now + 59) / 60));
+  return r;
+}
+
+// The engine's maintenance windows as Slurm reservations named tessera-<instance>-<id>: created
+// when missing, deleted when the engine no longer has them (or has changed them: deleted, then
+// created anew). Slurm's list is read again only when something was to change.
+void SlurmDriver::reconcileReservations(Seconds now) {
+  const std::string prefix = "tessera-" + instance_ + "-";
+  // Nothing wanted and nothing made: no command (polls stay two per interval).
+  if (nodes_.reservations.empty() && reservationsDone_.empty()) return;
+  if (nodes_.reservations == reservationsDone_ && slurmReservations_) return;
+  if (!slurmReservations_) {
+    auto names = client_.reservations();
+    if (!names) return failed("reading Slurm's reservations", names.error());
+    slurmReservations_.emplace();
+    for (const std::string& n : *names)
+      if (n.rfind(prefix, 0) == 0) slurmReservations_->insert(n);
+  }
+  bool allDone = true;
+  for (auto it = slurmReservations_->begin(); it != slurmReservations_->end();) {
+    const auto want = nodes_.reservations.find(*it);
+    const auto done = reservationsDone_.find(*it);
+    // Found after a restart: taken to be what is wanted, rather than recreated.
+    const bool keep = want != nodes_.reservations.end() &&
+                      (done == reservationsDone_.end() || done->second == want->second);
+    if (keep) {
+      ++it;
+      continue;
+    }
+    if (const Status st = client_.deleteReservation(*it); !st) {
+      failed("deleting Slurm reservation " + *it, st.error());
+      allDone = false;
+      ++it;
+      continue;
+    }
+    reservationsDone_.erase(*it);
+    it = slurmReservations_->erase(it);
+  }
+  for (const auto& [name, want] : nodes_.reservations) {
+    if (slurmReservations_->count(name)) {
+      reservationsDone_.emplace(name, want);
+      continue;
+    }
+    if (const Status st = client_.createReservation(fromNow(want, now)); !st) {
+      failed("creating Slurm reservation " + name, st.error());
+      allDone = false;
+      continue;
+    }
+    slurmReservations_->insert(name);
+    reservationsDone_[name] = want;
+  }
+  if (!allDone) slurmReservations_.reset();  // read Slurm's list again next time
 }
 
 }  // namespace tessera

@@ -9,6 +9,7 @@
 // --comment=tessera:<id> tag, never by Slurm job id alone (a crashed controller reuses ids).
 //
 // Not thread-safe: SlurmExecutor runs it on its own thread.
+#include <chrono>
 #include <map>
 #include <optional>
 #include <set>
@@ -38,6 +39,8 @@ struct JobIntent {
   // Jobs submitted through Tessera: how to create their Slurm job when it does not exist yet.
   // Adopted jobs (sbatch'ed by users, held by the gate) have none: their job exists.
   std::optional<slurm::SubmitRequest> submit;
+  // When the engine placed it (Placed): the start latency is measured from here.
+  std::chrono::steady_clock::time_point decidedAt{};
 };
 
 // What the engine holds nodes out for (its own holds, not Slurm's), and the nodes whose hold
@@ -45,6 +48,10 @@ struct JobIntent {
 struct NodeIntents {
   std::map<std::string, std::string> out;  // node -> reason ("tessera: " is prefixed in Slurm)
   std::set<std::string> released;          // accumulated until the driver takes them
+  // The engine's maintenance reservations on whole nodes, by their Slurm name
+  // (tessera-<instance>-<id>): mirrored as MAINT reservations, so nothing started behind
+  // Tessera lands there and `sinfo`/`scontrol show res` show the window.
+  std::map<std::string, slurm::ReservationRequest> reservations;
 };
 
 // A job a user sbatch'ed, held by Tessera's gate, as Slurm describes it.
@@ -55,12 +62,19 @@ struct SlurmOffer {
   int gpusPerNode = 0;
   std::string gpuType;  // "h100", "a100_3g.40gb"; empty: untyped
   int timeLimitMinutes = 0;
+  // Already running (not held): where, with the GPUs Slurm bound, and since when.
+  std::vector<slurm::NodeGres> running;
+  int64_t startTime = 0;
 };
 
 // What one step saw Slurm do by itself.
 struct StepReport {
   Observations seen;  // without offers: those are SlurmOffers until the engine thread
   std::vector<SlurmOffer> offers;
+  // Seconds from the engine's decision to the first poll that saw the job RUNNING in Slurm, one
+  // per job that started since the last step (an upper bound: polls come every interval).
+  std::vector<double> startSeconds;
+  bool again = false;  // it submitted jobs: poll again now to place them, not after an interval
 };
 
 struct SlurmDriverConfig {
@@ -98,8 +112,11 @@ class SlurmDriver {
     int64_t slurmId = 0;
     Seconds requeueAt = 0;  // a preemption's signal went out; requeue then
     bool signalled = false;
-    int releasedRun = -1;    // the run last released in Slurm; -1: none seen yet
-    Seconds requeuedAt = 0;  // when it was last requeued (its old run still winds down)
+    int releasedRun = -1;        // the run last released in Slurm; -1: none seen yet
+    Seconds requeuedAt = 0;      // when it was last requeued (its old run still winds down)
+    bool startTimed = false;     // the start of the released run was measured
+    bool submittedHere = false;  // this process sbatch'ed it (so knows it never ran unseen)
+    int lostRuns = 0;            // resubmitted after Slurm lost the job (at most kMaxResubmits)
   };
   const slurm::SlurmJob* current(const Tracked& t) const;
   void reconcile(JobId id, Tracked& t, Seconds now, Observations& seen, bool& done);
@@ -111,7 +128,10 @@ class SlurmDriver {
   void cancelDuplicates();
   void offerAdoptions(std::vector<SlurmOffer>& offers);
   void reconcileNodes(Observations& seen);
+  void reconcileReservations(Seconds now);
   void failed(const std::string& what, const Error& e);
+  void submit(JobId id, Tracked& t);
+  [[nodiscard]] bool lostBeforeRunning(const Tracked& t) const;
 
   slurm::SlurmClient& client_;
   std::string instance_ = "0";
@@ -120,8 +140,12 @@ class SlurmDriver {
   NodeIntents nodes_;
   // Nodes reported out because Slurm drained them or lost them, with what was reported.
   std::map<std::string, std::string> reportedOut_;
-  std::set<std::string> released_;       // cleared by an operator: resume if Slurm still drains
-  std::set<int64_t> offered_;            // Slurm jobs offered for adoption (still in squeue)
+  std::set<std::string> released_;  // cleared by an operator: resume if Slurm still drains
+  std::set<int64_t> offered_;       // Slurm jobs offered for adoption (still in squeue)
+  // Slurm's tessera-<instance>-* reservations as last read; read again when the wanted ones
+  // change (nullopt: read at the next step).
+  std::optional<std::set<std::string>> slurmReservations_;
+  std::map<std::string, slurm::ReservationRequest> reservationsDone_;  // as last carried out
   std::map<int64_t, std::string> tags_;  // adopted or refused: the comment to set
   // The last poll.
   slurm::JobsDocument jobs_;
@@ -129,6 +153,10 @@ class SlurmDriver {
   std::unordered_map<std::string, std::vector<const slurm::SlurmJob*>> byTag_;
   std::unordered_map<JobId, ExternalJob> seenJobs_;
   ExecutorStatus status_{"slurm", ExecutorState::Unavailable, "not polled yet", 0};
+  // Filled during a step, handed out with its report.
+  std::vector<double> startSeconds_;
+  bool again_ = false;
+  int submitBudget_ = 0;
 };
 
 }  // namespace tessera

@@ -8,6 +8,14 @@
 namespace tessera {
 namespace {
 
+// Slurm reservation names: letters, digits, '-' and '_' only here, whatever the operator typed.
+std::string slurmName(const std::string& id) {
+  std::string out = id;
+  for (char& ch : out)
+    if (!std::isalnum(static_cast<unsigned char>(ch)) && ch != '-' && ch != '_') ch = '_';
+  return out;
+}
+
 std::string lowerFirstWord(const std::string& model) {
   std::string out = model.substr(0, model.find('-'));
   std::transform(out.begin(), out.end(), out.begin(),
@@ -129,6 +137,7 @@ JobIntent SlurmExecutor::intentOf(const Engine& engine, const JobRecord& r) cons
   i.run = r.preemptions;
   if (r.state == JobState::Running && r.placement) {
     i.want = JobIntent::Want::Placed;
+    i.decidedAt = std::chrono::steady_clock::now();
     for (const TaskAssignment& t : r.placement->tasks) {
       const std::string& name = engine.cluster().node(t.node).name;
       if (std::find(i.nodes.begin(), i.nodes.end(), name) == i.nodes.end()) i.nodes.push_back(name);
@@ -162,6 +171,36 @@ NodeIntents SlurmExecutor::nodeIntents(const Engine& engine) {
   for (const std::string& n : slurmHeld_)
     if (!held.count(n)) out.released.insert(n);
   slurmHeld_ = std::move(held);
+  out.reservations = maintenanceWindows(engine);
+  return out;
+}
+
+// The engine's maintenance reservations, on the nodes they cover whole, as Slurm reservations.
+// Team reservations stay the engine's: every job on those GPUs is one Tessera placed anyway,
+// and a Slurm reservation would refuse those jobs unless each named it.
+std::map<std::string, slurm::ReservationRequest> SlurmExecutor::maintenanceWindows(
+    const Engine& engine) const {
+  constexpr Seconds kYear = 365 * 86400;
+  std::map<std::string, slurm::ReservationRequest> out;
+  const Cluster& c = engine.cluster();
+  for (const Reservation& r : engine.reservations().all()) {
+    if (r.kind != Reservation::Kind::Maintenance) continue;
+    slurm::ReservationRequest req;
+    req.name = "tessera-" + instance_ + "-" + slurmName(r.id);
+    const std::set<GpuId> gpus(r.gpus.begin(), r.gpus.end());
+    for (const Node& n : c.nodes()) {
+      bool whole = n.gpuCount() > 0;
+      for (int i = 0; i < n.gpuCount() && whole; ++i)
+        whole = gpus.count(n.firstGpu + static_cast<GpuId>(i)) > 0;
+      if (whole) req.nodes.push_back(n.name);
+    }
+    if (req.nodes.empty()) continue;
+    req.startTime = r.from;
+    const Seconds length = r.until >= kForever ? kYear : r.until - r.from;
+    req.durationMinutes = static_cast<int>(std::max<Seconds>(1, (length + 59) / 60));
+    req.maintenance = true;
+    out.emplace(req.name, std::move(req));
+  }
   return out;
 }
 
@@ -197,6 +236,11 @@ void SlurmExecutor::carryOut(const Engine& engine) {
     nodeInbox_ = std::move(nodes);
   }
   if (!intents.empty()) wake_.notify_one();
+}
+
+void SlurmExecutor::setWake(std::function<void()> wake) {
+  std::lock_guard lock(mutex_);
+  hostWake_ = std::move(wake);
 }
 
 void SlurmExecutor::resync(const std::string& instance) {
@@ -287,7 +331,29 @@ observed::Offer SlurmExecutor::translate(const Engine& engine, const SlurmOffer&
   }
   job.launch.account = offer.account;
   job.launch.partition = offer.partition;
+  takeRunning(offer, out);
   return out;
+}
+
+// Where an offered job already runs: its GPU indices on each node, as Slurm bound them. Slurm
+// numbers a node's GPUs in gres.conf order, which is the devices' order when whole GPUs are
+// listed first (as AutoDetect=nvml does); a MIG instance's index does not name its GPU, so a
+// running MIG job is refused (it stays where it is, outside the engine; docs/slurm.md).
+void SlurmExecutor::takeRunning(const SlurmOffer& offer, observed::Offer& out) const {
+  if (offer.running.empty() || !out.refusal.empty()) return;
+  if (out.job.perTask.kind == GpuRequest::Kind::Mig) {
+    out.refusal = "runs outside Tessera on a MIG instance (" + offer.gpuType +
+                  "): Tessera cannot tell which one";
+    return;
+  }
+  for (const slurm::NodeGres& n : offer.running) {
+    observed::Offer::RunningTask task{n.node, {}};
+    for (const slurm::GresUse& use : n.gres)
+      if (use.gres.name == "gpu")
+        task.gpus.insert(task.gpus.end(), use.indices.begin(), use.indices.end());
+    out.running.push_back(std::move(task));
+  }
+  out.started = offer.startTime;
 }
 
 void SlurmExecutor::run() {
@@ -323,6 +389,11 @@ void SlurmExecutor::run() {
     append(outbox_.gone, seen.gone);
     append(offers_, report.offers);
     append(outbox_.nodes, seen.nodes);
+    // News for the engine: a cycle now, as Slurm's own scheduler would react to a job's end.
+    if (hostWake_ && (!outbox_.empty() || !offers_.empty())) hostWake_();
+    if (config_.onStartLatency)
+      for (double s : report.startSeconds) config_.onStartLatency(s);
+    if (report.again) continue;
     wake_.wait_for(lock, std::chrono::duration<double>(config_.pollSeconds), [this] {
       return stopping_ || !inbox_.empty() || !answers_.empty() || !refusals_.empty();
     });

@@ -4,6 +4,7 @@
 // own polls Slurm and carries the intents out, so a slow or absent slurmctld never stalls the
 // engine (its queue keeps accepting work; status() says "unavailable" meanwhile).
 #include <condition_variable>
+#include <functional>
 #include <map>
 #include <memory>
 #include <mutex>
@@ -32,6 +33,9 @@ struct SlurmExecutorConfig {
   std::string defaultTeam;
   std::string adoptedClass;          // priority class of adopted jobs; empty: the lowest
   int defaultTimeLimitMinutes = 60;  // a job without a limit or an estimate
+  // Each job's seconds from the engine's placement to RUNNING seen in Slurm (the daemon's
+  // tessera_executor_start_seconds histogram); called on the worker thread.
+  std::function<void(double)> onStartLatency;
 };
 
 class SlurmExecutor final : public Executor {
@@ -48,6 +52,7 @@ class SlurmExecutor final : public Executor {
   void refused(int64_t externalId, const std::string& why) override;
   void resync(const std::string& instance) override;
   [[nodiscard]] std::optional<ExternalJob> job(JobId id) const override;
+  void setWake(std::function<void()> wake) override;
 
   // The sbatch request of a job (tests, dry runs); nullopt when the job has no launch.
   [[nodiscard]] std::optional<slurm::SubmitRequest> submitRequest(const Engine& engine,
@@ -59,7 +64,10 @@ class SlurmExecutor final : public Executor {
   [[nodiscard]] std::string gresTypeOf(const std::string& model) const;
   [[nodiscard]] JobIntent intentOf(const Engine& engine, const JobRecord& r) const;
   [[nodiscard]] NodeIntents nodeIntents(const Engine& engine);
+  [[nodiscard]] std::map<std::string, slurm::ReservationRequest> maintenanceWindows(
+      const Engine& engine) const;
   [[nodiscard]] observed::Offer translate(const Engine& engine, const SlurmOffer& offer) const;
+  void takeRunning(const SlurmOffer& offer, observed::Offer& out) const;
 
   SlurmExecutorConfig config_;
   std::unique_ptr<slurm::CommandRunner> runner_;
@@ -83,6 +91,7 @@ class SlurmExecutor final : public Executor {
   std::optional<std::string> instanceInbox_;
   Observations outbox_;
   std::vector<SlurmOffer> offers_;
+  std::function<void()> hostWake_;  // the host's cycle, when a step saw news
   ExecutorStatus status_{"slurm", ExecutorState::Unavailable, "not polled yet", 0};
   std::unordered_map<JobId, ExternalJob> external_;
   bool stopping_ = false;

@@ -231,7 +231,18 @@ Status SlurmClient::createReservation(const ReservationRequest& r) {
   // IGNORE_JOBS: running jobs on the nodes do not block creating it (they end on their own).
   return scontrol({"create", "reservation", "ReservationName=" + r.name, "StartTime=" + start,
                    "Duration=" + std::to_string(r.durationMinutes), "Nodes=" + join(r.nodes, ","),
-                   "Users=" + r.users, "Flags=IGNORE_JOBS"});
+                   "Users=" + r.users,
+                   std::string("Flags=") + (r.maintenance ? "MAINT,IGNORE_JOBS" : "IGNORE_JOBS")});
+}
+
+Expected<std::vector<std::string>> SlurmClient::reservations() {
+  TESSERA_TRY(text, read({"scontrol", "-o", "show", "reservation"}));
+  std::vector<std::string> names;
+  if (text.find("No reservations in the system") != std::string::npos) return names;
+  TESSERA_TRY(records, parseScontrolRecords(text));
+  for (const KeyValues& r : records)
+    if (r.has("ReservationName")) names.push_back(r.get("ReservationName"));
+  return names;
 }
 
 Status SlurmClient::deleteReservation(const std::string& name) {

@@ -53,6 +53,8 @@ struct ReservationRequest {
   std::optional<int64_t> startTime;  // seconds since the epoch; nullopt: now
   int durationMinutes = 0;
   std::string users = "root";  // Slurm requires Users= or Accounts=
+  bool maintenance = false;    // Flags=MAINT: sinfo shows the nodes as in maintenance
+  friend bool operator==(const ReservationRequest&, const ReservationRequest&) = default;
 };
 
 // Who receives a signal: every process of the job (scancel --full: the batch shell, its children
@@ -90,6 +92,8 @@ class SlurmClient {
   Status resume(const std::string& node);
   Status createReservation(const ReservationRequest& request);
   Status deleteReservation(const std::string& name);
+  // The names of the reservations slurmctld has (scontrol show reservation -o).
+  Expected<std::vector<std::string>> reservations();
 
   Expected<JobsDocument> jobs();    // one squeue --json
   Expected<NodesDocument> nodes();  // one sinfo --json

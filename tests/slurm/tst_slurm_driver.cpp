@@ -26,6 +26,13 @@ std::string readData(const char* name) {
   return s.str();
 }
 
+std::string squeueOf(json jobs) {
+  return json{{"meta", {{"plugin", {{"type", "openapi/v0.0.38"}}}}},
+              {"errors", json::array()},
+              {"jobs", std::move(jobs)}}
+      .dump();
+}
+
 // One job of Tessera's database "db" (job 7 is Slurm's 41), in squeue --json's shape.
 std::string squeueWith(const std::string& state, const std::string& reason, int priority,
                        const std::string& gres, const std::string& nodes = "") {
@@ -38,10 +45,19 @@ std::string squeueWith(const std::string& state, const std::string& reason, int 
            {"nodes", nodes},
            {"name", "t"},
            {"restart_cnt", 0}};
-  return json{{"meta", {{"plugin", {{"type", "openapi/v0.0.38"}}}}},
-              {"errors", json::array()},
-              {"jobs", json::array({job})}}
-      .dump();
+  return squeueOf(json::array({job}));
+}
+
+// Job 7 of database `db` waiting in the engine, with what its sbatch would be.
+JobIntent heldWithSubmit(const std::string& db = "db") {
+  JobIntent held;
+  held.job = 7;
+  SubmitRequest submit;
+  submit.tesseraId = db + ".7";
+  submit.timeLimitMinutes = 5;
+  submit.wrap = "true";
+  held.submit = submit;
+  return held;
 }
 
 std::vector<std::string> programs(const ReplayRunner& r) {
@@ -61,6 +77,18 @@ JobIntent placed(std::vector<std::string> nodes) {
   i.nodes = std::move(nodes);
   return i;
 }
+
+// A driver of Tessera's database "db" over a replaying runner.
+struct Rig {
+  ReplayRunner runner;
+  SlurmClient client{runner};
+  SlurmDriver driver{client, {}};
+  Rig() { driver.setInstance("db"); }
+  void poll(const std::string& squeue) {
+    runner.answer(squeue);
+    runner.answer(readData("sinfo.json"));
+  }
+};
 
 }  // namespace
 
@@ -150,14 +178,7 @@ class TstSlurmDriver : public QObject {
     SlurmClient client(runner);
     SlurmDriver driver(client, {});
     driver.setInstance("other");
-    JobIntent held;
-    held.job = 7;
-    SubmitRequest submit;
-    submit.tesseraId = "other.7";
-    submit.timeLimitMinutes = 5;
-    submit.wrap = "true";
-    held.submit = submit;
-    driver.want(held);
+    driver.want(heldWithSubmit("other"));
     const StepReport r = driver.step(100);
     QVERIFY(r.seen.ended.empty() && r.seen.gone.empty());
     QCOMPARE(programs(runner).at(2).substr(0, 6), std::string("sbatch"));
@@ -245,6 +266,135 @@ class TstSlurmDriver : public QObject {
     shared.perTask.kind = GpuRequest::Kind::Fraction;
     shared.perTask.milli = 250;
     QCOMPARE(executor.admit(shared).error().where.field, std::string("per_task"));
+  }
+
+  // Slurm lost a job that never ran (slurmctld restarted inside its state-save window): it is
+  // submitted again under the same tag, not reported gone (which would cancel it in the engine).
+  void aJobSlurmLostBeforeItRanIsSubmittedAgain() {
+    Rig r;
+    r.poll(squeueOf(json::array()));
+    r.runner.answer("41\n");          // sbatch
+    r.poll(squeueOf(json::array()));  // lost
+    r.runner.answer("42\n");          // sbatch again
+    r.driver.want(heldWithSubmit());
+    const StepReport first = r.driver.step(100);
+    QVERIFY(first.again);  // placed without waiting for the next interval
+    const StepReport second = r.driver.step(101);
+    QVERIFY(second.seen.gone.empty());
+    const auto& again = r.runner.requests.at(5).argv;
+    QCOMPARE(again.at(0), std::string("sbatch"));
+    QVERIFY(std::find(again.begin(), again.end(), "--comment=tessera:db.7") != again.end());
+  }
+
+  // A job that was released and then vanished may have run (and been purged): it is reported
+  // gone, never run a second time.
+  void aJobLostAfterReleaseIsReportedGone() {
+    Rig r;
+    r.poll(squeueWith("PENDING", "JobHeldUser", 0, "gres:gpu:h100:1"));
+    r.runner.answer("");  // update
+    r.runner.answer("");  // release
+    r.runner.answer("");  // priority
+    r.poll(squeueOf(json::array()));
+    JobIntent i = placed({"node1"});
+    i.submit = heldWithSubmit().submit;
+    r.driver.want(i);
+    (void)r.driver.step(100);
+    const StepReport lost = r.driver.step(101);
+    QCOMPARE(lost.seen.gone.size(), size_t{1});
+    QCOMPARE(r.runner.requests.size(), size_t{7});  // no sbatch
+  }
+
+  // From the engine's decision to RUNNING seen in Slurm: one sample per released run, at least
+  // the time since the decision; none for a job found running (not started by this process).
+  void theStartLatencyIsMeasuredOncePerRun() {
+    const std::string running = squeueWith("RUNNING", "None", 1000, "gres:gpu:h100:1", "node1");
+    Rig r;
+    r.poll(squeueWith("PENDING", "JobHeldUser", 0, "gres:gpu:h100:1"));
+    r.runner.answer("");  // update
+    r.runner.answer("");  // release
+    r.runner.answer("");  // priority
+    r.poll(running);
+    r.poll(running);
+    JobIntent i = placed({"node1"});
+    i.decidedAt = std::chrono::steady_clock::now() - std::chrono::milliseconds(1500);
+    r.driver.want(i);
+    QVERIFY(r.driver.step(100).startSeconds.empty());  // released, not running yet
+    const StepReport started = r.driver.step(101);
+    QCOMPARE(started.startSeconds.size(), size_t{1});
+    QVERIFY(started.startSeconds.front() >= 1.5 && started.startSeconds.front() < 60);
+    QVERIFY(r.driver.step(102).startSeconds.empty());
+
+    Rig restarted;
+    restarted.poll(running);
+    i.decidedAt = std::chrono::steady_clock::now() - std::chrono::seconds(5);
+    restarted.driver.want(i);
+    QVERIFY(restarted.driver.step(100).startSeconds.empty());
+  }
+
+  // A job running in Slurm without Tessera's tag (started before the gate, or released behind
+  // Tessera) is offered with where it runs and the GPUs Slurm bound, so the engine counts them.
+  void aForeignRunningJobIsOfferedWithItsGpus() {
+    json job{{"job_id", 77},
+             {"job_state", "RUNNING"},
+             {"state_reason", "None"},
+             {"priority", 4294901759LL},
+             {"comment", ""},
+             {"user_name", "bob"},
+             {"account", "physics"},
+             {"tres_per_node", "gres:gpu:h100:2"},
+             {"nodes", "node2"},
+             {"node_count", 1},
+             {"start_time", 90},
+             {"gres_detail", json::array({"gpu:h100:2(IDX:1-2)"})},
+             {"name", "md"}};
+    Rig r;
+    r.poll(squeueOf(json::array({job})));
+    const StepReport seen = r.driver.step(100);
+    QCOMPARE(seen.offers.size(), size_t{1});
+    const SlurmOffer& o = seen.offers.front();
+    QCOMPARE(o.slurmId, int64_t{77});
+    QCOMPARE(o.startTime, int64_t{90});
+    QCOMPARE(o.running.size(), size_t{1});
+    QCOMPARE(o.running.front().node, std::string("node2"));
+    QCOMPARE(o.running.front().gres.front().indices, (std::vector<int>{1, 2}));
+    QCOMPARE(o.gpusPerNode, 2);
+  }
+
+  // The engine's maintenance window becomes one MAINT reservation in Slurm, created once; when
+  // the engine drops it, it is deleted.
+  void aMaintenanceWindowIsMirroredAsAReservation() {
+    const std::string idle = squeueOf(json::array());
+    Rig r;
+    r.poll(idle);
+    r.runner.answer("No reservations in the system\n");
+    r.runner.answer("Reservation created: tessera-db-psu\n");
+    r.poll(idle);
+    r.poll(idle);
+    r.runner.answer("");  // delete
+    NodeIntents nodes;
+    ReservationRequest window;
+    window.name = "tessera-db-psu";
+    window.nodes = {"node3"};
+    window.startTime = 5000;
+    window.durationMinutes = 60;
+    window.maintenance = true;
+    nodes.reservations.emplace(window.name, window);
+    r.driver.wantNodes(nodes);
+    (void)r.driver.step(1000);
+    const auto& create = r.runner.requests.at(3).argv;
+    QCOMPARE(programs(r.runner).at(2), std::string("scontrol -o show"));
+    QCOMPARE(std::vector<std::string>(create.begin(), create.begin() + 4),
+             (std::vector<std::string>{"scontrol", "create", "reservation",
+                                       "ReservationName=tessera-db-psu"}));
+    QVERIFY(std::find(create.begin(), create.end(), "Flags=MAINT,IGNORE_JOBS") != create.end());
+    QVERIFY(std::find(create.begin(), create.end(), "Nodes=node3") != create.end());
+    (void)r.driver.step(1001);
+    QCOMPARE(r.runner.requests.size(), size_t{6});  // the same window: nothing to do
+    r.driver.wantNodes({});
+    (void)r.driver.step(1002);
+    QCOMPARE(r.runner.requests.at(8).argv,
+             (std::vector<std::string>{"scontrol", "delete", "ReservationName=tessera-db-psu"}));
+    QCOMPARE(r.driver.status().detail, std::string());
   }
 
   // A job the engine preempted that still runs in Slurm is requeued held.

@@ -9,6 +9,7 @@
 #include <filesystem>
 #include <fstream>
 #include <functional>
+#include <sstream>
 #include <thread>
 
 #include "../service/backend_test_util.h"
@@ -74,21 +75,34 @@ class TstSlurmExecutor : public QObject {
   std::unique_ptr<Backend> backend_;
   std::shared_ptr<const Cluster> cluster_;
 
+  // Start latencies the executor measured (worker thread).
+  std::shared_ptr<std::mutex> latencyMutex_ = std::make_shared<std::mutex>();
+  std::shared_ptr<std::vector<double>> latencies_ = std::make_shared<std::vector<double>>();
+
   SlurmExecutorConfig executorConfig() {
     SlurmExecutorConfig c;
     c.client.environment["SLURM_CONF"] = env("SLURM_CONF");
     c.pollSeconds = 0.3;
     c.defaultTeam = "adopted";
+    c.onStartLatency = [m = latencyMutex_, v = latencies_](double s) {
+      std::lock_guard lock(*m);
+      v->push_back(s);
+    };
     return c;
   }
 
-  std::unique_ptr<Backend> open() {
+  std::vector<double> latencies() {
+    std::lock_guard lock(*latencyMutex_);
+    return *latencies_;
+  }
+
+  std::unique_ptr<Backend> open(double cycleSeconds = 0.2) {
     BackendConfig c;
     c.database = (dir_ / "tesserad.db").string();
     c.mode = BackendMode::Live;
     c.cluster = cluster_;
     c.tenants = tenants();
-    c.cycleSeconds = 0.2;
+    c.cycleSeconds = cycleSeconds;
     const SlurmExecutorConfig ec = executorConfig();
     c.executor = [ec] {
       return std::make_unique<SlurmExecutor>(std::make_unique<slurm::ProcessRunner>(4), ec);
@@ -160,6 +174,51 @@ class TstSlurmExecutor : public QObject {
     return out;
   }
 
+  // sbatch as a user would (through the gate, so held): the Slurm job id.
+  int64_t plainSbatch(std::vector<std::string> options) {
+    slurm::CommandRequest r;
+    r.argv = {"sbatch", "--parsable", "-t", "2", "--chdir", env("TESSERA_SLURM_CLUSTER") + "/jobs"};
+    r.argv.insert(r.argv.end(), options.begin(), options.end());
+    r.environment["SLURM_CONF"] = env("SLURM_CONF");
+    auto done = runner_.run(r);
+    if (!done || !done->ok()) qFatal("sbatch failed");
+    return std::stoll(done->out);
+  }
+
+  // The engine job an adopted Slurm job became, once its tag shows in Slurm.
+  JobId adoptedAs(int64_t slurmId) {
+    JobId adopted = kNoJob;
+    eventually([&] {
+      const auto all = slurm_->jobs();
+      if (!all) return false;
+      for (const auto& s : all->jobs)
+        if (s.id == slurmId && s.tesseraId)  // tessera:<instance>.<job>
+          adopted = std::stoull(s.tesseraId->substr(s.tesseraId->find('.') + 1));
+      return adopted != kNoJob;
+    });
+    return adopted;
+  }
+
+  // The raw `scontrol -o show reservation` line of the reservation whose name ends in `suffix`.
+  std::string slurmReservation(const std::string& suffix) {
+    slurm::CommandRequest r;
+    r.argv = {"scontrol", "-o", "show", "reservation"};
+    r.environment["SLURM_CONF"] = env("SLURM_CONF");
+    auto done = runner_.run(r);
+    if (!done) return {};
+    std::istringstream lines(done->out);
+    for (std::string line; std::getline(lines, line);) {
+      const auto name = line.find("ReservationName=");
+      const auto end = line.find(' ', name);
+      if (name == std::string::npos) continue;
+      const std::string n = line.substr(name + 16, end - name - 16);
+      if (n.size() >= suffix.size() &&
+          n.compare(n.size() - suffix.size(), suffix.size(), suffix) == 0)
+        return line;
+    }
+    return {};
+  }
+
   slurm::SlurmNode slurmNode(const std::string& name) {
     auto nodes = slurm_->nodes();
     if (!nodes) qFatal("%s", nodes.error().str().c_str());
@@ -211,6 +270,9 @@ class TstSlurmExecutor : public QObject {
     QVERIFY(eventually([&] { return runningInSlurmOn(tag, {"node2"}); }));
     QCOMPARE(info(id).row.state, JobState::Running);
     QCOMPARE(engineNodes(id), std::vector<std::string>{"node2"});
+    // Its start was timed from the engine's decision (the executor's start histogram).
+    QVERIFY(eventually([&] { return !latencies().empty(); }, 5));
+    QVERIFY(latencies().front() > 0 && latencies().front() < 20);
     act(Command{cmd::Cancel{id}});
     QVERIFY(eventually([&] { return slurmJobs(tag).empty(); }));
     QCOMPARE(slurmJobs(tag, true).front().state, slurm::JobState::Cancelled);
@@ -244,29 +306,9 @@ class TstSlurmExecutor : public QObject {
   // A user's plain sbatch is held by the gate, adopted into the engine's queue, placed,
   // released and run; its end reaches the engine.
   void aPlainSbatchIsAdoptedAndRun() {
-    slurm::CommandRequest r;
-    r.argv = {"sbatch",
-              "--parsable",
-              "-t",
-              "2",
-              "--gres=gpu:h100:1",
-              "--chdir",
-              env("TESSERA_SLURM_CLUSTER") + "/jobs",
-              "--wrap",
-              "sleep 2"};
-    r.environment["SLURM_CONF"] = env("SLURM_CONF");
-    auto done = runner_.run(r);
-    QVERIFY(done && done->ok());
-    const int64_t slurmId = std::stoll(done->out);
-    JobId adopted = kNoJob;
-    QVERIFY(eventually([&] {
-      const auto all = slurm_->jobs();
-      if (!all) return false;
-      for (const auto& s : all->jobs)
-        if (s.id == slurmId && s.tesseraId)  // tessera:<instance>.<job>
-          adopted = std::stoull(s.tesseraId->substr(s.tesseraId->find('.') + 1));
-      return adopted != kNoJob;
-    }));
+    const int64_t slurmId = plainSbatch({"--gres=gpu:h100:1", "--wrap", "sleep 2"});
+    const JobId adopted = adoptedAs(slurmId);
+    QVERIFY(adopted != kNoJob);
     const JobInfo i = info(adopted);
     QCOMPARE(i.row.job.team, std::string("adopted"));
     QCOMPARE(i.row.job.perTask.gpus, 1);
@@ -276,6 +318,67 @@ class TstSlurmExecutor : public QObject {
     QVERIFY2(completed, (std::string(jobStateName(info(adopted).row.state)) + ": " +
                          info(adopted).row.reason.english())
                             .c_str());
+  }
+
+  // A job already running in Slurm when tesserad starts (released behind Tessera, untagged)
+  // occupies its GPUs in the engine: taken in as running on exactly the GPUs Slurm bound, so
+  // the next whole-node job goes to the other H100 node, never onto node1.
+  void aJobRunningBeforeTesseraKeepsItsGpus() {
+    backend_.reset();
+    const int64_t foreign = plainSbatch({"--gres=gpu:h100:4", "-w", "node1", "--wrap", "sleep 60"});
+    QVERIFY(slurm_->release(foreign));
+    QVERIFY(eventually([&] {
+      const auto all = slurm_->jobs();
+      if (!all) return false;
+      for (const auto& s : all->jobs)
+        if (s.id == foreign) return s.state == slurm::JobState::Running;
+      return false;
+    }));
+    backend_ = open();
+    const JobId taken = adoptedAs(foreign);
+    QVERIFY(taken != kNoJob);
+    const JobInfo t = info(taken);
+    QCOMPARE(t.row.state, JobState::Running);
+    QCOMPARE(engineNodes(taken), std::vector<std::string>{"node1"});
+    QCOMPARE(t.placement.front().gpus.size(), size_t{4});
+    const JobId next = submit(job("sleep 30", 1, 4, "H100-SXM5-80GB"));
+    const std::string tag = awaitTag(next);
+    QCOMPARE(engineNodes(next), std::vector<std::string>{"node2"});
+    QVERIFY(eventually([&] { return runningInSlurmOn(tag, {"node2"}); }));
+    const auto all = slurm_->jobs();
+    QVERIFY(all);
+    for (const auto& s : all->jobs)
+      if (s.id == foreign) QCOMPARE(s.restartCount, 0);  // left running, never requeued
+    act(Command{cmd::Cancel{taken}});
+    act(Command{cmd::Cancel{next}});
+    QVERIFY(eventually([&] { return slurmJobs(tag).empty(); }));
+  }
+
+  // A job's end reaches the engine at once, not at the next cycle: cycles every 60 s here, yet
+  // the engine sees the end within a few polls (the executor wakes the engine thread).
+  void anEndReachesTheEngineBeforeTheNextCycle() {
+    backend_.reset();
+    backend_ = open(60);
+    const JobId id = submit(job("sleep 1", 1, 1));
+    (void)ok(await<CycleStats>([&](auto r) { backend_->cycleNow(r); }));
+    QCOMPARE(info(id).row.state, JobState::Running);
+    const bool ended = eventually([&] { return info(id).row.state == JobState::Completed; }, 15);
+    backend_.reset();
+    backend_ = open();
+    QVERIFY2(ended, jobStateName(info(id).row.state));
+  }
+
+  // The operator's maintenance window is a MAINT reservation on the node in Slurm; deleted in
+  // Tessera, it is deleted in Slurm.
+  void aMaintenanceWindowIsASlurmReservation() {
+    const Seconds now = snapshot().now;
+    act(Command{cmd::CreateReservation{"psu-swap", {"node3"}, now + 3600, now + 7200, ""}});
+    QVERIFY(eventually([&] { return !slurmReservation("-psu-swap").empty(); }));
+    const std::string line = slurmReservation("-psu-swap");
+    QVERIFY2(line.find("Nodes=node3 ") != std::string::npos, line.c_str());
+    QVERIFY2(line.find("MAINT") != std::string::npos, line.c_str());
+    act(Command{cmd::DeleteReservation{"psu-swap"}});
+    QVERIFY(eventually([&] { return slurmReservation("-psu-swap").empty(); }));
   }
 
   // Preempted: requeued held in Slurm, placed again by the engine, running again (restart 1).
@@ -352,6 +455,10 @@ class TstSlurmExecutor : public QObject {
     const JobId second = submit(job("sleep 30", 1, 1));  // accepted while Slurm is away
     QVERIFY(eventually([&] { return snapshot().executor.state == "unavailable"; }, 40));
     QVERIFY(!snapshot().executor.detail.empty());
+    // What GetHealth's details say, while the backend keeps serving.
+    QVERIFY(
+        eventually([&] { return backend_->executorStatus().state == ExecutorState::Unavailable; }));
+    QVERIFY(backend_->health().serving);
     slurm::CommandRequest restart;
     restart.argv = {"slurmctld", "-f", env("SLURM_CONF")};
     restart.environment["SLURM_CONF"] = env("SLURM_CONF");
