@@ -227,6 +227,18 @@
         <source>Settings saved; a new language applies at the next start</source>
         <translation>Einstellungen gespeichert; eine neue Sprache gilt ab dem nächsten Start</translation>
     </message>
+    <message>
+        <source> · %1 ready, synced %2 ago</source>
+        <translation> · %1 bereit, abgeglichen vor %2</translation>
+    </message>
+    <message>
+        <source> · %1 UNAVAILABLE, never synced</source>
+        <translation> · %1 NICHT ERREICHBAR, nie abgeglichen</translation>
+    </message>
+    <message>
+        <source> · %1 UNAVAILABLE, last synced %2 ago</source>
+        <translation> · %1 NICHT ERREICHBAR, zuletzt abgeglichen vor %2</translation>
+    </message>
 </context>
 <context>
     <name>tessera::console::SettingsDialog</name>
@@ -2046,6 +2058,10 @@ Seit %1</translation>
     <message>
         <source>Reason / placement</source>
         <translation>Grund / Platzierung</translation>
+    </message>
+    <message>
+        <source>Slurm job</source>
+        <translation>Slurm-Job</translation>
     </message>
 </context>
 <context>

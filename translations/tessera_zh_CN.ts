@@ -227,6 +227,18 @@
         <source>Settings saved; a new language applies at the next start</source>
         <translation>设置已保存；新的语言将在下次启动时生效</translation>
     </message>
+    <message>
+        <source> · %1 ready, synced %2 ago</source>
+        <translation> · %1 就绪，%2 前已同步</translation>
+    </message>
+    <message>
+        <source> · %1 UNAVAILABLE, never synced</source>
+        <translation> · %1 不可用，从未同步</translation>
+    </message>
+    <message>
+        <source> · %1 UNAVAILABLE, last synced %2 ago</source>
+        <translation> · %1 不可用，上次同步于 %2 前</translation>
+    </message>
 </context>
 <context>
     <name>tessera::console::SettingsDialog</name>
@@ -2043,6 +2055,10 @@ Since %1</source>
     <message>
         <source>Reason / placement</source>
         <translation>原因 / 放置位置</translation>
+    </message>
+    <message>
+        <source>Slurm job</source>
+        <translation>Slurm 作业</translation>
     </message>
 </context>
 <context>

@@ -162,6 +162,16 @@ QString JobTableModel::reasonText(const JobInfo& info) const {
   return displayText(info.row.reason);
 }
 
+// "4711 PENDING: Resources": the Slurm job beside Tessera's state, with Slurm's own reason when
+// it gives one (it may disagree with Tessera's, e.g. a pin Slurm refused).
+QString JobTableModel::externalText(const JobInfo& info) {
+  if (!info.external) return {};
+  const ExternalJob& x = *info.external;
+  QString text = qs(x.id) + QLatin1Char(' ') + qs(x.state);
+  if (!x.reason.empty() && x.reason != "None") text += QStringLiteral(": ") + qs(x.reason);
+  return text;
+}
+
 JobTableModel::Cells JobTableModel::cellsOf(const JobInfo& info) const {
   const Job& job = info.row.job;
   Cells c;
@@ -191,6 +201,9 @@ JobTableModel::Cells JobTableModel::cellsOf(const JobInfo& info) const {
   }
   const QString reason = reasonText(info);
   set(Reason, reason, reason);
+  const QString external = externalText(info);
+  set(ClusterJob, external,
+      info.external ? QVariant(qs(info.external->id).toLongLong()) : QVariant());
   // The column is often too narrow for a whole reason: the tooltip has it, and the plugin.
   c.tip = reason;
   if (!info.blockedBy.empty())
@@ -403,6 +416,8 @@ QVariant JobTableModel::headerData(int section, Qt::Orientation orientation, int
       return tr("ETA");
     case Reason:
       return tr("Reason / placement");
+    case ClusterJob:
+      return tr("Slurm job");
     default:
       return {};
   }

@@ -33,7 +33,8 @@ class JobTableModel : public QAbstractTableModel {
     Wait,
     QueuePosition,
     Eta,
-    Reason,  // pending: the dominant reason; running: the placement "node/gpus"
+    Reason,      // pending: the dominant reason; running: the placement "node/gpus"
+    ClusterJob,  // executor slurm: the Slurm job, its state, and Slurm's reason when it has one
     ColumnCount
   };
   // Raw value behind a cell, for sorting: numbers for the numeric columns (seconds, positions,
@@ -100,6 +101,7 @@ class JobTableModel : public QAbstractTableModel {
   };
   [[nodiscard]] Cells cellsOf(const JobInfo& info) const;
   [[nodiscard]] QString reasonText(const JobInfo& info) const;
+  [[nodiscard]] static QString externalText(const JobInfo& info);
   [[nodiscard]] Seconds waitOf(const JobInfo& info) const;
   void removeGone(const std::vector<JobInfo>& jobs);
   void placeInOrder(std::vector<JobInfo>& jobs);

@@ -397,7 +397,23 @@ void MainWindow::showSnapshot(const ClusterSnapshot& s) {
               .arg(s.pendingJobs)
               .arg(s.runningJobs)
               .arg(s.lastCycleMs, 0, 'f', 1);
+  text += executorText(s.executor);
   totals_->setText(text);
+  totals_->setToolTip(s.executor.detail.empty() ? QString()
+                                                : QString::fromStdString(s.executor.detail));
+}
+
+// " · slurm ready, synced 2 s ago" / " · slurm UNAVAILABLE since 40 s": what runs the jobs, and
+// whether what the console shows is still the cluster's state. Empty without an executor.
+QString MainWindow::executorText(const ClusterSnapshot::Executor& x) const {
+  if (x.name == "none") return {};
+  const QString name = QString::fromStdString(x.name);
+  const QString ago =
+      x.lastSync > 0 ? widgets::JobTableModel::durationText(std::max<Seconds>(0, now_ - x.lastSync))
+                     : QString();
+  if (x.state == "ready") return tr(" · %1 ready, synced %2 ago").arg(name, ago);
+  if (ago.isEmpty()) return tr(" · %1 UNAVAILABLE, never synced").arg(name);
+  return tr(" · %1 UNAVAILABLE, last synced %2 ago").arg(name, ago);
 }
 
 void MainWindow::showJobs(const std::vector<JobInfo>& jobs) {

@@ -87,6 +87,7 @@ class MainWindow : public QMainWindow {
   void restoreSettings();
   void connectSession();
   void showSnapshot(const ClusterSnapshot& s);
+  [[nodiscard]] QString executorText(const ClusterSnapshot::Executor& x) const;
   void showJobs(const std::vector<JobInfo>& jobs);
   void selectJob(JobId id);
   void log(const QString& line, bool error = false);
