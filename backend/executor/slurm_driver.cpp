@@ -74,6 +74,7 @@ void SlurmDriver::want(JobIntent intent) {
     t.signalled = false;
     t.requeueAt = 0;
   }
+  dirty_.insert(intent.job);
   if (!intent.submit && t.intent.submit) intent.submit = std::move(t.intent.submit);
   // The same placement told again (another event of a running job): still decided back then.
   if (intent.want == JobIntent::Want::Placed && t.intent.want == JobIntent::Want::Placed &&
@@ -156,19 +157,10 @@ StepReport SlurmDriver::step(Seconds now) {
   }
   cancelDuplicates();
   seenJobs_.clear();
-  submitBudget_ = kSubmitsPerStep;
-  // Placed jobs first: their Slurm jobs are submitted (and placed) before those that wait.
-  std::vector<JobId> order;
-  order.reserve(tracked_.size());
-  for (const auto& [id, t] : tracked_)
-    if (t.intent.want == JobIntent::Want::Placed) order.push_back(id);
-  for (const auto& [id, t] : tracked_)
-    if (t.intent.want != JobIntent::Want::Placed) order.push_back(id);
-  for (JobId id : order) {
-    bool done = false;
-    reconcile(id, tracked_.at(id), now, seen, done);
-    if (done) tracked_.erase(id);
-  }
+  std::vector<JobId> all;
+  all.reserve(tracked_.size());
+  for (const auto& [id, t] : tracked_) all.push_back(id);
+  reconcileJobs(all, now, seen);
   if (config_.adopt) offerAdoptions(report.offers);
   reconcileNodes(seen);
   reconcileReservations(now);
@@ -209,6 +201,7 @@ void SlurmDriver::reconcile(JobId id, Tracked& t, Seconds now, Observations& see
   }
   if (!s) {
     if (t.intent.submit && t.slurmId == 0) return submit(id, t);
+    if (stale_) return;          // submitted after the view was taken: the next poll shows it
     if (t.slurmId == 0) return;  // adopted, tag not visible yet
     if (lostBeforeRunning(t)) {
       ++t.lostRuns;
@@ -233,6 +226,41 @@ void SlurmDriver::reconcile(JobId id, Tracked& t, Seconds now, Observations& see
     place(t, *s, now, seen);
   else
     keepHeld(t, *s, now);
+}
+
+// What the engine just decided, carried out on the last poll's view of Slurm without polling
+// again - a poll of a thousand jobs takes seconds, so a freed GPU is given out a poll sooner. Only
+// the jobs whose intent changed since the last step are touched; the rest waits for the next one.
+StepReport SlurmDriver::act(Seconds now) {
+  StepReport report;
+  again_ = false;
+  if (status_.state != ExecutorState::Ready) return report;  // no view to act on
+  std::vector<JobId> changed(dirty_.begin(), dirty_.end());
+  stale_ = true;
+  reconcileJobs(changed, now, report.seen);
+  stale_ = false;
+  report.startSeconds = std::move(startSeconds_);
+  startSeconds_.clear();
+  report.again = again_;
+  return report;
+}
+
+// Placed jobs first: their Slurm jobs are submitted (and placed) before those that wait.
+void SlurmDriver::reconcileJobs(const std::vector<JobId>& ids, Seconds now, Observations& seen) {
+  submitBudget_ = kSubmitsPerStep;
+  dirty_.clear();
+  std::vector<JobId> order;
+  order.reserve(ids.size());
+  for (const bool placedPass : {true, false})
+    for (JobId id : ids)
+      if (const auto it = tracked_.find(id);
+          it != tracked_.end() && (it->second.intent.want == JobIntent::Want::Placed) == placedPass)
+        order.push_back(id);
+  for (JobId id : order) {
+    bool done = false;
+    reconcile(id, tracked_.at(id), now, seen, done);
+    if (done) tracked_.erase(id);
+  }
 }
 
 void SlurmDriver::submit(JobId id, Tracked& t) {
@@ -268,10 +296,12 @@ void SlurmDriver::place(Tracked& t, const SlurmJob& s, Seconds now, Observations
   const std::string id = std::to_string(s.id);
   if (running(s)) {
     if (t.releasedRun < 0) {  // found running (after a restart): its start was not ours to time
+      if (stale_) return;     // or requeued since the view was taken
       t.releasedRun = t.intent.run;
       t.startTimed = true;
     }
     if (t.releasedRun != t.intent.run) return requeue(t, s, now);  // the run before a preemption
+    compareBinding(t, s, seen);
     if (!t.startTimed && t.intent.decidedAt != std::chrono::steady_clock::time_point{}) {
       startSeconds_.push_back(
           std::chrono::duration<double>(std::chrono::steady_clock::now() - t.intent.decidedAt)
@@ -292,6 +322,8 @@ void SlurmDriver::place(Tracked& t, const SlurmJob& s, Seconds now, Observations
     return;
   }
   if (t.requeuedAt > 0 && now - t.requeuedAt < kRequeueSettle) return;
+  // Released since the view was taken: the next poll shows it.
+  if (stale_ && t.releasedRun == t.intent.run) return;
   if (const auto unfit = unfitPin(t, s)) {
     seen.bounced.push_back({t.intent.job, literal(*unfit)});
     t.intent.want = JobIntent::Want::Held;
@@ -305,6 +337,34 @@ void SlurmDriver::place(Tracked& t, const SlurmJob& s, Seconds now, Observations
   t.releasedRun = t.intent.run;
   t.startTimed = false;
   (void)client_.setPriority(s.id, kReleasedPriority);
+}
+
+// Slurm binds whole GPUs of the type by its own choice among a node's free ones: where that
+// differs from the engine's GPUs it is reported (once per binding), so the engine's map - what
+// telemetry, GPU faults and the heatmap go by - is the cluster's.
+void SlurmDriver::compareBinding(Tracked& t, const SlurmJob& s, Observations& seen) {
+  if (t.intent.gpus.empty() || s.gresDetail.empty()) return;
+  observed::JobBound bound{t.intent.job, {}};
+  std::string signature;
+  bool differs = false;
+  for (const slurm::NodeGres& n : s.gresDetail) {
+    std::vector<int> slurms;
+    for (const slurm::GresUse& u : n.gres)
+      if (u.gres.name == "gpu") slurms.insert(slurms.end(), u.indices.begin(), u.indices.end());
+    std::sort(slurms.begin(), slurms.end());
+    const auto wanted = t.intent.gpus.find(n.node);
+    if (wanted == t.intent.gpus.end()) return;  // not a node the engine chose: nothing to map
+    std::vector<int> mine = wanted->second;
+    std::sort(mine.begin(), mine.end());
+    if (mine.size() != slurms.size()) return;  // another shape (not yet shown): not comparable
+    differs = differs || mine != slurms;
+    signature += n.node + ":";
+    for (int i : slurms) signature += std::to_string(i) + ",";
+    bound.gpus.emplace_back(n.node, std::move(slurms));
+  }
+  if (!differs || signature == t.boundReported) return;
+  t.boundReported = signature;
+  seen.bound.push_back(std::move(bound));
 }
 
 // Why Slurm could not run the job on the pinned nodes, judged from the last sinfo: a node it

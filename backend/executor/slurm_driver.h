@@ -33,6 +33,8 @@ struct JobIntent {
   JobId job = kNoJob;
   Want want = Want::Held;
   std::vector<std::string> nodes;  // Placed
+  // Placed, whole GPUs: the engine's GPU indices on each node, compared with what Slurm bound.
+  std::map<std::string, std::vector<int>> gpus;
   // Which run the engine means: its preemption count. A job preempted and placed again before
   // the driver saw the preemption is still requeued once, then released on its new nodes.
   int run = 0;
@@ -101,6 +103,9 @@ class SlurmDriver {
   // One poll and reconciliation at wall time `now` (seconds since the epoch). Returns what Slurm
   // did by itself since the last step.
   StepReport step(Seconds now);
+  // The intents that changed since the last step, carried out on the last poll's view of Slurm
+  // (no poll): for the worker woken by new decisions shortly after a poll.
+  StepReport act(Seconds now);
   [[nodiscard]] ExecutorStatus status() const { return status_; }
   // The Slurm job the engine's job is, as last seen.
   [[nodiscard]] std::optional<ExternalJob> job(JobId id) const;
@@ -115,13 +120,16 @@ class SlurmDriver {
     int releasedRun = -1;        // the run last released in Slurm; -1: none seen yet
     Seconds requeuedAt = 0;      // when it was last requeued (its old run still winds down)
     bool startTimed = false;     // the start of the released run was measured
+    std::string boundReported;   // the binding last reported to differ from the engine's
     bool submittedHere = false;  // this process sbatch'ed it (so knows it never ran unseen)
     int lostRuns = 0;            // resubmitted after Slurm lost the job (at most kMaxResubmits)
   };
   const slurm::SlurmJob* current(const Tracked& t) const;
   void reconcile(JobId id, Tracked& t, Seconds now, Observations& seen, bool& done);
+  void reconcileJobs(const std::vector<JobId>& ids, Seconds now, Observations& seen);
   void place(Tracked& t, const slurm::SlurmJob& s, Seconds now, Observations& seen);
   void requeue(Tracked& t, const slurm::SlurmJob& s, Seconds now);
+  void compareBinding(Tracked& t, const slurm::SlurmJob& s, Observations& seen);
   void keepHeld(Tracked& t, const slurm::SlurmJob& s, Seconds now);
   [[nodiscard]] std::optional<std::string> unfitPin(const Tracked& t,
                                                     const slurm::SlurmJob& s) const;
@@ -157,6 +165,8 @@ class SlurmDriver {
   std::vector<double> startSeconds_;
   bool again_ = false;
   int submitBudget_ = 0;
+  std::set<JobId> dirty_;  // intents changed since the last step
+  bool stale_ = false;     // acting on the last poll's view (act), not a fresh one
 };
 
 }  // namespace tessera

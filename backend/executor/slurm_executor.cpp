@@ -138,9 +138,13 @@ JobIntent SlurmExecutor::intentOf(const Engine& engine, const JobRecord& r) cons
   if (r.state == JobState::Running && r.placement) {
     i.want = JobIntent::Want::Placed;
     i.decidedAt = std::chrono::steady_clock::now();
+    const bool whole = r.job.perTask.kind == GpuRequest::Kind::Whole;
     for (const TaskAssignment& t : r.placement->tasks) {
-      const std::string& name = engine.cluster().node(t.node).name;
-      if (std::find(i.nodes.begin(), i.nodes.end(), name) == i.nodes.end()) i.nodes.push_back(name);
+      const Node& node = engine.cluster().node(t.node);
+      if (std::find(i.nodes.begin(), i.nodes.end(), node.name) == i.nodes.end())
+        i.nodes.push_back(node.name);
+      if (whole)
+        for (GpuId g : t.gpus) i.gpus[node.name].push_back(static_cast<int>(g - node.firstGpu));
     }
   } else if (!r.active()) {
     i.want = JobIntent::Want::Ended;
@@ -219,8 +223,12 @@ void SlurmExecutor::carryOut(const Engine& engine) {
     for (JobId id : touched) {
       if (const JobRecord* r = engine.job(id))
         intents.push_back(intentOf(engine, *r));
-      else
-        intents.push_back(JobIntent{id, JobIntent::Want::Ended, {}, 0, std::nullopt});
+      else {
+        JobIntent gone;
+        gone.job = id;
+        gone.want = JobIntent::Want::Ended;
+        intents.push_back(std::move(gone));
+      }
     }
   }
   eventCursor_ = events.size();
@@ -357,6 +365,10 @@ void SlurmExecutor::takeRunning(const SlurmOffer& offer, observed::Offer& out) c
 }
 
 void SlurmExecutor::run() {
+  using Clock = std::chrono::steady_clock;
+  const auto interval = std::chrono::duration_cast<Clock::duration>(
+      std::chrono::duration<double>(config_.pollSeconds));
+  Clock::time_point nextPoll = Clock::now();
   std::unique_lock lock(mutex_);
   while (!stopping_) {
     std::vector<JobIntent> intents;
@@ -375,7 +387,14 @@ void SlurmExecutor::run() {
     if (nodes) driver_.wantNodes(std::move(*nodes));
     for (const auto& [id, job] : answers) driver_.adopted(id, *job);
     for (const auto& [id, why] : refusals) driver_.refused(id, why);
-    StepReport report = driver_.step(static_cast<Seconds>(std::time(nullptr)));
+    // Woken by fresh decisions within an interval of the last poll: they are carried out on that
+    // poll's view (a poll of a busy cluster takes seconds); adoptions need a poll (their tags).
+    const auto now = static_cast<Seconds>(std::time(nullptr));
+    const bool poll =
+        Clock::now() >= nextPoll || !answers.empty() || !refusals.empty() || instance.has_value();
+    StepReport report = poll ? driver_.step(now) : driver_.act(now);
+    if (poll) nextPoll = Clock::now() + interval;
+    if (report.again) nextPoll = Clock::now();
     Observations& seen = report.seen;
     lock.lock();
     status_ = driver_.status();
@@ -389,12 +408,12 @@ void SlurmExecutor::run() {
     append(outbox_.gone, seen.gone);
     append(offers_, report.offers);
     append(outbox_.nodes, seen.nodes);
+    append(outbox_.bound, seen.bound);
     // News for the engine: a cycle now, as Slurm's own scheduler would react to a job's end.
     if (hostWake_ && (!outbox_.empty() || !offers_.empty())) hostWake_();
     if (config_.onStartLatency)
       for (double s : report.startSeconds) config_.onStartLatency(s);
-    if (report.again) continue;
-    wake_.wait_for(lock, std::chrono::duration<double>(config_.pollSeconds), [this] {
+    wake_.wait_until(lock, nextPoll, [this] {
       return stopping_ || !inbox_.empty() || !answers_.empty() || !refusals_.empty();
     });
   }

@@ -729,6 +729,46 @@ Status Engine::restoreRunning(JobId id, const std::vector<RestoredTask>& tasks, 
   return okStatus();
 }
 
+Status Engine::rebind(JobId id, const std::vector<RestoredTask>& tasks, const std::string& actor) {
+  JobRecord* j = mutableJob(id);
+  if (!j) return Error::notFound(phrase(text::kNoJob, id));
+  if (j->state != JobState::Running || !j->placement)
+    return Error::wrongState(phrase(text::kNotRunning, id, jobStateText(j->state)));
+  const auto job = std::to_string(id);
+  if (j->job.perTask.kind != GpuRequest::Kind::Whole)
+    return Error{"job " + job + ": only whole GPUs can be rebound", {}};
+  auto& placed = j->placement->tasks;
+  if (tasks.size() != placed.size())
+    return Error{"job " + job + " has " + std::to_string(placed.size()) + " tasks, not " +
+                     std::to_string(tasks.size()),
+                 {}};
+  for (size_t i = 0; i < tasks.size(); ++i)
+    if (tasks[i].node != placed[i].node)
+      return Error{"job " + job + ": task " + std::to_string(i) + " runs on " +
+                       cluster().node(placed[i].node).name + ", not on " +
+                       cluster().node(tasks[i].node).name,
+                   {}};
+  Transaction tx(state_);
+  tx.releaseJob(id, j->nodes());
+  for (const RestoredTask& t : tasks)
+    if (Status taken = takeRestored(tx, *j, t); !taken) {
+      tx.discard();
+      return Error{"job " + job + ": " + taken.error().message, {}};
+    }
+  tx.commit();
+  std::vector<GpuId> all;
+  std::string where;
+  for (size_t i = 0; i < tasks.size(); ++i) {
+    placed[i].gpus = tasks[i].gpus;
+    all.insert(all.end(), tasks[i].gpus.begin(), tasks[i].gpus.end());
+  }
+  j->placement->span = cluster().spanOf(all);
+  for (GpuId g : all) where += (where.empty() ? "" : ", ") + cluster().gpuName(g);
+  recordCommand(actor, literal("job " + job + " runs on " + where + " (as the cluster bound it)"));
+  events_.back().job = id;
+  return okStatus();
+}
+
 Status Engine::restoreFairShare(const std::vector<std::pair<std::string, double>>& usage) {
   std::vector<double> values(quotas_.teams().size(), 0.0);
   for (const auto& [team, u] : usage) {

@@ -169,6 +169,11 @@ class Engine {
   };
   Status restoreRunning(JobId id, const std::vector<RestoredTask>& tasks, Seconds started,
                         Seconds workKept);
+  // A running job's whole GPUs moved to those the cluster actually bound (Slurm chooses among a
+  // node's free GPUs of the type): the same nodes per task, the same count, other GPUs. Recorded
+  // in the audit log under `actor`. Fails, changing nothing, when the shape differs or the GPUs
+  // are not free.
+  Status rebind(JobId id, const std::vector<RestoredTask>& tasks, const std::string& actor);
   // Sets the teams' fair-share usage (decayed GPU-seconds, sub-teams included) as a snapshot
   // taken at the current clock recorded it; teams not listed have none.
   Status restoreFairShare(const std::vector<std::pair<std::string, double>>& usage);

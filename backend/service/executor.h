@@ -64,6 +64,12 @@ struct JobBounced {  // the cluster refused a placement: the job goes back to pe
   JobId job = kNoJob;
   Text reason;
 };
+// A running job's GPUs as the cluster bound them, where they differ from the engine's: whole
+// GPUs by index on each of its nodes (Slurm picks among a node's free GPUs of the type).
+struct JobBound {
+  JobId job = kNoJob;
+  std::vector<std::pair<std::string, std::vector<int>>> gpus;  // node -> GPU indices on it
+};
 struct JobGone {  // a pending job's cluster side vanished (cancelled outside Tessera)
   JobId job = kNoJob;
   Text reason;
@@ -99,8 +105,10 @@ struct Observations {
   std::vector<observed::JobGone> gone;
   std::vector<observed::Offer> offers;
   std::vector<observed::NodeOut> nodes;
+  std::vector<observed::JobBound> bound;
   [[nodiscard]] bool empty() const {
-    return ended.empty() && bounced.empty() && gone.empty() && offers.empty() && nodes.empty();
+    return ended.empty() && bounced.empty() && gone.empty() && offers.empty() && nodes.empty() &&
+           bound.empty();
   }
 };
 

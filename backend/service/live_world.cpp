@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cstdio>
 #include <ctime>
+#include <map>
 #include <random>
 
 #include "core/engine_text.h"
@@ -73,6 +74,7 @@ void LiveWorld::applyObservations(Engine& engine, BackendExtras& extras, const O
     if (r && r->active()) (void)engine.cancel(g.job, kActor, g.reason);
   }
   for (const observed::Offer& offer : seen.offers) adopt(engine, extras, offer);
+  for (const observed::JobBound& b : seen.bound) rebind(engine, b);
   for (const observed::NodeOut& n : seen.nodes) {
     const Node* node = engine.cluster().findNode(n.node);
     if (!node) continue;
@@ -133,6 +135,31 @@ void LiveWorld::adopt(Engine& engine, BackendExtras& extras, const observed::Off
     }
   }
   executor_->adopted(offer.externalId, *id);
+}
+
+// The engine's tasks on each node take, in order, the GPUs the cluster bound there. A binding
+// the engine cannot take (GPUs it counts as busy) is left: the two maps then differ until the
+// job ends, and nothing else is at stake (the cluster counts GPUs per node, as the engine does).
+void LiveWorld::rebind(Engine& engine, const observed::JobBound& bound) {
+  const JobRecord* r = engine.job(bound.job);
+  if (!r || r->state != JobState::Running || !r->placement) return;
+  const Cluster& c = engine.cluster();
+  std::map<NodeId, std::pair<std::vector<int>, size_t>> given;  // node -> (indices, next)
+  for (const auto& [name, gpus] : bound.gpus)
+    if (const Node* n = c.findNode(name)) given[n->id] = {gpus, 0};
+  std::vector<Engine::RestoredTask> tasks;
+  for (const TaskAssignment& t : r->placement->tasks) {
+    auto it = given.find(t.node);
+    if (it == given.end()) return;
+    auto& [gpus, next] = it->second;
+    Engine::RestoredTask task{t.node, {}, -1};
+    for (size_t k = 0; k < t.gpus.size(); ++k, ++next) {
+      if (next >= gpus.size() || gpus[next] < 0 || gpus[next] >= c.node(t.node).gpuCount()) return;
+      task.gpus.push_back(c.node(t.node).firstGpu + static_cast<GpuId>(gpus[next]));
+    }
+    tasks.push_back(std::move(task));
+  }
+  (void)engine.rebind(bound.job, tasks, kActor);
 }
 
 // A job found running in the cluster occupies exactly the GPUs it holds there.

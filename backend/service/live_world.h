@@ -41,6 +41,7 @@ class LiveWorld final : public World {
   void applyObservations(Engine& engine, BackendExtras& extras, const Observations& seen);
   void adopt(Engine& engine, BackendExtras& extras, const observed::Offer& offer);
   Status takeRunning(Engine& engine, JobId id, const observed::Offer& offer);
+  void rebind(Engine& engine, const observed::JobBound& bound);
   void holdFaultyGpus(Engine& engine);
 
   std::unique_ptr<Executor> executor_;

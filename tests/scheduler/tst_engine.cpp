@@ -314,6 +314,46 @@ class TstEngine : public QObject {
     checkSeqHasNoGaps(e);
   }
 
+  // A running job's GPUs follow what the cluster bound: same node and count, other GPUs; the
+  // old ones are free again and the move is audited. A binding onto busy GPUs, another node or
+  // another count changes nothing.
+  void aRunningJobIsReboundToTheClustersGpus() {
+    Engine e = makeEngine();
+    QVERIFY(e.submit(job(1, 2)));
+    QCOMPARE(e.runCycle().started, 1);
+    const NodeId node = e.job(1)->placement->tasks.front().node;
+    const std::vector<GpuId> before = e.job(1)->placement->tasks.front().gpus;
+    const GpuId first = cluster()->node(node).firstGpu;
+    std::vector<GpuId> others;
+    for (GpuId g = first; g < first + 4; ++g)
+      if (e.state().gpu(g).wholeOwner == kNoJob) others.push_back(g);
+    QCOMPARE(others.size(), size_t{2});
+    const size_t events = e.events().size();
+    QVERIFY(e.rebind(1, {{node, others, -1}}, "slurm"));
+    QCOMPARE(e.job(1)->placement->tasks.front().gpus, others);
+    for (GpuId g : others) QCOMPARE(e.state().gpu(g).wholeOwner, JobId{1});
+    for (GpuId g : before) QCOMPARE(e.state().gpu(g).wholeOwner, kNoJob);
+    QCOMPARE(e.events().size(), events + 1);
+    QCOMPARE(e.events().back().job, JobId{1});
+    QCOMPARE(e.events().back().kind, EventKind::Command);
+    QVERIFY2(e.invariantViolations().empty(), joined(e.invariantViolations()).c_str());
+
+    // Job 2 takes the GPUs job 1 left: job 1 cannot be bound back onto them.
+    Job two = job(2, 2);
+    two.pinNodes = {cluster()->node(node).name};
+    QVERIFY(e.submit(two));
+    QCOMPARE(e.runCycle().started, 1);
+    const size_t settled = e.events().size();
+    QVERIFY(!e.rebind(1, {{node, before, -1}}, "slurm"));
+    const NodeId elsewhere = node == 0 ? 1 : 0;
+    const GpuId otherFirst = cluster()->node(elsewhere).firstGpu;
+    QVERIFY(!e.rebind(1, {{elsewhere, {otherFirst, otherFirst + 1}, -1}}, "slurm"));
+    QVERIFY(!e.rebind(1, {{node, {others.front()}, -1}}, "slurm"));  // one GPU, not two
+    QCOMPARE(e.job(1)->placement->tasks.front().gpus, others);
+    for (GpuId g : others) QCOMPARE(e.state().gpu(g).wholeOwner, JobId{1});
+    QCOMPARE(e.events().size(), settled);
+  }
+
   void heldJobIsNotStarted() {
     Engine e = makeEngine();
     Job held = job(1, 1);

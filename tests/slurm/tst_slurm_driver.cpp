@@ -35,7 +35,8 @@ std::string squeueOf(json jobs) {
 
 // One job of Tessera's database "db" (job 7 is Slurm's 41), in squeue --json's shape.
 std::string squeueWith(const std::string& state, const std::string& reason, int priority,
-                       const std::string& gres, const std::string& nodes = "") {
+                       const std::string& gres, const std::string& nodes = "",
+                       const json& gresDetail = json::array()) {
   json job{{"job_id", 41},
            {"job_state", state},
            {"state_reason", reason},
@@ -44,7 +45,8 @@ std::string squeueWith(const std::string& state, const std::string& reason, int 
            {"tres_per_node", gres},
            {"nodes", nodes},
            {"name", "t"},
-           {"restart_cnt", 0}};
+           {"restart_cnt", 0},
+           {"gres_detail", gresDetail}};
   return squeueOf(json::array({job}));
 }
 
@@ -329,6 +331,55 @@ class TstSlurmDriver : public QObject {
     i.decidedAt = std::chrono::steady_clock::now() - std::chrono::seconds(5);
     restarted.driver.want(i);
     QVERIFY(restarted.driver.step(100).startSeconds.empty());
+  }
+
+  // Slurm bound other GPUs than the engine chose (it picks among the node's free ones): the
+  // binding is reported once, so the engine can follow it; the same binding again is no news.
+  void aDifferentGpuBindingIsReportedOnce() {
+    const std::string running = squeueWith("RUNNING", "None", 1000, "gres:gpu:h100:2", "node1",
+                                           json::array({"gpu:h100:2(IDX:2-3)"}));
+    Rig r;
+    r.poll(running);
+    r.poll(running);
+    JobIntent i = placed({"node1"});
+    i.gpus = {{"node1", {0, 1}}};
+    r.driver.want(i);
+    const StepReport first = r.driver.step(100);
+    QCOMPARE(first.seen.bound.size(), size_t{1});
+    QCOMPARE(first.seen.bound.front().job, JobId{7});
+    QCOMPARE(first.seen.bound.front().gpus,
+             (std::vector<std::pair<std::string, std::vector<int>>>{{"node1", {2, 3}}}));
+    QVERIFY(r.driver.step(101).seen.bound.empty());
+
+    Rig same;
+    same.poll(running);
+    i.gpus = {{"node1", {3, 2}}};  // the engine's own choice: nothing to report
+    same.driver.want(i);
+    QVERIFY(same.driver.step(100).seen.bound.empty());
+  }
+
+  // A placement decided just after a poll is carried out on that poll's view, without polling
+  // again; told again before the next poll, it is not released twice.
+  void aFreshDecisionIsCarriedOutWithoutAnotherPoll() {
+    Rig r;
+    r.poll(squeueWith("PENDING", "JobHeldUser", 0, "gres:gpu:h100:1"));
+    r.runner.answer("");  // update
+    r.runner.answer("");  // release
+    r.runner.answer("");  // priority
+    JobIntent waiting = placed({"node1"});
+    waiting.want = JobIntent::Want::Held;
+    waiting.nodes.clear();
+    r.driver.want(waiting);
+    (void)r.driver.step(100);
+    QCOMPARE(r.runner.requests.size(), size_t{2});  // held already: nothing to do
+    r.driver.want(placed({"node1"}));
+    (void)r.driver.act(100);
+    QCOMPARE(programs(r.runner),
+             (std::vector<std::string>{"squeue --json", "sinfo --json", "scontrol update JobId=41",
+                                       "scontrol release 41", "scontrol update JobId=41"}));
+    r.driver.want(placed({"node1"}));
+    (void)r.driver.act(100);
+    QCOMPARE(r.runner.requests.size(), size_t{5});
   }
 
   // A job running in Slurm without Tessera's tag (started before the gate, or released behind

@@ -320,6 +320,24 @@ class TstSlurmExecutor : public QObject {
                             .c_str());
   }
 
+  // Slurm binds a node's GPUs itself (the lowest free ones): pinned by the operator to GPU 3 in
+  // Tessera, the job gets another one in Slurm, and the engine's map follows what Slurm bound.
+  void theEnginesGpusFollowSlurmsBinding() {
+    Job j = job("sleep 30", 1, 1, "H100-SXM5-80GB");
+    j.pinGpus = {"node2/3"};
+    const JobId id = submit(j);
+    const std::string tag = awaitTag(id);
+    QVERIFY(eventually([&] { return runningInSlurmOn(tag, {"node2"}); }));
+    const auto live = slurmJobs(tag);
+    QCOMPARE(live.front().gresDetail.size(), size_t{1});
+    const std::vector<int> bound = live.front().gresDetail.front().gres.front().indices;
+    QCOMPARE(bound.size(), size_t{1});
+    QVERIFY2(bound.front() != 3, "Slurm bound GPU 3 itself: the premise of this test is gone");
+    QVERIFY(eventually([&] { return info(id).placement.front().gpus == bound; }, 10));
+    act(Command{cmd::Cancel{id}});
+    QVERIFY(eventually([&] { return slurmJobs(tag).empty(); }));
+  }
+
   // A job already running in Slurm when tesserad starts (released behind Tessera, untagged)
   // occupies its GPUs in the engine: taken in as running on exactly the GPUs Slurm bound, so
   // the next whole-node job goes to the other H100 node, never onto node1.
