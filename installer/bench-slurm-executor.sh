@@ -184,7 +184,7 @@ latency() {
   for i in $(seq 1 "$latency_jobs"); do
     t0=$(now)
     "$tessera" ctl submit --team bench --gpus 1 --name "lat-$i" --time-limit 5m \
-      --command "$(job_command 1)" >/dev/null
+      --workdir "$work" --output /dev/null --command "$(job_command 1)" >/dev/null
     wait_runs "lat-$i" 1 60
     started=$(awk '{ print $1 }' "$runs/lat-$i")
     lat+=("$(calc "$started - $t0")")
@@ -217,7 +217,7 @@ makespan_slurm() {
   local i t0
   t0=$(now)
   for i in $(seq 1 "$jobs"); do
-    sbatch --parsable --comment="tessera:plain.$i" -J "plain-$i" -t 2 -o /dev/null \
+    sbatch --parsable --comment="tessera:plain.$i" -J "plain-$i" -t 2 -o /dev/null -D "$work" \
       --gres="gpu:$(type_of "$i"):1" --wrap "$(job_command "$seconds")" >/dev/null
   done
   wait_runs plain- "$jobs" $((jobs * seconds))
@@ -231,8 +231,8 @@ makespan_tessera() {
   : >"$file"
   for i in $(seq 1 "$jobs"); do
     if [ "$(type_of "$i")" = a100 ]; then model=A100-SXM4-80GB; else model=H100-SXM5-80GB; fi
-    printf -- '- {name: tessera-%d, team: bench, gpus: 1, model: %s, time_limit: 2m, command: "%s"}\n' \
-      "$i" "$model" "$(job_command "$seconds" | sed 's/"/\\"/g')" >>"$file"
+    printf -- '- {name: tessera-%d, team: bench, gpus: 1, model: %s, time_limit: 2m, work_dir: %s, output: /dev/null, command: "%s"}\n' \
+      "$i" "$model" "$work" "$(job_command "$seconds" | sed 's/"/\\"/g')" >>"$file"
   done
   t0=$(now)
   "$tessera" ctl submit --file "$file" >/dev/null
