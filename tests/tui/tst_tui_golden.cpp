@@ -5,6 +5,7 @@
 // read `git diff tests/data/tui` before committing them).
 #include <QDir>
 #include <QFile>
+#include <QTranslator>
 #include <QtTest>
 
 #include "tui/controller.h"
@@ -95,6 +96,21 @@ class TstTuiGolden : public QObject {
       for (char c : dump) QVERIFY2(static_cast<unsigned char>(c) < 0x80, viewCommand(v));
       compareGolden(QStringLiteral("ascii-%1-80x24").arg(viewCommand(v)), dump);
     }
+  }
+
+  // German and Simplified Chinese from the desktop's catalogues; Chinese column titles are wide
+  // characters, so the columns must still line up by display width.
+  void translatedScreens() {
+    for (const char* lang : {"de", "zh_CN"}) {
+      QTranslator t;
+      QVERIFY(t.load(QStringLiteral(TESSERA_TEST_QM_DIR "/tessera_%1.qm").arg(lang)));
+      QVERIFY(QCoreApplication::installTranslator(&t));
+      for (View v : {View::Pending, View::Gpus})
+        compareGolden(QStringLiteral("%1-%2-80x24").arg(lang, viewCommand(v)), render(stateIn(v), 80, 24).dump());
+      QCoreApplication::removeTranslator(&t);
+    }
+    const std::string english = render(stateIn(View::Pending), 80, 24).dump(false);
+    QVERIFY(english.find("<Pending>") != std::string::npos);
   }
 
   // The confirmation shows the engine's dry-run answer for a hold.
