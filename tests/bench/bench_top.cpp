@@ -125,16 +125,6 @@ struct PipeTerminal {
   }
 };
 
-bench::Summary measure(int runs, const std::function<void()>& f) {
-  std::vector<double> ms;
-  for (int r = 0; r < runs; ++r) {
-    const auto t0 = Clock::now();
-    f();
-    ms.push_back(std::chrono::duration<double, std::milli>(Clock::now() - t0).count());
-  }
-  return bench::summarize(ms);
-}
-
 void row(const char* what, const bench::Summary& s, const char* unit, double target) {
   std::printf("| %-44s | %9.3f | %9.3f | %9.3f | %-4s | < %g %s: %s |\n", what, s.median, s.p90, s.max, unit,
               target, unit, s.median < target ? "MET" : "NOT MET");
@@ -158,19 +148,19 @@ int main(int argc, char** argv) {
   std::setlocale(LC_ALL, "C.UTF-8");
   State s = synthesize();
   s.ui.stack = {View::Gpus};
-  const auto frame = measure(runs, [&] { (void)render(s, kWidth, kHeight); });
+  const auto frame = bench::measure(runs, [&] { (void)render(s, kWidth, kHeight); });
 
   PipeTerminal pt;
   pt.term->draw(render(s, kWidth, kHeight));
   pt.drain();
-  const auto keyHeatmap = measure(runs, [&] {
+  const auto keyHeatmap = bench::measure(runs, [&] {
     onKey(s, kKeyDown);
     pt.term->draw(render(s, kWidth, kHeight));
     pt.drain();
   });
   State jobs = s;
   jobs.ui.stack = {View::Jobs};
-  const auto keyJobs = measure(runs, [&] {
+  const auto keyJobs = bench::measure(runs, [&] {
     onKey(jobs, kKeyDown);
     pt.term->draw(render(jobs, kWidth, kHeight));
     pt.drain();
