@@ -439,6 +439,14 @@
         <source>SHARE</source>
         <translation>ANTEIL</translation>
     </message>
+    <message>
+        <source>pool %1</source>
+        <translation>Pool %1</translation>
+    </message>
+    <message>
+        <source>HISTORY</source>
+        <translation>VERLAUF</translation>
+    </message>
 </context>
 <context>
     <name>tessera::console::MainWindow</name>

@@ -439,6 +439,14 @@
         <source>SHARE</source>
         <translation>份额</translation>
     </message>
+    <message>
+        <source>pool %1</source>
+        <translation>池 %1</translation>
+    </message>
+    <message>
+        <source>HISTORY</source>
+        <translation>历史</translation>
+    </message>
 </context>
 <context>
     <name>tessera::console::MainWindow</name>

@@ -1,6 +1,7 @@
 #include "feed.h"
 
 #include <future>
+#include <map>
 
 namespace tessera::tui {
 
@@ -31,18 +32,26 @@ void Feed::watch(std::function<void()> onChange) {
   cancelWatch_ = session().watchChanges(std::move(onChange));
 }
 
-// The remote event stream on its own thread. It cannot be interrupted while it waits for the
-// next event, so it is detached: it ends at the next event after stop, or with the process.
+// The remote event stream on its own thread. RemoteSession::watch reconnects by itself from the
+// last event it saw; when it gives up (a long outage) the stream is opened again from there a
+// little later, so the tail resumes without a gap or a repeat whenever the server is back. The
+// thread cannot be interrupted while it waits for the next event, so it is detached: it ends at
+// the next event after stop, or with the process.
 void Feed::startRemoteTail(uint64_t after) {
   tailStarted_ = true;
   std::thread([remote = remote_, tail = tail_, after] {
-    remote->watch(after, [&](const Event& e) {
-      if (tail->stop) return false;
-      std::lock_guard lock(tail->mutex);
-      tail->events.push_back(e);
-      if (tail->events.size() > Data::kEventTail) tail->events.pop_front();
-      return true;
-    });
+    uint64_t last = after;
+    while (!tail->stop) {
+      remote->watch(last, [&](const Event& e) {
+        if (tail->stop) return false;
+        last = e.seq;
+        std::lock_guard lock(tail->mutex);
+        tail->events.push_back(e);
+        if (tail->events.size() > Data::kEventTail) tail->events.pop_front();
+        return true;
+      });
+      if (!tail->stop) std::this_thread::sleep_for(std::chrono::seconds(2));
+    }
   }).detach();
 }
 
@@ -117,6 +126,15 @@ Data Feed::fetch(const Data& previous, JobId explainJob) {
   while (d.events.size() > Data::kEventTail) d.events.pop_front();
   d.history.push_back(utilOf(d.snapshot));
   while (d.history.size() > Data::kHistory) d.history.pop_front();
+  const auto record = [](std::deque<double>& h, double v) {
+    h.push_back(v);
+    while (h.size() > Data::kHistory) h.pop_front();
+  };
+  for (const TeamView& t : d.snapshot.teams) record(d.teamHistory[t.name], t.gpusInUse);
+  std::map<std::string, std::pair<double, double>> pools;  // allocated, total
+  for (const NodeView& n : d.snapshot.nodes)
+    for (const GpuView& g : n.gpus) pools[n.pool].first += g.allocated, pools[n.pool].second += 1;
+  for (const auto& [pool, v] : pools) record(d.poolHistory[pool], v.first / v.second);
   return d;
 }
 

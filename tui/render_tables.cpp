@@ -151,38 +151,54 @@ void drawEvents(Screen& scr, const State& s, int x, int y, int w, int h) {
 }
 
 void drawTeams(Screen& scr, const State& s, int x, int y, int w, int h) {
-  // The cluster's utilization history first: allocated, busy and SM-active as sparklines.
+  // The utilization history first: the cluster's allocated, busy and SM-active, then each pool's
+  // allocation, as sparklines.
   std::vector<double> alloc, busy, sm;
   for (const UtilPoint& p : s.data.history) {
     alloc.push_back(p.allocated);
     busy.push_back(p.busy);
     sm.push_back(p.smActive);
   }
-  const std::pair<std::string, const std::vector<double>*> series[] = {
-      {str(Top::tr("allocated")), &alloc}, {str(Top::tr("busy")), &busy}, {str(Top::tr("SM active")), &sm}};
+  std::vector<std::pair<std::string, std::vector<double>>> series{
+      {str(Top::tr("allocated")), alloc}, {str(Top::tr("busy")), busy}, {str(Top::tr("SM active")), sm}};
+  for (const auto& [pool, values] : s.data.poolHistory)
+    series.emplace_back(str(Top::tr("pool %1").arg(QString::fromStdString(pool))),
+                        std::vector<double>(values.begin(), values.end()));
   int line = 0;
+  const int lw = std::min(w / 3, 26);
   for (const auto& [name, values] : series) {
-    if (line >= h - 2) break;
-    const std::string label = name + " " + percent(values->empty() ? std::nullopt : std::optional(values->back()));
-    const int lw = std::min(w / 3, 22);
+    if (line >= h / 2) break;  // the teams keep at least half of the body
+    const std::string label = name + " " + percent(values.empty() ? std::nullopt : std::optional(values.back()));
     scr.put(x, y + line, label, Role::Normal, lw);
-    drawSparkline(scr, *s.glyphs, x + lw, y + line, w - lw, *values, Role::Accent);
+    drawSparkline(scr, *s.glyphs, x + lw, y + line, w - lw, values, Role::Accent);
     ++line;
   }
   TableView t{{{str(Top::tr("TEAM")), 16, false, 10},
                {str(Top::tr("PARENT")), 12, false, 3},
                {str(Top::tr("IN USE")), 7, true, 9},
                {str(Top::tr("GUARANTEED")), 10, true, 6},
-               {str(Top::tr("SHARE")), 12, false, 5, true}},
+               {str(Top::tr("SHARE")), 6, true, 5},
+               {str(Top::tr("HISTORY")), 12, false, 7, true}},
               {},
               {},
               s.ui.selected};
-  for (const TeamView* team : visibleTeams(s))
+  for (const TeamView* team : visibleTeams(s)) {
+    // The team's GPUs in use, scaled to its own peak (or its guarantee when that is higher).
+    std::vector<double> used;
+    if (auto it = s.data.teamHistory.find(team->name); it != s.data.teamHistory.end())
+      used.assign(it->second.begin(), it->second.end());
+    double peak = std::max(1.0, static_cast<double>(team->guaranteed));
+    for (double v : used) peak = std::max(peak, v);
+    for (double& v : used) v /= peak;
     t.rows.push_back({{team->name},
                       {team->parent, Role::Dim},
                       {std::to_string(static_cast<int>(team->gpusInUse + 0.5))},
                       {std::to_string(team->guaranteed), Role::Dim},
-                      {percent(team->fairShareUsage)}});
+                      {percent(team->fairShareUsage)},
+                      {"", Role::Normal, [&s, used](Screen& out, int bx, int by, int bw) {
+                         drawSparkline(out, *s.glyphs, bx, by, bw, used, Role::Accent);
+                       }}});
+  }
   drawTable(scr, t, x, y + line, w, h - line);
 }
 

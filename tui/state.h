@@ -4,6 +4,7 @@
 // in the UI (view stack, filter, selection, sort, prompt). Views are pure functions of this.
 #include <cstdint>
 #include <deque>
+#include <map>
 #include <optional>
 #include <string>
 #include <vector>
@@ -55,6 +56,10 @@ struct Data {
   std::optional<Explanation> explanation;
   std::deque<Event> events;  // newest last, at most kEventTail
   std::deque<UtilPoint> history;  // newest last, at most kHistory
+  // GPUs in use per team, one value per refresh like `history`.
+  std::map<std::string, std::deque<double>> teamHistory;
+  // Fraction of each pool's GPUs allocated, one value per refresh.
+  std::map<std::string, std::deque<double>> poolHistory;
   std::string source;             // "demo" or the server's address
   std::string connection;         // empty while connected, else why not
   static constexpr size_t kEventTail = 500;

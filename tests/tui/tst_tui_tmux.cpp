@@ -8,6 +8,7 @@
 #include <QTemporaryDir>
 #include <QtTest>
 
+#include <csignal>
 #include <fstream>
 
 #include "../rpc/daemon_process.h"
@@ -143,6 +144,23 @@ class TstTuiTmux : public QObject {
     QVERIFY(!t.alternateScreen());
   }
 
+  // A crash signal still gives the terminal back: the alternate screen is left and the shell sees
+  // the signal's status (128 + SIGSEGV).
+  void crashSignalRestoresTheTerminal() {
+    Tmux t(100, 30, top() + " --demo");
+    QVERIFY(t.waitFor("<Jobs>"));
+    // The pane's shell runs top as its only child (env execs it).
+    const QString shell = t.run({"display-message", "-p", "-t", "t", "#{pane_pid}"}).trimmed();
+    QProcess children;
+    children.start(QStringLiteral("pgrep"), {"-P", shell});
+    QVERIFY(children.waitForFinished(5000));
+    const QStringList pids = QString::fromUtf8(children.readAllStandardOutput()).split('\n', Qt::SkipEmptyParts);
+    QCOMPARE(pids.size(), qsizetype{1});
+    QCOMPARE(::kill(pids[0].toInt(), SIGSEGV), 0);
+    QVERIFY(t.waitFor("TOP-EXITED-139"));
+    QVERIFY(!t.alternateScreen());
+  }
+
   // LANG=C: ASCII only, still a full screen.
   void asciiUnderLangC() {
     Tmux t(100, 30, "LANG=C LC_ALL=C " + top() + " --demo --view gpus");
@@ -177,6 +195,41 @@ class TstTuiTmux : public QObject {
     t.keys({"y"});
     QVERIFY(t.waitFor("done:"));
     QVERIFY(ok(await<JobInfo>([&](auto r) { client->job(id, r); })).row.job.held);
+    t.keys({"q"});
+    QVERIFY(t.waitFor("TOP-EXITED-0"));
+    QCOMPARE(d.terminate(), 0);
+  }
+
+  // The events view follows the live stream, and after tesserad restarts it resumes where it
+  // stopped: the job submitted after the restart shows up in the tail.
+  void eventsResumeAfterARestart() {
+    QTemporaryDir dir;
+    const QString db = dir.filePath("events.db");
+    Daemon d;
+    QVERIFY2(d.start({"--mode", "live", "--db", db}), qPrintable(d.log()));
+    const QString listen = QString::fromStdString(d.address());
+    Tmux t(120, 40, top() + " --server " + listen + " --view events");
+    QVERIFY(t.waitFor("<Events>"));
+    const auto submitted = [&](JobId id) {
+      const QRegularExpression row(QStringLiteral(R"(^\s*\d+\s+\S+\s+%1\s+submitted)").arg(id),
+                                   QRegularExpression::MultilineOption);
+      QElapsedTimer timer;
+      timer.start();
+      while (timer.elapsed() < 20000) {
+        if (row.match(t.screen()).hasMatch()) return true;
+        QTest::qWait(100);
+      }
+      qWarning("no submitted row for job %lld:\n%s", static_cast<long long>(id), qPrintable(t.screen()));
+      return false;
+    };
+    const auto submit = [&] {
+      auto c = d.client();
+      return ok(await<std::vector<JobId>>([&](auto r) { c->submit({demoJobThatWaits()}, Caller{}, std::nullopt, r); }))[0];
+    };
+    QVERIFY(submitted(submit()));
+    QCOMPARE(d.terminate(), 0);
+    QVERIFY2(d.start({"--mode", "live", "--db", db, "--listen", listen}), qPrintable(d.log()));
+    QVERIFY(submitted(submit()));
     t.keys({"q"});
     QVERIFY(t.waitFor("TOP-EXITED-0"));
     QCOMPARE(d.terminate(), 0);
