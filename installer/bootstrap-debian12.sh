@@ -19,6 +19,9 @@ PACKAGES=(
   # tests and benchmarks; poppler-utils: pdftotext, which the report tests read PDFs with;
   # jq: installer/run-benchmarks.sh reads Google Benchmark's JSON with it
   libbenchmark-dev poppler-utils jq
+  # the terminal console (tessera top): ncursesw; tmux drives it in the tests; ncurses-term has
+  # the terminfo entries beyond xterm (xterm-direct for 24-bit colour)
+  libncurses-dev tmux ncurses-term
   # headless GUI at run/test time: without a font every glyph renders as a box;
   # fonts-wqy-microhei: CJK glyphs for the Simplified Chinese translation
   xvfb xauth fonts-dejavu-core fonts-wqy-microhei

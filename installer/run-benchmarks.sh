@@ -59,6 +59,7 @@ BENCHMARKS=(
   "tesserad_restart|bench_tesserad|1200|tesserad restart to serving (prepares its database once)"
   "heatmap|bench_heatmap|300|topology heatmap, 10,000 GPUs"
   "console|bench_console|300|console start and event to pixel"
+  "top|bench_top|120|terminal console (tessera top), 10,000 GPUs"
   "report|bench_report|600|30-day report over 6,000 GPUs"
 )
 
@@ -101,6 +102,9 @@ FIGURES=(
   "heatmap.repaint_utilization|heatmap|full repaint, fitted, utilization layer, median|result:repaint.fitted.utilization.median;table:full repaint, fitted, utilization layer|ms|< 16|lower|as heatmap.repaint_allocation"
   "heatmap.repaint_gap|heatmap|full repaint, fitted, gap layer, median|result:repaint.fitted.gap.median;table:full repaint, fitted, gap layer|ms|< 16|lower|as heatmap.repaint_allocation"
   "heatmap.hit_test|heatmap|hover hit test, one call|result:hit_test.mean_per_call.median;table:hitTest, one call (100,000 random points)|ms|< 0.1|lower|mean per call over batches of 100,000 calls; the median batch"
+  "top.heatmap_frame|top|heatmap frame, 10,000 GPUs, 200x60, median|result:frame.heatmap.median|ms|< 10|lower|render() of the screen model (layout of all GPUs, cells of the visible ones); no terminal"
+  "top.key_to_screen|top|key to screen, jobs view with 5,000 jobs, median|result:key_to_screen.jobs.median|ms|< 50|lower|controller, render and the ncurses writer into a pipe; no terminal emulator"
+  "top.refresh_bytes|top|bytes written by a steady refresh (2% of GPUs changed), median|result:refresh.bytes.median|B|< 5120|lower|heatmap view, 200x60, 256 colours, TERM=xterm-256color"
   "console.cold_start|console|cold start to the first painted heatmap|result:cold_start|ms|< 1500|lower|from creating the window; process start and Qt's loading excluded"
   "console.event_to_pixel|console|event to pixel, worst of the submits|result:event_to_pixel.max|ms|< 100|lower|a submit in this process (no gRPC), one at a time, the 50 ms refresh pause included"
   "report.csv_team|report|30-day report to CSV, grouped by team|result:team.csv|s|< 5|lower|opening the database, computing and writing"
@@ -371,6 +375,8 @@ run_benchmark() { # name limit
     heatmap:1) run_exe "$limit" "$logs/$name.out" bench_heatmap --smoke ;;
     console:0) run_exe "$limit" "$logs/$name.out" bench_console --runs 20 ;;
     console:1) run_exe "$limit" "$logs/$name.out" bench_console --smoke ;;
+    top:0) run_exe "$limit" "$logs/$name.out" bench_top --runs 200 ;;
+    top:1) run_exe "$limit" "$logs/$name.out" bench_top --smoke ;;
     report:0)
       local db group
       db=$(prepared report-100k db)

@@ -2,6 +2,453 @@
 <!DOCTYPE TS>
 <TS version="2.1" language="de_DE">
 <context>
+    <name>Top</name>
+    <message>
+        <source>unknown view: %1</source>
+        <translation>unbekannte Ansicht: %1</translation>
+    </message>
+    <message>
+        <source>Priority class:</source>
+        <translation>Prioritätsklasse:</translation>
+    </message>
+    <message>
+        <source>Pin to node:</source>
+        <translation>An Knoten binden:</translation>
+    </message>
+    <message>
+        <source>Drain reason:</source>
+        <translation>Grund für das Leeren:</translation>
+    </message>
+    <message>
+        <source>read-only: actions are off</source>
+        <translation>nur lesen: Aktionen sind aus</translation>
+    </message>
+    <message>
+        <source>refused: %1</source>
+        <translation>abgelehnt: %1</translation>
+    </message>
+    <message>
+        <source>done: %1</source>
+        <translation>erledigt: %1</translation>
+    </message>
+    <message>
+        <source>Why</source>
+        <translation>Warum</translation>
+    </message>
+    <message>
+        <source>Nodes</source>
+        <translation>Knoten</translation>
+    </message>
+    <message>
+        <source>Queue position</source>
+        <translation>Warteschlangenplatz</translation>
+    </message>
+    <message>
+        <source>ETA</source>
+        <translation>Vorauss. Start</translation>
+    </message>
+    <message>
+        <source>in %1</source>
+        <translation>in %1</translation>
+    </message>
+    <message>
+        <source>Fragmentation</source>
+        <translation>Fragmentierung</translation>
+    </message>
+    <message>
+        <source>Blocked by jobs</source>
+        <translation>Blockiert durch Jobs</translation>
+    </message>
+    <message>
+        <source>Blocked by teams</source>
+        <translation>Blockiert durch Teams</translation>
+    </message>
+    <message>
+        <source>What would help:</source>
+        <translation>Was helfen würde:</translation>
+    </message>
+    <message>
+        <source>Placement</source>
+        <translation>Platzierung</translation>
+    </message>
+    <message>
+        <source>History:</source>
+        <translation>Verlauf:</translation>
+    </message>
+    <message>
+        <source>team %1, class %2, %3, asks %4</source>
+        <translation>Team %1, Klasse %2, %3, fordert %4</translation>
+    </message>
+    <message>
+        <source>held by an operator</source>
+        <translation>von einem Operator zurückgehalten</translation>
+    </message>
+    <message>
+        <source>Running on</source>
+        <translation>Läuft auf</translation>
+    </message>
+    <message>
+        <source>Job %1 is no longer active</source>
+        <translation>Job %1 ist nicht mehr aktiv</translation>
+    </message>
+    <message>
+        <source>No node %1</source>
+        <translation>Kein Knoten %1</translation>
+    </message>
+    <message>
+        <source>Holds:</source>
+        <translation>Sperren:</translation>
+    </message>
+    <message>
+        <source>down</source>
+        <translation>ausgefallen</translation>
+    </message>
+    <message>
+        <source>Running jobs:</source>
+        <translation>Laufende Jobs:</translation>
+    </message>
+    <message>
+        <source>switch view</source>
+        <translation>Ansicht wechseln</translation>
+    </message>
+    <message>
+        <source>filter: words, key=value (team=, state=, node=, name=, ...)</source>
+        <translation>Filter: Wörter, Schlüssel=Wert (team=, state=, node=, name=, ...)</translation>
+    </message>
+    <message>
+        <source>drill down: job or node detail</source>
+        <translation>Details: Job oder Knoten</translation>
+    </message>
+    <message>
+        <source>back, or clear the filter</source>
+        <translation>zurück, oder Filter löschen</translation>
+    </message>
+    <message>
+        <source>move the selection</source>
+        <translation>Auswahl bewegen</translation>
+    </message>
+    <message>
+        <source>sort by the next column / reverse</source>
+        <translation>nach der nächsten Spalte sortieren / umkehren</translation>
+    </message>
+    <message>
+        <source>group jobs by team</source>
+        <translation>Jobs nach Team gruppieren</translation>
+    </message>
+    <message>
+        <source>next heatmap layer</source>
+        <translation>nächste Heatmap-Ebene</translation>
+    </message>
+    <message>
+        <source>quit</source>
+        <translation>beenden</translation>
+    </message>
+    <message>
+        <source>hold / release the job</source>
+        <translation>Job zurückhalten / freigeben</translation>
+    </message>
+    <message>
+        <source>preempt / cancel the job</source>
+        <translation>Job verdrängen / abbrechen</translation>
+    </message>
+    <message>
+        <source>set the priority class</source>
+        <translation>Prioritätsklasse setzen</translation>
+    </message>
+    <message>
+        <source>move to the top / bottom of the queue</source>
+        <translation>an den Anfang / das Ende der Warteschlange</translation>
+    </message>
+    <message>
+        <source>pin the job to a node</source>
+        <translation>Job an einen Knoten binden</translation>
+    </message>
+    <message>
+        <source>drain (with a reason) / undrain the node</source>
+        <translation>Knoten leeren (mit Grund) / wieder freigeben</translation>
+    </message>
+    <message>
+        <source>Jobs</source>
+        <translation>Jobs</translation>
+    </message>
+    <message>
+        <source>Pending</source>
+        <translation>Wartend</translation>
+    </message>
+    <message>
+        <source>GPU heatmap</source>
+        <translation>GPU-Heatmap</translation>
+    </message>
+    <message>
+        <source>MIG</source>
+        <translation>MIG</translation>
+    </message>
+    <message>
+        <source>Events</source>
+        <translation>Ereignisse</translation>
+    </message>
+    <message>
+        <source>Teams</source>
+        <translation>Teams</translation>
+    </message>
+    <message>
+        <source>Job</source>
+        <translation>Job</translation>
+    </message>
+    <message>
+        <source>Node</source>
+        <translation>Knoten</translation>
+    </message>
+    <message>
+        <source>Keys</source>
+        <translation>Tasten</translation>
+    </message>
+    <message>
+        <source>GPUs %1/%2</source>
+        <translation>GPUs %1/%2</translation>
+    </message>
+    <message>
+        <source>run %1</source>
+        <translation>laufend %1</translation>
+    </message>
+    <message>
+        <source>pend %1</source>
+        <translation>wartend %1</translation>
+    </message>
+    <message>
+        <source>sort</source>
+        <translation>Sortierung</translation>
+    </message>
+    <message>
+        <source>by team</source>
+        <translation>nach Team</translation>
+    </message>
+    <message>
+        <source>read-only</source>
+        <translation>nur lesen</translation>
+    </message>
+    <message>
+        <source>:view /filter ?keys Esc back q quit</source>
+        <translation>:Ansicht /Filter ?Tasten Esc zurück q Ende</translation>
+    </message>
+    <message>
+        <source>Enter detail s sort g group</source>
+        <translation>Enter Details s sortieren g gruppieren</translation>
+    </message>
+    <message>
+        <source>l layer Enter node</source>
+        <translation>l Ebene Enter Knoten</translation>
+    </message>
+    <message>
+        <source>h hold r release p preempt x cancel</source>
+        <translation>h zurückhalten r freigeben p verdrängen x abbrechen</translation>
+    </message>
+    <message>
+        <source>d drain u undrain</source>
+        <translation>d leeren u freigeben</translation>
+    </message>
+    <message>
+        <source>starts: %1</source>
+        <translation>startet: %1</translation>
+    </message>
+    <message>
+        <source>preempted: %1</source>
+        <translation>verdrängt: %1</translation>
+    </message>
+    <message>
+        <source>stopped: %1</source>
+        <translation>beendet: %1</translation>
+    </message>
+    <message>
+        <source>GPU-hours lost: %1</source>
+        <translation>verlorene GPU-Stunden: %1</translation>
+    </message>
+    <message>
+        <source>Confirm</source>
+        <translation>Bestätigen</translation>
+    </message>
+    <message>
+        <source>Dry run (the engine&apos;s prediction):</source>
+        <translation>Probelauf (Vorhersage der Engine):</translation>
+    </message>
+    <message>
+        <source>y apply  n cancel</source>
+        <translation>y ausführen  n abbrechen</translation>
+    </message>
+    <message>
+        <source>Terminal too small</source>
+        <translation>Terminal zu klein</translation>
+    </message>
+    <message>
+        <source>Allocation</source>
+        <translation>Belegung</translation>
+    </message>
+    <message>
+        <source>Utilization</source>
+        <translation>Auslastung</translation>
+    </message>
+    <message>
+        <source>SM active</source>
+        <translation>SM aktiv</translation>
+    </message>
+    <message>
+        <source>Allocated but idle</source>
+        <translation>Belegt, aber ungenutzt</translation>
+    </message>
+    <message>
+        <source>Health</source>
+        <translation>Zustand</translation>
+    </message>
+    <message>
+        <source>layer</source>
+        <translation>Ebene</translation>
+    </message>
+    <message>
+        <source>out</source>
+        <translation>ausgefallen</translation>
+    </message>
+    <message>
+        <source>l next layer</source>
+        <translation>l nächste Ebene</translation>
+    </message>
+    <message>
+        <source>held</source>
+        <translation>zurückgehalten</translation>
+    </message>
+    <message>
+        <source>ID</source>
+        <translation>ID</translation>
+    </message>
+    <message>
+        <source>NAME</source>
+        <translation>NAME</translation>
+    </message>
+    <message>
+        <source>TEAM</source>
+        <translation>TEAM</translation>
+    </message>
+    <message>
+        <source>CLASS</source>
+        <translation>KLASSE</translation>
+    </message>
+    <message>
+        <source>STATE</source>
+        <translation>STATUS</translation>
+    </message>
+    <message>
+        <source>GPUS</source>
+        <translation>GPUS</translation>
+    </message>
+    <message>
+        <source>POS</source>
+        <translation>POS</translation>
+    </message>
+    <message>
+        <source>AGE</source>
+        <translation>ALTER</translation>
+    </message>
+    <message>
+        <source>REASON / NODES</source>
+        <translation>GRUND / KNOTEN</translation>
+    </message>
+    <message>
+        <source>NODE</source>
+        <translation>KNOTEN</translation>
+    </message>
+    <message>
+        <source>POOL</source>
+        <translation>POOL</translation>
+    </message>
+    <message>
+        <source>LEAF</source>
+        <translation>LEAF</translation>
+    </message>
+    <message>
+        <source>ALLOCATED</source>
+        <translation>BELEGT</translation>
+    </message>
+    <message>
+        <source>UTIL</source>
+        <translation>AUSL.</translation>
+    </message>
+    <message>
+        <source>REASON</source>
+        <translation>GRUND</translation>
+    </message>
+    <message>
+        <source>GPU</source>
+        <translation>GPU</translation>
+    </message>
+    <message>
+        <source>MODEL</source>
+        <translation>MODELL</translation>
+    </message>
+    <message>
+        <source>SLICES</source>
+        <translation>SLICES</translation>
+    </message>
+    <message>
+        <source>BUSY</source>
+        <translation>BELEGT</translation>
+    </message>
+    <message>
+        <source>LAYOUT</source>
+        <translation>LAYOUT</translation>
+    </message>
+    <message>
+        <source>SEQ</source>
+        <translation>NR</translation>
+    </message>
+    <message>
+        <source>TIME</source>
+        <translation>ZEIT</translation>
+    </message>
+    <message>
+        <source>JOB</source>
+        <translation>JOB</translation>
+    </message>
+    <message>
+        <source>EVENT</source>
+        <translation>EREIGNIS</translation>
+    </message>
+    <message>
+        <source>ACTOR</source>
+        <translation>AKTEUR</translation>
+    </message>
+    <message>
+        <source>allocated</source>
+        <translation>belegt</translation>
+    </message>
+    <message>
+        <source>busy</source>
+        <translation>ausgelastet</translation>
+    </message>
+    <message>
+        <source>PARENT</source>
+        <translation>ELTERN</translation>
+    </message>
+    <message>
+        <source>IN USE</source>
+        <translation>IN NUTZUNG</translation>
+    </message>
+    <message>
+        <source>GUARANTEED</source>
+        <translation>GARANTIERT</translation>
+    </message>
+    <message>
+        <source>SHARE</source>
+        <translation>ANTEIL</translation>
+    </message>
+    <message>
+        <source>pool %1</source>
+        <translation>Pool %1</translation>
+    </message>
+    <message>
+        <source>HISTORY</source>
+        <translation>VERLAUF</translation>
+    </message>
+</context>
+<context>
     <name>tessera::console::MainWindow</name>
     <message>
         <source>Tessera — %1</source>

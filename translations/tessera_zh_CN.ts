@@ -2,6 +2,453 @@
 <!DOCTYPE TS>
 <TS version="2.1" language="zh_CN">
 <context>
+    <name>Top</name>
+    <message>
+        <source>unknown view: %1</source>
+        <translation>未知视图：%1</translation>
+    </message>
+    <message>
+        <source>Priority class:</source>
+        <translation>优先级类别：</translation>
+    </message>
+    <message>
+        <source>Pin to node:</source>
+        <translation>绑定到节点：</translation>
+    </message>
+    <message>
+        <source>Drain reason:</source>
+        <translation>排空原因：</translation>
+    </message>
+    <message>
+        <source>read-only: actions are off</source>
+        <translation>只读：操作已关闭</translation>
+    </message>
+    <message>
+        <source>refused: %1</source>
+        <translation>被拒绝：%1</translation>
+    </message>
+    <message>
+        <source>done: %1</source>
+        <translation>已完成：%1</translation>
+    </message>
+    <message>
+        <source>Why</source>
+        <translation>原因</translation>
+    </message>
+    <message>
+        <source>Nodes</source>
+        <translation>节点</translation>
+    </message>
+    <message>
+        <source>Queue position</source>
+        <translation>队列位置</translation>
+    </message>
+    <message>
+        <source>ETA</source>
+        <translation>预计开始</translation>
+    </message>
+    <message>
+        <source>in %1</source>
+        <translation>%1 后</translation>
+    </message>
+    <message>
+        <source>Fragmentation</source>
+        <translation>碎片</translation>
+    </message>
+    <message>
+        <source>Blocked by jobs</source>
+        <translation>被作业阻塞</translation>
+    </message>
+    <message>
+        <source>Blocked by teams</source>
+        <translation>被团队阻塞</translation>
+    </message>
+    <message>
+        <source>What would help:</source>
+        <translation>可行的办法：</translation>
+    </message>
+    <message>
+        <source>Placement</source>
+        <translation>放置</translation>
+    </message>
+    <message>
+        <source>History:</source>
+        <translation>历史：</translation>
+    </message>
+    <message>
+        <source>team %1, class %2, %3, asks %4</source>
+        <translation>团队 %1，类别 %2，%3，请求 %4</translation>
+    </message>
+    <message>
+        <source>held by an operator</source>
+        <translation>被操作员挂起</translation>
+    </message>
+    <message>
+        <source>Running on</source>
+        <translation>运行于</translation>
+    </message>
+    <message>
+        <source>Job %1 is no longer active</source>
+        <translation>作业 %1 已不再活动</translation>
+    </message>
+    <message>
+        <source>No node %1</source>
+        <translation>没有节点 %1</translation>
+    </message>
+    <message>
+        <source>Holds:</source>
+        <translation>占用：</translation>
+    </message>
+    <message>
+        <source>down</source>
+        <translation>宕机</translation>
+    </message>
+    <message>
+        <source>Running jobs:</source>
+        <translation>运行中的作业：</translation>
+    </message>
+    <message>
+        <source>switch view</source>
+        <translation>切换视图</translation>
+    </message>
+    <message>
+        <source>filter: words, key=value (team=, state=, node=, name=, ...)</source>
+        <translation>过滤：词语，键=值（team=、state=、node=、name=……）</translation>
+    </message>
+    <message>
+        <source>drill down: job or node detail</source>
+        <translation>深入：作业或节点详情</translation>
+    </message>
+    <message>
+        <source>back, or clear the filter</source>
+        <translation>返回，或清除过滤</translation>
+    </message>
+    <message>
+        <source>move the selection</source>
+        <translation>移动选择</translation>
+    </message>
+    <message>
+        <source>sort by the next column / reverse</source>
+        <translation>按下一列排序 / 反向</translation>
+    </message>
+    <message>
+        <source>group jobs by team</source>
+        <translation>按团队分组作业</translation>
+    </message>
+    <message>
+        <source>next heatmap layer</source>
+        <translation>下一个热图层</translation>
+    </message>
+    <message>
+        <source>quit</source>
+        <translation>退出</translation>
+    </message>
+    <message>
+        <source>hold / release the job</source>
+        <translation>挂起 / 释放作业</translation>
+    </message>
+    <message>
+        <source>preempt / cancel the job</source>
+        <translation>抢占 / 取消作业</translation>
+    </message>
+    <message>
+        <source>set the priority class</source>
+        <translation>设置优先级类别</translation>
+    </message>
+    <message>
+        <source>move to the top / bottom of the queue</source>
+        <translation>移到队列顶部 / 底部</translation>
+    </message>
+    <message>
+        <source>pin the job to a node</source>
+        <translation>将作业绑定到节点</translation>
+    </message>
+    <message>
+        <source>drain (with a reason) / undrain the node</source>
+        <translation>排空节点（附原因）/ 取消排空</translation>
+    </message>
+    <message>
+        <source>Jobs</source>
+        <translation>作业</translation>
+    </message>
+    <message>
+        <source>Pending</source>
+        <translation>等待中</translation>
+    </message>
+    <message>
+        <source>GPU heatmap</source>
+        <translation>GPU 热图</translation>
+    </message>
+    <message>
+        <source>MIG</source>
+        <translation>MIG</translation>
+    </message>
+    <message>
+        <source>Events</source>
+        <translation>事件</translation>
+    </message>
+    <message>
+        <source>Teams</source>
+        <translation>团队</translation>
+    </message>
+    <message>
+        <source>Job</source>
+        <translation>作业</translation>
+    </message>
+    <message>
+        <source>Node</source>
+        <translation>节点</translation>
+    </message>
+    <message>
+        <source>Keys</source>
+        <translation>按键</translation>
+    </message>
+    <message>
+        <source>GPUs %1/%2</source>
+        <translation>GPU %1/%2</translation>
+    </message>
+    <message>
+        <source>run %1</source>
+        <translation>运行 %1</translation>
+    </message>
+    <message>
+        <source>pend %1</source>
+        <translation>等待 %1</translation>
+    </message>
+    <message>
+        <source>sort</source>
+        <translation>排序</translation>
+    </message>
+    <message>
+        <source>by team</source>
+        <translation>按团队</translation>
+    </message>
+    <message>
+        <source>read-only</source>
+        <translation>只读</translation>
+    </message>
+    <message>
+        <source>:view /filter ?keys Esc back q quit</source>
+        <translation>:视图 /过滤 ?按键 Esc 返回 q 退出</translation>
+    </message>
+    <message>
+        <source>Enter detail s sort g group</source>
+        <translation>Enter 详情 s 排序 g 分组</translation>
+    </message>
+    <message>
+        <source>l layer Enter node</source>
+        <translation>l 图层 Enter 节点</translation>
+    </message>
+    <message>
+        <source>h hold r release p preempt x cancel</source>
+        <translation>h 挂起 r 释放 p 抢占 x 取消</translation>
+    </message>
+    <message>
+        <source>d drain u undrain</source>
+        <translation>d 排空 u 取消排空</translation>
+    </message>
+    <message>
+        <source>starts: %1</source>
+        <translation>启动：%1</translation>
+    </message>
+    <message>
+        <source>preempted: %1</source>
+        <translation>被抢占：%1</translation>
+    </message>
+    <message>
+        <source>stopped: %1</source>
+        <translation>停止：%1</translation>
+    </message>
+    <message>
+        <source>GPU-hours lost: %1</source>
+        <translation>损失的 GPU 小时：%1</translation>
+    </message>
+    <message>
+        <source>Confirm</source>
+        <translation>确认</translation>
+    </message>
+    <message>
+        <source>Dry run (the engine&apos;s prediction):</source>
+        <translation>试运行（引擎的预测）：</translation>
+    </message>
+    <message>
+        <source>y apply  n cancel</source>
+        <translation>y 执行  n 取消</translation>
+    </message>
+    <message>
+        <source>Terminal too small</source>
+        <translation>终端太小</translation>
+    </message>
+    <message>
+        <source>Allocation</source>
+        <translation>分配</translation>
+    </message>
+    <message>
+        <source>Utilization</source>
+        <translation>利用率</translation>
+    </message>
+    <message>
+        <source>SM active</source>
+        <translation>SM 活跃</translation>
+    </message>
+    <message>
+        <source>Allocated but idle</source>
+        <translation>已分配但空闲</translation>
+    </message>
+    <message>
+        <source>Health</source>
+        <translation>健康</translation>
+    </message>
+    <message>
+        <source>layer</source>
+        <translation>图层</translation>
+    </message>
+    <message>
+        <source>out</source>
+        <translation>故障</translation>
+    </message>
+    <message>
+        <source>l next layer</source>
+        <translation>l 下一图层</translation>
+    </message>
+    <message>
+        <source>held</source>
+        <translation>已挂起</translation>
+    </message>
+    <message>
+        <source>ID</source>
+        <translation>ID</translation>
+    </message>
+    <message>
+        <source>NAME</source>
+        <translation>名称</translation>
+    </message>
+    <message>
+        <source>TEAM</source>
+        <translation>团队</translation>
+    </message>
+    <message>
+        <source>CLASS</source>
+        <translation>类别</translation>
+    </message>
+    <message>
+        <source>STATE</source>
+        <translation>状态</translation>
+    </message>
+    <message>
+        <source>GPUS</source>
+        <translation>GPU</translation>
+    </message>
+    <message>
+        <source>POS</source>
+        <translation>位置</translation>
+    </message>
+    <message>
+        <source>AGE</source>
+        <translation>时长</translation>
+    </message>
+    <message>
+        <source>REASON / NODES</source>
+        <translation>原因 / 节点</translation>
+    </message>
+    <message>
+        <source>NODE</source>
+        <translation>节点</translation>
+    </message>
+    <message>
+        <source>POOL</source>
+        <translation>池</translation>
+    </message>
+    <message>
+        <source>LEAF</source>
+        <translation>叶交换机</translation>
+    </message>
+    <message>
+        <source>ALLOCATED</source>
+        <translation>已分配</translation>
+    </message>
+    <message>
+        <source>UTIL</source>
+        <translation>利用率</translation>
+    </message>
+    <message>
+        <source>REASON</source>
+        <translation>原因</translation>
+    </message>
+    <message>
+        <source>GPU</source>
+        <translation>GPU</translation>
+    </message>
+    <message>
+        <source>MODEL</source>
+        <translation>型号</translation>
+    </message>
+    <message>
+        <source>SLICES</source>
+        <translation>切片</translation>
+    </message>
+    <message>
+        <source>BUSY</source>
+        <translation>占用</translation>
+    </message>
+    <message>
+        <source>LAYOUT</source>
+        <translation>布局</translation>
+    </message>
+    <message>
+        <source>SEQ</source>
+        <translation>序号</translation>
+    </message>
+    <message>
+        <source>TIME</source>
+        <translation>时间</translation>
+    </message>
+    <message>
+        <source>JOB</source>
+        <translation>作业</translation>
+    </message>
+    <message>
+        <source>EVENT</source>
+        <translation>事件</translation>
+    </message>
+    <message>
+        <source>ACTOR</source>
+        <translation>操作者</translation>
+    </message>
+    <message>
+        <source>allocated</source>
+        <translation>已分配</translation>
+    </message>
+    <message>
+        <source>busy</source>
+        <translation>繁忙</translation>
+    </message>
+    <message>
+        <source>PARENT</source>
+        <translation>上级</translation>
+    </message>
+    <message>
+        <source>IN USE</source>
+        <translation>使用中</translation>
+    </message>
+    <message>
+        <source>GUARANTEED</source>
+        <translation>保证</translation>
+    </message>
+    <message>
+        <source>SHARE</source>
+        <translation>份额</translation>
+    </message>
+    <message>
+        <source>pool %1</source>
+        <translation>池 %1</translation>
+    </message>
+    <message>
+        <source>HISTORY</source>
+        <translation>历史</translation>
+    </message>
+</context>
+<context>
     <name>tessera::console::MainWindow</name>
     <message>
         <source>Tessera — %1</source>

@@ -11,6 +11,7 @@
 
 #include "cli/cli_context.h"
 #include "cli/cli_ctl.h"
+#include "cli/cli_top.h"
 
 namespace tessera::cli {
 
@@ -108,6 +109,7 @@ int run(int argc, const char* const* argv, std::ostream& out, std::ostream& err)
   addSimulateVerbs(app, ctx);
   addReportVerb(app, ctx);
   addCtlVerbs(app, ctx);
+  addTopVerb(app, ctx);
   auto isVerb = [&app](const std::string& name) {
     return !app.get_subcommands([&name](CLI::App* sub) { return sub->check_name(name); }).empty();
   };

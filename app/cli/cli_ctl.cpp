@@ -233,6 +233,27 @@ std::optional<Seconds> displayNow(Call& c) {
 
 // ============================================================================ registration
 
+void addConnectionOptions(CLI::App& ctl, GlobalFlags& g) {
+  ctl.add_option("--server", g.connection.server,
+                 "tesserad address, HOST:PORT or unix:/path (default 127.0.0.1:50551)")
+      ->type_name("ADDRESS");
+  ctl.add_option("--token", g.connection.token, "Bearer token (see tesserad's token file)")
+      ->type_name("TOKEN");
+  ctl.add_option("--token-file", g.connection.tokenFile, "Read the bearer token from FILE")
+      ->type_name("FILE");
+  ctl.add_option("--ca", g.connection.ca, "CA certificate (PEM) to verify the server; enables TLS")
+      ->type_name("FILE");
+  ctl.add_option("--server-name", g.connection.serverName,
+                 "TLS name to expect in the server's certificate (default: the host)")
+      ->type_name("NAME");
+  ctl.add_option("--config", g.config,
+                 "Config file (default: $TESSERA_CTL_CONFIG, else ~/.config/tessera/ctl.yaml)")
+      ->type_name("FILE");
+  ctl.add_option("--timeout", g.timeout, "Seconds to wait for each answer (not for watch)")
+      ->check(CLI::PositiveNumber)
+      ->capture_default_str();
+}
+
 namespace {
 
 const char* const kCtlFooter =
@@ -266,26 +287,9 @@ int withSession(Context& ctx, const GlobalFlags& flags, const Body& body) {
 }
 
 void addGlobalOptions(CLI::App& ctl, GlobalFlags& g) {
-  ctl.add_option("--server", g.connection.server,
-                 "tesserad address, HOST:PORT or unix:/path (default 127.0.0.1:50551)")
-      ->type_name("ADDRESS");
-  ctl.add_option("--token", g.connection.token, "Bearer token (see tesserad's token file)")
-      ->type_name("TOKEN");
-  ctl.add_option("--token-file", g.connection.tokenFile, "Read the bearer token from FILE")
-      ->type_name("FILE");
-  ctl.add_option("--ca", g.connection.ca, "CA certificate (PEM) to verify the server; enables TLS")
-      ->type_name("FILE");
-  ctl.add_option("--server-name", g.connection.serverName,
-                 "TLS name to expect in the server's certificate (default: the host)")
-      ->type_name("NAME");
-  ctl.add_option("--config", g.config,
-                 "Config file (default: $TESSERA_CTL_CONFIG, else ~/.config/tessera/ctl.yaml)")
-      ->type_name("FILE");
+  addConnectionOptions(ctl, g);
   ctl.add_option("-o,--output", g.output, "Output: table, or the API's messages as JSON")
       ->check(CLI::IsMember({"table", "json"}))
-      ->capture_default_str();
-  ctl.add_option("--timeout", g.timeout, "Seconds to wait for each answer (not for watch)")
-      ->check(CLI::PositiveNumber)
       ->capture_default_str();
 }
 

@@ -58,6 +58,10 @@ struct GlobalFlags {
   std::string output = "table";
 };
 
+// --server, --token, --token-file, --ca, --server-name, --config and --timeout on `app` (ctl's
+// calls and `tessera top` connect the same way).
+void addConnectionOptions(CLI::App& app, GlobalFlags& g);
+
 // Each setting from the first source that has it: flag > environment (TESSERA_SERVER,
 // TESSERA_TOKEN, TESSERA_CA) > config file. A token comes with its source: a source that gives
 // both token and token_file is an error, and a token file is read (trimmed) here.

@@ -15,31 +15,14 @@
 
 #include "report_export_dialog.h"
 #include "service/backend.h"
+#include "session/embedded_session.h"
 
 namespace tessera::console {
 
-struct EmbeddedOptions {
-  std::shared_ptr<const Cluster> cluster;
-  Workload workload;  // tenants, and jobs submitted when the demo starts
-  Policy policy;
-  const GpuCatalog* catalog = nullptr;
-  double speed = 60;  // engine seconds per wall second
-  // GPU faults (gpu_faults.h), far more often than a real fleet sees them (a few per thousand
-  // GPUs a day) so the Health layer has something to show: at the demo's speed one about every
-  // two minutes, each out for two.
-  double gpuFaultsPerDay = 12;
-  Seconds gpuFaultRepair = 7200;
-};
-
-struct EmbeddedSession {
-  std::shared_ptr<Backend> backend;
-  // The demo's database file, removed with the backend: reports read it directly (with
-  // progress) instead of asking the backend, which has no way to say how far it is.
-  std::string database;
-};
-
-// A Backend in simulated-live mode over a temporary database (removed with the session).
-Expected<EmbeddedSession> openEmbeddedSession(const EmbeddedOptions& options);
+// The embedded demo lives in app/session (the terminal console opens it too).
+using session::EmbeddedOptions;
+using session::EmbeddedSession;
+using session::openEmbeddedSession;
 
 struct RemoteOptions {
   QString address;  // host:port or unix:/path

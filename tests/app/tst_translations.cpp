@@ -237,7 +237,7 @@ class TstTranslations : public QObject {
   }
 
   // The .ts files hold exactly the strings the sources mark for translation: lupdate is run over
-  // the sources that app/CMakeLists.txt gives qt_add_translations (console, widgets, main.cpp,
+  // the sources that app/CMakeLists.txt gives qt_add_translations (console, widgets, tui, main.cpp,
   // and the engine's sentence templates with TESSERA_TEXT read as QT_TR_NOOP) into a scratch file,
   // and its messages are compared with the shipped ones. A failure means `cmake --build <dir>
   // --target update_translations` and translating the new entries.
@@ -247,7 +247,8 @@ class TstTranslations : public QObject {
     const QString src = QStringLiteral(TESSERA_SOURCE_DIR);
     const QStringList patterns = {QStringLiteral("*.cpp"), QStringLiteral("*.h")};
     QStringList args;
-    for (const QString& dir : {QStringLiteral("/app/console"), QStringLiteral("/widgets")})
+    for (const QString& dir :
+         {QStringLiteral("/app/console"), QStringLiteral("/widgets"), QStringLiteral("/tui")})
       for (const QFileInfo& f : QDir(src + dir).entryInfoList(patterns, QDir::Files, QDir::Name))
         args << f.absoluteFilePath();
     args << src + QStringLiteral("/app/main.cpp")

@@ -126,17 +126,6 @@ ClusterSnapshot synthesize(int nodes) {
   return s;
 }
 
-// Milliseconds of each of `runs` calls of f.
-bench::Summary measure(int runs, const std::function<void()>& f) {
-  std::vector<double> ms;
-  for (int r = 0; r < runs; ++r) {
-    const auto t0 = Clock::now();
-    f();
-    ms.push_back(std::chrono::duration<double, std::milli>(Clock::now() - t0).count());
-  }
-  return bench::summarize(ms);
-}
-
 // The RESULT lines, printed after the table so that it stays readable.
 std::vector<std::pair<std::string, bench::Summary>> results;
 
@@ -186,7 +175,7 @@ int main(int argc, char** argv) {
   HeatmapWidget w;
   w.resize(1920, 1080);
   row("setSnapshot (layout + tile state)", "set_snapshot",
-      measure(o.runs, [&] { w.setSnapshot(snap); }), 0);
+      bench::measure(o.runs, [&] { w.setSnapshot(snap); }), 0);
   QImage img(1920, 1080, QImage::Format_ARGB32_Premultiplied);
   const struct {
     const char* name;
@@ -201,7 +190,7 @@ int main(int argc, char** argv) {
   for (const auto& l : layers) {
     w.setLayer(l.layer);
     w.fitToView();
-    row(l.name, l.key, measure(o.runs, [&] { paintOnce(w, img); }), 16);
+    row(l.name, l.key, bench::measure(o.runs, [&] { paintOnce(w, img); }), 16);
   }
   w.setLayer(HeatmapLayer::Allocation);
   w.fitToView();
@@ -215,7 +204,7 @@ int main(int argc, char** argv) {
     const std::string tiles = std::to_string(static_cast<int>(px));
     const std::string name = "repaint zoomed in, tiles " + tiles + " px, team layer";
     row(name.c_str(), "repaint.zoomed" + tiles + "px.team",
-        measure(o.runs, [&] { paintOnce(w, img); }), 16);
+        bench::measure(o.runs, [&] { paintOnce(w, img); }), 16);
     savePng(w, img, o.png, px < 20 ? "zoomed-16px" : "zoomed-48px");
   }
 
@@ -228,7 +217,7 @@ int main(int argc, char** argv) {
     points.emplace_back(b.left() + rng.generateDouble() * b.width(),
                         b.top() + rng.generateDouble() * b.height());
   size_t hits = 0;
-  bench::Summary batch = measure(o.runs, [&] {
+  bench::Summary batch = bench::measure(o.runs, [&] {
     for (const QPointF& p : points) hits += layout.hitTest(p).has_value();
   });
   // Per call: each sample is a batch's mean, so these are statistics of batch means.
@@ -239,7 +228,7 @@ int main(int argc, char** argv) {
   std::vector<int> found;
   const QRectF quarter(b.topLeft(), b.size() / 2);
   row("rubber band over a quarter of the scene", "rubber_band",
-      measure(o.runs, [&] { layout.tilesIn(quarter, found); }), 0);
+      bench::measure(o.runs, [&] { layout.tilesIn(quarter, found); }), 0);
   std::printf("\n");
   for (const auto& [key, figure] : results) bench::printSummary(key, figure, "ms");
   std::printf("\n%zu of %d random points hit a GPU; the band holds %zu GPUs.\n",

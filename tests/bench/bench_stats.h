@@ -10,9 +10,11 @@
 #pragma once
 
 #include <algorithm>
+#include <chrono>
 #include <cmath>
 #include <cstdint>
 #include <cstdio>
+#include <functional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -85,6 +87,17 @@ inline void printSummary(const std::string& name, const Summary& s, const char* 
   if (hasPercentile(0.90, s.n)) printResult(name + ".p90", s.p90, unit, s.n);
   if (hasPercentile(0.99, s.n)) printResult(name + ".p99", s.p99, unit, s.n);
   printResult(name + ".max", s.max, unit, s.n);
+}
+
+// Milliseconds of each of `runs` calls of f.
+inline Summary measure(int runs, const std::function<void()>& f) {
+  std::vector<double> ms;
+  for (int r = 0; r < runs; ++r) {
+    const auto t0 = std::chrono::steady_clock::now();
+    f();
+    ms.push_back(std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count());
+  }
+  return summarize(ms);
 }
 
 }  // namespace tessera::bench

@@ -1,0 +1,55 @@
+#pragma once
+// Where the terminal console's data comes from: a ClusterSession (the embedded demo's Backend or
+// a RemoteSession), read with blocking calls from the console's loop, plus the event tail: the
+// embedded backend's event hub, or a remote watch stream on its own thread, which resumes after
+// the last event it saw when the connection comes back.
+#include <atomic>
+#include <deque>
+#include <memory>
+#include <mutex>
+#include <thread>
+
+#include "rpc/client.h"
+#include "service/backend.h"
+#include "state.h"
+
+namespace tessera::tui {
+
+class Feed {
+ public:
+  // `backend` for the embedded demo, `remote` for a tesserad; exactly one is set.
+  Feed(std::shared_ptr<Backend> backend, std::shared_ptr<rpc::RemoteSession> remote);
+  ~Feed();
+  Feed(const Feed&) = delete;
+  Feed& operator=(const Feed&) = delete;
+
+  [[nodiscard]] ClusterSession& session() const;
+  // The snapshot, the active jobs, new events and one more history point over `previous`;
+  // `explainJob` also gets the engine's explanation. A failed call keeps the previous values
+  // and says why in Data::connection.
+  Data fetch(const Data& previous, JobId explainJob);
+  std::variant<CommandResult, ApiError> act(const Command& c, bool dryRun);
+  // Calls `onChange` soon after the engine commits new events (it must not block).
+  void watch(std::function<void()> onChange);
+
+ private:
+  std::vector<Event> newEvents(uint64_t after);
+  void startRemoteTail(uint64_t after);
+  std::shared_ptr<Backend> backend_;
+  std::shared_ptr<rpc::RemoteSession> remote_;
+  ClusterSession::CancelWatch cancelWatch_;
+  // The remote tail: filled by the watch thread, emptied by fetch().
+  struct Tail {
+    std::mutex mutex;
+    std::deque<Event> events;
+    std::atomic<bool> stop{false};
+  };
+  std::shared_ptr<Tail> tail_;
+  bool tailStarted_ = false;
+};
+
+// A session call made synchronous: waits for the reply (at most `seconds`).
+template <typename T>
+std::variant<T, ApiError> await(const std::function<void(Reply<T>)>& call, double seconds = 15);
+
+}  // namespace tessera::tui

@@ -1,0 +1,195 @@
+// Drill-down views: a job with the engine's explanation, a node with nvitop-style GPU bars, MIG
+// slices, holds and running jobs; and the key map.
+#include <algorithm>
+
+#include "rows.h"
+#include "text.h"
+#include "views.h"
+
+namespace tessera::tui {
+
+namespace {
+
+// Lines of text with roles, drawn from a scroll offset: the detail views are longer than a
+// small terminal.
+struct Lines {
+  std::vector<std::pair<std::string, Role>> items;
+  int width;
+  void add(const std::string& text, Role role = Role::Normal) {
+    for (const std::string& l : wrap(text, width)) items.emplace_back(l, role);
+  }
+  void field(const std::string& name, const std::string& value, Role role = Role::Normal) {
+    if (!value.empty()) add(name + ": " + value, role);
+  }
+  void draw(Screen& scr, int x, int y, int h) const {
+    for (int i = 0; i < h && i < static_cast<int>(items.size()); ++i)
+      scr.put(x, y + i, items[static_cast<size_t>(i)].first, items[static_cast<size_t>(i)].second, width);
+  }
+};
+
+std::string ids(const std::vector<JobId>& v) {
+  std::string out;
+  for (JobId j : v) out += (out.empty() ? "" : ", ") + std::to_string(j);
+  return out;
+}
+
+const JobInfo* findJob(const State& s, JobId id) {
+  for (const JobInfo& j : s.data.jobs)
+    if (j.row.job.id == id) return &j;
+  return nullptr;
+}
+
+void explanationLines(Lines& out, const Explanation& e, Seconds now) {
+  out.field(str(Top::tr("Why")), engineText(e.dominantReason), Role::Warn);
+  out.field(str(Top::tr("Nodes")), engineText(e.nodeSummary));
+  if (e.queuePosition)
+    out.field(str(Top::tr("Queue position")),
+              std::to_string(*e.queuePosition) + " / " + std::to_string(e.queueLength), Role::Accent);
+  if (e.eta) out.field(str(Top::tr("ETA")), str(Top::tr("in %1").arg(QString::fromStdString(shortDuration(*e.eta - now)))));
+  out.field(str(Top::tr("Fragmentation")), engineText(e.fragmentation));
+  out.field(str(Top::tr("Blocked by jobs")), ids(e.blockingJobs));
+  std::string queues;
+  for (const auto& q : e.blockingQueues) queues += (queues.empty() ? "" : ", ") + q;
+  out.field(str(Top::tr("Blocked by teams")), queues);
+  if (!e.counterfactuals.empty()) out.add(str(Top::tr("What would help:")), Role::Header);
+  for (const Counterfactual& c : e.counterfactuals) out.add("  - " + engineText(c.text));
+  out.field(str(Top::tr("Placement")), engineText(e.placement), Role::Ok);
+  if (!e.history.empty()) out.add(str(Top::tr("History:")), Role::Header);
+  const size_t first = e.history.size() > 12 ? e.history.size() - 12 : 0;
+  for (size_t i = first; i < e.history.size(); ++i) out.add("  " + engineText(e.history[i]), Role::Dim);
+}
+
+}  // namespace
+
+void drawJobDetail(Screen& scr, const State& s, int x, int y, int w, int h) {
+  Lines out{{}, w};
+  const JobInfo* j = findJob(s, s.ui.detailJob);
+  if (j) {
+    const Job& job = j->row.job;
+    out.add(std::to_string(job.id) + "  " + job.name, Role::Header);
+    out.add(str(Top::tr("team %1, class %2, %3, asks %4")
+                    .arg(QString::fromStdString(job.team), QString::fromStdString(job.priorityClass),
+                         QString::fromStdString(jobStateName(j->row.state)),
+                         QString::fromStdString(jobRequest(job)))));
+    if (job.held) out.add(str(Top::tr("held by an operator")), Role::Warn);
+    std::string where;
+    for (const PlacedTask& t : j->placement) {
+      where += (where.empty() ? "" : " ") + t.node + "[";
+      for (size_t i = 0; i < t.gpus.size(); ++i) where += (i ? "," : "") + std::to_string(t.gpus[i]);
+      where += "]";
+    }
+    out.field(str(Top::tr("Running on")), where, Role::Ok);
+  } else {
+    out.add(str(Top::tr("Job %1 is no longer active").arg(s.ui.detailJob)), Role::Dim);
+  }
+  if (s.data.explanation && s.data.explanation->job == s.ui.detailJob)
+    explanationLines(out, *s.data.explanation, s.data.snapshot.now);
+  out.draw(scr, x, y, h);
+}
+
+double migBusyFraction(const GpuView& gpu) {
+  int busy = 0;
+  for (const auto& o : gpu.occupants) {
+    const std::string& p = o.migProfile;
+    const int g = p.empty() ? 0 : std::atoi(p.c_str());
+    busy += g == 3 ? 4 : g == 7 ? 8 : g;  // memory slices: 3g and 4g take 4, 7g all 8
+  }
+  return std::min(1.0, busy / 8.0);
+}
+
+void drawMigSlices(Screen& scr, const Glyphs& g, int x, int y, const GpuView& gpu) {
+  for (int i = 0; i < 8; ++i) scr.putChar(x + i, y, g.migFree, Role::Dim);
+  for (const auto& o : gpu.occupants) {
+    if (o.migStart < 0) continue;
+    const int n = o.migProfile.empty() ? 1 : std::atoi(o.migProfile.c_str());
+    const int slices = n == 3 ? 4 : n == 7 ? 8 : std::max(1, n);
+    for (int i = o.migStart; i < std::min(8, o.migStart + slices); ++i)
+      scr.putChar(x + i, y, g.heat[4], Role::Accent);
+  }
+}
+
+namespace {
+
+void drawGpuRow(Screen& scr, const Glyphs& gl, const GpuView& g, int x, int y, int w) {
+  int cx = x + scr.put(x, y, "GPU" + std::to_string(g.index) + " ", Role::Header, 6);
+  cx = x + 6;
+  const int barW = std::clamp((w - 40) / 2, 6, 20);
+  if (g.sharing == "mig") {
+    drawMigSlices(scr, gl, cx, y, g);
+    scr.put(cx + 9, y, g.migLayout, Role::Dim, x + w - cx - 9);
+    return;
+  }
+  scr.put(cx, y, "UTL", Role::Dim);
+  drawBar(scr, gl, cx + 4, y, barW, g.util.value_or(0), loadRole(g.util.value_or(0)));
+  scr.put(cx + 5 + barW, y, percent(g.util), Role::Normal, 5);
+  cx += 10 + barW;
+  scr.put(cx, y, "MEM", Role::Dim);
+  drawBar(scr, gl, cx + 4, y, barW, g.memoryUsed.value_or(0), loadRole(g.memoryUsed.value_or(0)));
+  scr.put(cx + 5 + barW, y, percent(g.memoryUsed), Role::Normal, 5);
+  cx += 10 + barW;
+  std::string rest = "SM " + percent(g.smActive);
+  for (const auto& o : g.occupants) rest += "  job " + std::to_string(o.job) + " (" + o.team + ")";
+  if (g.fault) rest = "Xid " + std::to_string(g.fault->xid) + " " + g.fault->message;
+  scr.put(cx, y, rest, g.fault ? Role::Bad : Role::Normal, x + w - cx);
+}
+
+}  // namespace
+
+void drawNodeDetail(Screen& scr, const State& s, int x, int y, int w, int h) {
+  const NodeView* node = nullptr;
+  for (const NodeView& n : s.data.snapshot.nodes)
+    if (n.name == s.ui.detailNode) node = &n;
+  if (!node) {
+    scr.put(x, y, str(Top::tr("No node %1").arg(QString::fromStdString(s.ui.detailNode))), Role::Dim, w);
+    return;
+  }
+  int line = 0;
+  scr.put(x, y + line++, node->name + "  " + node->state + "  " + node->pool + "  " + node->spine + " > " + node->leaf,
+          node->state == "up" ? Role::Header : Role::Warn, w);
+  for (const GpuView& g : node->gpus) {
+    if (line >= h) return;
+    drawGpuRow(scr, *s.glyphs, g, x, y + line++, w);
+  }
+  Lines out{{}, w};
+  if (!node->holds.empty()) out.add(str(Top::tr("Holds:")), Role::Header);
+  for (const NodeHoldView& hold : node->holds)
+    out.add("  " + hold.owner + (hold.gpu.empty() ? "" : " " + hold.gpu) + ": " + engineText(hold.reason) +
+                (hold.down ? "  (" + str(Top::tr("down")) + ")" : ""),
+            hold.down ? Role::Bad : Role::Warn);
+  out.add(str(Top::tr("Running jobs:")), Role::Header);
+  for (const JobInfo& j : s.data.jobs)
+    for (const PlacedTask& t : j.placement)
+      if (t.node == node->name) {
+        out.add("  " + std::to_string(j.row.job.id) + " " + j.row.job.name + " (" + j.row.job.team + ")");
+        break;
+      }
+  out.draw(scr, x, y + line, h - line);
+}
+
+void drawHelp(Screen& scr, const State& s, int x, int y, int w, int h) {
+  std::vector<std::pair<const char*, QString>> keys{
+      {":jobs :pending :nodes :gpus :mig :events :teams", Top::tr("switch view")},
+      {"/", Top::tr("filter: words, key=value (team=, state=, node=, name=, ...)")},
+      {"Enter", Top::tr("drill down: job or node detail")},
+      {"Esc", Top::tr("back, or clear the filter")},
+      {"Up Down PgUp PgDn Home End  j k", Top::tr("move the selection")},
+      {"s S", Top::tr("sort by the next column / reverse")},
+      {"g", Top::tr("group jobs by team")},
+      {"l", Top::tr("next heatmap layer")},
+      {"q Ctrl+C", Top::tr("quit")}};
+  if (!s.ui.readonly) {
+    keys.push_back({"h r", Top::tr("hold / release the job")});
+    keys.push_back({"p x", Top::tr("preempt / cancel the job")});
+    keys.push_back({"P", Top::tr("set the priority class")});
+    keys.push_back({"t b", Top::tr("move to the top / bottom of the queue")});
+    keys.push_back({"n", Top::tr("pin the job to a node")});
+    keys.push_back({"d u", Top::tr("drain (with a reason) / undrain the node")});
+  }
+  const int kw = std::min(34, w / 2);
+  for (int i = 0; i < h && i < static_cast<int>(keys.size()); ++i) {
+    scr.put(x + 1, y + i, keys[static_cast<size_t>(i)].first, Role::Key, kw);
+    scr.put(x + 2 + kw, y + i, str(keys[static_cast<size_t>(i)].second), Role::Normal, w - kw - 2);
+  }
+}
+
+}  // namespace tessera::tui

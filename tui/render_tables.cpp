@@ -1,0 +1,205 @@
+// The list views: jobs (all active, or pending only), nodes, MIG GPUs, events and teams.
+#include <algorithm>
+
+#include "rows.h"
+#include "text.h"
+#include "views.h"
+
+namespace tessera::tui {
+
+namespace {
+
+Role stateRole(JobState st) {
+  switch (st) {
+    case JobState::Running: return Role::Ok;
+    case JobState::Pending:
+    case JobState::Admitted: return Role::Warn;
+    case JobState::Failed:
+    case JobState::Preempted: return Role::Bad;
+    default: return Role::Dim;
+  }
+}
+
+Role nodeStateRole(const std::string& state) {
+  if (state == "up") return Role::Ok;
+  if (state == "draining") return Role::Warn;
+  return Role::Bad;
+}
+
+std::string jobReason(const JobInfo& j) {
+  if (j.row.state == JobState::Running) return jobNodes(j);
+  std::string r = engineText(j.row.reason);
+  if (r.empty()) r = j.blockedBy;
+  return r.empty() && j.row.job.held ? str(Top::tr("held")) : r;
+}
+
+std::vector<Column> jobColumns() {
+  return {{str(Top::tr("ID")), 6, true, 10},       {str(Top::tr("NAME")), 18, false, 9},
+          {str(Top::tr("TEAM")), 10, false, 7},    {str(Top::tr("CLASS")), 12, false, 2},
+          {str(Top::tr("STATE")), 8, false, 8},    {str(Top::tr("GPUS")), 9, false, 6},
+          {str(Top::tr("POS")), 4, true, 4},       {str(Top::tr("AGE")), 7, true, 3},
+          {str(Top::tr("REASON / NODES")), 16, false, 7, true}};
+}
+
+TableRow jobRow(const JobInfo& j, Seconds now) {
+  const Job& job = j.row.job;
+  const Seconds since = j.row.state == JobState::Running ? j.row.startTime : job.submitTime;
+  return {{std::to_string(job.id)},
+          {job.name},
+          {job.team},
+          {job.priorityClass, Role::Dim},
+          {jobStateName(j.row.state), stateRole(j.row.state)},
+          {jobRequest(job)},
+          {j.queuePosition > 0 ? std::to_string(j.queuePosition) : "", Role::Accent},
+          {shortDuration(now - since), Role::Dim},
+          {jobReason(j), j.row.job.held ? Role::Warn : Role::Normal}};
+}
+
+}  // namespace
+
+void drawJobs(Screen& scr, const State& s, int x, int y, int w, int h) {
+  TableView t{jobColumns(), {}, {}, s.ui.selected};
+  const auto rows = visibleJobs(s);
+  std::string team;
+  for (size_t i = 0; i < rows.size(); ++i) {
+    t.rows.push_back(jobRow(*rows[i], s.data.snapshot.now));
+    const bool starts = s.ui.groupByTeam && (i == 0 || rows[i]->row.job.team != team);
+    team = rows[i]->row.job.team;
+    t.groups.push_back(starts ? "▸ " + team : "");
+  }
+  if (!s.glyphs->unicode)
+    for (auto& g : t.groups)
+      if (!g.empty()) g = "> " + g.substr(4);
+  drawTable(scr, t, x, y, w, h);
+}
+
+void drawNodes(Screen& scr, const State& s, int x, int y, int w, int h) {
+  TableView t{{{str(Top::tr("NODE")), 14, false, 10},
+               {str(Top::tr("STATE")), 8, false, 9},
+               {str(Top::tr("POOL")), 10, false, 4},
+               {str(Top::tr("LEAF")), 10, false, 3},
+               {str(Top::tr("GPUS")), 6, true, 8},
+               {str(Top::tr("ALLOCATED")), 12, false, 7},
+               {str(Top::tr("UTIL")), 5, true, 6},
+               {str(Top::tr("REASON")), 12, false, 5, true}},
+              {},
+              {},
+              s.ui.selected};
+  for (const NodeView* n : visibleNodes(s)) {
+    double alloc = 0, util = 0;
+    int withUtil = 0;
+    for (const GpuView& g : n->gpus) {
+      alloc += g.allocated;
+      if (g.util) util += *g.util, ++withUtil;
+    }
+    const int gpus = static_cast<int>(n->gpus.size());
+    t.rows.push_back({{n->name},
+                      {n->state, nodeStateRole(n->state)},
+                      {n->pool, Role::Dim},
+                      {n->leaf, Role::Dim},
+                      {std::to_string(static_cast<int>(alloc + 0.5)) + "/" + std::to_string(gpus)},
+                      {"", Role::Normal,
+                       [&s, frac = gpus ? alloc / gpus : 0.0](Screen& out, int bx, int by, int bw) {
+                         drawBar(out, *s.glyphs, bx, by, bw, frac, Role::Accent);
+                       }},
+                      {withUtil ? percent(util / withUtil) : "-"},
+                      {engineText(n->stateReason), Role::Warn}});
+  }
+  drawTable(scr, t, x, y, w, h);
+}
+
+void drawMig(Screen& scr, const State& s, int x, int y, int w, int h) {
+  TableView t{{{str(Top::tr("GPU")), 16, false, 10},
+               {str(Top::tr("MODEL")), 16, false, 5},
+               {str(Top::tr("SLICES")), 8, false, 9},
+               {str(Top::tr("BUSY")), 5, true, 6},
+               {str(Top::tr("LAYOUT")), 20, false, 7, true}},
+              {},
+              {},
+              s.ui.selected};
+  const auto gpus = visibleMigGpus(s);
+  for (const GpuRef& r : gpus)
+    t.rows.push_back({{r.node->name + "/" + std::to_string(r.gpu->index)},
+                      {r.gpu->model, Role::Dim},
+                      {"", Role::Normal,
+                       [&s, gpu = r.gpu](Screen& out, int bx, int by, int) {
+                         drawMigSlices(out, *s.glyphs, bx, by, *gpu);
+                       }},
+                      {percent(migBusyFraction(*r.gpu))},
+                      {r.gpu->migLayout}});
+  drawTable(scr, t, x, y, w, h);
+}
+
+void drawEvents(Screen& scr, const State& s, int x, int y, int w, int h) {
+  TableView t{{{str(Top::tr("SEQ")), 7, true, 4},
+               {str(Top::tr("TIME")), 8, true, 6},
+               {str(Top::tr("JOB")), 6, true, 9},
+               {str(Top::tr("EVENT")), 10, false, 10},
+               {str(Top::tr("ACTOR")), 10, false, 5},
+               {str(Top::tr("REASON")), 20, false, 8, true}},
+              {},
+              {},
+              s.ui.selected};
+  for (const Event* e : visibleEvents(s))
+    t.rows.push_back({{std::to_string(e->seq), Role::Dim},
+                      {shortDuration(s.data.snapshot.now - e->time), Role::Dim},
+                      {e->job == kNoJob ? "" : std::to_string(e->job)},
+                      {engineText(eventKindText(e->kind)), stateRole(e->to)},
+                      {e->actor, Role::Dim},
+                      {engineText(e->reason)}});
+  drawTable(scr, t, x, y, w, h);
+}
+
+void drawTeams(Screen& scr, const State& s, int x, int y, int w, int h) {
+  // The utilization history first: the cluster's allocated, busy and SM-active, then each pool's
+  // allocation, as sparklines.
+  std::vector<double> alloc, busy, sm;
+  for (const UtilPoint& p : s.data.history) {
+    alloc.push_back(p.allocated);
+    busy.push_back(p.busy);
+    sm.push_back(p.smActive);
+  }
+  std::vector<std::pair<std::string, std::vector<double>>> series{
+      {str(Top::tr("allocated")), alloc}, {str(Top::tr("busy")), busy}, {str(Top::tr("SM active")), sm}};
+  for (const auto& [pool, values] : s.data.poolHistory)
+    series.emplace_back(str(Top::tr("pool %1").arg(QString::fromStdString(pool))),
+                        std::vector<double>(values.begin(), values.end()));
+  int line = 0;
+  const int lw = std::min(w / 3, 26);
+  for (const auto& [name, values] : series) {
+    if (line >= h / 2) break;  // the teams keep at least half of the body
+    const std::string label = name + " " + percent(values.empty() ? std::nullopt : std::optional(values.back()));
+    scr.put(x, y + line, label, Role::Normal, lw);
+    drawSparkline(scr, *s.glyphs, x + lw, y + line, w - lw, values, Role::Accent);
+    ++line;
+  }
+  TableView t{{{str(Top::tr("TEAM")), 16, false, 10},
+               {str(Top::tr("PARENT")), 12, false, 3},
+               {str(Top::tr("IN USE")), 7, true, 9},
+               {str(Top::tr("GUARANTEED")), 10, true, 6},
+               {str(Top::tr("SHARE")), 6, true, 5},
+               {str(Top::tr("HISTORY")), 12, false, 7, true}},
+              {},
+              {},
+              s.ui.selected};
+  for (const TeamView* team : visibleTeams(s)) {
+    // The team's GPUs in use, scaled to its own peak (or its guarantee when that is higher).
+    std::vector<double> used;
+    if (auto it = s.data.teamHistory.find(team->name); it != s.data.teamHistory.end())
+      used.assign(it->second.begin(), it->second.end());
+    double peak = std::max(1.0, static_cast<double>(team->guaranteed));
+    for (double v : used) peak = std::max(peak, v);
+    for (double& v : used) v /= peak;
+    t.rows.push_back({{team->name},
+                      {team->parent, Role::Dim},
+                      {std::to_string(static_cast<int>(team->gpusInUse + 0.5))},
+                      {std::to_string(team->guaranteed), Role::Dim},
+                      {percent(team->fairShareUsage)},
+                      {"", Role::Normal, [&s, used](Screen& out, int bx, int by, int bw) {
+                         drawSparkline(out, *s.glyphs, bx, by, bw, used, Role::Accent);
+                       }}});
+  }
+  drawTable(scr, t, x, y + line, w, h - line);
+}
+
+}  // namespace tessera::tui
