@@ -202,8 +202,9 @@ JobTableModel::Cells JobTableModel::cellsOf(const JobInfo& info) const {
   const QString reason = reasonText(info);
   set(Reason, reason, reason);
   const QString external = externalText(info);
+  // By Slurm's job id; jobs without one last.
   set(ClusterJob, external,
-      info.external ? QVariant(qs(info.external->id).toLongLong()) : QVariant());
+      QVariant::fromValue<qint64>(info.external ? qs(info.external->id).toLongLong() : kNoTime));
   // The column is often too narrow for a whole reason: the tooltip has it, and the plugin.
   c.tip = reason;
   if (!info.blockedBy.empty())

@@ -96,6 +96,7 @@ std::vector<JobInfo> fixture() {
     j.eta = kNow + 720;
     j.row.reason = literal("the gang needs 4 nodes with 8 free GPUs in one NVLink domain; 2 fit");
     j.blockedBy = "topology";
+    j.external = ExternalJob{"4711", "PENDING", "JobHeldUser", {}};  // Slurm's reason is shown
     jobs.push_back(j);
   }
   {
@@ -117,6 +118,7 @@ std::vector<JobInfo> fixture() {
                      whole(4), JobState::Running, 1000);
     j.row.startTime = 5000;
     j.placement = {{"pod-a-01", {0, 1, 2, 3}, -1}};
+    j.external = ExternalJob{"4712", "RUNNING", "None", {"pod-a-01"}};  // "None": no reason
     jobs.push_back(j);
   }
   {
@@ -506,10 +508,10 @@ class TstJobTableModel : public QObject {
 
   void headers() {
     JobTableModel model;
-    QCOMPARE(model.columnCount(), 12);
-    const QStringList expected{"Job",      "Name",  "Team",    "Priority",
-                               "Workload", "Tasks", "Request", "State",
-                               "Wait",     "Queue", "ETA",     "Reason / placement"};
+    QCOMPARE(model.columnCount(), 13);
+    const QStringList expected{
+        "Job",   "Name", "Team",  "Priority", "Workload",           "Tasks",    "Request",
+        "State", "Wait", "Queue", "ETA",      "Reason / placement", "Slurm job"};
     for (int c = 0; c < model.columnCount(); ++c)
       QCOMPARE(model.headerData(c, Qt::Horizontal).toString(), expected[c]);
     QVERIFY(!model.headerData(0, Qt::Vertical).isValid());
