@@ -112,6 +112,14 @@ void SlurmDriver::failed(const std::string& what, const Error& e) {
   status_.detail = what + ": " + e.str();
 }
 
+bool SlurmDriver::idle() const {
+  if (!tracked_.empty() || !tags_.empty() || !dirty_.empty() || !nodes_.reservations.empty() ||
+      !reservationsDone_.empty() || status_.state != ExecutorState::Ready)
+    return false;
+  return std::all_of(jobs_.jobs.begin(), jobs_.jobs.end(),
+                     [](const SlurmJob& s) { return slurm::isFinished(s.state); });
+}
+
 std::optional<ExternalJob> SlurmDriver::job(JobId id) const {
   const auto it = seenJobs_.find(id);
   if (it == seenJobs_.end()) return std::nullopt;

@@ -107,6 +107,9 @@ class SlurmDriver {
   // (no poll): for the worker woken by new decisions shortly after a poll.
   StepReport act(Seconds now);
   [[nodiscard]] ExecutorStatus status() const { return status_; }
+  // Nothing to watch: no job of the engine's, no live job in Slurm (one could be adopted), no
+  // reservation and nothing to tag. Polls may then come less often.
+  [[nodiscard]] bool idle() const;
   // The Slurm job the engine's job is, as last seen.
   [[nodiscard]] std::optional<ExternalJob> job(JobId id) const;
   [[nodiscard]] const std::unordered_map<JobId, ExternalJob>& seen() const { return seenJobs_; }

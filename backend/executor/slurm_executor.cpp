@@ -368,6 +368,8 @@ void SlurmExecutor::run() {
   using Clock = std::chrono::steady_clock;
   const auto interval = std::chrono::duration_cast<Clock::duration>(
       std::chrono::duration<double>(config_.pollSeconds));
+  const auto idleInterval = std::chrono::duration_cast<Clock::duration>(
+      std::chrono::duration<double>(config_.idlePollSeconds));
   Clock::time_point nextPoll = Clock::now();
   std::unique_lock lock(mutex_);
   while (!stopping_) {
@@ -393,7 +395,10 @@ void SlurmExecutor::run() {
     const bool poll =
         Clock::now() >= nextPoll || !answers.empty() || !refusals.empty() || instance.has_value();
     StepReport report = poll ? driver_.step(now) : driver_.act(now);
-    if (poll) nextPoll = Clock::now() + interval;
+    if (poll)
+      nextPoll = Clock::now() + (driver_.idle() && config_.idlePollSeconds > config_.pollSeconds
+                                     ? idleInterval
+                                     : interval);
     if (report.again) nextPoll = Clock::now();
     Observations& seen = report.seen;
     lock.lock();

@@ -22,7 +22,10 @@ struct SlurmExecutorConfig {
   slurm::SlurmClientOptions client;
   SlurmDriverConfig driver;
   double pollSeconds = 1.0;  // one squeue --json and one sinfo --json per poll
-  int maxConcurrent = 4;     // Slurm commands at once
+  // While Slurm has no live job and the engine none for it (SlurmDriver::idle): two process
+  // spawns a second are most of an idle tesserad's CPU.
+  double idlePollSeconds = 5.0;
+  int maxConcurrent = 4;  // Slurm commands at once
   // Slurm GRES type of each GPU model ("H100-SXM5-80GB" -> "h100"); a model not named gets the
   // lower-cased first word of its id.
   std::map<std::string, std::string> gresTypes;
