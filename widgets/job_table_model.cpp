@@ -18,6 +18,7 @@ namespace {
 // Sort values of cells without a value (no queue position, no ETA): after every real one.
 constexpr int kNoPosition = std::numeric_limits<int>::max();
 constexpr qint64 kNoTime = std::numeric_limits<qint64>::max();
+constexpr qint64 kNoClusterJob = std::numeric_limits<qint64>::max();  // sorts last
 
 QString qs(const std::string& s) {
   return QString::fromStdString(s);
@@ -204,7 +205,8 @@ JobTableModel::Cells JobTableModel::cellsOf(const JobInfo& info) const {
   const QString external = externalText(info);
   // By Slurm's job id; jobs without one last.
   set(ClusterJob, external,
-      QVariant::fromValue<qint64>(info.external ? qs(info.external->id).toLongLong() : kNoTime));
+      QVariant::fromValue<qint64>(info.external ? qs(info.external->id).toLongLong()
+                                                : kNoClusterJob));
   // The column is often too narrow for a whole reason: the tooltip has it, and the plugin.
   c.tip = reason;
   if (!info.blockedBy.empty())

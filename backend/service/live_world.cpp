@@ -4,6 +4,7 @@
 #include <cstdio>
 #include <ctime>
 #include <map>
+#include <optional>
 #include <random>
 
 #include "core/engine_text.h"
@@ -18,6 +19,12 @@ constexpr const char* kActor = "tesserad";
 void requeueJobsOn(Engine& engine, GpuId g, const Text& why) {
   for (JobId v : engine.runningJobsOn(engine.cluster().gpu(g).node, g))
     (void)engine.preempt(v, kNoJob, kActor, why);
+}
+
+// The node's GPU at a device index the cluster reports; none when the node has no such GPU.
+std::optional<GpuId> gpuAt(const Node& node, int index) {
+  if (index < 0 || index >= node.gpuCount()) return std::nullopt;
+  return node.firstGpu + static_cast<GpuId>(index);
 }
 
 }  // namespace
@@ -154,8 +161,9 @@ void LiveWorld::rebind(Engine& engine, const observed::JobBound& bound) {
     auto& [gpus, next] = it->second;
     Engine::RestoredTask task{t.node, {}, -1};
     for (size_t k = 0; k < t.gpus.size(); ++k, ++next) {
-      if (next >= gpus.size() || gpus[next] < 0 || gpus[next] >= c.node(t.node).gpuCount()) return;
-      task.gpus.push_back(c.node(t.node).firstGpu + static_cast<GpuId>(gpus[next]));
+      const auto g = next < gpus.size() ? gpuAt(c.node(t.node), gpus[next]) : std::nullopt;
+      if (!g) return;
+      task.gpus.push_back(*g);
     }
     tasks.push_back(std::move(task));
   }
@@ -171,11 +179,12 @@ Status LiveWorld::takeRunning(Engine& engine, JobId id, const observed::Offer& o
     if (!node) return Error{"runs on " + t.node + ", which is not in Tessera's cluster", {}};
     Engine::RestoredTask task{node->id, {}, -1};
     for (int i : t.gpus) {
-      if (i < 0 || i >= node->gpuCount())
+      const auto g = gpuAt(*node, i);
+      if (!g)
         return Error{"holds GPU " + std::to_string(i) + " of " + t.node + ", which has " +
                          std::to_string(node->gpuCount()),
                      {}};
-      task.gpus.push_back(node->firstGpu + static_cast<GpuId>(i));
+      task.gpus.push_back(*g);
     }
     tasks.push_back(std::move(task));
   }
