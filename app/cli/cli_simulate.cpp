@@ -486,6 +486,7 @@ struct OpenbArgs {
   double tune = 1.3;
   int threads = 0;
   bool uniformTies = false;
+  bool engineTies = false;
   std::string chart;
 };
 
@@ -525,7 +526,9 @@ int openb(Context& ctx, const OpenbArgs& a) {
   config.seeds = *seeds;
   config.tune = a.tune;
   config.threads = a.threads;
-  config.ties = a.uniformTies ? OpenbTieBreak::Uniform : OpenbTieBreak::NodeOrder;
+  config.ties = a.uniformTies  ? OpenbTieBreak::Uniform
+                : a.engineTies ? OpenbTieBreak::Engine
+                               : OpenbTieBreak::NodeOrder;
   nlohmann::json json = nlohmann::json::array();
   Chart chart{"Unallocated GPU capacity as the workload arrives (mean over seeds)",
               "arrived GPU demand (% of capacity)",
@@ -663,6 +666,9 @@ void addSimulateVerbs(CLI::App& app, Context& ctx) {
   ob->add_option("--threads", o->threads, "Parallel runs (0 = all cores)");
   ob->add_flag("--uniform-ties", o->uniformTies,
                "Break score ties uniformly at random instead of by a per-seed node order");
+  ob->add_flag("--engine-ties", o->engineTies,
+               "Break score ties as the engine does: fewest free whole GPUs, then the node order")
+      ->excludes("--uniform-ties");
   ob->add_option("--chart", o->chart,
                  "Write unallocated % against arrived % per policy (.svg or .png)");
   ob->add_option("-o,--output", ctx.format, "Output format")

@@ -27,6 +27,9 @@ struct ClusterState {
   // Tie-break rank per node, lower wins (the reference's random "%04d-" name prefix); empty means
   // uniform among the tied nodes.
   std::vector<uint32_t> tieRank;
+  // The engine's rule (PolicyScorer): among the tied nodes, fewest fully free GPUs first, then
+  // tieRank (the engine's candidate order). Only with a tieRank.
+  bool fewestFreeFirst = false;
 };
 
 // What a policy may know before the first pod: the reference FGD takes its target mix from the
@@ -60,7 +63,8 @@ std::unique_ptr<PlacementPolicy> makePolicy(const std::string& name, const Polic
 // kube-scheduler's selectHost reservoir sampling has exactly this distribution.
 // Scores are doubles so that exact (untruncated) scores and the reference's integers share it.
 int pickUniformArgmax(std::span<const int> candidates, std::span<const double> scores, Rng& rng);
-// The experiment's tie-break: the lowest c.tieRank among the best (uniform when it is empty).
+// The experiment's tie-break: the lowest c.tieRank among the best (uniform when it is empty);
+// with c.fewestFreeFirst, the fewest fully free GPUs first.
 int pickArgmax(const ClusterState& c, std::span<const int> candidates,
                std::span<const double> scores, Rng& rng);
 

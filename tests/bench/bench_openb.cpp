@@ -3,7 +3,8 @@
 //   bench_openb --table         every trace of the paper's table x policy x seeds 42..51, each
 //                               seed's unallocated GPU % and the means next to the anchors
 // Options: --data DIR (the openb CSVs), --traces a,b --policies a,b --seeds 42-51 --threads N,
-// --uniform-ties (break ties uniformly instead of by the per-seed node order). --policies also
+// --uniform-ties (break ties uniformly instead of by the per-seed node order), --engine-ties
+// (the engine's rule: fewest free whole GPUs, then the node order). --policies also
 // takes the ablation variants (fgd-online, fgd-exact, tessera-oracle, tessera-exact).
 // The timing mode prints one RESULT line per run (bench_stats.h), <trace>.<policy>.<seed>.wall:
 // its wall time covers tuning, placement and the metric, not reading the CSVs. "pods/s" is pods
@@ -89,6 +90,8 @@ bool parse(int argc, char** argv, Options& o) {
       o.threads = std::atoi(argv[++i]);
     } else if (a == "--uniform-ties") {
       o.ties = OpenbTieBreak::Uniform;
+    } else if (a == "--engine-ties") {
+      o.ties = OpenbTieBreak::Engine;
     } else {
       std::fprintf(stderr, "bench_openb: unknown option '%s'\n", a.c_str());
       return false;

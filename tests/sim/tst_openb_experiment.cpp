@@ -13,6 +13,7 @@
 
 using namespace tessera;
 using namespace tessera::openb;
+using namespace tessera::frag;
 
 namespace {
 
