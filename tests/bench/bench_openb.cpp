@@ -4,7 +4,8 @@
 //                               seed's unallocated GPU % and the means next to the anchors
 // Options: --data DIR (the openb CSVs), --traces a,b --policies a,b --seeds 42-51 --threads N,
 // --uniform-ties (break ties uniformly instead of by the per-seed node order), --engine-ties
-// (the engine's rule: fewest free whole GPUs, then the node order). --policies also
+// (the engine's rule: fewest free whole GPUs, then the node order). A trace may be a family
+// generated from default (sim/openb_families.h): --traces multigpu:50%,gpuspec:20%. --policies also
 // takes the ablation variants (fgd-online, fgd-exact, tessera-oracle, tessera-exact).
 // The timing mode prints one RESULT line per run (bench_stats.h), <trace>.<policy>.<seed>.wall:
 // its wall time covers tuning, placement and the metric, not reading the CSVs. "pods/s" is pods
@@ -21,6 +22,7 @@
 
 #include "bench_stats.h"
 #include "sim/openb_experiment.h"
+#include "sim/openb_families.h"
 
 using namespace tessera;
 
@@ -106,12 +108,29 @@ struct Input {
   std::vector<OpenbPodRow> pods;
 };
 
+// The generator's seed for a family trace: one fixed list per family, as the published files are
+// (the run seeds then shuffle and tune it).
+constexpr uint64_t kFamilySeed = 2023;
+
+// A trace file's stem ("gpushare80"), or a generated family ("multigpu:50%", from default).
+Expected<std::vector<OpenbPodRow>> podsOf(const Options& o, const std::string& trace,
+                                          const std::vector<OpenbNode>& nodes) {
+  if (trace.find(':') == std::string::npos)
+    return readOpenbPodRows(o.data + "/openb_pod_list_" + trace + ".csv");
+  TESSERA_TRY(family, parseOpenbFamily(trace));
+  TESSERA_TRY(base, readOpenbPodRows(o.data + "/openb_pod_list_default.csv"));
+  return generateOpenbFamily(base, nodes, family, kFamilySeed);
+}
+
 bool load(const Options& o, const std::string& trace, Input& in) {
   auto nodes = readOpenbNodeList(o.data + "/openb_node_list_gpu_node.csv");
-  auto pods = readOpenbPodRows(o.data + "/openb_pod_list_" + trace + ".csv");
-  if (!nodes || !pods) {
-    std::fprintf(stderr, "bench_openb: %s\n",
-                 (!nodes ? nodes.error() : pods.error()).str().c_str());
+  if (!nodes) {
+    std::fprintf(stderr, "bench_openb: %s\n", nodes.error().str().c_str());
+    return false;
+  }
+  auto pods = podsOf(o, trace, *nodes);
+  if (!pods) {
+    std::fprintf(stderr, "bench_openb: %s\n", pods.error().str().c_str());
     return false;
   }
   in = {std::move(*nodes), std::move(*pods)};
