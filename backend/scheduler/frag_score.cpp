@@ -146,7 +146,7 @@ uint32_t shareableGpus(const ClusterState& state, const Job& job, NodeId id) {
 // task placed several times on one node is placed one after another, each on its best GPU; a
 // unit's nodes add their F before and after.
 struct FragScore final : ScorePlugin {
-  explicit FragScore(frag::Measure m) : measure(m) {}
+  explicit FragScore(const frag::Measure& m) : measure(m) {}
   frag::Measure measure;
 
   double score(const CycleContext& ctx, const Job& job, const UnitView& u) const override {
@@ -168,11 +168,11 @@ struct FragScore final : ScorePlugin {
       const uint32_t allowed = frag::isSharing(pod) ? shareableGpus(state, job, node) : ~0u;
       before += F(v);
       for (int t = 0; t < tasks; ++t)
-        v = frag::withPod(v, pod, frag::bestMove(v, pod, F, false, allowed).gpu);
+        v = frag::withPod(v, pod, frag::bestMove(v, pod, F, measure.scale, allowed).gpu);
       after += F(v);
     }
     // A single task on one node: exactly the openb experiment's node score.
-    return static_cast<double>(frag::fgdScore(before, after));
+    return static_cast<double>(frag::fgdScore(before, after, measure.scale));
   }
 };
 
@@ -181,11 +181,11 @@ struct FragScore final : ScorePlugin {
 double nodeFragmentation(const ClusterState& state, NodeId id,
                          const std::vector<DemandShape>& mix) {
   const auto typical = fragMix(state, id, mix);
-  const double milli = frag::nodeFragmentation(fragView(state, id), typical);
+  const double milli = frag::fragmentation(frag::kFgdMeasure, fragView(state, id), typical);
   return milli / frag::kMilliPerGpu + migStranded(state, id, mix);
 }
 
-std::shared_ptr<const ScorePlugin> makeFragScore(frag::Measure measure) {
+std::shared_ptr<const ScorePlugin> makeFragScore(const frag::Measure& measure) {
   return std::make_shared<const FragScore>(measure);
 }
 

@@ -21,6 +21,6 @@ bool fragAccess(const ClusterState& state, NodeId id, const ModelConstraint& mod
 std::vector<frag::TypicalPod> fragMix(const ClusterState& state, NodeId id,
                                       const std::vector<DemandShape>& mix);
 
-std::shared_ptr<const ScorePlugin> makeFragScore(frag::Measure measure);
+std::shared_ptr<const ScorePlugin> makeFragScore(const frag::Measure& measure);
 
 }  // namespace tessera

@@ -146,7 +146,7 @@ double nodeFragmentation(const NodeView& n, std::span<const TypicalPod> typical)
   return sum;
 }
 
-int64_t reachFragmentFor(const NodeView& n, const PodDemand& t) {
+int64_t reachFragmentFor(const NodeView& n, const PodDemand& t, bool cpuReach, bool gpuReach) {
   const int64_t idle = idleMilli(n);
   if (t.milli == 0 || t.numGpu == 0 || !modelAllowed(t, n.model)) return idle;
   std::array<int32_t, kMaxGpusPerNode> usable{};
@@ -154,32 +154,33 @@ int64_t reachFragmentFor(const NodeView& n, const PodDemand& t) {
   for (int32_t left : gpusOf(n))
     if (left >= t.milli) usable[static_cast<size_t>(count++)] = left;
   const int perPod = std::max(t.numGpu, 1);
-  int64_t pods = count / perPod;
-  if (t.cpu > 0) pods = std::min<int64_t>(pods, n.cpuLeft / t.cpu);
-  if (pods <= 0) return idle;
-  const auto reached = static_cast<size_t>(pods * perPod);
+  if (count < perPod || n.cpuLeft < t.cpu) return idle;  // not even one pod fits
+  int64_t reached = gpuReach ? count / perPod * perPod : count;
+  if (cpuReach && t.cpu > 0) reached = std::min<int64_t>(reached, n.cpuLeft / t.cpu * perPod);
   // Insertion sort: at most 8 values (std::sort trips GCC's -Warray-bounds here).
   for (size_t i = 1; i < static_cast<size_t>(count); ++i)
     for (size_t j = i; j > 0 && usable[j] < usable[j - 1]; --j) std::swap(usable[j], usable[j - 1]);
   int64_t used = 0;
-  for (size_t i = 0; i < reached; ++i) used += usable[i];
+  for (size_t i = 0; i < static_cast<size_t>(reached); ++i) used += usable[i];
   return idle - used;
 }
 
-double nodeReachFragmentation(const NodeView& n, std::span<const TypicalPod> typical) {
+double nodeReachFragmentation(const NodeView& n, std::span<const TypicalPod> typical, bool cpuReach,
+                              bool gpuReach) {
   double sum = 0;
   for (const auto& t : typical)
-    sum += t.weight * static_cast<double>(reachFragmentFor(n, t.demand));
+    sum += t.weight * static_cast<double>(reachFragmentFor(n, t.demand, cpuReach, gpuReach));
   return sum;
 }
 
-int64_t fgdScore(double before, double after) {
-  const double x = (before - after) / 1000.0;
+int64_t fgdScore(double before, double after, double scale) {
+  const double x = (before - after) / scale;
   return static_cast<int64_t>(1.0 / (1.0 + std::exp(-x)) * 100.0);
 }
 
-double fragmentation(Measure m, const NodeView& n, std::span<const TypicalPod> typical) {
-  return m == Measure::Reach ? nodeReachFragmentation(n, typical) : nodeFragmentation(n, typical);
+double fragmentation(const Measure& m, const NodeView& n, std::span<const TypicalPod> typical) {
+  return m.reference ? nodeFragmentation(n, typical)
+                     : nodeReachFragmentation(n, typical, m.cpuReach, m.gpuReach);
 }
 
 }  // namespace tessera::frag

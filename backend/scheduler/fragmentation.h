@@ -99,31 +99,46 @@ struct PodClassCount {
 // reach are stranded (the ones with the least free milli are assumed reached first, as tight
 // placement would). Equals fragmentFor when CPU suffices for every such GPU, and idle when it
 // suffices for none.
-[[nodiscard]] int64_t reachFragmentFor(const NodeView& n, const PodDemand& t);
-[[nodiscard]] double nodeReachFragmentation(const NodeView& n, std::span<const TypicalPod> typical);
+// `cpuReach` false: CPU only decides whether one pod fits (as FGD); `gpuReach` false: every GPU
+// that holds t counts as reached once one pod fits (as FGD). Both false is FGD's fragmentFor.
+[[nodiscard]] int64_t reachFragmentFor(const NodeView& n, const PodDemand& t, bool cpuReach = true,
+                                       bool gpuReach = true);
+[[nodiscard]] double nodeReachFragmentation(const NodeView& n, std::span<const TypicalPod> typical,
+                                            bool cpuReach = true, bool gpuReach = true);
 
-// Which fragmentation a score measures: FGD's, or ours (reachFragmentFor).
-enum class Measure { Fgd, Reach };
-[[nodiscard]] double fragmentation(Measure m, const NodeView& n,
+// Which fragmentation a score measures and how a move is scored.
+struct Measure {
+  bool reference = true;  // FGD as published (nodeFragmentation); else reach fragments
+  bool cpuReach = false;  // reach fragments: count CPU for every pod a class could still place
+  bool gpuReach = false;  // reach fragments: GPUs beyond whole multiples of t's GPU count strand
+  double scale = 1000;    // milli-GPU of dF per sigmoid unit; 0 compares dF itself
+};
+// FGD as the paper's simulator computes it (the engine's `fgd` plugin).
+inline constexpr Measure kFgdMeasure{};
+// Ours (the openb `tessera` policy, the engine's `fgd-reach` plugin). Every field was chosen by
+// cross-validation across trace families (docs/openb-experiment.md, "Generalization").
+inline constexpr Measure kTesseraMeasure{false, true, true, 1000};
+[[nodiscard]] double fragmentation(const Measure& m, const NodeView& n,
                                    std::span<const TypicalPod> typical);
 
-// FGD's integer score for a move that takes F from `before` to `after`: int(sigmoid(dF/1000)*100).
-[[nodiscard]] int64_t fgdScore(double before, double after);
+// FGD's integer score for a move that takes F from `before` to `after`:
+// int(sigmoid(dF/scale)*100); the paper's scale is 1000.
+[[nodiscard]] int64_t fgdScore(double before, double after, double scale = 1000);
 
 // The score of placing `p` on `n` and, for a sharing pod, the GPU it takes: the first GPU (index
 // order) among those in `allowed` with the best score. `frag` maps a node to its F (callers
-// memoise it); `exact` compares dF itself instead of the truncated sigmoid. gpu = -1 when a
+// memoise it); `scale` is fgdScore's, 0 compares dF itself. gpu = -1 when a
 // sharing pod fits no allowed GPU (score -inf) or the pod is not a sharing one.
 struct Move {
   double score = -std::numeric_limits<double>::infinity();
   int gpu = -1;
 };
 template <typename Frag>
-[[nodiscard]] Move bestMove(const NodeView& n, const PodDemand& p, Frag&& frag, bool exact = false,
+[[nodiscard]] Move bestMove(const NodeView& n, const PodDemand& p, Frag&& frag, double scale = 1000,
                             uint32_t allowed = 0xffu) {
   const double before = frag(n);
   auto scoreOf = [&](double after) {
-    return exact ? before - after : static_cast<double>(fgdScore(before, after));
+    return scale <= 0 ? before - after : static_cast<double>(fgdScore(before, after, scale));
   };
   if (!isSharing(p)) return {scoreOf(frag(withPod(n, p))), -1};
   Move best;

@@ -295,8 +295,8 @@ struct Tables {
                                {"topology", make<ScorePlugin, TopologyScore>()},
                                {"mig-fit", make<ScorePlugin, MigFitScore>()},
                                {"fraction-pack", make<ScorePlugin, FractionPackScore>()},
-                               {"fgd", [] { return makeFragScore(frag::Measure::Fgd); }},
-                               {"fgd-reach", [] { return makeFragScore(frag::Measure::Reach); }}};
+                               {"fgd", [] { return makeFragScore(frag::kFgdMeasure); }},
+                               {"fgd-reach", [] { return makeFragScore(frag::kTesseraMeasure); }}};
   Factories<PermitPlugin> permit{{"quota", make<PermitPlugin, QuotaPermit>()}};
 };
 

@@ -1,9 +1,11 @@
 #include "sim/openb_policies.h"
 
 #include <algorithm>
+#include <cstdio>
 #include <functional>
 #include <limits>
 #include <map>
+#include <optional>
 #include <tuple>
 #include <unordered_map>
 
@@ -126,7 +128,7 @@ StateKey keyOf(const NodeView& sorted) {
 // receives a pod changes, and hypothetical states recur across pods, so almost every F is a hit.
 class FragCache {
  public:
-  explicit FragCache(frag::Measure measure) : measure_(measure) {}
+  explicit FragCache(const frag::Measure& measure) : measure_(measure) {}
 
   int idOf(const NodeView& n) {
     const NodeView sorted = canonical(n);
@@ -166,16 +168,18 @@ class FragCache {
 
 struct FragOptions {
   bool learnOnline = false;  // target mix from the pods seen so far instead of the whole trace
-  frag::Measure measure = frag::Measure::Fgd;  // or ours, CPU-aware (reachFragmentFor)
-  bool exactScore = false;  // compare dF itself instead of the truncated int(sigmoid * 100)
+  frag::Measure measure = frag::kFgdMeasure;  // or ours, CPU-aware (reachFragmentFor)
+  double mixCoverage = 0.95;  // online mix: classes taken by count until this share is covered
 };
 
 // The target mix learnt online from the pods seen so far (no oracle): every arriving pod's class
-// (cpu, per-GPU milli, GPU count, models) is counted and the mix is the top 95 % by count, as the
-// reference selects its typical pods. It is rebuilt at 1, 2, 4, ... 512 pods and then every 512,
-// so F's cache stays valid most of the time; the shuffled arrivals make it converge fast.
+// (cpu, per-GPU milli, GPU count, models) is counted and the mix is the top `coverage` by count
+// (the reference selects its typical pods so, at 95 %; the engine's mix takes every shape). It is
+// rebuilt at 1, 2, 4, ... 512 pods and then every 512, so F's cache stays valid most of the time;
+// the shuffled arrivals make it converge fast.
 class OnlineMix {
  public:
+  explicit OnlineMix(double coverage) : coverage_(coverage) {}
   // True when the mix was rebuilt.
   bool observe(const PodDemand& p) {
     ++counts_[std::make_tuple(p.cpu, p.milli, p.numGpu, p.models)];
@@ -190,10 +194,11 @@ class OnlineMix {
       std::tie(d.cpu, d.milli, d.numGpu, d.models) = key;
       classes.push_back({d, std::to_string(d.models), static_cast<double>(count)});
     }
-    return selectTypicalPods(std::move(classes), 0.95);
+    return selectTypicalPods(std::move(classes), coverage_);
   }
 
  private:
+  double coverage_;
   std::map<std::tuple<int64_t, int32_t, int, uint32_t>, int64_t> counts_;
   int64_t seen_ = 0;
 };
@@ -209,8 +214,8 @@ class FragPolicy final : public PlacementPolicy {
   CachedFrag cachedFrag() { return {&cache_}; }
 
  public:
-  FragPolicy(FragOptions options, std::vector<TypicalPod> typical)
-      : options_(options), cache_(options.measure) {
+  FragPolicy(const FragOptions& options, std::vector<TypicalPod> typical)
+      : options_(options), cache_(options.measure), mix_(options.mixCoverage) {
     cache_.setTypical(std::move(typical));
   }
 
@@ -231,7 +236,7 @@ class FragPolicy final : public PlacementPolicy {
   // The first GPU (index order) with the best score, as the reference's FGD Reserve.
   int chooseSharedGpu(const ClusterState& c, int node, const PodDemand& pod, Rng&) override {
     return frag::bestMove(c.nodes[static_cast<size_t>(node)], pod, cachedFrag(),
-                          options_.exactScore)
+                          options_.measure.scale)
         .gpu;
   }
 
@@ -262,7 +267,7 @@ class FragPolicy final : public PlacementPolicy {
 
   double computeStateScore(int id, const PodDemand& pod) {
     const NodeView n = cache_.state(id);  // a copy: the cache may grow while scoring
-    return frag::bestMove(n, pod, cachedFrag(), options_.exactScore).score;
+    return frag::bestMove(n, pod, cachedFrag(), options_.measure.scale).score;
   }
 
   FragOptions options_;
@@ -295,8 +300,13 @@ Factory fragPolicy(FragOptions options, bool oracleMix) {
   };
 }
 
-constexpr frag::Measure kFgd = frag::Measure::Fgd;
-constexpr frag::Measure kReach = frag::Measure::Reach;
+constexpr frag::Measure kFgd = frag::kFgdMeasure;
+constexpr frag::Measure kReach = frag::kTesseraMeasure;
+
+frag::Measure exact(frag::Measure m) {
+  m.scale = 0;
+  return m;
+}
 
 const std::vector<Entry>& registry() {
   static const std::vector<Entry> r = {
@@ -326,14 +336,14 @@ const std::vector<Entry>& registry() {
          });
        }},
       // The reference FGD: its target mix is the whole untuned trace (an oracle).
-      {"fgd", false, fragPolicy({false, kFgd, false}, true)},
+      {"fgd", false, fragPolicy({false, kFgd}, true)},
       // Ours, no oracle: the mix is learnt online from the pods seen so far; CPU-aware fragments.
-      {"tessera", false, fragPolicy({true, kReach, false}, false)},
+      {"tessera", false, fragPolicy({true, kReach, kTesseraMixCoverage}, false)},
       // Ablations.
-      {"fgd-online", true, fragPolicy({true, kFgd, false}, false)},
-      {"fgd-exact", true, fragPolicy({false, kFgd, true}, true)},
-      {"tessera-oracle", true, fragPolicy({false, kReach, false}, true)},
-      {"tessera-exact", true, fragPolicy({true, kReach, true}, false)},
+      {"fgd-online", true, fragPolicy({true, kFgd}, false)},
+      {"fgd-exact", true, fragPolicy({false, exact(kFgd)}, true)},
+      {"tessera-oracle", true, fragPolicy({false, kReach}, true)},
+      {"tessera-exact", true, fragPolicy({true, exact(kReach)}, false)},
   };
   return r;
 }
@@ -357,9 +367,25 @@ const std::vector<std::string>& ablationPolicyNames() {
   return names;
 }
 
+std::optional<TesseraVariant> tesseraVariant(const std::string& name) {
+  int cpu = 0, gpu = 0, scale = 0, coverage = 0, used = 0;
+  if (std::sscanf(name.c_str(), "tessera/c%1dg%1ds%dm%d%n", &cpu, &gpu, &scale, &coverage, &used) !=
+          4 ||
+      static_cast<size_t>(used) != name.size() || cpu > 1 || gpu > 1 || scale <= 0 ||
+      coverage <= 0 || coverage > 100)
+    return std::nullopt;
+  TesseraVariant v{frag::kTesseraMeasure, coverage / 100.0};
+  v.measure.cpuReach = cpu == 1;
+  v.measure.gpuReach = gpu == 1;
+  v.measure.scale = scale;
+  return v;
+}
+
 std::unique_ptr<PlacementPolicy> makePolicy(const std::string& name, const PolicyContext& ctx) {
   for (const auto& e : registry())
     if (e.name == name) return e.make(ctx);
+  if (const auto v = tesseraVariant(name))
+    return fragPolicy({true, v->measure, v->mixCoverage}, false)(ctx);
   return nullptr;
 }
 

@@ -3,6 +3,7 @@
 // they read. Internal to the simulator library (the experiment drives them; tests use them for
 // the GPU-choice cases).
 #include <memory>
+#include <optional>
 #include <random>
 #include <span>
 #include <string>
@@ -56,8 +57,18 @@ class PlacementPolicy {
 // the experiment also accepts (docs/openb-experiment.md).
 const std::vector<std::string>& policyNames();
 const std::vector<std::string>& ablationPolicyNames();
-// nullptr for an unknown name.
+// nullptr for an unknown name. Besides the registry's names, "tessera/c<0|1>g<0|1>s<scale>m<pct>"
+// is tessera with other parameters (cpuReach, gpuReach, sigmoid scale, online mix coverage %): the
+// cross-validation's grid (docs/openb-experiment.md).
 std::unique_ptr<PlacementPolicy> makePolicy(const std::string& name, const PolicyContext& ctx);
+// tessera's online mix coverage, chosen with its measure (frag::kTesseraMeasure) by
+// cross-validation across trace families.
+inline constexpr double kTesseraMixCoverage = 0.95;
+struct TesseraVariant {
+  frag::Measure measure;
+  double mixCoverage = 0.95;
+};
+std::optional<TesseraVariant> tesseraVariant(const std::string& name);
 
 // Uniform choice among the entries of `candidates` whose score equals the maximum: the
 // kube-scheduler's selectHost reservoir sampling has exactly this distribution.

@@ -5,7 +5,8 @@
 // Options: --data DIR (the openb CSVs), --traces a,b --policies a,b --seeds 42-51 --threads N,
 // --uniform-ties (break ties uniformly instead of by the per-seed node order), --engine-ties
 // (the engine's rule: fewest free whole GPUs, then the node order). A trace may be a family
-// generated from default (sim/openb_families.h): --traces multigpu:50%,gpuspec:20%. --policies also
+// generated from default (sim/openb_families.h): --traces multigpu:50%,gpuspec:20%. --bound
+// adds the offline packer's figure (sim/openb_bound.h) under each table. --policies also
 // takes the ablation variants (fgd-online, fgd-exact, tessera-oracle, tessera-exact).
 // The timing mode prints one RESULT line per run (bench_stats.h), <trace>.<policy>.<seed>.wall:
 // its wall time covers tuning, placement and the metric, not reading the CSVs. "pods/s" is pods
@@ -21,6 +22,7 @@
 #include <vector>
 
 #include "bench_stats.h"
+#include "sim/openb_bound.h"
 #include "sim/openb_experiment.h"
 #include "sim/openb_families.h"
 
@@ -51,6 +53,7 @@ struct Options {
   std::vector<uint64_t> seeds;
   int threads = 0;
   OpenbTieBreak ties = OpenbTieBreak::NodeOrder;
+  bool bound = false;  // also print the offline packer's figure per trace
 };
 
 std::vector<std::string> split(const std::string& s) {
@@ -92,6 +95,8 @@ bool parse(int argc, char** argv, Options& o) {
       o.threads = std::atoi(argv[++i]);
     } else if (a == "--uniform-ties") {
       o.ties = OpenbTieBreak::Uniform;
+    } else if (a == "--bound") {
+      o.bound = true;
     } else if (a == "--engine-ties") {
       o.ties = OpenbTieBreak::Engine;
     } else {
@@ -200,6 +205,18 @@ void printTrace(const std::string& trace, const Options& o, const std::vector<Op
   }
 }
 
+// The offline packer's estimate of the lowest reachable figure (sim/openb_bound.h), per seed.
+void printBound(const Input& in, const Options& o) {
+  double sum = 0;
+  std::printf("offline packer (CPU, memory, nodes and models ignored):");
+  for (uint64_t seed : o.seeds) {
+    const double u = openbPackedBound(in.nodes, in.pods, seed).unallocatedPercent;
+    std::printf(" %.2f", u);
+    sum += u;
+  }
+  std::printf("; mean **%.2f**\n", sum / double(o.seeds.size()));
+}
+
 int table(const Options& o) {
   for (const auto& trace : o.traces) {
     Input in;
@@ -212,6 +229,7 @@ int table(const Options& o) {
       return 2;
     }
     printTrace(trace, o, *runs);
+    if (o.bound) printBound(in, o);
     std::printf("(%zu runs in %.1f s)\n", runs->size(),
                 std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
     std::fflush(stdout);
