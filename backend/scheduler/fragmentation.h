@@ -117,7 +117,7 @@ struct Measure {
 inline constexpr Measure kFgdMeasure{};
 // Ours (the openb `tessera` policy, the engine's `fgd-reach` plugin). Every field was chosen by
 // cross-validation across trace families (docs/openb-experiment.md, "Generalization").
-inline constexpr Measure kTesseraMeasure{false, true, true, 1000};
+inline constexpr Measure kTesseraMeasure{false, true, false, 4000};
 [[nodiscard]] double fragmentation(const Measure& m, const NodeView& n,
                                    std::span<const TypicalPod> typical);
 

@@ -63,7 +63,7 @@ const std::vector<std::string>& ablationPolicyNames();
 std::unique_ptr<PlacementPolicy> makePolicy(const std::string& name, const PolicyContext& ctx);
 // tessera's online mix coverage, chosen with its measure (frag::kTesseraMeasure) by
 // cross-validation across trace families.
-inline constexpr double kTesseraMixCoverage = 0.95;
+inline constexpr double kTesseraMixCoverage = 1.0;
 struct TesseraVariant {
   frag::Measure measure;
   double mixCoverage = 0.95;
