@@ -580,7 +580,7 @@ int openb(Context& ctx, const OpenbArgs& a) {
                       {"mean", s.mean},
                       {"seeds", config.seeds},
                       {"unallocated_at_100", s.perSeed}});
-      if (podsPath != a.pods.front()) continue;
+      if (trace != traces->front().first) continue;  // the chart shows the first trace
       ChartSeries series{policy, {}};
       for (int arrived = 90; arrived <= kOpenbMaxArrivedPercent; ++arrived)
         series.points.emplace_back(arrived, 100 - s.curve[static_cast<size_t>(arrived)]);
