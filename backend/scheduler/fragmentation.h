@@ -133,10 +133,10 @@ struct Move {
   double score = -std::numeric_limits<double>::infinity();
   int gpu = -1;
 };
+// The same with F(n) already known (the experiment memoises it per node state).
 template <typename Frag>
-[[nodiscard]] Move bestMove(const NodeView& n, const PodDemand& p, Frag&& frag, double scale = 1000,
-                            uint32_t allowed = 0xffu) {
-  const double before = frag(n);
+[[nodiscard]] Move bestMoveFrom(double before, const NodeView& n, const PodDemand& p, Frag&& frag,
+                                double scale = 1000, uint32_t allowed = 0xffu) {
   auto scoreOf = [&](double after) {
     return scale <= 0 ? before - after : static_cast<double>(fgdScore(before, after, scale));
   };
@@ -154,6 +154,11 @@ template <typename Frag>
     if (best.gpu < 0 || s > best.score) best = {s, g};
   }
   return best;
+}
+template <typename Frag>
+[[nodiscard]] Move bestMove(const NodeView& n, const PodDemand& p, Frag&& frag, double scale = 1000,
+                            uint32_t allowed = 0xffu) {
+  return bestMoveFrom(frag(n), n, p, frag, scale, allowed);
 }
 
 }  // namespace tessera::frag

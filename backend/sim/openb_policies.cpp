@@ -267,7 +267,7 @@ class FragPolicy final : public PlacementPolicy {
 
   double computeStateScore(int id, const PodDemand& pod) {
     const NodeView n = cache_.state(id);  // a copy: the cache may grow while scoring
-    return frag::bestMove(n, pod, cachedFrag(), options_.measure.scale).score;
+    return frag::bestMoveFrom(cache_.frag(id), n, pod, cachedFrag(), options_.measure.scale).score;
   }
 
   FragOptions options_;
