@@ -25,6 +25,7 @@
 #include "sim/openb_cluster.h"
 #include "sim/openb_data.h"
 #include "sim/openb_experiment.h"
+#include "sim/openb_families.h"
 #include "sim/simulator.h"
 #include "sim/synthetic.h"
 #include "sim/whatif.h"
@@ -486,8 +487,28 @@ struct OpenbArgs {
   double tune = 1.3;
   int threads = 0;
   bool uniformTies = false;
+  bool engineTies = false;
+  std::vector<std::string> families;  // FAMILY:SHARE, generated from each --pods list
+  uint64_t familySeed = 2023;
   std::string chart;
 };
+
+// The traces to run: each --pods list, or with --family the families generated from each.
+Expected<std::vector<std::pair<std::string, std::vector<OpenbPodRow>>>> openbTraces(
+    const OpenbArgs& a, const std::vector<OpenbNode>& nodes) {
+  std::vector<std::pair<std::string, std::vector<OpenbPodRow>>> out;
+  for (const auto& path : a.pods) {
+    TESSERA_TRY(pods, readOpenbPodRows(path));
+    const std::string stem = std::filesystem::path(path).stem().string();
+    if (a.families.empty()) out.emplace_back(stem, std::move(pods));
+    for (const auto& text : a.families) {
+      TESSERA_TRY(family, parseOpenbFamily(text));
+      TESSERA_TRY(generated, generateOpenbFamily(pods, nodes, family, a.familySeed));
+      out.emplace_back(stem + "/" + openbFamilyName(family), std::move(generated));
+    }
+  }
+  return out;
+}
 
 struct PolicyStats {
   double mean = 0, min = 0, max = 0;
@@ -525,18 +546,20 @@ int openb(Context& ctx, const OpenbArgs& a) {
   config.seeds = *seeds;
   config.tune = a.tune;
   config.threads = a.threads;
-  config.ties = a.uniformTies ? OpenbTieBreak::Uniform : OpenbTieBreak::NodeOrder;
+  config.ties = a.uniformTies  ? OpenbTieBreak::Uniform
+                : a.engineTies ? OpenbTieBreak::Engine
+                               : OpenbTieBreak::NodeOrder;
   nlohmann::json json = nlohmann::json::array();
   Chart chart{"Unallocated GPU capacity as the workload arrives (mean over seeds)",
               "arrived GPU demand (% of capacity)",
               "unallocated GPUs (% of capacity)",
               {}};
-  for (const auto& podsPath : a.pods) {
-    auto pods = readOpenbPodRows(podsPath);
-    if (!pods) return inputError(ctx, pods.error());
+  auto traces = openbTraces(a, *nodes);
+  if (!traces) return inputError(ctx, traces.error());
+  for (const auto& [trace, podList] : *traces) {
+    const auto* pods = &podList;
     auto runs = runOpenbExperiment(*nodes, *pods, config);
     if (!runs) return inputError(ctx, runs.error());
-    const std::string trace = std::filesystem::path(podsPath).stem().string();
     if (ctx.format == "text")
       ctx.out << trace << ": " << nodes->size() << " nodes, " << pods->size()
               << " pods; unallocated GPU % at 100 % arrived (lower is better)\n"
@@ -557,7 +580,7 @@ int openb(Context& ctx, const OpenbArgs& a) {
                       {"mean", s.mean},
                       {"seeds", config.seeds},
                       {"unallocated_at_100", s.perSeed}});
-      if (podsPath != a.pods.front()) continue;
+      if (trace != traces->front().first) continue;  // the chart shows the first trace
       ChartSeries series{policy, {}};
       for (int arrived = 90; arrived <= kOpenbMaxArrivedPercent; ++arrived)
         series.points.emplace_back(arrived, 100 - s.curve[static_cast<size_t>(arrived)]);
@@ -655,6 +678,12 @@ void addSimulateVerbs(CLI::App& app, Context& ctx) {
       "arrived workload reaches 100 % of capacity, per policy and seed (docs/openb-experiment.md)");
   ob->add_option("--nodes", o->nodes, "openb node list (openb_node_list_gpu_node.csv)")->required();
   ob->add_option("--pods", o->pods, "openb pod list(s), one table each")->required();
+  ob->add_option("--family", o->families,
+                 "Generate a trace family from each pod list, as the FGD paper does: "
+                 "cpu-only:SHARE, gpushare:SHARE, multigpu:SHARE or gpuspec:SHARE (0.5 or 50%; "
+                 "docs/openb-experiment.md); repeatable");
+  ob->add_option("--family-seed", o->familySeed, "Seed of the family generator")
+      ->capture_default_str();
   ob->add_option("--policies", o->policies, "Comma-separated policies")->capture_default_str();
   ob->add_option("--seeds", o->seeds, "Seeds, like 42-51 or 1,2,3")->capture_default_str();
   ob->add_option("--tune", o->tune, "Offered GPU demand as a multiple of capacity")
@@ -663,6 +692,9 @@ void addSimulateVerbs(CLI::App& app, Context& ctx) {
   ob->add_option("--threads", o->threads, "Parallel runs (0 = all cores)");
   ob->add_flag("--uniform-ties", o->uniformTies,
                "Break score ties uniformly at random instead of by a per-seed node order");
+  ob->add_flag("--engine-ties", o->engineTies,
+               "Break score ties as the engine does: fewest free whole GPUs, then the node order")
+      ->excludes("--uniform-ties");
   ob->add_option("--chart", o->chart,
                  "Write unallocated % against arrived % per policy (.svg or .png)");
   ob->add_option("-o,--output", ctx.format, "Output format")

@@ -383,8 +383,9 @@ CycleContext Engine::context() const {
   ctx.fairShareFactor = fairShare_.factors();
   ctx.dominantShare = dominantShares(capacity_, teamUse_, quotas_);
   // The request mix for FGD: every active job's task shape, weighted by its task count.
-  const bool fgd = std::any_of(policy_.score.begin(), policy_.score.end(),
-                               [](const auto& s) { return s.name == "fgd" && s.weight > 0; });
+  const bool fgd = std::any_of(policy_.score.begin(), policy_.score.end(), [](const auto& s) {
+    return (s.name == "fgd" || s.name == "fgd-reach") && s.weight > 0;
+  });
   if (fgd) {
     DemandMix mix;
     for (uint32_t i : active_)

@@ -47,6 +47,8 @@ struct PluginStatus {
 // arriving requests" the fragmentation score (FGD) measures against.
 struct DemandShape {
   GpuRequest request;
+  int cpus = 0;           // per task
+  ModelConstraint model;  // the GPUs it may use
   double weight = 0;
 };
 
@@ -181,16 +183,16 @@ class DemandMix {
   [[nodiscard]] std::vector<DemandShape> shapes() const;
 
  private:
-  std::map<std::tuple<int, int, std::string, int>, double> counts_;
+  // (kind, GPUs, MIG profile, milli, CPUs, models, minimum GPU memory) -> tasks
+  std::map<std::tuple<int, int, std::string, int, int, std::vector<std::string>, int64_t>, double>
+      counts_;
   double total_ = 0;
 };
 
-// FGD's fragmentation of one node against a request mix, in GPUs: what each shape could not use
-// there, weighted by how often it occurs. `wholeTaken` whole GPUs and `sharedMilli` on
-// `sharedGpu` are counted as taken (a tentative placement). The fgd score plugin and the
-// simulator's metrics use it.
-double nodeFragmentation(const ClusterState& state, NodeId id, const std::vector<DemandShape>& mix,
-                         int wholeTaken, GpuId sharedGpu, int sharedMilli);
+// FGD's fragmentation of one node against a request mix, in GPUs (scheduler/fragmentation.h on
+// the node's whole and time-sliced GPUs, plus the free MIG slices no instance of a MIG shape could
+// use). The simulator's metrics use it; the fgd score plugin scores moves with the same functions.
+double nodeFragmentation(const ClusterState& state, NodeId id, const std::vector<DemandShape>& mix);
 std::shared_ptr<const PreemptionPlugin> makeCheckpointAwarePreemption();
 std::shared_ptr<const BackfillPlugin> makeReservationBackfill();
 

@@ -9,6 +9,7 @@
 #include "core/engine_text.h"
 #include "mig/mig_capacity.h"
 #include "scheduler/engine.h"
+#include "scheduler/frag_score.h"
 #include "scheduler/plugin.h"
 
 namespace tessera {
@@ -230,7 +231,8 @@ struct FractionPackScore final : ScorePlugin {
 
 void DemandMix::add(const Job& job) {
   const auto& r = job.perTask;
-  counts_[{int(r.kind), r.gpus, r.migProfile, r.milli}] += job.tasks;
+  counts_[{int(r.kind), r.gpus, r.migProfile, r.milli, job.cpusPerTask, job.model.models,
+           job.model.minMemoryMiB}] += job.tasks;
   total_ += job.tasks;
 }
 
@@ -242,113 +244,16 @@ std::vector<DemandShape> DemandMix::shapes() const {
     d.request.gpus = std::get<1>(k);
     d.request.migProfile = std::get<2>(k);
     d.request.milli = std::get<3>(k);
+    d.cpus = std::get<4>(k);
+    d.model.models = std::get<5>(k);
+    d.model.minMemoryMiB = std::get<6>(k);
     d.weight = w / total_;
     out.push_back(d);
   }
   return out;
 }
 
-// FGD (Weng et al., ATC'23): the fragmentation of a node measured against the request mix is the
-// GPU capacity each request shape could not use there, weighted by how often the shape occurs.
-// The score is minus its growth if the job's tasks land on the node.
-double nodeFragmentation(const ClusterState& state, NodeId id, const std::vector<DemandShape>& mix,
-                         int wholeTaken, GpuId sharedGpu, int sharedMilli) {
-  const Node& n = state.cluster().node(id);
-  const int freeWhole = state.freeWholeGpusOnNode(id) - wholeTaken;
-  double frag = 0;
-  for (const auto& d : mix) {
-    switch (d.request.kind) {
-      case GpuRequest::Kind::Whole: {
-        const int k = std::max(1, d.request.gpus);
-        frag += d.weight * (freeWhole < k ? freeWhole : freeWhole % k);
-        break;
-      }
-      case GpuRequest::Kind::Fraction:
-        for (int i = 0; i < n.gpuCount(); ++i) {
-          const GpuId g = n.firstGpu + static_cast<GpuId>(i);
-          if (state.cluster().gpu(g).sharing.mode != SharingMode::TimeSliced) continue;
-          const int used = state.gpu(g).milliUsed + (g == sharedGpu ? sharedMilli : 0);
-          const int left = 1000 - used;
-          if (used > 0 && left > 0 && left < d.request.milli) frag += d.weight * left / 1000.0;
-        }
-        break;
-      case GpuRequest::Kind::Mig: {
-        const auto& mig = n.gpuModel().mig;
-        const int p = mig ? mig->profileIndex(d.request.migProfile) : -1;
-        if (p < 0) break;
-        for (int i = 0; i < n.gpuCount(); ++i) {
-          const GpuId g = n.firstGpu + static_cast<GpuId>(i);
-          if (state.cluster().gpu(g).sharing.mode != SharingMode::Mig) continue;
-          const auto& layout = state.gpu(g).layout;
-          const int freeSlices =
-              mig->memorySlices - std::popcount(static_cast<unsigned>(layout.occupiedMask(*mig)));
-          const int usable = migMaxAdditional(*mig, MigUsage::of(*mig, layout), p) *
-                             mig->profiles[static_cast<size_t>(p)].memorySlices;
-          frag += d.weight * double(std::max(0, freeSlices - usable)) / mig->memorySlices;
-        }
-        break;
-      }
-      case GpuRequest::Kind::None:
-        break;
-    }
-  }
-  return frag;
-}
-
 namespace {
-
-struct FgdScore final : ScorePlugin {
-  double score(const CycleContext& ctx, const Job& job, const UnitView& u) const override {
-    if (ctx.demand.empty()) return 0;
-    double growth = 0;
-    for (auto [node, tasks] : unitTaskNodes(*ctx.state, u, job.tasks)) {
-      const double before = nodeFragmentation(*ctx.state, node, ctx.demand, 0, 0, 0);
-      double after = before;
-      if (job.perTask.kind == GpuRequest::Kind::Whole) {
-        after = nodeFragmentation(*ctx.state, node, ctx.demand, tasks * job.perTask.gpus, 0, 0);
-      } else if (job.perTask.kind == GpuRequest::Kind::Fraction) {
-        const GpuId g = fullestShare(ctx, job, node);
-        after = nodeFragmentation(*ctx.state, node, ctx.demand, 0, g, job.perTask.milli * tasks);
-      } else if (job.perTask.kind == GpuRequest::Kind::Mig) {
-        after = before + migGrowth(ctx, job, node);
-      }
-      growth += after - before;
-    }
-    return -growth;
-  }
-
-  static GpuId fullestShare(const CycleContext& ctx, const Job& job, NodeId id) {
-    const Node& n = ctx.state->cluster().node(id);
-    GpuId best = n.firstGpu;
-    int bestUsed = -1;
-    for (int i = 0; i < n.gpuCount(); ++i) {
-      const GpuId g = n.firstGpu + static_cast<GpuId>(i);
-      if (ctx.state->shareProblem(g, job.id, job.perTask.milli, job.perTask.vramMiB)) continue;
-      if (ctx.state->gpu(g).milliUsed > bestUsed) best = g, bestUsed = ctx.state->gpu(g).milliUsed;
-    }
-    return best;
-  }
-
-  // The smallest fragmentation growth of one new instance on the node's MIG GPUs.
-  static double migGrowth(const CycleContext& ctx, const Job& job, NodeId id) {
-    const Node& n = ctx.state->cluster().node(id);
-    const auto& mig = n.gpuModel().mig;
-    const int p = mig ? mig->profileIndex(job.perTask.migProfile) : -1;
-    if (p < 0) return 0;
-    double best = 1;
-    for (int i = 0; i < n.gpuCount(); ++i) {
-      const GpuId g = n.firstGpu + static_cast<GpuId>(i);
-      if (ctx.state->cluster().gpu(g).sharing.mode != SharingMode::Mig) continue;
-      if (ctx.state->idleMigInstances(g, p) > 0) return 0;
-      const auto& layout = ctx.state->gpu(g).layout;
-      if (const auto fit = migBestNewInstance(*mig, layout, p)) {
-        const double now = migFragmentation(*mig, layout, MigDemand::uniform(*mig)).score;
-        best = std::min(best, fit->fragmentation - now);
-      }
-    }
-    return best;
-  }
-};
 
 // ---- permit
 
@@ -390,7 +295,8 @@ struct Tables {
                                {"topology", make<ScorePlugin, TopologyScore>()},
                                {"mig-fit", make<ScorePlugin, MigFitScore>()},
                                {"fraction-pack", make<ScorePlugin, FractionPackScore>()},
-                               {"fgd", make<ScorePlugin, FgdScore>()}};
+                               {"fgd", [] { return makeFragScore(frag::kFgdMeasure); }},
+                               {"fgd-reach", [] { return makeFragScore(frag::kTesseraMeasure); }}};
   Factories<PermitPlugin> permit{{"quota", make<PermitPlugin, QuotaPermit>()}};
 };
 

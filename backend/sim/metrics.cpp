@@ -181,7 +181,7 @@ void MetricsRecorder::sample(const Engine& engine, const std::vector<GpuTelemetr
         strandGpu(s, g, need, m);
     }
     const bool up = state == NodeState::Up;
-    if (up && !mix.empty()) m.fgdFragmentation += nodeFragmentation(s, n.id, mix, 0, 0, 0);
+    if (up && !mix.empty()) m.fgdFragmentation += nodeFragmentation(s, n.id, mix);
   }
   if (migGpus > 0) m.migFragmentation /= migGpus;
   samples_.push_back(m);

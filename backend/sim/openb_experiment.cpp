@@ -217,7 +217,8 @@ OpenbRun simulate(const Prepared& p, const OpenbArrivals& arrivals, OpenbTieBrea
                   openb::PlacementPolicy& policy, openb::Rng& rng) {
   OpenbRun run;
   openb::ClusterState c = emptyCluster(p);
-  if (ties == OpenbTieBreak::NodeOrder) c.tieRank = randomRanks(c.nodes.size(), rng);
+  if (ties != OpenbTieBreak::Uniform) c.tieRank = randomRanks(c.nodes.size(), rng);
+  c.fewestFreeFirst = ties == OpenbTieBreak::Engine;
   std::vector<OpenbEvent> events;
   events.reserve(arrivals.order.size());
   std::vector<int> feasible;

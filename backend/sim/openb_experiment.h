@@ -27,6 +27,9 @@ enum class OpenbTieBreak {
   NodeOrder,
   // Uniform among the tied nodes, as upstream kube-scheduler's selectHost.
   Uniform,
+  // The engine's rule: the fewest fully free GPUs, then the per-seed node order (the engine's
+  // candidate order were the nodes listed in that order).
+  Engine,
 };
 
 inline constexpr int kOpenbMaxArrivedPercent = 130;

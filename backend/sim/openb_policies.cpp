@@ -1,9 +1,11 @@
 #include "sim/openb_policies.h"
 
 #include <algorithm>
+#include <cstdio>
 #include <functional>
 #include <limits>
 #include <map>
+#include <optional>
 #include <tuple>
 #include <unordered_map>
 
@@ -31,12 +33,14 @@ int pickArgmax(const ClusterState& c, std::span<const int> candidates,
                std::span<const double> scores, Rng& rng) {
   if (c.tieRank.empty()) return pickUniformArgmax(candidates, scores, rng);
   const double best = *std::max_element(scores.begin(), scores.end());
+  // Lower key wins: (fully free GPUs when the engine's rule is asked for, rank).
+  auto key = [&](int node) {
+    const auto i = static_cast<size_t>(node);
+    return std::pair(c.fewestFreeFirst ? fullyFreeGpus(c.nodes[i]) : 0, c.tieRank[i]);
+  };
   int pick = -1;
-  for (size_t i = 0; i < candidates.size(); ++i) {
-    if (scores[i] != best) continue;
-    const auto rank = [&](int node) { return c.tieRank[static_cast<size_t>(node)]; };
-    if (pick < 0 || rank(candidates[i]) < rank(pick)) pick = candidates[i];
-  }
+  for (size_t i = 0; i < candidates.size(); ++i)
+    if (scores[i] == best && (pick < 0 || key(candidates[i]) < key(pick))) pick = candidates[i];
   return pick;
 }
 
@@ -124,7 +128,7 @@ StateKey keyOf(const NodeView& sorted) {
 // receives a pod changes, and hypothetical states recur across pods, so almost every F is a hit.
 class FragCache {
  public:
-  explicit FragCache(bool reach) : reach_(reach) {}
+  explicit FragCache(const frag::Measure& measure) : measure_(measure) {}
 
   int idOf(const NodeView& n) {
     const NodeView sorted = canonical(n);
@@ -140,8 +144,7 @@ class FragCache {
   double frag(int id) {
     const auto i = static_cast<size_t>(id);
     if (epochOf_[i] != epoch_) {
-      frag_[i] = reach_ ? nodeReachFragmentation(states_[i], typical_)
-                        : nodeFragmentation(states_[i], typical_);
+      frag_[i] = frag::fragmentation(measure_, states_[i], typical_);
       epochOf_[i] = epoch_;
     }
     return frag_[i];
@@ -154,7 +157,7 @@ class FragCache {
   [[nodiscard]] size_t size() const { return states_.size(); }
 
  private:
-  bool reach_;
+  frag::Measure measure_;
   std::unordered_map<StateKey, int, StateKeyHash> ids_;
   std::vector<NodeView> states_;
   std::vector<double> frag_;
@@ -165,16 +168,18 @@ class FragCache {
 
 struct FragOptions {
   bool learnOnline = false;  // target mix from the pods seen so far instead of the whole trace
-  bool reach = false;        // CPU-aware fragmentation (reachFragmentFor) instead of FGD's
-  bool exactScore = false;   // compare dF itself instead of the truncated int(sigmoid * 100)
+  frag::Measure measure = frag::kFgdMeasure;  // or ours, CPU-aware (reachFragmentFor)
+  double mixCoverage = 0.95;  // online mix: classes taken by count until this share is covered
 };
 
 // The target mix learnt online from the pods seen so far (no oracle): every arriving pod's class
-// (cpu, per-GPU milli, GPU count, models) is counted and the mix is the top 95 % by count, as the
-// reference selects its typical pods. It is rebuilt at 1, 2, 4, ... 512 pods and then every 512,
-// so F's cache stays valid most of the time; the shuffled arrivals make it converge fast.
+// (cpu, per-GPU milli, GPU count, models) is counted and the mix is the top `coverage` by count
+// (the reference selects its typical pods so, at 95 %; the engine's mix takes every shape). It is
+// rebuilt at 1, 2, 4, ... 512 pods and then every 512, so F's cache stays valid most of the time;
+// the shuffled arrivals make it converge fast.
 class OnlineMix {
  public:
+  explicit OnlineMix(double coverage) : coverage_(coverage) {}
   // True when the mix was rebuilt.
   bool observe(const PodDemand& p) {
     ++counts_[std::make_tuple(p.cpu, p.milli, p.numGpu, p.models)];
@@ -189,10 +194,11 @@ class OnlineMix {
       std::tie(d.cpu, d.milli, d.numGpu, d.models) = key;
       classes.push_back({d, std::to_string(d.models), static_cast<double>(count)});
     }
-    return selectTypicalPods(std::move(classes), 0.95);
+    return selectTypicalPods(std::move(classes), coverage_);
   }
 
  private:
+  double coverage_;
   std::map<std::tuple<int64_t, int32_t, int, uint32_t>, int64_t> counts_;
   int64_t seen_ = 0;
 };
@@ -200,9 +206,16 @@ class OnlineMix {
 // FGD (paper Alg. 1) and our variant of it: the node whose placement decreases the expected
 // fragmentation most, scored as the reference does; the GPU inside the node likewise.
 class FragPolicy final : public PlacementPolicy {
+  // F through the state cache: the engine's function, memoised per canonical state.
+  struct CachedFrag {
+    FragCache* cache;
+    double operator()(const NodeView& v) const { return cache->frag(cache->idOf(v)); }
+  };
+  CachedFrag cachedFrag() { return {&cache_}; }
+
  public:
-  FragPolicy(FragOptions options, std::vector<TypicalPod> typical)
-      : options_(options), cache_(options.reach) {
+  FragPolicy(const FragOptions& options, std::vector<TypicalPod> typical)
+      : options_(options), cache_(options.measure), mix_(options.mixCoverage) {
     cache_.setTypical(std::move(typical));
   }
 
@@ -222,19 +235,9 @@ class FragPolicy final : public PlacementPolicy {
 
   // The first GPU (index order) with the best score, as the reference's FGD Reserve.
   int chooseSharedGpu(const ClusterState& c, int node, const PodDemand& pod, Rng&) override {
-    const NodeView& n = c.nodes[static_cast<size_t>(node)];
-    const double before = cache_.frag(nodeState_[static_cast<size_t>(node)]);
-    int best = -1;
-    double bestScore = 0;
-    for (int g = 0; g < n.gpus; ++g) {
-      if (n.left[static_cast<size_t>(g)] < pod.milli) continue;
-      const double s = score(before, cache_.frag(cache_.idOf(withPod(n, pod, g))));
-      if (best < 0 || s > bestScore) {
-        best = g;
-        bestScore = s;
-      }
-    }
-    return best;
+    return frag::bestMove(c.nodes[static_cast<size_t>(node)], pod, cachedFrag(),
+                          options_.measure.scale)
+        .gpu;
   }
 
   void placed(const ClusterState& c, int node) override {
@@ -242,11 +245,6 @@ class FragPolicy final : public PlacementPolicy {
   }
 
  private:
-  [[nodiscard]] double score(double before, double after) const {
-    if (options_.exactScore) return before - after;
-    return static_cast<double>(fgdScore(before, after));
-  }
-
   void syncNodes(const ClusterState& c) {
     if (nodeState_.size() == c.nodes.size()) return;
     nodeState_.clear();
@@ -268,17 +266,8 @@ class FragPolicy final : public PlacementPolicy {
   }
 
   double computeStateScore(int id, const PodDemand& pod) {
-    const NodeView n = cache_.state(id);  // a copy: idOf below may grow the table
-    const double before = cache_.frag(id);
-    if (!isSharing(pod)) return score(before, cache_.frag(cache_.idOf(withPod(n, pod))));
-    // Sorted state: GPUs with equal free milli give the same outcome, so try each value once.
-    double best = -std::numeric_limits<double>::infinity();
-    for (int g = 0; g < n.gpus; ++g) {
-      const int32_t left = n.left[static_cast<size_t>(g)];
-      if (left < pod.milli || (g > 0 && left == n.left[static_cast<size_t>(g - 1)])) continue;
-      best = std::max(best, score(before, cache_.frag(cache_.idOf(withPod(n, pod, g)))));
-    }
-    return best;
+    const NodeView n = cache_.state(id);  // a copy: the cache may grow while scoring
+    return frag::bestMoveFrom(cache_.frag(id), n, pod, cachedFrag(), options_.measure.scale).score;
   }
 
   FragOptions options_;
@@ -304,11 +293,19 @@ std::unique_ptr<PlacementPolicy> scored(ScoredPolicy::Score s) {
   return std::make_unique<ScoredPolicy>(std::move(s));
 }
 
-Factory frag(FragOptions options, bool oracleMix) {
+Factory fragPolicy(FragOptions options, bool oracleMix) {
   return [options, oracleMix](const PolicyContext& ctx) {
     return std::make_unique<FragPolicy>(
         options, oracleMix ? ctx.traceTypicalPods : std::vector<TypicalPod>{});
   };
+}
+
+constexpr frag::Measure kFgd = frag::kFgdMeasure;
+constexpr frag::Measure kReach = frag::kTesseraMeasure;
+
+frag::Measure exact(frag::Measure m) {
+  m.scale = 0;
+  return m;
 }
 
 const std::vector<Entry>& registry() {
@@ -339,14 +336,14 @@ const std::vector<Entry>& registry() {
          });
        }},
       // The reference FGD: its target mix is the whole untuned trace (an oracle).
-      {"fgd", false, frag({false, false, false}, true)},
+      {"fgd", false, fragPolicy({false, kFgd}, true)},
       // Ours, no oracle: the mix is learnt online from the pods seen so far; CPU-aware fragments.
-      {"tessera", false, frag({true, true, false}, false)},
+      {"tessera", false, fragPolicy({true, kReach, kTesseraMixCoverage}, false)},
       // Ablations.
-      {"fgd-online", true, frag({true, false, false}, false)},
-      {"fgd-exact", true, frag({false, false, true}, true)},
-      {"tessera-oracle", true, frag({false, true, false}, true)},
-      {"tessera-exact", true, frag({true, true, true}, false)},
+      {"fgd-online", true, fragPolicy({true, kFgd}, false)},
+      {"fgd-exact", true, fragPolicy({false, exact(kFgd)}, true)},
+      {"tessera-oracle", true, fragPolicy({false, kReach}, true)},
+      {"tessera-exact", true, fragPolicy({true, exact(kReach)}, false)},
   };
   return r;
 }
@@ -370,9 +367,25 @@ const std::vector<std::string>& ablationPolicyNames() {
   return names;
 }
 
+std::optional<TesseraVariant> tesseraVariant(const std::string& name) {
+  int cpu = 0, gpu = 0, scale = 0, coverage = 0, used = 0;
+  if (std::sscanf(name.c_str(), "tessera/c%1dg%1ds%dm%d%n", &cpu, &gpu, &scale, &coverage, &used) !=
+          4 ||
+      static_cast<size_t>(used) != name.size() || cpu > 1 || gpu > 1 || scale <= 0 ||
+      coverage <= 0 || coverage > 100)
+    return std::nullopt;
+  TesseraVariant v{frag::kTesseraMeasure, coverage / 100.0};
+  v.measure.cpuReach = cpu == 1;
+  v.measure.gpuReach = gpu == 1;
+  v.measure.scale = scale;
+  return v;
+}
+
 std::unique_ptr<PlacementPolicy> makePolicy(const std::string& name, const PolicyContext& ctx) {
   for (const auto& e : registry())
     if (e.name == name) return e.make(ctx);
+  if (const auto v = tesseraVariant(name))
+    return fragPolicy({true, v->measure, v->mixCoverage}, false)(ctx);
   return nullptr;
 }
 

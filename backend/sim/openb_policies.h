@@ -3,6 +3,7 @@
 // they read. Internal to the simulator library (the experiment drives them; tests use them for
 // the GPU-choice cases).
 #include <memory>
+#include <optional>
 #include <random>
 #include <span>
 #include <string>
@@ -27,6 +28,9 @@ struct ClusterState {
   // Tie-break rank per node, lower wins (the reference's random "%04d-" name prefix); empty means
   // uniform among the tied nodes.
   std::vector<uint32_t> tieRank;
+  // The engine's rule (PolicyScorer): among the tied nodes, fewest fully free GPUs first, then
+  // tieRank (the engine's candidate order). Only with a tieRank.
+  bool fewestFreeFirst = false;
 };
 
 // What a policy may know before the first pod: the reference FGD takes its target mix from the
@@ -53,14 +57,25 @@ class PlacementPolicy {
 // the experiment also accepts (docs/openb-experiment.md).
 const std::vector<std::string>& policyNames();
 const std::vector<std::string>& ablationPolicyNames();
-// nullptr for an unknown name.
+// nullptr for an unknown name. Besides the registry's names, "tessera/c<0|1>g<0|1>s<scale>m<pct>"
+// is tessera with other parameters (cpuReach, gpuReach, sigmoid scale, online mix coverage %): the
+// cross-validation's grid (docs/openb-experiment.md).
 std::unique_ptr<PlacementPolicy> makePolicy(const std::string& name, const PolicyContext& ctx);
+// tessera's online mix coverage, chosen with its measure (frag::kTesseraMeasure) by
+// cross-validation across trace families.
+inline constexpr double kTesseraMixCoverage = 1.0;
+struct TesseraVariant {
+  frag::Measure measure;
+  double mixCoverage = 0.95;
+};
+std::optional<TesseraVariant> tesseraVariant(const std::string& name);
 
 // Uniform choice among the entries of `candidates` whose score equals the maximum: the
 // kube-scheduler's selectHost reservoir sampling has exactly this distribution.
 // Scores are doubles so that exact (untruncated) scores and the reference's integers share it.
 int pickUniformArgmax(std::span<const int> candidates, std::span<const double> scores, Rng& rng);
-// The experiment's tie-break: the lowest c.tieRank among the best (uniform when it is empty).
+// The experiment's tie-break: the lowest c.tieRank among the best (uniform when it is empty);
+// with c.fewestFreeFirst, the fewest fully free GPUs first.
 int pickArgmax(const ClusterState& c, std::span<const int> candidates,
                std::span<const double> scores, Rng& rng);
 

@@ -126,7 +126,8 @@ class TstCliSchedule : public QObject {
     CliResult r = runCli({"policy", "show"});
     QVERIFY2(r.code == 0, qPrintable(describe(r)));
     QVERIFY(contains(r.out, "queue_order: [priority, operator-order, fair-share, submit-time]"));
-    QVERIFY(contains(r.out, "# score: binpack fgd fraction-pack mig-fit spread topology"));
+    QVERIFY(
+        contains(r.out, "# score: binpack fgd fgd-reach fraction-pack mig-fit spread topology"));
     QTemporaryDir dir;
     const QString bad = dir.filePath("p.yaml");
     QVERIFY(writeFile(bad, "version: 1\nscore:\n  - {name: tightest}\n"));

@@ -213,6 +213,22 @@ class TstCliSimulate : public QObject {
                                      kData + "/traces/openb-nodes-malformed.csv", "--pods", pods});
     QCOMPARE(broken.code, 1);
     QVERIFY2(contains(broken.err, "openb-nodes-malformed.csv:"), qPrintable(describe(broken)));
+    const CliResult family =
+        runCli({"simulate", "openb", "--nodes", nodes, "--pods", pods, "--family", "bigpods:50%"});
+    QCOMPARE(family.code, 2);
+    QVERIFY2(contains(family.err, "unknown trace family 'bigpods'"), qPrintable(describe(family)));
+  }
+
+  // --family runs the families generated from the pod list instead of the list itself.
+  void openbFamilies() {
+    const CliResult r =
+        runCli({"simulate", "openb", "--nodes", kOpenb + "/openb_node_list_gpu_node.csv", "--pods",
+                kOpenb + "/openb_pod_list_default.csv", "--policies", "fgd", "--seeds", "42",
+                "--family", "multigpu:50%", "--family", "cpu-only:25%", "--engine-ties"});
+    QVERIFY2(r.code == 0, qPrintable(describe(r)));
+    QVERIFY(contains(r.out, "openb_pod_list_default/multigpu50: 1213 nodes, 8152 pods"));
+    QVERIFY(contains(r.out, "openb_pod_list_default/cpu-only25: 1213 nodes"));
+    QVERIFY(!contains(r.out, "openb_pod_list_default: "));
   }
 };
 

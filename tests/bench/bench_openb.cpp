@@ -3,7 +3,10 @@
 //   bench_openb --table         every trace of the paper's table x policy x seeds 42..51, each
 //                               seed's unallocated GPU % and the means next to the anchors
 // Options: --data DIR (the openb CSVs), --traces a,b --policies a,b --seeds 42-51 --threads N,
-// --uniform-ties (break ties uniformly instead of by the per-seed node order). --policies also
+// --uniform-ties (break ties uniformly instead of by the per-seed node order), --engine-ties
+// (the engine's rule: fewest free whole GPUs, then the node order). A trace may be a family
+// generated from default (sim/openb_families.h): --traces multigpu:50%,gpuspec:20%. --bound
+// adds the offline packer's figure (sim/openb_bound.h) under each table. --policies also
 // takes the ablation variants (fgd-online, fgd-exact, tessera-oracle, tessera-exact).
 // The timing mode prints one RESULT line per run (bench_stats.h), <trace>.<policy>.<seed>.wall:
 // its wall time covers tuning, placement and the metric, not reading the CSVs. "pods/s" is pods
@@ -19,7 +22,9 @@
 #include <vector>
 
 #include "bench_stats.h"
+#include "sim/openb_bound.h"
 #include "sim/openb_experiment.h"
+#include "sim/openb_families.h"
 
 using namespace tessera;
 
@@ -48,6 +53,7 @@ struct Options {
   std::vector<uint64_t> seeds;
   int threads = 0;
   OpenbTieBreak ties = OpenbTieBreak::NodeOrder;
+  bool bound = false;  // also print the offline packer's figure per trace
 };
 
 std::vector<std::string> split(const std::string& s) {
@@ -89,6 +95,10 @@ bool parse(int argc, char** argv, Options& o) {
       o.threads = std::atoi(argv[++i]);
     } else if (a == "--uniform-ties") {
       o.ties = OpenbTieBreak::Uniform;
+    } else if (a == "--bound") {
+      o.bound = true;
+    } else if (a == "--engine-ties") {
+      o.ties = OpenbTieBreak::Engine;
     } else {
       std::fprintf(stderr, "bench_openb: unknown option '%s'\n", a.c_str());
       return false;
@@ -103,12 +113,29 @@ struct Input {
   std::vector<OpenbPodRow> pods;
 };
 
+// The generator's seed for a family trace: one fixed list per family, as the published files are
+// (the run seeds then shuffle and tune it).
+constexpr uint64_t kFamilySeed = 2023;
+
+// A trace file's stem ("gpushare80"), or a generated family ("multigpu:50%", from default).
+Expected<std::vector<OpenbPodRow>> podsOf(const Options& o, const std::string& trace,
+                                          const std::vector<OpenbNode>& nodes) {
+  if (trace.find(':') == std::string::npos)
+    return readOpenbPodRows(o.data + "/openb_pod_list_" + trace + ".csv");
+  TESSERA_TRY(family, parseOpenbFamily(trace));
+  TESSERA_TRY(base, readOpenbPodRows(o.data + "/openb_pod_list_default.csv"));
+  return generateOpenbFamily(base, nodes, family, kFamilySeed);
+}
+
 bool load(const Options& o, const std::string& trace, Input& in) {
   auto nodes = readOpenbNodeList(o.data + "/openb_node_list_gpu_node.csv");
-  auto pods = readOpenbPodRows(o.data + "/openb_pod_list_" + trace + ".csv");
-  if (!nodes || !pods) {
-    std::fprintf(stderr, "bench_openb: %s\n",
-                 (!nodes ? nodes.error() : pods.error()).str().c_str());
+  if (!nodes) {
+    std::fprintf(stderr, "bench_openb: %s\n", nodes.error().str().c_str());
+    return false;
+  }
+  auto pods = podsOf(o, trace, *nodes);
+  if (!pods) {
+    std::fprintf(stderr, "bench_openb: %s\n", pods.error().str().c_str());
     return false;
   }
   in = {std::move(*nodes), std::move(*pods)};
@@ -178,6 +205,18 @@ void printTrace(const std::string& trace, const Options& o, const std::vector<Op
   }
 }
 
+// The offline packer's estimate of the lowest reachable figure (sim/openb_bound.h), per seed.
+void printBound(const Input& in, const Options& o) {
+  double sum = 0;
+  std::printf("offline packer (CPU, memory, nodes and models ignored):");
+  for (uint64_t seed : o.seeds) {
+    const double u = openbPackedBound(in.nodes, in.pods, seed).unallocatedPercent;
+    std::printf(" %.2f", u);
+    sum += u;
+  }
+  std::printf("; mean **%.2f**\n", sum / double(o.seeds.size()));
+}
+
 int table(const Options& o) {
   for (const auto& trace : o.traces) {
     Input in;
@@ -190,6 +229,7 @@ int table(const Options& o) {
       return 2;
     }
     printTrace(trace, o, *runs);
+    if (o.bound) printBound(in, o);
     std::printf("(%zu runs in %.1f s)\n", runs->size(),
                 std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
     std::fflush(stdout);

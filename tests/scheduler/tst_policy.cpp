@@ -198,7 +198,7 @@ check_invariants: true
     QCOMPARE(e.where.line, 3);
     QCOMPARE(e.where.column, 12);
     QCOMPARE(q(e.where.field), QString("score[0].name"));
-    QCOMPARE(q(e.message), QString("unknown score plugin 'binpak' (known: binpack, fgd, "
+    QCOMPARE(q(e.message), QString("unknown score plugin 'binpak' (known: binpack, fgd, fgd-reach, "
                                    "fraction-pack, mig-fit, spread, topology)"));
     // Preemption and backfill plugins.
     e = mustFail("version: 1\npreemption:\n  plugin: greedy\n");
@@ -339,8 +339,8 @@ backfill: {time_budget_ms: 1234.5678}
 
   void registryNames() {
     const auto& r = PluginRegistry::builtin();
-    QCOMPARE(r.names("score"),
-             (Names{"binpack", "fgd", "fraction-pack", "mig-fit", "spread", "topology"}));
+    QCOMPARE(r.names("score"), (Names{"binpack", "fgd", "fgd-reach", "fraction-pack", "mig-fit",
+                                      "spread", "topology"}));
     QCOMPARE(r.names("preemption"), Names{"checkpoint-aware"});
     QCOMPARE(r.names("no-such-point"), Names{});
     QVERIFY(r.has("queue_order", "drf"));

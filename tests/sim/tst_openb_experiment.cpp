@@ -7,12 +7,14 @@
 #include <numeric>
 #include <set>
 
+#include "sim/openb_bound.h"
 #include "sim/openb_experiment.h"
 #include "sim/openb_policies.h"
 #include "sim/openb_scores.h"
 
 using namespace tessera;
 using namespace tessera::openb;
+using namespace tessera::frag;
 
 namespace {
 
@@ -262,6 +264,24 @@ class TstOpenbExperiment : public QObject {
 
   // Tuning up: the shuffled originals first, then clones until the next clone's per-GPU milli
   // would pass 1.3 x capacity; tuning down drops pods until the total is at most the target.
+  // The offline packer behind the bound: largest per-GPU demand first, shares best-fit.
+  void offlinePacker() {
+    // 2 GPUs: 600 and 600 take one each (400 left on both); 500 fits nowhere; 400 fills one.
+    QCOMPARE(packBestFitDecreasing({{1, 400}, {1, 600}, {1, 500}, {1, 600}}, 2), int64_t{1600});
+    // Whole GPUs first: a 2-GPU pod and a 1-GPU pod use all 3; the share finds no room.
+    QCOMPARE(packBestFitDecreasing({{1, 300}, {2, 1000}, {1, 1000}}, 3), int64_t{3000});
+    // Best fit: 250 tops up the 700 GPU (300 left), so 200 and 100 share the second GPU.
+    QCOMPARE(packBestFitDecreasing({{1, 250}, {1, 100}, {1, 700}, {1, 200}}, 2), int64_t{1250});
+    // On the real default trace the packer leaves less than FGD (4.69 at seed 42) yet not 0.
+    auto nodes = readOpenbNodeList(openbFile("openb_node_list_gpu_node.csv"));
+    auto pods = readOpenbPodRows(openbFile("openb_pod_list_default.csv"));
+    QVERIFY(nodes && pods);
+    const auto b = openbPackedBound(*nodes, *pods, 42);
+    QVERIFY2(b.unallocatedPercent > 1 && b.unallocatedPercent < 4.69,
+             qPrintable(QString::number(b.unallocatedPercent)));
+    QVERIFY(b.arrivedMilli <= 6212 * 1000 && b.arrivedMilli > 6200 * 1000);
+  }
+
   void tuning() {
     std::vector<OpenbPodRow> pods;
     for (int i = 0; i < 40; ++i)
@@ -367,6 +387,25 @@ class TstOpenbExperiment : public QObject {
     QVERIFY(
         q(run.error().message).startsWith("unknown placement policy 'tetris' (known: random, "));
     QVERIFY(q(run.error().message).contains("fgd, tessera"));
+  }
+
+  // The cross-validation's grid names: malformed ones are refused, and the name made of
+  // tessera's own parameters runs exactly as `tessera`.
+  void tesseraVariants() {
+    for (const char* bad : {"tessera/c2g0s1000m95", "tessera/c1g0s0m95", "tessera/c1g0s1000",
+                            "tessera/c1g0s1000m101", "tessera/c1g0s1000m95x"})
+      QVERIFY2(!makePolicy(bad, {}), bad);
+    const frag::Measure& m = frag::kTesseraMeasure;
+    const std::string own = "tessera/c" + std::to_string(int(m.cpuReach)) + "g" +
+                            std::to_string(int(m.gpuReach)) + "s" + std::to_string(int(m.scale)) +
+                            "m" + std::to_string(int(std::lround(kTesseraMixCoverage * 100)));
+    auto nodes = readOpenbNodeList(openbFile("openb_node_list_gpu_node.csv"));
+    auto pods = readOpenbPodRows(openbFile("openb_pod_list_default.csv"));
+    QVERIFY(nodes && pods);
+    auto a = runOpenbOnce(*nodes, *pods, {"tessera", 43});
+    auto b = runOpenbOnce(*nodes, *pods, {own, 43});
+    QVERIFY2(a && b, own.c_str());
+    QCOMPARE(b->allocatedByArrived, a->allocatedByArrived);
   }
 
   void csvErrors() {
