@@ -264,6 +264,14 @@ Expected<JobsDocument> SlurmClient::jobs() {
   return withoutErrors(parseSqueueJson(text), "squeue");
 }
 
+Expected<std::vector<JobGlance>> SlurmClient::jobGlances() {
+  // --array: one line per array task, as squeue --json lists them; --states=all: the finished
+  // jobs too, which squeue --json always includes (it ignores filters).
+  TESSERA_TRY(text, read({"squeue", "--noheader", "--array", "--states=all",
+                          "--Format=" + std::string(kGlanceFormat)}));
+  return parseJobGlances(text);
+}
+
 Expected<NodesDocument> SlurmClient::nodes() {
   TESSERA_TRY(text, read({"sinfo", "--json"}));
   return withoutErrors(parseSinfoJson(text), "sinfo");

@@ -13,6 +13,7 @@
 #include "slurm/process_runner.h"
 #include "slurm/scontrol_text.h"
 #include "slurm/slurm_json.h"
+#include "slurm/squeue_text.h"
 
 namespace tessera::slurm {
 
@@ -95,7 +96,9 @@ class SlurmClient {
   // The names of the reservations slurmctld has (scontrol show reservation -o).
   Expected<std::vector<std::string>> reservations();
 
-  Expected<JobsDocument> jobs();    // one squeue --json
+  Expected<JobsDocument> jobs();  // one squeue --json
+  // One light squeue (no JSON): every job's state, reason, priority and nodes.
+  Expected<std::vector<JobGlance>> jobGlances();
   Expected<NodesDocument> nodes();  // one sinfo --json
   Expected<std::vector<SlurmSwitch>> topology();
   Expected<KeyValues> config();

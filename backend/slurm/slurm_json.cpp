@@ -169,11 +169,6 @@ void readGres(Fields& f, SlurmJob& job) {
   }
 }
 
-bool heldReason(std::string_view reason) {
-  return reason.substr(0, 7) == "JobHeld" || reason == "job_requeued_in_held_state" ||
-         reason == "job requeued in held state";
-}
-
 Expected<SlurmJob> readJob(const json& v, const std::string& path) {
   if (!v.is_object()) return pathError(path, "expected an object, found " + typeName(v));
   Fields f(v, path);
@@ -200,7 +195,7 @@ Expected<SlurmJob> readJob(const json& v, const std::string& path) {
   job.endTime = f.num("end_time");
   job.nodeCount = f.integer("node_count");
   job.cpus = f.integer("cpus");
-  job.held = job.priority == 0 && heldReason(job.stateReason);
+  job.held = isHeld(job.priority, job.stateReason);
   readGres(f, job);
   if (f.error()) return *f.error();
   return job;

@@ -102,6 +102,10 @@ struct SlurmJob {
   std::vector<NodeGres> gresDetail;    // only while running
 };
 
+// Held by a hold (the gate's, Tessera's, a requeue's): priority 0 for one of the hold reasons.
+// BadConstraints also has priority 0 but is a rejected release, not a hold.
+[[nodiscard]] bool isHeld(int64_t priority, std::string_view reason);
+
 enum class NodeState : uint8_t { Idle, Mixed, Allocated, Completing, Down, Error, Future, Other };
 std::string_view slurmWord(NodeState state);
 NodeState nodeStateFromSlurm(std::string_view word);  // "idle", "MIXED", ...

@@ -170,6 +170,12 @@ std::optional<std::string> tesseraIdFromComment(std::string_view comment) {
   return std::string(comment);
 }
 
+bool isHeld(int64_t priority, std::string_view reason) {
+  return priority == 0 &&
+         (reason.substr(0, 7) == "JobHeld" || reason == "job_requeued_in_held_state" ||
+          reason == "job requeued in held state");
+}
+
 bool SlurmNode::hasFlag(std::string_view flag) const {
   return std::find(flags.begin(), flags.end(), flag) != flags.end();
 }

@@ -61,6 +61,9 @@ sleep 1
 
 squeue --json -t all >"$here/squeue-all.json"
 squeue --json >"$here/squeue-active.json"
+# The executor's light listing between full polls (backend/slurm/squeue_text.h).
+squeue --noheader --array --states=all \
+  --Format='JobID:|,State:|,Reason:|,PriorityLong:|,NodeList:' >"$here/squeue-glance.txt"
 sinfo --json >"$here/sinfo.json"
 scontrol show job -o >"$here/show-job.txt"
 scontrol show node -o >"$here/show-node.txt"
