@@ -226,9 +226,12 @@ Status loadTesseradConfig(const std::string& path, TesseradConfig& c) {
       {"slurm.conf", value(path, c.slurm.conf)},
       {"slurm.bin_dir", value(path, c.slurm.binDir)},
       {"slurm.poll_interval", seconds(path, c.slurm.pollSeconds)},
+      {"slurm.full_poll_interval", duration(path, c.slurm.fullPollSeconds)},
+      {"slurm.idle_poll_interval", seconds(path, c.slurm.idlePollSeconds)},
       {"slurm.preempt_grace", duration(path, c.slurm.preemptGrace)},
       {"slurm.preempt_signal", value(path, c.slurm.preemptSignal)},
       {"slurm.adopt", value(path, c.slurm.adopt)},
+      {"slurm.exact_gpus", value(path, c.slurm.exactGpus)},
       {"slurm.default_team", value(path, c.slurm.defaultTeam)},
       {"slurm.adopted_class", value(path, c.slurm.adoptedClass)},
       {"slurm.default_time_limit", value(path, c.slurm.defaultTimeLimitMinutes)},
@@ -281,6 +284,8 @@ Status validateTesseradConfig(const TesseradConfig& c) {
   if (c.executor == "slurm" && c.mode != "live")
     return bad("executor", "slurm runs the jobs of a live cluster: use mode live");
   if (!(c.slurm.pollSeconds > 0)) return bad("slurm.poll_interval", "must be positive");
+  if (c.slurm.fullPollSeconds <= 0) return bad("slurm.full_poll_interval", "must be positive");
+  if (!(c.slurm.idlePollSeconds > 0)) return bad("slurm.idle_poll_interval", "must be positive");
   if (c.slurm.preemptGrace < 0) return bad("slurm.preempt_grace", "cannot be negative");
   if (c.slurm.preemptSignal < 1 || c.slurm.preemptSignal > 64)
     return bad("slurm.preempt_signal", "must be a signal number (1-64)");

@@ -41,11 +41,14 @@ struct SlurmSettings {
   std::string conf;    // SLURM_CONF for every Slurm command; empty: Slurm's default
   std::string binDir;  // where sbatch, squeue, ... are; empty: PATH
   double pollSeconds = 1;
-  Seconds preemptGrace = 0;  // checkpoint signal, then this long, then requeue
-  int preemptSignal = 10;    // SIGUSR1
-  bool adopt = true;         // take in jobs users sbatch'ed (held by the gate)
-  std::string defaultTeam;   // adopted jobs of unmapped users
-  std::string adoptedClass;  // their priority class; empty: the lowest
+  Seconds fullPollSeconds = 10;  // squeue --json at least this often (light listing between)
+  double idlePollSeconds = 5;    // while nothing runs or waits
+  Seconds preemptGrace = 0;      // checkpoint signal, then this long, then requeue
+  int preemptSignal = 10;        // SIGUSR1
+  bool adopt = true;             // take in jobs users sbatch'ed (held by the gate)
+  bool exactGpus = false;        // the site's per-device GRES types: exact GPUs and MIG slots
+  std::string defaultTeam;       // adopted jobs of unmapped users
+  std::string adoptedClass;      // their priority class; empty: the lowest
   int defaultTimeLimitMinutes = 60;
   std::map<std::string, std::string> userTeams;       // Slurm user or account -> team
   std::map<std::string, std::string> teamAccounts;    // team -> --account

@@ -66,24 +66,6 @@ std::variant<Loaded, int> loadAll(const TesseradConfig& c, const Logger& log) {
   return l;
 }
 
-SlurmExecutorConfig slurmExecutorConfig(const SlurmSettings& s) {
-  SlurmExecutorConfig sc;
-  if (!s.conf.empty()) sc.client.environment["SLURM_CONF"] = s.conf;
-  sc.client.binDir = s.binDir;
-  sc.pollSeconds = s.pollSeconds;
-  sc.driver.preemptGrace = s.preemptGrace;
-  sc.driver.preemptSignal = s.preemptSignal;
-  sc.driver.adopt = s.adopt;
-  sc.defaultTeam = s.defaultTeam;
-  sc.adoptedClass = s.adoptedClass;
-  sc.defaultTimeLimitMinutes = s.defaultTimeLimitMinutes;
-  sc.userTeams = s.userTeams;
-  sc.teamAccounts = s.teamAccounts;
-  sc.poolPartitions = s.poolPartitions;
-  sc.gresTypes = s.gresTypes;
-  return sc;
-}
-
 BackendConfig backendConfig(const TesseradConfig& c, Loaded& l) {
   BackendConfig b;
   b.database = c.database;
@@ -179,6 +161,27 @@ int waitForSignal() {
 }
 
 }  // namespace
+
+SlurmExecutorConfig slurmExecutorConfig(const SlurmSettings& s) {
+  SlurmExecutorConfig sc;
+  if (!s.conf.empty()) sc.client.environment["SLURM_CONF"] = s.conf;
+  sc.client.binDir = s.binDir;
+  sc.pollSeconds = s.pollSeconds;
+  sc.idlePollSeconds = s.idlePollSeconds;
+  sc.driver.fullPollSeconds = s.fullPollSeconds;
+  sc.driver.preemptGrace = s.preemptGrace;
+  sc.driver.preemptSignal = s.preemptSignal;
+  sc.driver.adopt = s.adopt;
+  sc.exactGpus = s.exactGpus;
+  sc.defaultTeam = s.defaultTeam;
+  sc.adoptedClass = s.adoptedClass;
+  sc.defaultTimeLimitMinutes = s.defaultTimeLimitMinutes;
+  sc.userTeams = s.userTeams;
+  sc.teamAccounts = s.teamAccounts;
+  sc.poolPartitions = s.poolPartitions;
+  sc.gresTypes = s.gresTypes;
+  return sc;
+}
 
 int runTesserad(const TesseradConfig& config, bool checkOnly, std::ostream& out) {
   const Logger log(config.logFormat == "json", Logger::levelNamed(config.logLevel));

@@ -5,6 +5,7 @@
 #include <ostream>
 
 #include "daemon/config.h"
+#include "executor/slurm_executor.h"
 
 namespace tessera {
 
@@ -13,6 +14,9 @@ inline constexpr int kTesseradOk = 0;
 inline constexpr int kTesseradInvalidConfig = 1;  // read, but wrong (names file:line and key)
 inline constexpr int kTesseradUsage = 2;          // bad flag, unreadable file
 inline constexpr int kTesseradCannotServe = 3;    // database refused, port in use, TLS files
+
+// The executor's settings from the file's `slurm:` section.
+SlurmExecutorConfig slurmExecutorConfig(const SlurmSettings& s);
 
 // With `checkOnly`, validates everything and prints a summary to `out` without serving.
 int runTesserad(const TesseradConfig& config, bool checkOnly, std::ostream& out);

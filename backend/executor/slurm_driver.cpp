@@ -1,6 +1,7 @@
 #include "executor/slurm_driver.h"
 
 #include <algorithm>
+#include <tuple>
 
 #include "core/engine_text.h"
 
@@ -25,12 +26,6 @@ constexpr int kMaxResubmits = 3;
 // the placements of jobs the engine has already started (they go first; the rest follow in the
 // next steps, which come at once).
 constexpr int kSubmitsPerStep = 32;
-
-// Held by a hold (the gate's, Tessera's, a requeue's); BadConstraints also has priority 0 but
-// is a rejected release, not a hold.
-bool isHeld(const SlurmJob& s) {
-  return s.held;
-}
 
 bool running(const SlurmJob& s) {
   return s.state == slurm::JobState::Running || s.state == slurm::JobState::Suspended ||
@@ -60,6 +55,20 @@ const SlurmJob* pick(const std::vector<const SlurmJob*>& jobs) {
   for (const SlurmJob* s : jobs)
     if (!best || rank(*s) > rank(*best) || (rank(*s) == rank(*best) && s->id > best->id)) best = s;
   return best;
+}
+
+// Whether the held Slurm job asks for the devices the request names (the same GRES per node, any
+// order). A request that names no device (per task, untyped) suits every placement.
+bool sameGpuRequest(const SlurmJob& s, const slurm::SubmitRequest& r) {
+  if (r.gres.empty()) return true;
+  auto wanted = slurm::parseGresList(r.gres);
+  if (!wanted) return false;
+  auto key = [](const slurm::GresCount& g) { return std::tie(g.name, g.type, g.count); };
+  auto byKey = [&](const auto& a, const auto& b) { return key(a) < key(b); };
+  std::vector<slurm::GresCount> have = s.gresPerNode;
+  std::sort(wanted->begin(), wanted->end(), byKey);
+  std::sort(have.begin(), have.end(), byKey);
+  return *wanted == have;
 }
 
 }  // namespace
@@ -136,20 +145,23 @@ const SlurmJob* SlurmDriver::current(const Tracked& t) const {
   return nullptr;
 }
 
+void SlurmDriver::unavailable(const Error& e) {
+  status_.state = ExecutorState::Unavailable;
+  status_.detail = e.str();
+}
+
 StepReport SlurmDriver::step(Seconds now) {
   StepReport report;
-  Observations& seen = report.seen;
-  again_ = false;
   auto jobs = client_.jobs();
   auto nodes = jobs ? client_.nodes() : Expected<slurm::NodesDocument>(jobs.error());
   if (!jobs || !nodes) {
-    status_.state = ExecutorState::Unavailable;
-    status_.detail = (jobs ? nodes.error() : jobs.error()).str();
+    unavailable(jobs ? nodes.error() : jobs.error());
     return report;
   }
   status_.state = ExecutorState::Ready;
   status_.detail.clear();
   jobs_ = std::move(*jobs);
+  lastFull_ = now;
   slurmNodes_ = std::move(*nodes);
   byTag_.clear();
   for (const SlurmJob& s : jobs_.jobs)
@@ -164,6 +176,92 @@ StepReport SlurmDriver::step(Seconds now) {
     }
   }
   cancelDuplicates();
+  reconcileAll(now, report);
+  return report;
+}
+
+StepReport SlurmDriver::poll(Seconds now) {
+  // Tags to set and duplicates to cancel need the full view; so does anything after an outage.
+  if (glanceUnreadable_ || status_.state != ExecutorState::Ready || !tags_.empty() ||
+      now - lastFull_ >= config_.fullPollSeconds)
+    return step(now);
+  auto glances = client_.jobGlances();
+  if (!glances) {
+    // A line it cannot read is a format this parser does not know (a newer Slurm): full polls
+    // from now on. Anything else is Slurm not answering.
+    if (glances.error().where.line == 0) {
+      unavailable(glances.error());
+      return {};
+    }
+    glanceUnreadable_ = true;
+    return step(now);
+  }
+  if (!takeGlance(*glances)) return step(now);
+  auto nodes = client_.nodes();
+  if (!nodes) {
+    unavailable(nodes.error());
+    return {};
+  }
+  status_.detail.clear();
+  slurmNodes_ = std::move(*nodes);
+  StepReport report;
+  reconcileAll(now, report);
+  return report;
+}
+
+// The light listing taken into the last full view, where it can be: Tessera's jobs moving along
+// the usual path (held, released, running, completed). Anything else needs the full poll: a job
+// new or gone, an untagged job changing (an offer needs its details), an end other than
+// COMPLETED (its exit code), a requeue (its restart count). A running job's GPUs (gres_detail)
+// are only in the full view: they are compared with the engine's at the next one.
+bool SlurmDriver::takeGlance(const std::vector<slurm::JobGlance>& glances) {
+  using slurm::JobState;
+  if (glances.size() != jobs_.jobs.size()) return false;
+  std::unordered_map<int64_t, SlurmJob*> byId;
+  byId.reserve(jobs_.jobs.size());
+  for (SlurmJob& s : jobs_.jobs) byId.emplace(s.id, &s);
+  auto ordinary = [](JobState from, JobState to) {
+    switch (to) {
+      case JobState::Pending:
+        return from == JobState::Pending;
+      case JobState::Running:
+        return from == JobState::Pending || from == JobState::Running;
+      case JobState::Completing:
+      case JobState::Completed:
+        return from == JobState::Pending || from == JobState::Running ||
+               from == JobState::Completing || from == to;
+      default:
+        return false;
+    }
+  };
+  std::vector<std::pair<SlurmJob*, const slurm::JobGlance*>> changed;
+  for (const slurm::JobGlance& g : glances) {
+    const auto it = byId.find(g.id);
+    if (it == byId.end()) return false;
+    const SlurmJob& s = *it->second;
+    // A job requeued held reads "JobHeldUser" in JSON, "job requeued in held state" here.
+    const bool sameReason =
+        g.reason == s.stateReason || (s.held && slurm::isHeld(g.priority, g.reason));
+    if (g.stateText == s.stateText && sameReason && g.priority == s.priority && g.nodes == s.nodes)
+      continue;
+    if (!s.tesseraId || !ordinary(s.state, g.state)) return false;
+    changed.emplace_back(it->second, &g);
+  }
+  for (auto [s, g] : changed) {
+    s->state = g->state;
+    s->stateText = g->stateText;
+    s->stateReason = g->reason;
+    s->priority = g->priority;
+    s->held = slurm::isHeld(g->priority, g->reason);
+    if (s->nodes != g->nodes || !running(*s)) s->gresDetail.clear();
+    s->nodes = g->nodes;
+  }
+  return true;
+}
+
+void SlurmDriver::reconcileAll(Seconds now, StepReport& report) {
+  Observations& seen = report.seen;
+  again_ = false;
   seenJobs_.clear();
   std::vector<JobId> all;
   all.reserve(tracked_.size());
@@ -176,7 +274,6 @@ StepReport SlurmDriver::step(Seconds now) {
   report.startSeconds = std::move(startSeconds_);
   startSeconds_.clear();
   report.again = again_;
-  return report;
 }
 
 // After a controller crash, or a tesserad killed between sbatch and its record, one tag can
@@ -194,6 +291,7 @@ void SlurmDriver::cancelDuplicates() {
 
 void SlurmDriver::reconcile(JobId id, Tracked& t, Seconds now, Observations& seen, bool& done) {
   const SlurmJob* s = current(t);
+  if (s && s->id == t.replaced) s = nullptr;  // the new one is not visible yet
   if (s) {
     t.slurmId = s->id;
     seenJobs_[id] = {std::to_string(s->id), s->stateText, s->stateReason, s->nodes};
@@ -274,6 +372,7 @@ void SlurmDriver::reconcileJobs(const std::vector<JobId>& ids, Seconds now, Obse
 void SlurmDriver::submit(JobId id, Tracked& t) {
   // Placed as soon as a poll shows it held, and the rest submitted: the next step comes at once
   // (not after a failure: that waits for the interval).
+  if (t.intent.submitWhenPlaced && t.intent.want != JobIntent::Want::Placed) return;
   if (submitBudget_ <= 0) {
     again_ = true;
     return;
@@ -318,7 +417,7 @@ void SlurmDriver::place(Tracked& t, const SlurmJob& s, Seconds now, Observations
     t.startTimed = true;
     return;
   }
-  if (!isHeld(s)) {
+  if (!s.held) {
     if (s.stateReason == "BadConstraints") {
       (void)client_.hold(s.id);
       seen.bounced.push_back(
@@ -332,6 +431,8 @@ void SlurmDriver::place(Tracked& t, const SlurmJob& s, Seconds now, Observations
   if (t.requeuedAt > 0 && now - t.requeuedAt < kRequeueSettle) return;
   // Released since the view was taken: the next poll shows it.
   if (stale_ && t.releasedRun == t.intent.run) return;
+  if (t.intent.submitWhenPlaced && t.intent.submit && !sameGpuRequest(s, *t.intent.submit))
+    return replace(t, s);
   if (const auto unfit = unfitPin(t, s)) {
     seen.bounced.push_back({t.intent.job, literal(*unfit)});
     t.intent.want = JobIntent::Want::Held;
@@ -345,6 +446,16 @@ void SlurmDriver::place(Tracked& t, const SlurmJob& s, Seconds now, Observations
   t.releasedRun = t.intent.run;
   t.startTimed = false;
   (void)client_.setPriority(s.id, kReleasedPriority);
+}
+
+// Made for an earlier placement (exact GPUs): the GPU request cannot change, so the Slurm job
+// is cancelled and another one submitted for this placement (same tag).
+void SlurmDriver::replace(Tracked& t, const SlurmJob& s) {
+  if (const Status st = client_.cancel(s.id); !st)
+    return failed("cancelling Slurm job " + std::to_string(s.id) + " to place it anew", st.error());
+  t.replaced = s.id;
+  t.slurmId = 0;
+  submit(t.intent.job, t);
 }
 
 // Slurm binds whole GPUs of the type by its own choice among a node's free ones: where that
@@ -403,7 +514,7 @@ std::optional<std::string> SlurmDriver::unfitPin(const Tracked& t, const SlurmJo
 void SlurmDriver::keepHeld(Tracked& t, const SlurmJob& s, Seconds now) {
   const std::string id = std::to_string(s.id);
   if (running(s)) return requeue(t, s, now);
-  if (!isHeld(s))
+  if (!s.held)
     if (const Status st = client_.hold(s.id); !st) failed("holding Slurm job " + id, st.error());
 }
 
@@ -433,7 +544,7 @@ void SlurmDriver::offerAdoptions(std::vector<SlurmOffer>& offers) {
   for (const SlurmJob& s : jobs_.jobs) {
     // Held by the gate, or running already: started before the gate was installed, or
     // released behind Tessera's back (its GPUs are taken either way).
-    const bool waiting = s.state == slurm::JobState::Pending && isHeld(s);
+    const bool waiting = s.state == slurm::JobState::Pending && s.held;
     if (s.tesseraId || !(waiting || running(s))) continue;
     if (s.comment.rfind("tessera", 0) == 0) continue;  // refused before
     if (offered_.count(s.id) || tags_.count(s.id) || tracked.count(s.id)) continue;

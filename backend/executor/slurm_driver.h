@@ -41,6 +41,9 @@ struct JobIntent {
   // Jobs submitted through Tessera: how to create their Slurm job when it does not exist yet.
   // Adopted jobs (sbatch'ed by users, held by the gate) have none: their job exists.
   std::optional<slurm::SubmitRequest> submit;
+  // Its Slurm job names the placement's devices (exact GPUs): made only once placed, and made
+  // again (the old one cancelled) when placed elsewhere.
+  bool submitWhenPlaced = false;
   // When the engine placed it (Placed): the start latency is measured from here.
   std::chrono::steady_clock::time_point decidedAt{};
 };
@@ -83,6 +86,9 @@ struct SlurmDriverConfig {
   Seconds preemptGrace = 0;  // checkpoint signal, then this long, then requeue
   int preemptSignal = 10;    // SIGUSR1: what checkpointing jobs commonly trap
   bool adopt = true;         // take over jobs users sbatch'ed (held by the gate)
+  // poll() reads the full squeue --json at least this often; between, the light listing
+  // (slurm/squeue_text.h) when it shows nothing the last full view cannot take in.
+  Seconds fullPollSeconds = 10;
 };
 
 class SlurmDriver {
@@ -100,9 +106,12 @@ class SlurmDriver {
   void adopted(int64_t slurmId, JobId job);
   void refused(int64_t slurmId, const std::string& why);
 
-  // One poll and reconciliation at wall time `now` (seconds since the epoch). Returns what Slurm
-  // did by itself since the last step.
+  // One full poll (squeue --json, sinfo --json) and reconciliation at wall time `now` (seconds
+  // since the epoch). Returns what Slurm did by itself since the last step.
   StepReport step(Seconds now);
+  // The same on the light listing where it will do (see takeGlance), else step(): what the
+  // executor calls every interval.
+  StepReport poll(Seconds now);
   // The intents that changed since the last step, carried out on the last poll's view of Slurm
   // (no poll): for the worker woken by new decisions shortly after a poll.
   StepReport act(Seconds now);
@@ -126,14 +135,19 @@ class SlurmDriver {
     std::string boundReported;   // the binding last reported to differ from the engine's
     bool submittedHere = false;  // this process sbatch'ed it (so knows it never ran unseen)
     int lostRuns = 0;            // resubmitted after Slurm lost the job (at most kMaxResubmits)
+    int64_t replaced = 0;        // cancelled: made for an earlier placement (submitWhenPlaced)
   };
   const slurm::SlurmJob* current(const Tracked& t) const;
+  [[nodiscard]] bool takeGlance(const std::vector<slurm::JobGlance>& glances);
+  void reconcileAll(Seconds now, StepReport& report);
+  void unavailable(const Error& e);
   void reconcile(JobId id, Tracked& t, Seconds now, Observations& seen, bool& done);
   void reconcileJobs(const std::vector<JobId>& ids, Seconds now, Observations& seen);
   void place(Tracked& t, const slurm::SlurmJob& s, Seconds now, Observations& seen);
   void requeue(Tracked& t, const slurm::SlurmJob& s, Seconds now);
   void compareBinding(Tracked& t, const slurm::SlurmJob& s, Observations& seen);
   void keepHeld(Tracked& t, const slurm::SlurmJob& s, Seconds now);
+  void replace(Tracked& t, const slurm::SlurmJob& s);
   [[nodiscard]] std::optional<std::string> unfitPin(const Tracked& t,
                                                     const slurm::SlurmJob& s) const;
   void cancelDuplicates();
@@ -158,8 +172,10 @@ class SlurmDriver {
   std::optional<std::set<std::string>> slurmReservations_;
   std::map<std::string, slurm::ReservationRequest> reservationsDone_;  // as last carried out
   std::map<int64_t, std::string> tags_;  // adopted or refused: the comment to set
-  // The last poll.
+  // The last poll: the full one, with what light ones saw since patched in.
   slurm::JobsDocument jobs_;
+  Seconds lastFull_ = 0;           // when jobs_ was last read whole
+  bool glanceUnreadable_ = false;  // the light listing did not parse: full polls only
   slurm::NodesDocument slurmNodes_;
   std::unordered_map<std::string, std::vector<const slurm::SlurmJob*>> byTag_;
   std::unordered_map<JobId, ExternalJob> seenJobs_;

@@ -150,7 +150,45 @@ JobIntent SlurmExecutor::intentOf(const Engine& engine, const JobRecord& r) cons
     i.want = JobIntent::Want::Ended;
   }
   i.submit = submitRequest(engine, r.job);
+  if (config_.exactGpus && i.submit && r.job.perTask.kind != GpuRequest::Kind::None &&
+      r.job.perTask.kind != GpuRequest::Kind::Fraction) {
+    i.submitWhenPlaced = true;
+    if (i.want == JobIntent::Want::Placed) askForDevices(engine, r, *i.submit);
+  }
   return i;
+}
+
+// Exact GPUs: the placement's devices as per-device GRES types on each node ("gpu:h100_g2:1,
+// gpu:h100_g3:1"; MIG "gpu:a100_3g.40gb_s4:1"). One --gres holds for every node of a job, so a
+// gang whose nodes differ asks for untyped whole GPUs instead (Slurm binds them, the engine
+// follows) and a MIG gang keeps its profile type.
+void SlurmExecutor::askForDevices(const Engine& engine, const JobRecord& r,
+                                  slurm::SubmitRequest& req) const {
+  const Cluster& c = engine.cluster();
+  const bool mig = r.job.perTask.kind == GpuRequest::Kind::Mig;
+  std::map<NodeId, std::map<std::string, int>> perNode;
+  for (const TaskAssignment& t : r.placement->tasks)
+    for (GpuId g : t.gpus) {
+      const std::string type = gresTypeOf(c.modelOf(g).id);
+      const int index = static_cast<int>(g - c.node(t.node).firstGpu);
+      ++perNode[t.node]
+               [mig ? type + "_" + r.job.perTask.migProfile + "_s" + std::to_string(t.migStart)
+                    : type + "_g" + std::to_string(index)];
+    }
+  std::optional<std::string> gres;
+  for (const auto& [node, types] : perNode) {
+    std::string line;
+    for (const auto& [type, count] : types)
+      line += (line.empty() ? "" : ",") + std::string("gpu:") + type + ":" + std::to_string(count);
+    if (gres && *gres != line) {
+      if (!mig) req.gpusPerTask = std::to_string(r.job.perTask.gpus);
+      return;
+    }
+    gres = line;
+  }
+  if (!gres) return;
+  req.gres = *gres;
+  req.gpusPerTask.clear();
 }
 
 // Every node the engine holds out for a reason of its own is drained in Slurm; the executor's
@@ -390,11 +428,12 @@ void SlurmExecutor::run() {
     for (const auto& [id, job] : answers) driver_.adopted(id, *job);
     for (const auto& [id, why] : refusals) driver_.refused(id, why);
     // Woken by fresh decisions within an interval of the last poll: they are carried out on that
-    // poll's view (a poll of a busy cluster takes seconds); adoptions need a poll (their tags).
+    // poll's view (a poll of a busy cluster takes seconds); adoptions need a full poll (their
+    // tags).
     const auto now = static_cast<Seconds>(std::time(nullptr));
-    const bool poll =
-        Clock::now() >= nextPoll || !answers.empty() || !refusals.empty() || instance.has_value();
-    StepReport report = poll ? driver_.step(now) : driver_.act(now);
+    const bool full = !answers.empty() || !refusals.empty() || instance.has_value();
+    const bool poll = full || Clock::now() >= nextPoll;
+    StepReport report = full ? driver_.step(now) : poll ? driver_.poll(now) : driver_.act(now);
     if (poll)
       nextPoll = Clock::now() + (driver_.idle() && config_.idlePollSeconds > config_.pollSeconds
                                      ? idleInterval

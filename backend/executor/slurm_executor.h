@@ -21,7 +21,9 @@ namespace tessera {
 struct SlurmExecutorConfig {
   slurm::SlurmClientOptions client;
   SlurmDriverConfig driver;
-  double pollSeconds = 1.0;  // one squeue --json and one sinfo --json per poll
+  // One squeue and one sinfo per poll; the squeue is the light listing between full
+  // (--json) ones, every driver.fullPollSeconds.
+  double pollSeconds = 1.0;
   // While Slurm has no live job and the engine none for it (SlurmDriver::idle): two process
   // spawns a second are most of an idle tesserad's CPU.
   double idlePollSeconds = 5.0;
@@ -36,6 +38,11 @@ struct SlurmExecutorConfig {
   std::string defaultTeam;
   std::string adoptedClass;          // priority class of adopted jobs; empty: the lowest
   int defaultTimeLimitMinutes = 60;  // a job without a limit or an estimate
+  // The site's per-device GRES types (gpu:h100_g5, gpu:a100_3g.40gb_s4; docs/slurm.md): jobs
+  // submitted through Tessera get exactly the engine's GPUs and MIG slots. Since Slurm never
+  // lets a job's GPU request change, their Slurm job is made when the engine places them (and
+  // made again for another placement), not while they wait.
+  bool exactGpus = false;
   // Each job's seconds from the engine's placement to RUNNING seen in Slurm (the daemon's
   // tessera_executor_start_seconds histogram); called on the worker thread.
   std::function<void(double)> onStartLatency;
@@ -60,12 +67,14 @@ class SlurmExecutor final : public Executor {
   // The sbatch request of a job (tests, dry runs); nullopt when the job has no launch.
   [[nodiscard]] std::optional<slurm::SubmitRequest> submitRequest(const Engine& engine,
                                                                   const Job& job) const;
+  // What the engine wants of one job on the Slurm side (tests, dry runs).
+  [[nodiscard]] JobIntent intentOf(const Engine& engine, const JobRecord& r) const;
 
  private:
   void run();
   void post(std::vector<JobIntent> intents);
   [[nodiscard]] std::string gresTypeOf(const std::string& model) const;
-  [[nodiscard]] JobIntent intentOf(const Engine& engine, const JobRecord& r) const;
+  void askForDevices(const Engine& engine, const JobRecord& r, slurm::SubmitRequest& req) const;
   [[nodiscard]] NodeIntents nodeIntents(const Engine& engine);
   [[nodiscard]] std::map<std::string, slurm::ReservationRequest> maintenanceWindows(
       const Engine& engine) const;

@@ -3,12 +3,13 @@
 # (node1..node3) with fake GPUs, all inside <dir>, on ports free at start time, never the system's.
 #
 #   slurm_cluster.sh start <dir>   start it (stopping a previous one in <dir> first); waits until the
-#                                  three nodes are idle, then prints the environment the tests need
+#                                  nodes are idle, then prints the environment the tests need
 #   slurm_cluster.sh stop <dir>    delete its reservations, cancel its jobs, stop exactly the
 #                                  processes it started (pid files) and the job processes left behind
 #
 # node1, node2: 4 x h100 each, under switch s1; node3: 2 x a100 plus MIG-like a100_3g.40gb:2 and
-# a100_1g.10gb:2 (gres.conf MultipleFiles=), under s2. Needs root (mknod, SlurmUser=root) and the
+# a100_1g.10gb:2 (gres.conf MultipleFiles=), under s2. With TESSERA_SLURM_EXACT_NODE=1 also node4
+# under s2: 2 h100 as per-device types h100_g0, h100_g1 (the exact-GPU site mode, docs/slurm.md). Needs root (mknod, SlurmUser=root) and the
 # Debian packages slurmctld slurmd slurm-client munge (installer/bootstrap-debian12.sh).
 # Recipe and gotchas: docs/slurm.md.
 set -euo pipefail
@@ -17,6 +18,8 @@ here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 gate="$here/../../installer/slurm/job_submit.lua"
 # Every daemon gets this variable: stop finds slurmstepd processes (and so the jobs) by it.
 marker_var=TESSERA_SLURM_FIXTURE
+nodes=(node1 node2 node3)
+[ "${TESSERA_SLURM_EXACT_NODE:-0}" = 1 ] && nodes+=(node4)
 
 die() {
   echo "slurm_cluster: $*" >&2
@@ -58,7 +61,7 @@ make_devices() {
 }
 
 write_slurm_conf() {
-  local f=$1 ctld=$2 p1=$3 p2=$4 p3=$5
+  local f=$1 ctld=$2 p1=$3 p2=$4 p3=$5 p4=$6
   local node="NodeHostname=localhost NodeAddr=127.0.0.1 CPUs=64 RealMemory=512000 State=UNKNOWN"
   cat >"$f/etc/slurm.conf" <<EOF
 # Written by tests/slurm/slurm_cluster.sh; overwritten at every start.
@@ -105,8 +108,11 @@ GresTypes=gpu
 NodeName=node1 Port=$p1 Gres=gpu:h100:4 $node
 NodeName=node2 Port=$p2 Gres=gpu:h100:4 $node
 NodeName=node3 Port=$p3 Gres=gpu:a100:2,gpu:a100_3g.40gb:2,gpu:a100_1g.10gb:2 $node
-PartitionName=gpu Nodes=ALL Default=YES MaxTime=INFINITE State=UP
 EOF
+  if [ ${#nodes[@]} = 4 ]; then
+    echo "NodeName=node4 Port=$p4 Gres=gpu:h100_g0:1,gpu:h100_g1:1 $node" >>"$f/etc/slurm.conf"
+  fi
+  echo "PartitionName=gpu Nodes=ALL Default=YES MaxTime=INFINITE State=UP" >>"$f/etc/slurm.conf"
 }
 
 write_gres_conf() {
@@ -121,12 +127,19 @@ NodeName=node3 Name=gpu Type=a100_3g.40gb MultipleFiles=$d/nvidia2,$d/nvidia-cap
 NodeName=node3 Name=gpu Type=a100_1g.10gb MultipleFiles=$d/nvidia3,$d/nvidia-caps/nvidia-cap39
 NodeName=node3 Name=gpu Type=a100_1g.10gb MultipleFiles=$d/nvidia3,$d/nvidia-caps/nvidia-cap48
 EOF
+  if [ ${#nodes[@]} = 4 ]; then
+    cat >>"$f/etc/gres.conf" <<EOF
+# One type per device: a job asking for gpu:h100_g1:1 gets exactly device 1.
+NodeName=node4 Name=gpu Type=h100_g0 File=$d/nvidia0
+NodeName=node4 Name=gpu Type=h100_g1 File=$d/nvidia1
+EOF
+  fi
 }
 
 write_topology_conf() {
   cat >"$1/etc/topology.conf" <<EOF
 SwitchName=s1 Nodes=node[1-2]
-SwitchName=s2 Nodes=node3
+SwitchName=s2 Nodes=$([ ${#nodes[@]} = 4 ] && echo 'node[3-4]' || echo node3)
 SwitchName=top Switches=s[1-2]
 EOF
 }
@@ -245,14 +258,14 @@ start_munge() {
     --num-threads=4 || die "munged did not start, see $m/munged.log"
 }
 
-# Waits until sinfo lists the three nodes idle. Clients block ~9 s when slurmctld is down, so each
+# Waits until sinfo lists every node idle. Clients block ~9 s when slurmctld is down, so each
 # poll is bounded and the controller's pid is checked first.
 wait_idle() {
   local f=$1 deadline=$((SECONDS + 30)) idle
   while [ $SECONDS -lt $deadline ]; do
     controller_up "$f" || die "slurmctld exited during start-up, see $f/log/slurmctld.log"
     idle=$(SLURM_CONF="$f/etc/slurm.conf" timeout 2 sinfo -h -N -o '%t' 2>/dev/null | grep -cx idle || true)
-    [ "$idle" = 3 ] && return 0
+    [ "$idle" = ${#nodes[@]} ] && return 0
     sleep 0.1
   done
   die "nodes not idle after 30 s, see $f/log/slurmctld.log and $f/log/slurmd-node*.log"
@@ -264,10 +277,11 @@ start_cluster() {
   [ -f "$gate" ] || die "missing gate plugin $gate"
   stop_cluster "$f"
   rm -rf "$f/state" "$f/spool" "$f/log" "$f/run" "$f/etc"
-  mkdir -p "$f"/{etc,state,log,run,jobs} "$f"/spool/node{1,2,3}
+  mkdir -p "$f"/{etc,state,log,run,jobs}
+  for n in "${nodes[@]}"; do mkdir -p "$f/spool/$n"; done
   make_devices "$f"
-  read -r ctld p1 p2 p3 <<<"$(free_ports 4)"
-  write_slurm_conf "$f" "$ctld" "$p1" "$p2" "$p3"
+  read -r ctld p1 p2 p3 p4 <<<"$(free_ports 5)"
+  write_slurm_conf "$f" "$ctld" "$p1" "$p2" "$p3" "$p4"
   write_gres_conf "$f"
   write_topology_conf "$f"
   cp "$gate" "$f/etc/job_submit.lua"
@@ -277,7 +291,7 @@ start_cluster() {
   (cd "$f/run" && env "$marker_var=$f" SLURM_CONF="$conf" slurmctld -c -f "$conf") ||
     die "slurmctld did not start, see $f/log/slurmctld.log"
   local n
-  for n in node1 node2 node3; do
+  for n in "${nodes[@]}"; do
     (cd "$f/run" && env "$marker_var=$f" SLURM_CONF="$conf" slurmd -N "$n" -f "$conf") ||
       die "slurmd $n did not start, see $f/log/slurmd-$n.log"
   done

@@ -80,15 +80,35 @@ JobIntent placed(std::vector<std::string> nodes) {
   return i;
 }
 
+// An engine on the Tessera side of the test cluster, with one team "vision".
+std::unique_ptr<Engine> fixtureEngine() {
+  auto cluster = loadClusterSpecFile(std::string(TESSERA_TEST_DATA) + "/fixture-cluster.yaml");
+  if (!cluster) qFatal("%s", cluster.error().str().c_str());
+  Workload w;
+  w.teams = {Team{"vision", "", 1, {}}};
+  auto engine = Engine::create(*cluster, w);
+  if (!engine) qFatal("%s", engine.error().str().c_str());
+  return std::make_unique<Engine>(std::move(*engine));
+}
+
+// The recorded sinfo with node1 and node2 configured for exact GPUs (per-device GRES types).
+std::string sinfoWithDeviceTypes() {
+  json doc = json::parse(readData("sinfo.json"));
+  for (json& n : doc["nodes"])
+    if (n["name"] != "node3") n["gres"] = "gpu:h100_g0:1,gpu:h100_g1:1,gpu:h100_g2:1,gpu:h100_g3:1";
+  return doc.dump();
+}
+
 // A driver of Tessera's database "db" over a replaying runner.
 struct Rig {
   ReplayRunner runner;
   SlurmClient client{runner};
   SlurmDriver driver{client, {}};
+  std::string sinfo = readData("sinfo.json");
   Rig() { driver.setInstance("db"); }
   void poll(const std::string& squeue) {
     runner.answer(squeue);
-    runner.answer(readData("sinfo.json"));
+    runner.answer(sinfo);
   }
 };
 
@@ -229,12 +249,7 @@ class TstSlurmDriver : public QObject {
 
   // What Slurm could never run is refused at submit; what it can becomes this sbatch request.
   void theExecutorAdmitsAndTranslatesJobs() {
-    auto cluster = loadClusterSpecFile(std::string(TESSERA_TEST_DATA) + "/fixture-cluster.yaml");
-    QVERIFY(cluster);
-    Workload w;
-    w.teams = {Team{"vision", "", 1, {}}};
-    auto engine = Engine::create(*cluster, w);
-    QVERIFY(engine);
+    auto engine = fixtureEngine();
     SlurmExecutorConfig config;
     config.teamAccounts = {{"vision", "vis"}};
     SlurmExecutor executor(std::make_unique<ReplayRunner>(), config);
@@ -268,6 +283,119 @@ class TstSlurmDriver : public QObject {
     shared.perTask.kind = GpuRequest::Kind::Fraction;
     shared.perTask.milli = 250;
     QCOMPARE(executor.admit(shared).error().where.field, std::string("per_task"));
+  }
+
+  // Exact GPUs: a placed job's sbatch names the devices the engine chose (per-device types), a
+  // waiting one has no Slurm job yet; a gang whose nodes differ falls back to untyped GPUs.
+  void exactGpusAskForTheEnginesDevices() {
+    auto engine = fixtureEngine();
+    SlurmExecutorConfig config;
+    config.exactGpus = true;
+    SlurmExecutor executor(std::make_unique<ReplayRunner>(), config);
+    const Cluster& c = engine->cluster();
+    const Node& n1 = *c.findNode("node1");
+    const Node& n2 = *c.findNode("node2");
+    JobRecord r;
+    r.job.id = 5;
+    r.job.team = "vision";
+    r.job.tasks = 1;
+    r.job.perTask.kind = GpuRequest::Kind::Whole;
+    r.job.perTask.gpus = 2;
+    r.job.model.models = {"H100-SXM5-80GB"};
+    r.job.launch.command = "train";
+    JobIntent waiting = executor.intentOf(*engine, r);
+    QVERIFY(waiting.submitWhenPlaced);
+    QCOMPARE(waiting.submit->gpusPerTask, std::string("h100:2"));  // never sent while waiting
+
+    r.state = tessera::JobState::Running;
+    r.placement = GangPlacement{{TaskAssignment{n1.id, {n1.firstGpu + 3, n1.firstGpu + 1}, -1}}};
+    JobIntent one = executor.intentOf(*engine, r);
+    QCOMPARE(one.submit->gres, std::string("gpu:h100_g1:1,gpu:h100_g3:1"));
+    QVERIFY(one.submit->gpusPerTask.empty());
+
+    r.job.tasks = 2;
+    r.placement = GangPlacement{{TaskAssignment{n1.id, {n1.firstGpu, n1.firstGpu + 1}, -1},
+                                 TaskAssignment{n2.id, {n2.firstGpu, n2.firstGpu + 1}, -1}}};
+    QCOMPARE(executor.intentOf(*engine, r).submit->gres,
+             std::string("gpu:h100_g0:1,gpu:h100_g1:1"));
+    r.placement->tasks[1].gpus = {n2.firstGpu + 2, n2.firstGpu + 3};
+    const JobIntent uneven = executor.intentOf(*engine, r);
+    QVERIFY(uneven.submit->gres.empty());
+    QCOMPARE(uneven.submit->gpusPerTask, std::string("2"));
+
+    config.exactGpus = false;
+    SlurmExecutor plain(std::make_unique<ReplayRunner>(), config);
+    QVERIFY(!plain.intentOf(*engine, r).submitWhenPlaced);
+  }
+
+  // Exact GPUs in the driver: nothing is submitted while the job waits; placed, its Slurm job is
+  // made with the devices and released; placed elsewhere after a requeue, the old Slurm job
+  // (which asks for other devices) is cancelled and a new one made.
+  void exactGpusSubmitAtPlacementAndReplaceForAnother() {
+    auto exactJob = [](int64_t id, const std::string& state, const std::string& reason,
+                       int priority, const std::string& gres) {
+      return json{{"job_id", id},
+                  {"job_state", state},
+                  {"state_reason", reason},
+                  {"priority", priority},
+                  {"comment", "tessera:db.7"},
+                  {"tres_per_node", gres},
+                  {"nodes", ""},
+                  {"name", "t"},
+                  {"restart_cnt", 0},
+                  {"gres_detail", json::array()}};
+    };
+    Rig r;
+    r.sinfo = sinfoWithDeviceTypes();
+    r.poll(squeueOf(json::array()));
+    r.runner.answer("41\n");  // sbatch
+    r.poll(squeueOf(json::array(
+        {exactJob(41, "PENDING", "JobHeldUser", 0, "gres:gpu:h100_g2:1,gres:gpu:h100_g3:1")})));
+    r.runner.answer("");  // update
+    r.runner.answer("");  // release
+    r.runner.answer("");  // priority
+    JobIntent i = heldWithSubmit();
+    i.submitWhenPlaced = true;
+    r.driver.want(i);
+    (void)r.driver.step(100);
+    QCOMPARE(r.runner.requests.size(), size_t{2});  // waiting: no sbatch
+    i.want = JobIntent::Want::Placed;
+    i.nodes = {"node1"};
+    i.submit->gres = "gpu:h100_g3:1,gpu:h100_g2:1";
+    r.driver.want(i);
+    (void)r.driver.act(101);
+    const auto& sbatch = r.runner.requests.at(2).argv;
+    QCOMPARE(sbatch.at(0), std::string("sbatch"));
+    QVERIFY(std::find(sbatch.begin(), sbatch.end(), "--gres=gpu:h100_g3:1,gpu:h100_g2:1") !=
+            sbatch.end());
+    (void)r.driver.step(102);  // the same devices in another order: pinned and released
+    QCOMPARE(programs(r.runner).at(5), std::string("scontrol update JobId=41"));
+    QCOMPARE(programs(r.runner).at(6), std::string("scontrol release 41"));
+
+    Rig again;
+    again.sinfo = sinfoWithDeviceTypes();
+    again.poll(squeueOf(json::array(
+        {exactJob(41, "PENDING", "job requeued in held state", 0, "gres:gpu:h100_g0:1")})));
+    again.runner.answer("");      // scancel 41
+    again.runner.answer("42\n");  // sbatch
+    again.poll(
+        squeueOf(json::array({exactJob(41, "CANCELLED", "None", 0, "gres:gpu:h100_g0:1"),
+                              exactJob(42, "PENDING", "JobHeldUser", 0, "gres:gpu:h100_g2:1")})));
+    again.runner.answer("");  // update
+    again.runner.answer("");  // release
+    again.runner.answer("");  // priority
+    i.nodes = {"node2"};
+    i.submit->gres = "gpu:h100_g2:1";
+    again.driver.want(i);
+    const StepReport replaced = again.driver.step(100);
+    QVERIFY(replaced.seen.ended.empty() && replaced.seen.gone.empty());
+    QCOMPARE(programs(again.runner).at(2), std::string("scancel --verbose 41"));
+    QCOMPARE(programs(again.runner).at(3), std::string("sbatch --parsable --hold"));
+    const StepReport placedNew = again.driver.step(101);
+    QVERIFY2(placedNew.seen.ended.empty() && placedNew.seen.gone.empty(),
+             "the cancelled job is not taken for the job's end");
+    QCOMPARE(programs(again.runner).at(6), std::string("scontrol update JobId=42"));
+    QCOMPARE(programs(again.runner).at(7), std::string("scontrol release 42"));
   }
 
   // Slurm lost a job that never ran (slurmctld restarted inside its state-save window): it is
@@ -463,6 +591,112 @@ class TstSlurmDriver : public QObject {
     driver.want(held);
     (void)driver.step(100);
     QCOMPARE(programs(runner).at(2), std::string("scontrol requeuehold 41"));
+  }
+
+  // Between full polls the light listing is enough for Tessera's jobs moving along the usual
+  // path: a placed job's COMPLETED reaches the engine without squeue --json, and the binding
+  // known from the last full view is not taken for a difference.
+  void aLightPollSeesAJobCompleteWithoutTheJsonListing() {
+    const std::string running = squeueWith("RUNNING", "None", 1000, "gres:gpu:h100:1", "node1",
+                                           json::array({"gpu:h100:1(IDX:0)"}));
+    Rig r;
+    r.poll(running);
+    r.runner.answer("41|RUNNING|None|1000|node1\n");
+    r.runner.answer(readData("sinfo.json"));
+    r.runner.answer("41|COMPLETED|None|1000|node1\n");
+    r.runner.answer(readData("sinfo.json"));
+    JobIntent i = placed({"node1"});
+    i.gpus = {{"node1", {0}}};
+    r.driver.want(i);
+    QVERIFY(r.driver.poll(100).seen.ended.empty());  // the first poll is a full one
+    const StepReport same = r.driver.poll(101);
+    QVERIFY(same.seen.ended.empty());
+    QVERIFY(same.seen.bound.empty());
+    const StepReport done = r.driver.poll(102);
+    QCOMPARE(done.seen.ended.size(), size_t{1});
+    QCOMPARE(done.seen.ended.front().job, JobId{7});
+    QVERIFY(done.seen.ended.front().ok);
+    QCOMPARE(done.seen.ended.front().reason.english(), std::string("Slurm: COMPLETED"));
+    QCOMPARE(programs(r.runner), (std::vector<std::string>{
+                                     "squeue --json", "sinfo --json", "squeue --noheader --array",
+                                     "sinfo --json", "squeue --noheader --array", "sinfo --json"}));
+    QCOMPARE(r.driver.status().lastSync, Seconds{102});
+  }
+
+  // What the light listing cannot say is read in full at once: a new job (an offer or a new
+  // submission needs its details), an end with an exit code, a requeue. And at least every
+  // fullPollSeconds whatever it shows.
+  void aLightPollFallsBackToTheFullListing_data() {
+    QTest::addColumn<QString>("glance");
+    QTest::addColumn<qint64>("at");
+    QTest::newRow("a new job") << "41|PENDING|JobHeldUser|0|\n42|PENDING|JobHeldUser|0|\n"
+                               << qint64{101};
+    QTest::newRow("failed") << "41|FAILED|NonZeroExitCode|0|node1\n" << qint64{101};
+    QTest::newRow("gone") << "" << qint64{101};
+    QTest::newRow("unchanged but due") << "41|PENDING|JobHeldUser|0|\n" << qint64{110};
+  }
+  void aLightPollFallsBackToTheFullListing() {
+    QFETCH(QString, glance);
+    QFETCH(qint64, at);
+    const std::string held = squeueWith("PENDING", "JobHeldUser", 0, "gres:gpu:h100:1");
+    Rig r;
+    r.poll(held);
+    const bool due = at >= 110;
+    if (!due) r.runner.answer(glance.toStdString());
+    r.poll(held);
+    JobIntent waiting = placed({});
+    waiting.want = JobIntent::Want::Held;
+    r.driver.want(waiting);
+    (void)r.driver.poll(100);
+    (void)r.driver.poll(at);
+    std::vector<std::string> want{"squeue --json", "sinfo --json"};
+    if (!due) want.push_back("squeue --noheader --array");
+    want.insert(want.end(), {"squeue --json", "sinfo --json"});
+    QCOMPARE(programs(r.runner), want);
+    QCOMPARE(r.driver.status().state, ExecutorState::Ready);
+  }
+
+  // Where the two listings word one state differently (a job requeued held) the light one is no
+  // news: no full poll for it, even for a user's job (whose changes need the full listing).
+  void aRequeuedHeldJobIsTheSameInBothListings() {
+    json users = json::parse(squeueWith("PENDING", "JobHeldUser", 0, "gres:gpu:h100:1"));
+    users["jobs"][0]["comment"] = "tessera-refused: too big";
+    Rig r;
+    r.poll(users.dump());
+    r.runner.answer("41|PENDING|job requeued in held state|0|\n");
+    r.runner.answer(readData("sinfo.json"));
+    (void)r.driver.poll(100);
+    (void)r.driver.poll(101);
+    QCOMPARE(programs(r.runner),
+             (std::vector<std::string>{"squeue --json", "sinfo --json", "squeue --noheader --array",
+                                       "sinfo --json"}));
+  }
+
+  // A light listing that does not parse (another Slurm's format) is not trusted again: full polls
+  // from then on. One that fails to run is Slurm not answering: unavailable, no second wait.
+  void anUnreadableLightListingMeansFullPolls() {
+    const std::string held = squeueWith("PENDING", "JobHeldUser", 0, "gres:gpu:h100:1");
+    Rig r;
+    r.poll(held);
+    r.runner.answer("41 PENDING JobHeldUser 0\n");
+    r.poll(held);
+    r.poll(held);
+    (void)r.driver.poll(100);
+    (void)r.driver.poll(101);
+    (void)r.driver.poll(102);
+    QCOMPARE(programs(r.runner),
+             (std::vector<std::string>{"squeue --json", "sinfo --json", "squeue --noheader --array",
+                                       "squeue --json", "sinfo --json", "squeue --json",
+                                       "sinfo --json"}));
+
+    Rig down;
+    down.poll(held);
+    down.runner.answer("", 1, "squeue: error: Unable to contact slurm controller");
+    (void)down.driver.poll(100);
+    (void)down.driver.poll(101);
+    QCOMPARE(down.runner.requests.size(), size_t{3});
+    QCOMPARE(down.driver.status().state, ExecutorState::Unavailable);
+    QVERIFY(down.driver.status().detail.find("Unable to contact") != std::string::npos);
   }
 };
 

@@ -18,6 +18,7 @@
 #include "service/backend.h"
 #include "slurm/process_runner.h"
 #include "slurm/slurm_client.h"
+#include "slurm_test_env.h"
 
 using namespace tessera;
 using namespace tessera::test;
@@ -26,9 +27,7 @@ using Clock = std::chrono::steady_clock;
 namespace {
 
 std::string env(const char* name) {
-  const char* v = std::getenv(name);
-  if (!v || !*v) qFatal("%s is not set: run this test through ctest (slurm_cluster fixture)", name);
-  return v;
+  return fixtureEnv(name);
 }
 
 // Polls `done` until it holds or `seconds` pass; the message says what was awaited.

@@ -1,0 +1,72 @@
+// tesserad's configuration file: the Slurm executor's keys reach the executor, and a bad value
+// names its key.
+#include <QtTest>
+
+#include <fstream>
+
+#include "daemon/config.h"
+#include "daemon/daemon.h"
+
+using namespace tessera;
+
+namespace {
+
+Status loadText(const QTemporaryDir& dir, const std::string& text, TesseradConfig& c) {
+  const std::string path = dir.filePath("tesserad.yaml").toStdString();
+  std::ofstream(path) << text;
+  if (Status st = loadTesseradConfig(path, c); !st) return st;
+  return validateTesseradConfig(c);
+}
+
+}  // namespace
+
+class TstDaemonConfig : public QObject {
+  Q_OBJECT
+
+ private slots:
+  void slurmPollIntervalsReachTheExecutor() {
+    QTemporaryDir dir;
+    TesseradConfig c;
+    const Status st =
+        loadText(dir,
+                 "mode: live\nexecutor: slurm\nslurm:\n  poll_interval: 0.5\n"
+                 "  full_poll_interval: 30s\n  idle_poll_interval: 7s\n  exact_gpus: true\n",
+                 c);
+    QVERIFY2(st, st ? "" : st.error().str().c_str());
+    const SlurmExecutorConfig sc = slurmExecutorConfig(c.slurm);
+    QCOMPARE(sc.pollSeconds, 0.5);
+    QCOMPARE(sc.driver.fullPollSeconds, Seconds{30});
+    QCOMPARE(sc.idlePollSeconds, 7.0);
+    QVERIFY(sc.exactGpus);
+
+    const SlurmExecutorConfig defaults = slurmExecutorConfig(TesseradConfig{}.slurm);
+    QCOMPARE(defaults.driver.fullPollSeconds, Seconds{10});
+    QCOMPARE(defaults.idlePollSeconds, 5.0);
+    QVERIFY(!defaults.exactGpus);
+  }
+
+  void aNonPositiveIntervalNamesItsKey_data() {
+    QTest::addColumn<QString>("yaml");
+    QTest::addColumn<QString>("key");
+    QTest::newRow("full") << "  full_poll_interval: 0s\n"
+                          << "slurm.full_poll_interval";
+    QTest::newRow("idle") << "  idle_poll_interval: 0s\n"
+                          << "slurm.idle_poll_interval";
+    QTest::newRow("poll") << "  poll_interval: 0s\n"
+                          << "slurm.poll_interval";
+  }
+  void aNonPositiveIntervalNamesItsKey() {
+    QFETCH(QString, yaml);
+    QFETCH(QString, key);
+    QTemporaryDir dir;
+    TesseradConfig c;
+    const Status st =
+        loadText(dir, "mode: live\nexecutor: slurm\nslurm:\n" + yaml.toStdString(), c);
+    QVERIFY(!st);
+    QVERIFY2(st.error().str().find(key.toStdString()) != std::string::npos,
+             st.error().str().c_str());
+  }
+};
+
+QTEST_GUILESS_MAIN(TstDaemonConfig)
+#include "tst_daemon_config.moc"
