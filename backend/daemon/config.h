@@ -47,8 +47,13 @@ struct SlurmSettings {
   int preemptSignal = 10;        // SIGUSR1
   bool adopt = true;             // take in jobs users sbatch'ed (held by the gate)
   bool exactGpus = false;        // the site's per-device GRES types: exact GPUs and MIG slots
-  std::string defaultTeam;       // adopted jobs of unmapped users
-  std::string adoptedClass;      // their priority class; empty: the lowest
+  // MIG repartitions: the site's command (<hook...> <node> <dir>), where the files go (empty:
+  // "tessera-mig" beside the database) and how long the command may take.
+  std::vector<std::string> migHook;
+  std::string migDir;
+  Seconds migHookTimeout = 300;
+  std::string defaultTeam;   // adopted jobs of unmapped users
+  std::string adoptedClass;  // their priority class; empty: the lowest
   int defaultTimeLimitMinutes = 60;
   std::map<std::string, std::string> userTeams;       // Slurm user or account -> team
   std::map<std::string, std::string> teamAccounts;    // team -> --account

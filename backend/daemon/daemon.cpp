@@ -73,6 +73,9 @@ BackendConfig backendConfig(const TesseradConfig& c, Loaded& l) {
   b.cluster = l.cluster;
   b.tenants = l.tenants;
   b.policy = l.policy;
+  // Slurm's MIG types are declared in gres.conf: jobs take the instances that exist, and a
+  // layout changes only by an operator's repartition (carried out through slurm.mig_hook).
+  if (c.executor == "slurm") b.policy.mig.createInstances = false;
   b.catalog = &l.catalog;
   b.cycleSeconds = c.cycleSeconds;
   b.speed = c.speed;
@@ -173,6 +176,9 @@ SlurmExecutorConfig slurmExecutorConfig(const SlurmSettings& s) {
   sc.driver.preemptSignal = s.preemptSignal;
   sc.driver.adopt = s.adopt;
   sc.exactGpus = s.exactGpus;
+  sc.driver.migHook = s.migHook;
+  sc.driver.migHookTimeout = std::chrono::seconds(s.migHookTimeout);
+  sc.driver.migDir = s.migDir;
   sc.defaultTeam = s.defaultTeam;
   sc.adoptedClass = s.adoptedClass;
   sc.defaultTimeLimitMinutes = s.defaultTimeLimitMinutes;
@@ -221,6 +227,9 @@ int runTesserad(const TesseradConfig& config, bool checkOnly, std::ostream& out)
   bc.onCycle = [registry](const CycleReport& c) { updateMetrics(*registry, c); };
   if (config.executor == "slurm") {
     SlurmExecutorConfig sc = slurmExecutorConfig(config.slurm);
+    if (sc.driver.migDir.empty())
+      sc.driver.migDir =
+          (std::filesystem::path(config.database).parent_path() / "tessera-mig").string();
     sc.onStartLatency = [registry](double s) {
       registry->observe("tessera_executor_start_seconds", s, {{"executor", "slurm"}});
     };

@@ -1,6 +1,8 @@
 #include "executor/slurm_driver.h"
 
 #include <algorithm>
+#include <filesystem>
+#include <fstream>
 #include <tuple>
 
 #include "core/engine_text.h"
@@ -94,6 +96,8 @@ void SlurmDriver::want(JobIntent intent) {
 
 void SlurmDriver::wantNodes(NodeIntents nodes) {
   released_.insert(nodes.released.begin(), nodes.released.end());
+  // What Slurm has at start is what the engine started with (the cluster was imported from it).
+  for (const auto& [node, config] : nodes.mig) migApplied_.emplace(node, config.signature);
   nodes_ = std::move(nodes);
 }
 
@@ -123,7 +127,7 @@ void SlurmDriver::failed(const std::string& what, const Error& e) {
 
 bool SlurmDriver::idle() const {
   if (!tracked_.empty() || !tags_.empty() || !dirty_.empty() || !nodes_.reservations.empty() ||
-      !reservationsDone_.empty() || status_.state != ExecutorState::Ready)
+      !reservationsDone_.empty() || !migWork_.empty() || status_.state != ExecutorState::Ready)
     return false;
   return std::all_of(jobs_.jobs.begin(), jobs_.jobs.end(),
                      [](const SlurmJob& s) { return slurm::isFinished(s.state); });
@@ -268,7 +272,10 @@ void SlurmDriver::reconcileAll(Seconds now, StepReport& report) {
   for (const auto& [id, t] : tracked_) all.push_back(id);
   reconcileJobs(all, now, seen);
   if (config_.adopt) offerAdoptions(report.offers);
+  // Nodes first: one whose repartition ends in this step is resumed once, by reconcileMig.
   reconcileNodes(seen);
+  reconcileMig(seen);
+  released_.clear();  // those Slurm no longer held need nothing
   reconcileReservations(now);
   if (status_.detail.empty()) status_.lastSync = now;
   report.startSeconds = std::move(startSeconds_);
@@ -575,6 +582,7 @@ void SlurmDriver::offerAdoptions(std::vector<SlurmOffer>& offers) {
 void SlurmDriver::reconcileNodes(Observations& seen) {
   static const std::string kPrefix = "tessera: ";
   for (const slurm::SlurmNode& n : slurmNodes_.nodes) {
+    if (migPending(n.name)) continue;  // drained for its MIG repartition (reconcileMig)
     const bool drained = n.hasFlag("DRAIN");
     const bool ours = drained && n.reason.rfind(kPrefix, 0) == 0;
     // NOT_RESPONDING alone is no news: a resumed node shows it for a moment until slurmd's
@@ -607,7 +615,94 @@ void SlurmDriver::reconcileNodes(Observations& seen) {
       seen.nodes.push_back({n.name, false, false, {}});
     }
   }
-  released_.clear();  // those Slurm no longer held need nothing
+}
+
+bool SlurmDriver::migPending(const std::string& node) const {
+  if (migWork_.count(node)) return true;
+  const auto want = nodes_.mig.find(node);
+  const auto applied = migApplied_.find(node);
+  return want != nodes_.mig.end() && applied != migApplied_.end() &&
+         want->second.signature != applied->second;
+}
+
+// A MIG layout the engine changed (an operator's repartition) and Slurm does not have yet: the
+// node is drained (and held in the engine), and once its jobs have ended the site's hook applies
+// the files. Slurm cannot change a node's GRES while jobs run on it.
+void SlurmDriver::reconcileMig(Observations& seen) {
+  static const std::string kDrain = "tessera: MIG repartition";
+  for (auto it = migWork_.begin(); it != migWork_.end();) {
+    const auto want = nodes_.mig.find(it->first);
+    if (want != nodes_.mig.end() && want->second.signature != migApplied_[it->first]) {
+      ++it;
+      continue;
+    }
+    // Back to the layout Slurm has (or the node is gone): nothing to apply.
+    if (const Status st = client_.resume(it->first); !st)
+      failed("resuming " + it->first, st.error());
+    seen.nodes.push_back({it->first, false, false, {}});
+    it = migWork_.erase(it);
+  }
+  for (const auto& [node, want] : nodes_.mig) {
+    if (want.signature == migApplied_[node]) continue;
+    auto [it, fresh] = migWork_.try_emplace(node, MigWork{want, false});
+    MigWork& w = it->second;
+    if (!fresh && w.want.signature != want.signature) w = MigWork{want, false};
+    if (w.failed) {
+      if (!released_.erase(node)) continue;
+      // Cleared by an operator: with a hook, try again; without one, the operator applied it.
+      w.failed = false;
+      if (config_.migHook.empty()) {
+        migApplied_[node] = want.signature;
+        continue;  // resumed at the next step (the work is done)
+      }
+    }
+    const auto n = std::find_if(slurmNodes_.nodes.begin(), slurmNodes_.nodes.end(),
+                                [&](const slurm::SlurmNode& x) { return x.name == node; });
+    if (n == slurmNodes_.nodes.end()) continue;
+    if (!n->hasFlag("DRAIN") || n->reason != kDrain) {
+      if (const Status st = client_.drain(node, kDrain); !st) {
+        failed("draining " + node + " for its MIG repartition", st.error());
+        continue;
+      }
+      seen.nodes.push_back({node, true, false, literal("MIG repartition: waiting for its jobs")});
+      continue;
+    }
+    if (n->drained()) applyMig(node, seen);
+  }
+}
+
+// The node is drained and idle: the files, then the hook; resumed when it succeeds.
+void SlurmDriver::applyMig(const std::string& node, Observations& seen) {
+  MigWork& w = migWork_.at(node);
+  const std::filesystem::path dir = std::filesystem::path(config_.migDir) / node;
+  std::error_code ec;
+  std::filesystem::create_directories(dir, ec);
+  bool written = !ec;
+  for (const auto& [name, text] : {std::pair{"mig-parted.yaml", &w.want.migParted},
+                                   {"gres.conf", &w.want.gresConf},
+                                   {"slurm.conf", &w.want.slurmConf}}) {
+    std::ofstream out(dir / name, std::ios::trunc);
+    out << *text;
+    written = written && out.good();
+  }
+  auto fail = [&](const std::string& why) {
+    w.failed = true;
+    failed("MIG repartition of " + node, Error{why, {}});
+    seen.nodes.push_back({node, true, false, literal("MIG repartition not applied: " + why)});
+  };
+  if (!written) return fail("cannot write " + dir.string());
+  if (config_.migHook.empty())
+    return fail("no slurm.mig_hook: apply the files in " + dir.string() +
+                " by hand, then clear this hold");
+  std::vector<std::string> argv = config_.migHook;
+  argv.push_back(node);
+  argv.push_back(dir.string());
+  if (const Status st = client_.runSiteCommand(argv, config_.migHookTimeout); !st)
+    return fail(st.error().str());
+  if (const Status st = client_.resume(node); !st) return fail(st.error().str());
+  migApplied_[node] = w.want.signature;
+  migWork_.erase(node);
+  seen.nodes.push_back({node, false, false, {}});
 }
 
 // A window that has begun starts now in Slurm (which refuses a start in the past), for what is

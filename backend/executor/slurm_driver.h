@@ -18,6 +18,7 @@
 #include <vector>
 
 #include "core/ids.h"
+#include "executor/mig_apply.h"
 #include "service/executor.h"
 #include "slurm/slurm_client.h"
 
@@ -57,6 +58,10 @@ struct NodeIntents {
   // (tessera-<instance>-<id>): mirrored as MAINT reservations, so nothing started behind
   // Tessera lands there and `sinfo`/`scontrol show res` show the window.
   std::map<std::string, slurm::ReservationRequest> reservations;
+  // Every node with GPUs in MIG mode, as the engine has its layouts now. One that differs from
+  // what Slurm was last given is repartitioned: drained, its jobs left to end, the site's hook
+  // run on the files, resumed.
+  std::map<std::string, MigNodeConfig> mig;
 };
 
 // A job a user sbatch'ed, held by Tessera's gate, as Slurm describes it.
@@ -89,6 +94,13 @@ struct SlurmDriverConfig {
   // poll() reads the full squeue --json at least this often; between, the light listing
   // (slurm/squeue_text.h) when it shows nothing the last full view cannot take in.
   Seconds fullPollSeconds = 10;
+  // MIG repartitions (docs/slurm.md): the site's command, run as <hook...> <node> <dir> once the
+  // node is drained and idle, where <dir> holds mig-parted.yaml, gres.conf and slurm.conf. Empty:
+  // the files are written and the node stays held until an operator, having applied them,
+  // clears the hold.
+  std::vector<std::string> migHook;
+  std::string migDir = "tessera-mig";  // where the files go, one directory per node
+  std::chrono::milliseconds migHookTimeout{300000};
 };
 
 class SlurmDriver {
@@ -154,6 +166,9 @@ class SlurmDriver {
   void offerAdoptions(std::vector<SlurmOffer>& offers);
   void reconcileNodes(Observations& seen);
   void reconcileReservations(Seconds now);
+  void reconcileMig(Observations& seen);
+  [[nodiscard]] bool migPending(const std::string& node) const;
+  void applyMig(const std::string& node, Observations& seen);
   void failed(const std::string& what, const Error& e);
   void submit(JobId id, Tracked& t);
   [[nodiscard]] bool lostBeforeRunning(const Tracked& t) const;
@@ -172,6 +187,14 @@ class SlurmDriver {
   std::optional<std::set<std::string>> slurmReservations_;
   std::map<std::string, slurm::ReservationRequest> reservationsDone_;  // as last carried out
   std::map<int64_t, std::string> tags_;  // adopted or refused: the comment to set
+  // MIG layouts: the signature Slurm's configuration has per node (the first the engine told,
+  // then each one applied), and the repartitions under way.
+  struct MigWork {
+    MigNodeConfig want;
+    bool failed = false;  // the hook failed (or there is none): held until an operator clears it
+  };
+  std::map<std::string, std::string> migApplied_;
+  std::map<std::string, MigWork> migWork_;
   // The last poll: the full one, with what light ones saw since patched in.
   slurm::JobsDocument jobs_;
   Seconds lastFull_ = 0;           // when jobs_ was last read whole

@@ -214,6 +214,10 @@ NodeIntents SlurmExecutor::nodeIntents(const Engine& engine) {
     if (!held.count(n)) out.released.insert(n);
   slurmHeld_ = std::move(held);
   out.reservations = maintenanceWindows(engine);
+  const GresTypeOf typeOf = [this](const std::string& model) { return gresTypeOf(model); };
+  for (const Node& n : engine.cluster().nodes())
+    if (MigNodeConfig mig = migNodeConfig(engine.state(), n.id, typeOf); !mig.signature.empty())
+      out.mig.emplace(n.name, std::move(mig));
   return out;
 }
 

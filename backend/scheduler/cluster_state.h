@@ -58,6 +58,9 @@ class ClusterState {
   explicit ClusterState(std::shared_ptr<const Cluster> cluster);
 
   [[nodiscard]] const Cluster& cluster() const { return *cluster_; }
+  // Fixed MIG layouts (MigPolicy::createInstances off): placement takes existing instances only.
+  void setFixedMigLayouts(bool fixed) { fixedMigLayouts_ = fixed; }
+  [[nodiscard]] bool fixedMigLayouts() const { return fixedMigLayouts_; }
   [[nodiscard]] const std::shared_ptr<const Cluster>& clusterPtr() const { return cluster_; }
   [[nodiscard]] const GpuOccupancy& gpu(GpuId id) const { return gpus_[id]; }
   [[nodiscard]] NodeState nodeState(NodeId id) const { return nodeStates_[id]; }
@@ -145,6 +148,7 @@ class ClusterState {
   Expected<int> takeMigInstanceAt(GpuId id, int profile, JobId job, bool mayCreate, int start);
 
   std::shared_ptr<const Cluster> cluster_;
+  bool fixedMigLayouts_ = false;
   std::vector<GpuOccupancy> gpus_;
   std::vector<NodeState> nodeStates_;
   std::vector<NodeUsage> nodeUsage_;

@@ -258,7 +258,9 @@ double JobRecord::gpusHeld(const ClusterState& occupancy) const {
 // ---------------------------------------------------------------- construction
 
 Engine::Engine(ClusterState state, Policy policy, PluginSet plugins)
-    : state_(std::move(state)), policy_(std::move(policy)), plugins_(std::move(plugins)) {}
+    : state_(std::move(state)), policy_(std::move(policy)), plugins_(std::move(plugins)) {
+  state_.setFixedMigLayouts(!policy_.mig.createInstances);
+}
 
 Expected<Engine> Engine::create(std::shared_ptr<const Cluster> cluster, const Workload& tenants,
                                 Policy policy) {
@@ -1158,6 +1160,7 @@ Status Engine::setPolicy(Policy policy) {
   TESSERA_TRY(plugins, PluginRegistry::builtin().instantiate(policy));
   plugins_ = std::move(plugins);
   policy_ = std::move(policy);
+  state_.setFixedMigLayouts(!policy_.mig.createInstances);
   return okStatus();
 }
 

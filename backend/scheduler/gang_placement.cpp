@@ -183,6 +183,8 @@ std::optional<GpuId> migGpu(const ClusterState& state, const Job& job, NodeId n,
     std::tuple<int, double, int> key;
     if (state.idleMigInstances(g, p) > 0) {
       key = {0, 0.0, freeSlices};
+    } else if (state.fixedMigLayouts()) {
+      continue;
     } else {
       const auto fit = migBestNewInstance(*m.mig, o.layout, p);
       if (!fit) continue;
@@ -224,7 +226,7 @@ std::optional<TaskAssignment> takeTask(Transaction& tx, const ClusterState& stat
       const auto g = migGpu(state, job, node, gate);
       if (!g) return std::nullopt;
       const int p = state.cluster().modelOf(*g).mig->profileIndex(job.perTask.migProfile);
-      const auto index = tx.takeMigInstance(*g, p, job.id, true);
+      const auto index = tx.takeMigInstance(*g, p, job.id, !state.fixedMigLayouts());
       if (!index) return std::nullopt;
       task.gpus = {*g};
       task.migStart = state.gpu(*g).layout[*index].start;

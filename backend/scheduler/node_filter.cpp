@@ -60,7 +60,8 @@ bool offersMigProfile(const ClusterState& state, const Node& n, const std::strin
   return false;
 }
 
-// MIG instances of the profile this node could hand out now: idle ones plus ones that fit.
+// MIG instances of the profile this node could hand out now: idle ones plus, unless layouts are
+// fixed, ones that fit.
 int migTasks(const ClusterState& state, const Node& n, const std::string& profileName,
              const GpuGate* gate) {
   const GpuModel& m = n.gpuModel();
@@ -72,7 +73,8 @@ int migTasks(const ClusterState& state, const Node& n, const std::string& profil
     const GpuId g = n.firstGpu + static_cast<GpuId>(i);
     if (state.cluster().gpu(g).sharing.mode != SharingMode::Mig || !gateAllows(gate, g)) continue;
     tasks += state.idleMigInstances(g, p);
-    tasks += migMaxAdditional(*m.mig, MigUsage::of(*m.mig, state.gpu(g).layout), p);
+    if (!state.fixedMigLayouts())
+      tasks += migMaxAdditional(*m.mig, MigUsage::of(*m.mig, state.gpu(g).layout), p);
   }
   return tasks;
 }

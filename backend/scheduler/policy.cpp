@@ -22,8 +22,9 @@ class PolicyReader {
     const YamlField root(doc, path, &file_);
     if (doc.IsNull()) return root.error("the policy is empty (a policy starts with 'version: 1')");
     TESSERA_CHECK(root.expectMap());
-    TESSERA_CHECK(root.onlyKeys({"version", "queue_order", "admission", "filter", "score", "permit",
-                                 "preemption", "backfill", "fair_share", "check_invariants"}));
+    TESSERA_CHECK(
+        root.onlyKeys({"version", "queue_order", "admission", "filter", "score", "permit",
+                       "preemption", "backfill", "fair_share", "mig", "check_invariants"}));
     TESSERA_TRY(version, root.intAt("version"));
     if (version != 1)
       return root.child("version").error("unsupported policy version " + std::to_string(version));
@@ -36,6 +37,14 @@ class PolicyReader {
     if (root.has("preemption")) TESSERA_CHECK(readPreemption(root.child("preemption")));
     if (root.has("backfill")) TESSERA_CHECK(readBackfill(root.child("backfill")));
     if (root.has("fair_share")) TESSERA_CHECK(readFairShare(root.child("fair_share")));
+    if (root.has("mig")) {
+      const YamlField mig = root.child("mig");
+      TESSERA_CHECK(mig.onlyKeys({"create_instances"}));
+      if (mig.has("create_instances")) {
+        TESSERA_TRY(b, mig.child("create_instances").asBool());
+        p_.mig.createInstances = b;
+      }
+    }
     if (root.has("check_invariants")) {
       TESSERA_TRY(b, root.child("check_invariants").asBool());
       p_.checkInvariants = b;
@@ -226,6 +235,7 @@ std::string writePolicy(const Policy& p) {
       << ", time_budget_ms: " << num(p.backfill.timeBudgetMs)
       << ", interval: " << p.backfill.interval << "}\n"
       << "fair_share: {half_life: " << p.fairShare.halfLife << "}\n"
+      << "mig: {create_instances: " << (p.mig.createInstances ? "true" : "false") << "}\n"
       << "check_invariants: " << (p.checkInvariants ? "true" : "false") << "\n";
   return out.str();
 }

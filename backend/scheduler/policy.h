@@ -38,6 +38,13 @@ struct BackfillPolicy {
   Seconds interval = 0;
 };
 
+// Whether placement may create MIG instances on free slices. Under an executor whose partitions
+// are fixed (Slurm's GRES types are declared in gres.conf) it may not: jobs take the instances
+// that exist, and only an operator's repartition changes a layout.
+struct MigPolicy {
+  bool createInstances = true;
+};
+
 struct FairSharePolicy {
   Seconds halfLife = 7 * 24 * 3600;  // usage decay (Slurm PriorityDecayHalfLife)
 };
@@ -51,6 +58,7 @@ struct Policy {
   PreemptionPolicy preemption;
   BackfillPolicy backfill;
   FairSharePolicy fairShare;
+  MigPolicy mig;
   bool checkInvariants = false;  // run the invariant checker after every cycle
 };
 

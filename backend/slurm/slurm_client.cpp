@@ -123,6 +123,17 @@ Expected<CommandResult> SlurmClient::run(std::vector<std::string> argv,
   return result;
 }
 
+Status SlurmClient::runSiteCommand(std::vector<std::string> argv,
+                                   std::chrono::milliseconds timeout) {
+  CommandRequest request;
+  request.argv = std::move(argv);
+  request.timeout = timeout;
+  request.environment = options_.environment;
+  TESSERA_TRY(result, runner_.run(request));
+  if (!result.ok()) return commandError(request.argv, result);
+  return okStatus();
+}
+
 Status SlurmClient::scontrol(std::vector<std::string> args) {
   args.insert(args.begin(), "scontrol");
   TESSERA_TRY(result, run(std::move(args), options_.writeTimeout));

@@ -102,6 +102,9 @@ class SlurmClient {
   Expected<NodesDocument> nodes();  // one sinfo --json
   Expected<std::vector<SlurmSwitch>> topology();
   Expected<KeyValues> config();
+  // A site command (the MIG hook; not one of Slurm's): argv as given, with the Slurm
+  // environment. A non-zero exit or a timeout is an Error carrying its stderr.
+  Status runSiteCommand(std::vector<std::string> argv, std::chrono::milliseconds timeout);
   // Pin, release and drain need root or SlurmUser (without slurmdbd there is no operator
   // level): an Error saying so, and how to fix it, for anyone else.
   Status checkPermissions();

@@ -30,7 +30,9 @@ class TstDaemonConfig : public QObject {
     const Status st =
         loadText(dir,
                  "mode: live\nexecutor: slurm\nslurm:\n  poll_interval: 0.5\n"
-                 "  full_poll_interval: 30s\n  idle_poll_interval: 7s\n  exact_gpus: true\n",
+                 "  full_poll_interval: 30s\n  idle_poll_interval: 7s\n  exact_gpus: true\n"
+                 "  mig_hook: [/opt/site/apply-mig, --reboot-slurmd]\n"
+                 "  mig_hook_timeout: 2m\n",
                  c);
     QVERIFY2(st, st ? "" : st.error().str().c_str());
     const SlurmExecutorConfig sc = slurmExecutorConfig(c.slurm);
@@ -38,6 +40,9 @@ class TstDaemonConfig : public QObject {
     QCOMPARE(sc.driver.fullPollSeconds, Seconds{30});
     QCOMPARE(sc.idlePollSeconds, 7.0);
     QVERIFY(sc.exactGpus);
+    QCOMPARE(sc.driver.migHook,
+             (std::vector<std::string>{"/opt/site/apply-mig", "--reboot-slurmd"}));
+    QCOMPARE(sc.driver.migHookTimeout, std::chrono::milliseconds(120000));
 
     const SlurmExecutorConfig defaults = slurmExecutorConfig(TesseradConfig{}.slurm);
     QCOMPARE(defaults.driver.fullPollSeconds, Seconds{10});
@@ -54,6 +59,8 @@ class TstDaemonConfig : public QObject {
                           << "slurm.idle_poll_interval";
     QTest::newRow("poll") << "  poll_interval: 0s\n"
                           << "slurm.poll_interval";
+    QTest::newRow("hook timeout") << "  mig_hook_timeout: 0s\n"
+                                  << "slurm.mig_hook_timeout";
   }
   void aNonPositiveIntervalNamesItsKey() {
     QFETCH(QString, yaml);

@@ -152,6 +152,16 @@ backfill:
     QCOMPARE(p.backfill.interval, Seconds{600});
   }
 
+  void migInstances() {
+    QCOMPARE(mustLoad("version: 1\n").mig.createInstances, true);
+    const Policy fixed = mustLoad("version: 1\nmig: {create_instances: false}\n");
+    QCOMPARE(fixed.mig.createInstances, false);
+    QVERIFY(writePolicy(fixed).find("mig: {create_instances: false}") != std::string::npos);
+    QCOMPARE(mustLoad(writePolicy(fixed)).mig.createInstances, false);
+    const Error e = mustFail("version: 1\nmig: {create: false}\n");
+    QCOMPARE(q(e.where.field), QString("mig.create"));
+  }
+
   void fairShareAndInvariants() {
     const Policy p = mustLoad(R"(version: 1
 fair_share: {half_life: 1d}

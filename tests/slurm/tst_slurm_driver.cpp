@@ -3,6 +3,7 @@
 // tst_slurm_executor.
 #include <QtTest>
 
+#include <filesystem>
 #include <fstream>
 #include <sstream>
 
@@ -97,6 +98,60 @@ std::string sinfoWithDeviceTypes() {
   for (json& n : doc["nodes"])
     if (n["name"] != "node3") n["gres"] = "gpu:h100_g0:1,gpu:h100_g1:1,gpu:h100_g2:1,gpu:h100_g3:1";
   return doc.dump();
+}
+
+// The recorded sinfo with node2 drained for Tessera's MIG repartition, its jobs ended or not.
+std::string sinfoMigDrained(bool idle) {
+  json doc = json::parse(readData("sinfo.json"));
+  for (json& n : doc["nodes"])
+    if (n["name"] == "node2") {
+      n["state"] = idle ? "idle" : "mixed";
+      n["state_flags"] = json::array({"DRAIN"});
+      n["reason"] = "tessera: MIG repartition";
+    }
+  return doc.dump();
+}
+
+// node2's MIG layout as the engine would tell it (only the signature and files matter here).
+NodeIntents migNodes(const std::string& layout) {
+  NodeIntents n;
+  MigNodeConfig c;
+  c.node = "node2";
+  c.signature = "0: " + layout + "\n";
+  c.migParted = "version: v1\n# " + layout + "\n";
+  c.gresConf = "NodeName=node2 AutoDetect=nvml Name=gpu\n";
+  c.slurmConf = "NodeName=node2 Gres=gpu:h100_" + layout + ":2\n";
+  n.mig.emplace("node2", c);
+  return n;
+}
+
+// A driver with the MIG hook `hook` (none when empty) writing into a temporary directory.
+struct MigRig {
+  QTemporaryDir dir;
+  ReplayRunner runner;
+  SlurmClient client{runner};
+  SlurmDriver driver;
+  explicit MigRig(std::vector<std::string> hook) : driver(client, config(std::move(hook))) {
+    driver.setInstance("db");
+  }
+  SlurmDriverConfig config(std::vector<std::string> hook) const {
+    SlurmDriverConfig c;
+    c.migHook = std::move(hook);
+    c.migDir = dir.path().toStdString();
+    return c;
+  }
+  void poll(const std::string& sinfo) {
+    runner.answer(squeueOf(json::array()));
+    runner.answer(sinfo);
+  }
+};
+
+// What a step reported about node2.
+std::vector<observed::NodeOut> node2(const StepReport& r) {
+  std::vector<observed::NodeOut> out;
+  for (const auto& n : r.seen.nodes)
+    if (n.node == "node2") out.push_back(n);
+  return out;
 }
 
 // A driver of Tessera's database "db" over a replaying runner.
@@ -670,6 +725,116 @@ class TstSlurmDriver : public QObject {
     QCOMPARE(programs(r.runner),
              (std::vector<std::string>{"squeue --json", "sinfo --json", "squeue --noheader --array",
                                        "sinfo --json"}));
+  }
+
+  // What a MIG repartition hands the site's hook, for the fixture's node3 (GPUs 0-1 whole, 2 as
+  // two 3g.40gb, 3 as two 1g.10gb): the Gres= the fixture's slurm.conf declares for it, and a
+  // mig-parted config with MIG on for GPUs 2 and 3 only. A node without MIG needs nothing.
+  void theMigFilesDescribeTheEnginesLayout() {
+    auto engine = fixtureEngine();
+    const GresTypeOf typeOf = [](const std::string& model) {
+      return model.substr(0, model.find('-')) == "A100" ? std::string("a100") : "h100";
+    };
+    const Cluster& c = engine->cluster();
+    const MigNodeConfig n3 = migNodeConfig(engine->state(), c.findNode("node3")->id, typeOf);
+    QCOMPARE(n3.signature, std::string("2: 3g.40gb@0,3g.40gb@4\n3: 1g.10gb@0,1g.10gb@1\n"));
+    QCOMPARE(n3.slurmConf,
+             std::string("NodeName=node3 Gres=gpu:a100:2,gpu:a100_1g.10gb:2,gpu:a100_3g.40gb:2\n"));
+    QCOMPARE(n3.migParted, std::string("version: v1\n"
+                                       "mig-configs:\n"
+                                       "  tessera-node3:\n"
+                                       "    - devices: [0]\n      mig-enabled: false\n"
+                                       "    - devices: [1]\n      mig-enabled: false\n"
+                                       "    - devices: [2]\n      mig-enabled: true\n"
+                                       "      mig-devices:\n        \"3g.40gb\": 2\n"
+                                       "    - devices: [3]\n      mig-enabled: true\n"
+                                       "      mig-devices:\n        \"1g.10gb\": 2\n"));
+    QVERIFY(n3.gresConf.find("NodeName=node3 AutoDetect=nvml") != std::string::npos);
+    QVERIFY(migNodeConfig(engine->state(), c.findNode("node1")->id, typeOf).signature.empty());
+  }
+
+  // An operator's repartition under Slurm: the node is drained (and held in the engine) until
+  // its jobs end, then the site's hook gets the files and the node is resumed; the layout Slurm
+  // started with is not repartitioned again.
+  void aMigRepartitionDrainsRunsTheHookAndResumes() {
+    MigRig r({"/usr/local/sbin/apply-mig", "--quick"});
+    r.poll(readData("sinfo.json"));
+    r.poll(readData("sinfo.json"));
+    r.runner.answer("");  // drain
+    r.poll(sinfoMigDrained(false));
+    r.poll(sinfoMigDrained(true));
+    r.runner.answer("");  // the hook
+    r.runner.answer("");  // resume
+    r.driver.wantNodes(migNodes("3g.40gb@0,3g.40gb@4"));
+    QVERIFY(node2(r.driver.step(100)).empty());  // what Slurm has: nothing to do
+    r.driver.wantNodes(migNodes("7g.80gb@0"));
+    const StepReport draining = r.driver.step(101);
+    QCOMPARE(programs(r.runner).at(4), std::string("scontrol update NodeName=node2"));
+    QCOMPARE(r.runner.requests.at(4).argv.at(4), std::string("Reason=tessera: MIG repartition"));
+    QCOMPARE(node2(draining).size(), size_t{1});
+    QVERIFY(node2(draining).front().out);
+    QVERIFY(node2(r.driver.step(102)).empty());  // its jobs still run: waiting
+    QCOMPARE(r.runner.requests.size(), size_t{7});
+    const StepReport applied = r.driver.step(103);
+    const std::string nodeDir = r.dir.filePath("node2").toStdString();
+    QCOMPARE(r.runner.requests.at(9).argv,
+             (std::vector<std::string>{"/usr/local/sbin/apply-mig", "--quick", "node2", nodeDir}));
+    QCOMPARE(programs(r.runner).at(10), std::string("scontrol update NodeName=node2"));
+    QCOMPARE(r.runner.requests.at(10).argv.at(3), std::string("State=RESUME"));
+    QCOMPARE(node2(applied).size(), size_t{1});
+    QVERIFY(!node2(applied).front().out);
+    std::ifstream parted(nodeDir + "/mig-parted.yaml");
+    std::string text((std::istreambuf_iterator<char>(parted)), std::istreambuf_iterator<char>());
+    QCOMPARE(text, std::string("version: v1\n# 7g.80gb@0\n"));
+    QVERIFY(std::filesystem::exists(nodeDir + "/slurm.conf"));
+    QVERIFY(std::filesystem::exists(nodeDir + "/gres.conf"));
+    QVERIFY2(r.driver.status().detail.empty(), r.driver.status().detail.c_str());
+  }
+
+  // A hook that fails leaves the node drained and held with its message; cleared by an operator,
+  // it runs again. Without a hook the files are written and the operator's clearing means "done".
+  void aFailedMigHookKeepsTheNodeHeldUntilCleared() {
+    MigRig r({"apply-mig"});
+    for (int i = 0; i < 3; ++i) {
+      r.poll(i == 0 ? readData("sinfo.json") : sinfoMigDrained(true));
+      if (i == 1) r.runner.answer("", 1, "nvidia-mig-parted: GPU 0 is busy");
+      if (i == 2) {
+        r.runner.answer("");  // the hook again
+        r.runner.answer("");  // resume
+      }
+    }
+    r.driver.wantNodes(migNodes("3g.40gb@0,3g.40gb@4"));
+    (void)r.driver.step(100);
+    r.driver.wantNodes(migNodes("7g.80gb@0"));
+    const auto failed = node2(r.driver.step(101));
+    QCOMPARE(failed.size(), size_t{1});
+    QVERIFY(failed.front().out);
+    const std::string why = failed.front().reason.english();
+    QVERIFY2(why.find("GPU 0 is busy") != std::string::npos, why.c_str());
+    QCOMPARE(r.runner.requests.size(), size_t{5});  // no resume
+    NodeIntents cleared = migNodes("7g.80gb@0");
+    cleared.released = {"node2"};
+    r.driver.wantNodes(cleared);
+    const auto retried = node2(r.driver.step(102));
+    QCOMPARE(r.runner.requests.at(7).argv.front(), std::string("apply-mig"));
+    QCOMPARE(retried.size(), size_t{1});
+    QVERIFY(!retried.front().out);
+
+    MigRig manual({});
+    for (int i = 0; i < 4; ++i)
+      manual.poll(i == 0 ? readData("sinfo.json") : sinfoMigDrained(true));
+    manual.runner.answer("");  // resume
+    manual.driver.wantNodes(migNodes("3g.40gb@0,3g.40gb@4"));
+    (void)manual.driver.step(100);
+    manual.driver.wantNodes(migNodes("7g.80gb@0"));
+    const auto held = node2(manual.driver.step(101));
+    QVERIFY(held.front().reason.english().find("no slurm.mig_hook") != std::string::npos);
+    manual.driver.wantNodes(cleared);
+    (void)manual.driver.step(102);  // applied by hand
+    const auto resumed = node2(manual.driver.step(103));
+    QCOMPARE(programs(manual.runner).back(), std::string("scontrol update NodeName=node2"));
+    QCOMPARE(manual.runner.requests.back().argv.at(3), std::string("State=RESUME"));
+    QVERIFY(!resumed.front().out);
   }
 
   // A light listing that does not parse (another Slurm's format) is not trusted again: full polls

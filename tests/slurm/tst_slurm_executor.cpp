@@ -83,6 +83,11 @@ class TstSlurmExecutor : public QObject {
     c.client.environment["SLURM_CONF"] = env("SLURM_CONF");
     c.pollSeconds = 0.3;
     c.defaultTeam = "adopted";
+    // The site's MIG hook, faked: it records its arguments (and sees the files in place).
+    c.driver.migDir = (dir_ / "mig").string();
+    c.driver.migHook = {"/bin/sh", "-c",
+                        "printf '%s\\n' \"$1\" \"$2\" > \"$2/hook-ran\" && test -s \"$2/mig-parted.yaml\"",
+                        "apply-mig"};
     c.onStartLatency = [m = latencyMutex_, v = latencies_](double s) {
       std::lock_guard lock(*m);
       v->push_back(s);
@@ -435,6 +440,34 @@ class TstSlurmExecutor : public QObject {
     }));
     act(Command{cmd::Undrain{"node3"}});
     QVERIFY(eventually([&] { return !slurmNode("node3").hasFlag("DRAIN"); }));
+  }
+
+  // An operator's repartition: Slurm drains node3 (its jobs end first), the site's hook gets the
+  // node and the directory with the new layout's files, and node3 is resumed.
+  void aMigRepartitionRunsTheSiteHook() {
+    act(Command{cmd::Repartition{"node3/3", "1g.10gb@0,1g.10gb@1,1g.10gb@2", false}});
+    const std::filesystem::path node3 = dir_ / "mig" / "node3";
+    QVERIFY(eventually([&] { return std::filesystem::exists(node3 / "hook-ran"); }, 30));
+    std::ifstream ran(node3 / "hook-ran");
+    std::string node, where;
+    std::getline(ran, node);
+    std::getline(ran, where);
+    QCOMPARE(node, std::string("node3"));
+    QCOMPARE(where, node3.string());
+    std::ifstream parted(node3 / "mig-parted.yaml");
+    const std::string text((std::istreambuf_iterator<char>(parted)),
+                           std::istreambuf_iterator<char>());
+    QVERIFY2(text.find("- devices: [3]\n      mig-enabled: true\n      mig-devices:\n"
+                       "        \"1g.10gb\": 3") != std::string::npos,
+             text.c_str());
+    QVERIFY(eventually([&] { return !slurmNode("node3").hasFlag("DRAIN"); }));
+    bool held = true;
+    QVERIFY(eventually([&] {
+      backend_->inspect([&](const Engine& e) {
+        held = e.nodeHolds(e.cluster().findNode("node3")->id).find(HoldOwner::Executor);
+      });
+      return !held;
+    }));
   }
 
   // A drain made in Slurm is the executor's hold in the engine, with Slurm's reason; an
