@@ -61,6 +61,15 @@ std::string number(double v) {
   return o.str();
 }
 
+// The document's opening: white background and the title centred on top.
+void svgHead(std::ostringstream& o, double width, const std::string& title) {
+  o << "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"" << width << "\" height=\"" << kHeight
+    << "\" font-family=\"DejaVu Sans, sans-serif\" font-size=\"12\">\n"
+    << "<rect width=\"100%\" height=\"100%\" fill=\"white\"/>\n"
+    << "<text x=\"" << width / 2 << "\" y=\"24\" text-anchor=\"middle\" font-size=\"15\">"
+    << escape(title) << "</text>\n";
+}
+
 }  // namespace
 
 std::string chartSvg(const Chart& chart) {
@@ -80,11 +89,7 @@ std::string chartSvg(const Chart& chart) {
   auto sx = [&](double v) { return kLeft + (v - x.lo) / (x.hi - x.lo) * pw; };
   auto sy = [&](double v) { return kTop + ph - (v - y.lo) / (y.hi - y.lo) * ph; };
   std::ostringstream o;
-  o << "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"" << kWidth << "\" height=\"" << kHeight
-    << "\" font-family=\"DejaVu Sans, sans-serif\" font-size=\"12\">\n"
-    << "<rect width=\"100%\" height=\"100%\" fill=\"white\"/>\n"
-    << "<text x=\"" << kWidth / 2 << "\" y=\"24\" text-anchor=\"middle\" font-size=\"15\">"
-    << escape(chart.title) << "</text>\n";
+  svgHead(o, kWidth, chart.title);
   for (int axis = 0; axis < 2; ++axis) {
     const Range& r = axis == 0 ? x : y;
     const double step = tickStep(r);
@@ -124,9 +129,10 @@ std::string chartSvg(const Chart& chart) {
   return o.str();
 }
 
-Status writeChart(const Chart& chart, const std::string& path) {
+namespace {
+
+Status writeSvg(const std::string& svg, double width, double height, const std::string& path) {
   const std::string ext = std::filesystem::path(path).extension().string();
-  const std::string svg = chartSvg(chart);
   if (ext == ".svg") {
     std::ofstream f(path);
     f << svg;
@@ -143,13 +149,96 @@ Status writeChart(const Chart& chart, const std::string& path) {
     app = std::make_unique<QGuiApplication>(argc, argv);
   }
   QSvgRenderer renderer(QByteArray::fromStdString(svg));
-  QImage image(static_cast<int>(kWidth), static_cast<int>(kHeight), QImage::Format_ARGB32);
+  QImage image(static_cast<int>(width), static_cast<int>(height), QImage::Format_ARGB32);
   image.fill(Qt::white);
   QPainter painter(&image);
   renderer.render(&painter);
   painter.end();
   if (!image.save(QString::fromStdString(path))) return Error{"cannot write " + path, {}};
   return okStatus();
+}
+
+constexpr double kBar = 16, kGroupGap = 24, kPanelGap = 60;
+
+double groupWidth(const BarChart& c) {
+  return kBar * double(std::max<size_t>(1, c.series.size())) + kGroupGap;
+}
+
+// Wide enough for its title at 13 px (about 7.5 px a character) as well as its bars.
+double panelWidth(const BarChart& c, const BarPanel& p) {
+  return std::max(groupWidth(c) * double(std::max<size_t>(1, p.groups.size())),
+                  7.5 * double(p.title.size()));
+}
+
+double barChartWidth(const BarChart& c) {
+  double w = kLeft + kRight;
+  for (const auto& p : c.panels) w += panelWidth(c, p) + kPanelGap;
+  return std::max(w - kPanelGap, 400.0);
+}
+
+// One panel's axis, ticks and bars, its left edge at x0; the scale starts at zero.
+void barPanelSvg(std::ostringstream& o, const BarChart& c, const BarPanel& p, double x0) {
+  const double pw = panelWidth(c, p), ph = kHeight - kTop - kBottom - 30;
+  Range y{0, 0};
+  for (const auto& row : p.values)
+    for (double v : row)
+      if (std::isfinite(v)) y.hi = std::max(y.hi, v * 1.05);
+  y.widen();
+  auto sy = [&](double v) { return kTop + 20 + ph - (v - y.lo) / (y.hi - y.lo) * ph; };
+  o << "<text x=\"" << x0 + pw / 2 << "\" y=\"" << kTop + 10
+    << "\" text-anchor=\"middle\" font-size=\"13\">" << escape(p.title) << "</text>\n";
+  const double step = tickStep(y);
+  for (double t = 0; t <= y.hi + 1e-9; t += step)
+    o << "<line x1=\"" << x0 << "\" y1=\"" << sy(t) << "\" x2=\"" << x0 + pw << "\" y2=\"" << sy(t)
+      << "\" stroke=\"#e5e5e5\"/><text x=\"" << x0 - 6 << "\" y=\"" << sy(t) + 4
+      << "\" text-anchor=\"end\">" << number(t) << "</text>\n";
+  for (size_t g = 0; g < p.groups.size(); ++g) {
+    const double slot = pw / double(p.groups.size());
+    const double gx = x0 + slot * double(g) + (slot - kBar * double(c.series.size())) / 2;
+    for (size_t s = 0; s < p.values.size() && s < c.series.size(); ++s) {
+      const double v = g < p.values[s].size() ? p.values[s][g] : NAN;
+      if (!std::isfinite(v)) continue;
+      o << "<rect x=\"" << gx + kBar * double(s) << "\" y=\"" << sy(v) << "\" width=\"" << kBar - 2
+        << "\" height=\"" << sy(0) - sy(v) << "\" fill=\"" << kColors[s % std::size(kColors)]
+        << "\"><title>" << escape(c.series[s]) << ": " << number(v) << "</title></rect>\n";
+    }
+    const double cx = gx + kBar * double(c.series.size()) / 2;
+    o << "<text transform=\"translate(" << cx << "," << sy(0) + 14
+      << ") rotate(-25)\" text-anchor=\"end\" font-size=\"11\">" << escape(p.groups[g])
+      << "</text>\n";
+  }
+  o << "<rect x=\"" << x0 << "\" y=\"" << sy(y.hi) << "\" width=\"" << pw << "\" height=\""
+    << sy(0) - sy(y.hi) << "\" fill=\"none\" stroke=\"#333\"/>\n";
+}
+
+}  // namespace
+
+std::string barChartSvg(const BarChart& chart) {
+  const double width = barChartWidth(chart);
+  std::ostringstream o;
+  svgHead(o, width, chart.title);
+  double x = kLeft;
+  for (const auto& p : chart.panels) {
+    barPanelSvg(o, chart, p, x);
+    x += panelWidth(chart, p) + kPanelGap;
+  }
+  const double legendX = width - kRight + 20;
+  for (size_t i = 0; i < chart.series.size(); ++i) {
+    const double ly = kTop + 30 + double(i) * 20;
+    o << "<rect x=\"" << legendX << "\" y=\"" << ly - 6 << "\" width=\"20\" height=\"12\" fill=\""
+      << kColors[i % std::size(kColors)] << "\"/><text x=\"" << legendX + 26 << "\" y=\"" << ly + 4
+      << "\">" << escape(chart.series[i]) << "</text>\n";
+  }
+  o << "</svg>\n";
+  return o.str();
+}
+
+Status writeChart(const Chart& chart, const std::string& path) {
+  return writeSvg(chartSvg(chart), kWidth, kHeight, path);
+}
+
+Status writeChart(const BarChart& chart, const std::string& path) {
+  return writeSvg(barChartSvg(chart), barChartWidth(chart), kHeight, path);
 }
 
 }  // namespace tessera::cli

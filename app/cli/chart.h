@@ -19,8 +19,23 @@ struct Chart {
   std::vector<ChartSeries> series;
 };
 
+// Grouped bars side by side in panels of their own scale: one bar per series in every group.
+struct BarPanel {
+  std::string title;
+  std::vector<std::string> groups;
+  std::vector<std::vector<double>> values;  // [series][group]; NaN = no value (no bar)
+};
+
+struct BarChart {
+  std::string title;
+  std::vector<std::string> series;
+  std::vector<BarPanel> panels;
+};
+
 std::string chartSvg(const Chart& chart);
-// Writes SVG or PNG by the file's extension (.svg, .png); other extensions are an error.
+std::string barChartSvg(const BarChart& chart);
+// Write SVG or PNG by the file's extension (.svg, .png); other extensions are an error.
 Status writeChart(const Chart& chart, const std::string& path);
+Status writeChart(const BarChart& chart, const std::string& path);
 
 }  // namespace tessera::cli

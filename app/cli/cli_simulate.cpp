@@ -26,6 +26,7 @@
 #include "sim/openb_data.h"
 #include "sim/openb_experiment.h"
 #include "sim/openb_families.h"
+#include "sim/placement_quality.h"
 #include "sim/simulator.h"
 #include "sim/synthetic.h"
 #include "sim/whatif.h"
@@ -45,7 +46,8 @@ struct SimArgs {
   bool keepGoing = false;
   size_t limit = 0;
   std::string metricsJson, samplesCsv, jobsCsv, chart, changes;
-  std::string record;  // a database for reports (report/sim_record.h)
+  std::string qualityChart;  // compare: placement quality per policy
+  std::string record;        // a database for reports (report/sim_record.h)
   double pace = 0;
   bool noProgress = false, checkInvariants = false;
 };
@@ -153,10 +155,11 @@ Status checkOptions(const SimArgs& a) {
     return Error{"--rate must be more than 0 and at most 1000000 jobs per hour", {}};
   if (a.pace != 0 && (!(a.pace > 0) || !std::isfinite(a.pace) || a.pace > 1e9))
     return Error{"--pace must be a positive speed of at most 1e9", {}};
-  if (!a.chart.empty()) {
-    const auto ext = std::filesystem::path(a.chart).extension().string();
-    if (ext != ".svg" && ext != ".png")
-      return Error{"--chart: the file must end in .svg or .png: " + a.chart, {}};
+  for (const auto& [flag, file] :
+       {std::pair{"--chart", a.chart}, {"--quality-chart", a.qualityChart}}) {
+    const auto ext = std::filesystem::path(file).extension().string();
+    if (!file.empty() && ext != ".svg" && ext != ".png")
+      return Error{std::string(flag) + ": the file must end in .svg or .png: " + file, {}};
   }
   if (!a.seeds.empty()) TESSERA_CHECK(seedList(a.seeds));
   return okStatus();
@@ -345,6 +348,7 @@ struct CompareRun {
   uint64_t seed = 0;
   SimSummary summary;
   std::vector<MetricSample> samples;
+  PlacementQuality quality;
   std::string error;
 };
 
@@ -359,7 +363,9 @@ void runOne(const Inputs& in, const Policy& policy, CompareRun& r) {
   if (!engine) return void(r.error = engine.error().str());
   Simulator sim(std::move(*engine), in.trace, in.config, in.events);
   const auto t0 = std::chrono::steady_clock::now();
-  if (const Status s = sim.run(); !s) return void(r.error = s.error().str());
+  auto quality = runMeasuringPlacement(sim);
+  if (!quality) return void(r.error = quality.error().str());
+  r.quality = *quality;
   r.summary = sim.summary();
   r.summary.wallSeconds = secondsSince(t0);
   r.samples = sim.metrics().samples();
@@ -385,15 +391,95 @@ void printCompareTable(Context& ctx, const std::vector<CompareRun>& runs) {
   }
 }
 
+// A share as a percentage, or "-" when no gang qualified.
+std::string shareText(double share) {
+  if (share < 0) return "-";
+  std::ostringstream o;
+  o << std::fixed << std::setprecision(1) << 100 * share;
+  return o.str();
+}
+
+void printQualityTable(Context& ctx, const std::vector<CompareRun>& runs) {
+  auto& o = ctx.out;
+  o << "\nplacement quality (docs/simulator.md#placement-quality): MIG instances still placeable "
+       "(mean), gangs together (% of starts), stranded GPUs by cause (mean)\n"
+    << std::left << std::setw(16) << "policy" << std::right << std::setw(6) << "seed"
+    << std::setw(7) << "3g" << std::setw(7) << "7g" << std::setw(8) << "nvl%" << std::setw(8)
+    << "leaf%";
+  for (size_t c = 0; c < kStrandCauses; ++c)
+    o << std::setw(c == 1 || c == 4 ? 15 : 14) << strandCauseName(StrandCause(c));
+  o << "\n";
+  for (const auto& r : runs) {
+    const PlacementQuality& q = r.quality;
+    o << std::left << std::setw(16) << r.policy.substr(0, 15) << std::right << std::setw(6)
+      << r.seed << std::fixed << std::setprecision(1) << std::setw(7) << q.mig3g << std::setw(7)
+      << q.mig7g << std::setw(8) << shareText(q.domainShare()) << std::setw(8)
+      << shareText(q.leafShare());
+    for (size_t c = 0; c < kStrandCauses; ++c)
+      o << std::setw(c == 1 || c == 4 ? 15 : 14) << r.summary.stranded[c];
+    o << "\n";
+  }
+}
+
+nlohmann::json qualityJson(const PlacementQuality& q) {
+  auto share = [](double v) { return v < 0 ? nlohmann::json(nullptr) : nlohmann::json(v); };
+  return {{"mig_3g_placeable", q.mig3g},
+          {"mig_7g_placeable", q.mig7g},
+          {"mig_samples", q.samples},
+          {"gangs_domain_judged", q.domainGangs},
+          {"gangs_in_one_nvlink_domain", q.inOneDomain},
+          {"nvlink_domain_share", share(q.domainShare())},
+          {"gangs_leaf_judged", q.leafGangs},
+          {"gangs_in_one_leaf", q.inOneLeaf},
+          {"leaf_share", share(q.leafShare())}};
+}
+
 nlohmann::json compareJson(const std::vector<CompareRun>& runs) {
   nlohmann::json out = nlohmann::json::array();
   for (const auto& r : runs) {
     std::ostringstream o;
     writeSummaryJson(o, r.summary);
-    out.push_back(
-        {{"policy", r.policy}, {"seed", r.seed}, {"summary", nlohmann::json::parse(o.str())}});
+    out.push_back({{"policy", r.policy},
+                   {"seed", r.seed},
+                   {"summary", nlohmann::json::parse(o.str())},
+                   {"placement", qualityJson(r.quality)}});
   }
   return out;
+}
+
+// Per policy, the mean over its seeds of every placement-quality figure, in three panels.
+BarChart qualityChart(const std::vector<CompareRun>& runs) {
+  BarChart chart{"Placement quality per policy (mean over seeds)", {}, {}};
+  BarPanel mig{"MIG room (instances)", {"3g.40gb class", "7g (full GPU)"}, {}};
+  BarPanel gangs{"gangs together (% of starts)", {"one NVLink domain", "one leaf"}, {}};
+  BarPanel stranded{"stranded GPUs by cause (mean)", {}, {}};
+  for (size_t c = 0; c < kStrandCauses; ++c)
+    stranded.groups.emplace_back(strandCauseName(StrandCause(c)));
+  for (const auto& r : runs) {
+    if (std::find(chart.series.begin(), chart.series.end(), r.policy) != chart.series.end())
+      continue;
+    chart.series.push_back(r.policy);
+    std::vector<double> m(2, 0), g(2, 0), s(kStrandCauses, 0);
+    std::array<int, 2> shares{};  // seeds with a share to average
+    int seeds = 0;
+    for (const auto& x : runs) {
+      if (x.policy != r.policy) continue;
+      ++seeds;
+      m[0] += x.quality.mig3g, m[1] += x.quality.mig7g;
+      const double sh[2] = {x.quality.domainShare(), x.quality.leafShare()};
+      for (size_t i = 0; i < 2; ++i)
+        if (sh[i] >= 0) g[i] += 100 * sh[i], ++shares[i];
+      for (size_t c = 0; c < kStrandCauses; ++c) s[c] += x.summary.stranded[c];
+    }
+    for (double& v : m) v /= seeds;
+    for (size_t i = 0; i < 2; ++i) g[i] = shares[i] > 0 ? g[i] / shares[i] : NAN;
+    for (double& v : s) v /= seeds;
+    mig.values.push_back(m);
+    gangs.values.push_back(g);
+    stranded.values.push_back(s);
+  }
+  chart.panels = {mig, gangs, stranded};
+  return chart;
 }
 
 int compare(Context& ctx, const SimArgs& a) {
@@ -416,7 +502,7 @@ int compare(Context& ctx, const SimArgs& a) {
   }
   std::vector<CompareRun> runs;
   for (const auto& p : policies)
-    for (uint64_t s : seeds) runs.push_back({p, s, {}, {}, {}});
+    for (uint64_t s : seeds) runs.push_back({p, s, {}, {}, {}, {}});
   std::atomic<size_t> next{0};
   const size_t threads =
       std::min<size_t>(runs.size(), std::max(1u, std::thread::hardware_concurrency()));
@@ -431,10 +517,17 @@ int compare(Context& ctx, const SimArgs& a) {
     if (!r.error.empty())
       return ctx.fail(r.policy + " seed " + std::to_string(r.seed) + ": " + r.error, kExitInvalid);
   for (auto& r : runs) r.policy = policyLabel(r.policy);
-  if (ctx.format == "json")
+  if (ctx.format == "json") {
     ctx.out << compareJson(runs).dump(2) << "\n";
-  else
+  } else {
     printCompareTable(ctx, runs);
+    printQualityTable(ctx, runs);
+  }
+  if (!a.qualityChart.empty()) {
+    if (const Status w = writeChart(qualityChart(runs), a.qualityChart); !w)
+      return ctx.fail(w.error().str(), kExitUsage);
+    if (ctx.format != "json") ctx.out << "wrote " << a.qualityChart << "\n";
+  }
   if (!a.chart.empty()) {
     Chart chart{"GPU allocation over time (seed " + std::to_string(seeds.front()) + ")",
                 "simulated hours",
@@ -655,6 +748,9 @@ void addSimulateVerbs(CLI::App& app, Context& ctx) {
   cmp->add_option("--policy", b->policies, "Policy files ('default' = built-in); repeatable");
   cmp->add_option("--seeds", b->seeds, "Seeds, like 1,2,3 or 1-5");
   cmp->add_option("--chart", b->chart, "Write allocation over time per policy (.svg or .png)");
+  cmp->add_option("--quality-chart", b->qualityChart,
+                  "Write placement quality per policy: MIG room, gangs together, stranded GPUs "
+                  "(.svg or .png)");
   cmp->add_option("-o,--output", ctx.format, "Output format")
       ->check(CLI::IsMember({"text", "json"}));
   cmp->callback([&ctx, b] { ctx.exitCode = compare(ctx, *b); });

@@ -179,8 +179,10 @@ int64_t fgdScore(double before, double after, double scale) {
 }
 
 double fragmentation(const Measure& m, const NodeView& n, std::span<const TypicalPod> typical) {
-  return m.reference ? nodeFragmentation(n, typical)
-                     : nodeReachFragmentation(n, typical, m.cpuReach, m.gpuReach);
+  if (m.reference) return nodeFragmentation(n, typical);
+  const double reach = nodeReachFragmentation(n, typical, m.cpuReach, m.gpuReach);
+  if (m.reachWeight >= 1) return reach;
+  return m.reachWeight * reach + (1 - m.reachWeight) * nodeFragmentation(n, typical);
 }
 
 }  // namespace tessera::frag

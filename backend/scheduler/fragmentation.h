@@ -112,12 +112,15 @@ struct Measure {
   bool cpuReach = false;  // reach fragments: count CPU for every pod a class could still place
   bool gpuReach = false;  // reach fragments: GPUs beyond whole multiples of t's GPU count strand
   double scale = 1000;    // milli-GPU of dF per sigmoid unit; 0 compares dF itself
+  // Reach fragments: their weight against FGD's own measure (1 = reach alone). A partial weight
+  // keeps FGD's view of a node where the reach count is too pessimistic.
+  double reachWeight = 1;
 };
 // FGD as the paper's simulator computes it (the engine's `fgd` plugin).
 inline constexpr Measure kFgdMeasure{};
 // Ours (the openb `tessera` policy, the engine's `fgd-reach` plugin). Every field was chosen by
 // cross-validation across trace families (docs/openb-experiment.md, "Generalization").
-inline constexpr Measure kTesseraMeasure{false, true, false, 4000};
+inline constexpr Measure kTesseraMeasure{false, true, false, 4000, 0.75};
 [[nodiscard]] double fragmentation(const Measure& m, const NodeView& n,
                                    std::span<const TypicalPod> typical);
 

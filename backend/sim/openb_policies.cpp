@@ -368,16 +368,23 @@ const std::vector<std::string>& ablationPolicyNames() {
 }
 
 std::optional<TesseraVariant> tesseraVariant(const std::string& name) {
-  int cpu = 0, gpu = 0, scale = 0, coverage = 0, used = 0;
+  int cpu = 0, gpu = 0, scale = 0, coverage = 0, used = 0, reach = 100;
   if (std::sscanf(name.c_str(), "tessera/c%1dg%1ds%dm%d%n", &cpu, &gpu, &scale, &coverage, &used) !=
-          4 ||
-      static_cast<size_t>(used) != name.size() || cpu > 1 || gpu > 1 || scale <= 0 ||
-      coverage <= 0 || coverage > 100)
+      4)
+    return std::nullopt;
+  // An optional "r<percent>": the reach fragments' weight against FGD's measure.
+  int more = 0;
+  if (static_cast<size_t>(used) < name.size() &&
+      std::sscanf(name.c_str() + used, "r%d%n", &reach, &more) == 1)
+    used += more;
+  if (static_cast<size_t>(used) != name.size() || cpu > 1 || gpu > 1 || scale <= 0 ||
+      coverage <= 0 || coverage > 100 || reach < 0 || reach > 100)
     return std::nullopt;
   TesseraVariant v{frag::kTesseraMeasure, coverage / 100.0};
   v.measure.cpuReach = cpu == 1;
   v.measure.gpuReach = gpu == 1;
   v.measure.scale = scale;
+  v.measure.reachWeight = reach / 100.0;
   return v;
 }
 

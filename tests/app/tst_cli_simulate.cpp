@@ -139,7 +139,9 @@ class TstCliSimulate : public QObject {
                 kData + "/sim/policy-spread.yaml", "--seeds", "1,2", "--chart", svg});
     QVERIFY2(r.code == 0, qPrintable(describe(r)));
     QVERIFY(contains(r.out, "policy-spread"));
-    QCOMPARE(std::count(r.out.begin(), r.out.end(), '\n'), 1 + 4 + 1);  // header, 4 runs, "wrote"
+    // Header and 4 runs; blank line, title, header and 4 runs of placement quality; "wrote".
+    QCOMPARE(std::count(r.out.begin(), r.out.end(), '\n'), 1 + 4 + 3 + 4 + 1);
+    QVERIFY(contains(r.out, "gang-topology"));
     const std::string chart = readFile(QString::fromStdString(svg));
     QVERIFY(contains(chart, "<svg"));
     QCOMPARE(std::count(chart.begin(), chart.end(), '<') > 20, true);  // axes, ticks, two lines
@@ -154,6 +156,37 @@ class TstCliSimulate : public QObject {
     const CliResult badChart = runCli({"simulate", "compare", "--synthetic", "10", "--chart",
                                        dir.filePath("x.gif").toStdString()});
     QCOMPARE(badChart.code, 2);
+    const CliResult badQuality = runCli({"simulate", "compare", "--synthetic", "10",
+                                         "--quality-chart", dir.filePath("x.gif").toStdString()});
+    QCOMPARE(badQuality.code, 2);
+    QVERIFY(contains(badQuality.err, "--quality-chart"));
+  }
+
+  // Placement quality per run in JSON, and per policy in a bar chart of three panels.
+  void compareReportsPlacementQuality() {
+    QTemporaryDir dir;
+    const std::string svg = dir.filePath("quality.svg").toStdString();
+    const CliResult r = runCli({"simulate", "compare", "--synthetic", "60", "--policy", "default",
+                                "--policy", kData + "/sim/policy-spread.yaml", "--seeds", "1",
+                                "--quality-chart", svg, "-o", "json"});
+    QVERIFY2(r.code == 0, qPrintable(describe(r)));
+    const auto runs = nlohmann::json::parse(r.out);
+    QCOMPARE(runs.size(), size_t{2});
+    for (const auto& run : runs) {
+      const auto& q = run["placement"];
+      QVERIFY(q["mig_samples"].get<int>() > 0);
+      QVERIFY(q["mig_3g_placeable"].get<double>() > 0);  // the demo cluster has MIG GPUs
+      QVERIFY(q["gangs_domain_judged"].get<int>() > 0);  // and multi-GPU training gangs
+      const double share = q["nvlink_domain_share"].get<double>();
+      QCOMPARE(share, q["gangs_in_one_nvlink_domain"].get<double>() /
+                          q["gangs_domain_judged"].get<double>());
+      QVERIFY(run["summary"]["stranded_gpus"].contains("gang-topology"));
+    }
+    const std::string chart = readFile(QString::fromStdString(svg));
+    for (const char* panel : {"MIG room", "gangs together", "stranded GPUs by cause"})
+      QVERIFY2(contains(chart, panel), panel);
+    QVERIFY(contains(chart, "policy-spread"));
+    QVERIFY(contains(chart, "gang-topology"));
   }
 
   void whatIfShowsBothSides() {

@@ -163,6 +163,19 @@ class TstOpenbExperiment : public QObject {
     QCOMPARE(reachFragmentFor(n, pod(1000, 1, 500, 1u << 1)), int64_t{3600});
   }
 
+  // A partial reach weight blends the two measures: on a node where they differ (8-core pods:
+  // FGD 0, reach 1000) a weight of 0.75 gives 750, neither of the two.
+  void reachWeightBlendsReachAndFgd() {
+    const NodeView n = node(25000, {1000, 1000, 1000, 600}, 0);
+    const std::vector<TypicalPod> mix = {{pod(8000, 1, 500), 1.0}};
+    frag::Measure m{false, true, false, 4000};
+    QCOMPARE(fragmentation(m, n, mix), 1000.0);
+    m.reachWeight = 0.75;
+    QCOMPARE(fragmentation(m, n, mix), 750.0);
+    m.reachWeight = 0;
+    QCOMPARE(fragmentation(m, n, mix), 0.0);
+  }
+
   void fgdScoreIsTheTruncatedSigmoid() {
     QCOMPARE(fgdScore(1000, 0), int64_t{73});  // int(sigmoid(1) * 100)
     QCOMPARE(fgdScore(0, 0), int64_t{50});
@@ -392,13 +405,15 @@ class TstOpenbExperiment : public QObject {
   // The cross-validation's grid names: malformed ones are refused, and the name made of
   // tessera's own parameters runs exactly as `tessera`.
   void tesseraVariants() {
-    for (const char* bad : {"tessera/c2g0s1000m95", "tessera/c1g0s0m95", "tessera/c1g0s1000",
-                            "tessera/c1g0s1000m101", "tessera/c1g0s1000m95x"})
+    for (const char* bad :
+         {"tessera/c2g0s1000m95", "tessera/c1g0s0m95", "tessera/c1g0s1000", "tessera/c1g0s1000m101",
+          "tessera/c1g0s1000m95x", "tessera/c1g0s1000m95r101", "tessera/c1g0s1000m95r"})
       QVERIFY2(!makePolicy(bad, {}), bad);
     const frag::Measure& m = frag::kTesseraMeasure;
     const std::string own = "tessera/c" + std::to_string(int(m.cpuReach)) + "g" +
                             std::to_string(int(m.gpuReach)) + "s" + std::to_string(int(m.scale)) +
-                            "m" + std::to_string(int(std::lround(kTesseraMixCoverage * 100)));
+                            "m" + std::to_string(int(std::lround(kTesseraMixCoverage * 100))) +
+                            "r" + std::to_string(int(std::lround(m.reachWeight * 100)));
     auto nodes = readOpenbNodeList(openbFile("openb_node_list_gpu_node.csv"));
     auto pods = readOpenbPodRows(openbFile("openb_pod_list_default.csv"));
     QVERIFY(nodes && pods);
