@@ -16,6 +16,7 @@ jobs=1000
 seconds=10
 latency_jobs=40
 idle_seconds=60
+idle_finished=1000
 only=latency,makespan,idle
 
 usage() {
@@ -33,6 +34,8 @@ Options:
   --seconds S         makespan: each job's length (default 10)
   --latency-jobs N    latency: jobs sent one at a time (default 40)
   --idle-seconds S    idle: how long to measure (default 60)
+  --idle-finished N   idle: first run N short jobs through Slurm, so its listing holds N
+                      finished jobs as after a busy hour (MinJobAge); 0: an empty one (default 1000)
   --build-dir DIR     where tesserad and tessera are (default build/release)
   -h, --help          this help
 
@@ -54,6 +57,7 @@ while [ $# -gt 0 ]; do
     --seconds) seconds=$2; shift 2 ;;
     --latency-jobs) latency_jobs=$2; shift 2 ;;
     --idle-seconds) idle_seconds=$2; shift 2 ;;
+    --idle-finished) idle_finished=$2; shift 2 ;;
     --build-dir) build=$2; shift 2 ;;
     -h | --help) usage; exit 0 ;;
     *) die "unknown option $1 (see --help)" ;;
@@ -196,7 +200,22 @@ latency() {
   stop_tesserad
 }
 
+# N jobs that do nothing, past the gate, run to their end: Slurm then lists N finished jobs.
+finished_jobs() { # $1: count
+  local i
+  for i in $(seq 1 "$1"); do
+    sbatch --parsable --comment="tessera:done.$i" -J "done-$i" -t 1 -o /dev/null -D "$work" \
+      --wrap true >/dev/null
+  done
+  local deadline=$((SECONDS + 600))
+  while squeue -h -t PD,R,CG -o %j | grep -q '^done-'; do
+    [ $SECONDS -lt $deadline ] || die "the $1 short jobs did not end within 600 s"
+    sleep 1
+  done
+}
+
 idle() {
+  [ "$idle_finished" -gt 0 ] && finished_jobs "$idle_finished"
   start_tesserad
   sleep 5 # past start-up
   local hz a b
@@ -205,7 +224,7 @@ idle() {
   a=$(awk '{ print $14 + $15 + $16 + $17 }' "/proc/$tesserad_pid/stat")
   sleep "$idle_seconds"
   b=$(awk '{ print $14 + $15 + $16 + $17 }' "/proc/$tesserad_pid/stat")
-  add "tesserad idle, % of one core (with children)" "< 2 %" \
+  add "tesserad idle, % of one core (with children), $idle_finished finished jobs in squeue" "< 2 %" \
     "$(calc "100 * ($b - $a) / $hz / $idle_seconds") %"
   stop_tesserad
 }
@@ -260,6 +279,6 @@ for b in "${selected[@]}"; do
 done
 
 echo "CPU: $(lscpu | sed -n 's/^Model name: *//p') ($(nproc) cores)"
-echo "date: $(date -u +%Y-%m-%dT%H:%MZ)  commit: $(git -C "$repo" rev-parse --short HEAD)  build: $build"
+echo "date: $(date -u +%Y-%m-%dT%H:%MZ)  commit: $(git -C "$repo" describe --always --dirty --abbrev=7)  build: $build"
 printf '%-44s %-22s %s\n' figure target measured
 printf '%s\n' "${results[@]}"

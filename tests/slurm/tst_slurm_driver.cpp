@@ -711,6 +711,27 @@ class TstSlurmDriver : public QObject {
     QCOMPARE(r.driver.status().state, ExecutorState::Ready);
   }
 
+  // Idle (no job of the engine's, none live in Slurm) the full listing - all of Slurm's finished
+  // jobs - is read once a minute, not every fullPollSeconds: the light one shows any new job.
+  void anIdleDriverReadsTheFullListingOnceAMinute() {
+    const std::string done = squeueWith("COMPLETED", "None", 1000, "gres:gpu:h100:1", "node1");
+    Rig r;
+    r.poll(done);
+    for (int i = 0; i < 2; ++i) {
+      r.runner.answer("41|COMPLETED|None|1000|node1\n");
+      r.runner.answer(readData("sinfo.json"));
+    }
+    r.poll(done);
+    (void)r.driver.poll(100);
+    (void)r.driver.poll(111);  // past fullPollSeconds (10), idle: light
+    (void)r.driver.poll(159);
+    (void)r.driver.poll(160);  // a minute since the last full one
+    QCOMPARE(programs(r.runner),
+             (std::vector<std::string>{"squeue --json", "sinfo --json", "squeue --noheader --array",
+                                       "sinfo --json", "squeue --noheader --array", "sinfo --json",
+                                       "squeue --json", "sinfo --json"}));
+  }
+
   // Where the two listings word one state differently (a job requeued held) the light one is no
   // news: no full poll for it, even for a user's job (whose changes need the full listing).
   void aRequeuedHeldJobIsTheSameInBothListings() {
