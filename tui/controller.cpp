@@ -68,10 +68,14 @@ void drillDown(State& s, std::vector<Request>& out) {
 // The prompt of an action that needs a value; empty for those that need none.
 QString promptOf(Action a) {
   switch (a) {
-    case Action::SetPriority: return Top::tr("Priority class:");
-    case Action::PinNode: return Top::tr("Pin to node:");
-    case Action::Drain: return Top::tr("Drain reason:");
-    default: return {};
+    case Action::SetPriority:
+      return Top::tr("Priority class:");
+    case Action::PinNode:
+      return Top::tr("Pin to node:");
+    case Action::Drain:
+      return Top::tr("Drain reason:");
+    default:
+      return {};
   }
 }
 
@@ -148,17 +152,28 @@ std::vector<Request> onConfirmKey(State& s, char32_t key) {
 
 std::optional<Action> actionOf(char32_t key) {
   switch (key) {
-    case U'h': return Action::Hold;
-    case U'r': return Action::Release;
-    case U'p': return Action::Preempt;
-    case U'x': return Action::Cancel;
-    case U'P': return Action::SetPriority;
-    case U't': return Action::MoveTop;
-    case U'b': return Action::MoveBottom;
-    case U'n': return Action::PinNode;
-    case U'd': return Action::Drain;
-    case U'u': return Action::Undrain;
-    default: return std::nullopt;
+    case U'h':
+      return Action::Hold;
+    case U'r':
+      return Action::Release;
+    case U'p':
+      return Action::Preempt;
+    case U'x':
+      return Action::Cancel;
+    case U'P':
+      return Action::SetPriority;
+    case U't':
+      return Action::MoveTop;
+    case U'b':
+      return Action::MoveBottom;
+    case U'n':
+      return Action::PinNode;
+    case U'd':
+      return Action::Drain;
+    case U'u':
+      return Action::Undrain;
+    default:
+      return std::nullopt;
   }
 }
 
@@ -166,14 +181,27 @@ bool onNavigationKey(State& s, char32_t key) {
   const int page = std::max(1, kPage);
   switch (key) {
     case kKeyUp:
-    case U'k': moveSelection(s, -1); return true;
+    case U'k':
+      moveSelection(s, -1);
+      return true;
     case kKeyDown:
-    case U'j': moveSelection(s, 1); return true;
-    case kKeyPageUp: moveSelection(s, -page); return true;
-    case kKeyPageDown: moveSelection(s, page); return true;
-    case kKeyHome: s.ui.selected = 0; return true;
-    case kKeyEnd: moveSelection(s, 1 << 20); return true;
-    default: return false;
+    case U'j':
+      moveSelection(s, 1);
+      return true;
+    case kKeyPageUp:
+      moveSelection(s, -page);
+      return true;
+    case kKeyPageDown:
+      moveSelection(s, page);
+      return true;
+    case kKeyHome:
+      s.ui.selected = 0;
+      return true;
+    case kKeyEnd:
+      moveSelection(s, 1 << 20);
+      return true;
+    default:
+      return false;
   }
 }
 
@@ -194,21 +222,36 @@ std::vector<Request> onKey(State& s, char32_t key) {
   if (onNavigationKey(s, key)) return out;
   const View v = s.ui.view();
   switch (key) {
-    case U'q': out.push_back({Request::Kind::Quit}); return out;
-    case U':': s.ui.mode = Mode::Command, s.ui.input.clear(); return out;
+    case U'q':
+      out.push_back({Request::Kind::Quit});
+      return out;
+    case U':':
+      s.ui.mode = Mode::Command, s.ui.input.clear();
+      return out;
     case U'/':
       if (isList(v)) s.ui.mode = Mode::Filter, s.ui.input = s.ui.filter;
       return out;
-    case U'?': if (v != View::Help) push(s, View::Help); return out;
-    case kKeyEscape: back(s); return out;
-    case kKeyEnter: drillDown(s, out); return out;
+    case U'?':
+      if (v != View::Help) push(s, View::Help);
+      return out;
+    case kKeyEscape:
+      back(s);
+      return out;
+    case kKeyEnter:
+      drillDown(s, out);
+      return out;
     case U's':
-    case U'S': cycleSort(s, key == U'S'); return out;
-    case U'g': s.ui.groupByTeam = !s.ui.groupByTeam; return out;
+    case U'S':
+      cycleSort(s, key == U'S');
+      return out;
+    case U'g':
+      s.ui.groupByTeam = !s.ui.groupByTeam;
+      return out;
     case U'l':
       s.ui.layer = static_cast<HeatLayer>((static_cast<int>(s.ui.layer) + 1) % kHeatLayerCount);
       return out;
-    default: break;
+    default:
+      break;
   }
   if (auto a = actionOf(key)) startAction(s, *a, out);
   return out;
@@ -218,16 +261,36 @@ std::optional<Command> commandFor(const State& s, Action a, const std::string& v
   const auto job = selectedJob(s);
   const auto node = selectedNode(s);
   switch (a) {
-    case Action::Hold: if (job) return cmd::Hold{*job}; break;
-    case Action::Release: if (job) return cmd::Release{*job}; break;
-    case Action::Preempt: if (job) return cmd::Preempt{*job}; break;
-    case Action::Cancel: if (job) return cmd::Cancel{*job}; break;
-    case Action::SetPriority: if (job) return cmd::SetPriority{*job, value}; break;
-    case Action::MoveTop: if (job) return cmd::Move{*job, cmd::Move::To::Top}; break;
-    case Action::MoveBottom: if (job) return cmd::Move{*job, cmd::Move::To::Bottom}; break;
-    case Action::PinNode: if (job) return cmd::Pin{*job, {}, {value}}; break;
-    case Action::Drain: if (node) return cmd::Drain{*node, literal(value)}; break;
-    case Action::Undrain: if (node) return cmd::Undrain{*node}; break;
+    case Action::Hold:
+      if (job) return cmd::Hold{*job};
+      break;
+    case Action::Release:
+      if (job) return cmd::Release{*job};
+      break;
+    case Action::Preempt:
+      if (job) return cmd::Preempt{*job};
+      break;
+    case Action::Cancel:
+      if (job) return cmd::Cancel{*job};
+      break;
+    case Action::SetPriority:
+      if (job) return cmd::SetPriority{*job, value};
+      break;
+    case Action::MoveTop:
+      if (job) return cmd::Move{*job, cmd::Move::To::Top};
+      break;
+    case Action::MoveBottom:
+      if (job) return cmd::Move{*job, cmd::Move::To::Bottom};
+      break;
+    case Action::PinNode:
+      if (job) return cmd::Pin{*job, {}, {value}};
+      break;
+    case Action::Drain:
+      if (node) return cmd::Drain{*node, literal(value)};
+      break;
+    case Action::Undrain:
+      if (node) return cmd::Undrain{*node};
+      break;
   }
   return std::nullopt;
 }
@@ -261,8 +324,9 @@ void showDryRun(State& s, const Command& c, std::variant<CommandResult, ApiError
 
 void showApplied(State& s, const Command& c, const std::variant<CommandResult, ApiError>& result) {
   if (const auto* e = std::get_if<ApiError>(&result)) {
-    s.ui.message = str(Top::tr("refused: %1").arg(QString::fromStdString(
-        e->text.empty() ? e->message : engineText(e->text))));
+    s.ui.message =
+        str(Top::tr("refused: %1")
+                .arg(QString::fromStdString(e->text.empty() ? e->message : engineText(e->text))));
     return;
   }
   const auto& r = std::get<CommandResult>(result);

@@ -105,7 +105,8 @@ UtilPoint utilOf(const ClusterSnapshot& s) {
 
 Data Feed::fetch(const Data& previous, JobId explainJob) {
   Data d = previous;
-  auto snap = await<ClusterSnapshot>([this](Reply<ClusterSnapshot> r) { session().snapshot(std::move(r)); });
+  auto snap = await<ClusterSnapshot>(
+      [this](Reply<ClusterSnapshot> r) { session().snapshot(std::move(r)); });
   if (auto* e = std::get_if<ApiError>(&snap)) {
     d.connection = e->message;
     return d;
@@ -115,11 +116,13 @@ Data Feed::fetch(const Data& previous, JobId explainJob) {
   auto jobs = activeJobs(session());
   if (auto* j = std::get_if<std::vector<JobInfo>>(&jobs)) d.jobs = std::move(*j);
   if (explainJob != kNoJob) {
-    auto ex = await<Explanation>([&](Reply<Explanation> r) { session().explainJob(explainJob, std::move(r)); });
+    auto ex = await<Explanation>(
+        [&](Reply<Explanation> r) { session().explainJob(explainJob, std::move(r)); });
     if (auto* e = std::get_if<Explanation>(&ex)) d.explanation = std::move(*e);
   }
   // The tail starts a little before the present, then follows.
-  const uint64_t start = d.snapshot.lastEventSeq > Data::kEventTail ? d.snapshot.lastEventSeq - Data::kEventTail : 0;
+  const uint64_t start =
+      d.snapshot.lastEventSeq > Data::kEventTail ? d.snapshot.lastEventSeq - Data::kEventTail : 0;
   if (remote_ && !tailStarted_) startRemoteTail(start);
   const uint64_t after = d.events.empty() ? start : d.events.back().seq;
   for (Event& e : newEvents(after)) d.events.push_back(std::move(e));
@@ -140,11 +143,11 @@ Data Feed::fetch(const Data& previous, JobId explainJob) {
 
 std::variant<CommandResult, ApiError> Feed::act(const Command& c, bool dryRun) {
   const Caller who{remote_ ? "" : "top"};
-  return await<CommandResult>([&](Reply<CommandResult> r) {
-    session().act(c, dryRun, who, std::nullopt, std::move(r));
-  });
+  return await<CommandResult>(
+      [&](Reply<CommandResult> r) { session().act(c, dryRun, who, std::nullopt, std::move(r)); });
 }
 
-template std::variant<ClusterSnapshot, ApiError> await(const std::function<void(Reply<ClusterSnapshot>)>&, double);
+template std::variant<ClusterSnapshot, ApiError> await(
+    const std::function<void(Reply<ClusterSnapshot>)>&, double);
 
 }  // namespace tessera::tui

@@ -23,7 +23,8 @@ struct Lines {
   }
   void draw(Screen& scr, int x, int y, int h) const {
     for (int i = 0; i < h && i < static_cast<int>(items.size()); ++i)
-      scr.put(x, y + i, items[static_cast<size_t>(i)].first, items[static_cast<size_t>(i)].second, width);
+      scr.put(x, y + i, items[static_cast<size_t>(i)].first, items[static_cast<size_t>(i)].second,
+              width);
   }
 };
 
@@ -44,8 +45,11 @@ void explanationLines(Lines& out, const Explanation& e, Seconds now) {
   out.field(str(Top::tr("Nodes")), engineText(e.nodeSummary));
   if (e.queuePosition)
     out.field(str(Top::tr("Queue position")),
-              std::to_string(*e.queuePosition) + " / " + std::to_string(e.queueLength), Role::Accent);
-  if (e.eta) out.field(str(Top::tr("ETA")), str(Top::tr("in %1").arg(QString::fromStdString(shortDuration(*e.eta - now)))));
+              std::to_string(*e.queuePosition) + " / " + std::to_string(e.queueLength),
+              Role::Accent);
+  if (e.eta)
+    out.field(str(Top::tr("ETA")),
+              str(Top::tr("in %1").arg(QString::fromStdString(shortDuration(*e.eta - now)))));
   out.field(str(Top::tr("Fragmentation")), engineText(e.fragmentation));
   out.field(str(Top::tr("Blocked by jobs")), ids(e.blockingJobs));
   std::string queues;
@@ -56,7 +60,8 @@ void explanationLines(Lines& out, const Explanation& e, Seconds now) {
   out.field(str(Top::tr("Placement")), engineText(e.placement), Role::Ok);
   if (!e.history.empty()) out.add(str(Top::tr("History:")), Role::Header);
   const size_t first = e.history.size() > 12 ? e.history.size() - 12 : 0;
-  for (size_t i = first; i < e.history.size(); ++i) out.add("  " + engineText(e.history[i]), Role::Dim);
+  for (size_t i = first; i < e.history.size(); ++i)
+    out.add("  " + engineText(e.history[i]), Role::Dim);
 }
 
 }  // namespace
@@ -67,15 +72,17 @@ void drawJobDetail(Screen& scr, const State& s, int x, int y, int w, int h) {
   if (j) {
     const Job& job = j->row.job;
     out.add(std::to_string(job.id) + "  " + job.name, Role::Header);
-    out.add(str(Top::tr("team %1, class %2, %3, asks %4")
-                    .arg(QString::fromStdString(job.team), QString::fromStdString(job.priorityClass),
-                         QString::fromStdString(jobStateName(j->row.state)),
-                         QString::fromStdString(jobRequest(job)))));
+    out.add(
+        str(Top::tr("team %1, class %2, %3, asks %4")
+                .arg(QString::fromStdString(job.team), QString::fromStdString(job.priorityClass),
+                     QString::fromStdString(jobStateName(j->row.state)),
+                     QString::fromStdString(jobRequest(job)))));
     if (job.held) out.add(str(Top::tr("held by an operator")), Role::Warn);
     std::string where;
     for (const PlacedTask& t : j->placement) {
       where += (where.empty() ? "" : " ") + t.node + "[";
-      for (size_t i = 0; i < t.gpus.size(); ++i) where += (i ? "," : "") + std::to_string(t.gpus[i]);
+      for (size_t i = 0; i < t.gpus.size(); ++i)
+        where += (i ? "," : "") + std::to_string(t.gpus[i]);
       where += "]";
     }
     out.field(str(Top::tr("Running on")), where, Role::Ok);
@@ -140,12 +147,15 @@ void drawNodeDetail(Screen& scr, const State& s, int x, int y, int w, int h) {
   for (const NodeView& n : s.data.snapshot.nodes)
     if (n.name == s.ui.detailNode) node = &n;
   if (!node) {
-    scr.put(x, y, str(Top::tr("No node %1").arg(QString::fromStdString(s.ui.detailNode))), Role::Dim, w);
+    scr.put(x, y, str(Top::tr("No node %1").arg(QString::fromStdString(s.ui.detailNode))),
+            Role::Dim, w);
     return;
   }
   int line = 0;
-  scr.put(x, y + line++, node->name + "  " + node->state + "  " + node->pool + "  " + node->spine + " > " + node->leaf,
-          node->state == "up" ? Role::Header : Role::Warn, w);
+  scr.put(
+      x, y + line++,
+      node->name + "  " + node->state + "  " + node->pool + "  " + node->spine + " > " + node->leaf,
+      node->state == "up" ? Role::Header : Role::Warn, w);
   for (const GpuView& g : node->gpus) {
     if (line >= h) return;
     drawGpuRow(scr, *s.glyphs, g, x, y + line++, w);
@@ -153,14 +163,15 @@ void drawNodeDetail(Screen& scr, const State& s, int x, int y, int w, int h) {
   Lines out{{}, w};
   if (!node->holds.empty()) out.add(str(Top::tr("Holds:")), Role::Header);
   for (const NodeHoldView& hold : node->holds)
-    out.add("  " + hold.owner + (hold.gpu.empty() ? "" : " " + hold.gpu) + ": " + engineText(hold.reason) +
-                (hold.down ? "  (" + str(Top::tr("down")) + ")" : ""),
+    out.add("  " + hold.owner + (hold.gpu.empty() ? "" : " " + hold.gpu) + ": " +
+                engineText(hold.reason) + (hold.down ? "  (" + str(Top::tr("down")) + ")" : ""),
             hold.down ? Role::Bad : Role::Warn);
   out.add(str(Top::tr("Running jobs:")), Role::Header);
   for (const JobInfo& j : s.data.jobs)
     for (const PlacedTask& t : j.placement)
       if (t.node == node->name) {
-        out.add("  " + std::to_string(j.row.job.id) + " " + j.row.job.name + " (" + j.row.job.team + ")");
+        out.add("  " + std::to_string(j.row.job.id) + " " + j.row.job.name + " (" + j.row.job.team +
+                ")");
         break;
       }
   out.draw(scr, x, y + line, h - line);

@@ -13,8 +13,8 @@
 namespace tessera::tui {
 
 const char* heatLayerName(HeatLayer l) {
-  static const char* const kNames[kHeatLayerCount] = {"allocation", "utilization", "sm-active",
-                                                      "idle-gap", "fragmentation", "health"};
+  static const char* const kNames[kHeatLayerCount] = {"allocation", "utilization",   "sm-active",
+                                                      "idle-gap",   "fragmentation", "health"};
   return kNames[static_cast<int>(l)];
 }
 
@@ -22,12 +22,18 @@ namespace {
 
 std::string layerTitle(HeatLayer l) {
   switch (l) {
-    case HeatLayer::Allocation: return str(Top::tr("Allocation"));
-    case HeatLayer::Utilization: return str(Top::tr("Utilization"));
-    case HeatLayer::SmActive: return str(Top::tr("SM active"));
-    case HeatLayer::IdleGap: return str(Top::tr("Allocated but idle"));
-    case HeatLayer::Fragmentation: return str(Top::tr("Fragmentation"));
-    case HeatLayer::Health: return str(Top::tr("Health"));
+    case HeatLayer::Allocation:
+      return str(Top::tr("Allocation"));
+    case HeatLayer::Utilization:
+      return str(Top::tr("Utilization"));
+    case HeatLayer::SmActive:
+      return str(Top::tr("SM active"));
+    case HeatLayer::IdleGap:
+      return str(Top::tr("Allocated but idle"));
+    case HeatLayer::Fragmentation:
+      return str(Top::tr("Fragmentation"));
+    case HeatLayer::Health:
+      return str(Top::tr("Health"));
   }
   return {};
 }
@@ -118,21 +124,26 @@ void drawGpuCell(Screen& scr, const State& s, int x, int y, const NodeView& n, c
 
 void drawLegend(Screen& scr, const State& s, int x, int y, int w) {
   const int end = x + w;
-  int cx = x + scr.put(x, y, str(Top::tr("layer")) + ": " + layerTitle(s.ui.layer) + "  ", Role::Header, w);
+  int cx = x + scr.put(x, y, str(Top::tr("layer")) + ": " + layerTitle(s.ui.layer) + "  ",
+                       Role::Header, w);
   for (int lv = 0; lv <= 4 && cx < end; ++lv)
     cx += scr.putChar(cx, y, s.glyphs->heat[static_cast<size_t>(lv)], heatRole(lv));
   cx += scr.put(cx, y, " 0-100%  ", Role::Dim, end - cx);
   if (cx < end) cx += scr.putChar(cx, y, s.glyphs->down, Role::Bad);
-  scr.put(cx, y, " " + str(Top::tr("out")) + "  " + str(Top::tr("l next layer")), Role::Dim, end - cx);
+  scr.put(cx, y, " " + str(Top::tr("out")) + "  " + str(Top::tr("l next layer")), Role::Dim,
+          end - cx);
 }
 
 }  // namespace
 
 std::optional<int> heatLevel(HeatLayer layer, const NodeView& node, const GpuView& g) {
   switch (layer) {
-    case HeatLayer::Allocation: return level(g.allocated);
-    case HeatLayer::Utilization: return g.util ? std::optional(level(*g.util)) : std::nullopt;
-    case HeatLayer::SmActive: return g.smActive ? std::optional(level(*g.smActive)) : std::nullopt;
+    case HeatLayer::Allocation:
+      return level(g.allocated);
+    case HeatLayer::Utilization:
+      return g.util ? std::optional(level(*g.util)) : std::nullopt;
+    case HeatLayer::SmActive:
+      return g.smActive ? std::optional(level(*g.smActive)) : std::nullopt;
     case HeatLayer::IdleGap:
       if (g.allocated <= 0 || !g.util) return std::nullopt;
       return level(std::max(0.0, g.allocated - *g.util));
@@ -154,8 +165,9 @@ void drawHeatmap(Screen& scr, const State& s, int x, int y, int w, int h) {
   const std::vector<Line> lines = layout(nodes, w, nameW);
   // The line holding the selected node decides the scroll.
   int selectedLine = 0;
-  const NodeView* selected =
-      s.ui.selected < static_cast<int>(nodes.size()) ? nodes[static_cast<size_t>(s.ui.selected)] : nullptr;
+  const NodeView* selected = s.ui.selected < static_cast<int>(nodes.size())
+                                 ? nodes[static_cast<size_t>(s.ui.selected)]
+                                 : nullptr;
   for (size_t i = 0; i < lines.size(); ++i)
     for (const Block& b : lines[i].blocks)
       if (b.node == selected) selectedLine = static_cast<int>(i);

@@ -11,12 +11,16 @@ namespace {
 
 Role stateRole(JobState st) {
   switch (st) {
-    case JobState::Running: return Role::Ok;
+    case JobState::Running:
+      return Role::Ok;
     case JobState::Pending:
-    case JobState::Admitted: return Role::Warn;
+    case JobState::Admitted:
+      return Role::Warn;
     case JobState::Failed:
-    case JobState::Preempted: return Role::Bad;
-    default: return Role::Dim;
+    case JobState::Preempted:
+      return Role::Bad;
+    default:
+      return Role::Dim;
   }
 }
 
@@ -34,10 +38,14 @@ std::string jobReason(const JobInfo& j) {
 }
 
 std::vector<Column> jobColumns() {
-  return {{str(Top::tr("ID")), 6, true, 10},       {str(Top::tr("NAME")), 18, false, 9},
-          {str(Top::tr("TEAM")), 10, false, 7},    {str(Top::tr("CLASS")), 12, false, 2},
-          {str(Top::tr("STATE")), 8, false, 8},    {str(Top::tr("GPUS")), 9, false, 6},
-          {str(Top::tr("POS")), 4, true, 4},       {str(Top::tr("AGE")), 7, true, 3},
+  return {{str(Top::tr("ID")), 6, true, 10},
+          {str(Top::tr("NAME")), 18, false, 9},
+          {str(Top::tr("TEAM")), 10, false, 7},
+          {str(Top::tr("CLASS")), 12, false, 2},
+          {str(Top::tr("STATE")), 8, false, 8},
+          {str(Top::tr("GPUS")), 9, false, 6},
+          {str(Top::tr("POS")), 4, true, 4},
+          {str(Top::tr("AGE")), 7, true, 3},
           {str(Top::tr("REASON / NODES")), 16, false, 7, true}};
 }
 
@@ -160,7 +168,9 @@ void drawTeams(Screen& scr, const State& s, int x, int y, int w, int h) {
     sm.push_back(p.smActive);
   }
   std::vector<std::pair<std::string, std::vector<double>>> series{
-      {str(Top::tr("allocated")), alloc}, {str(Top::tr("busy")), busy}, {str(Top::tr("SM active")), sm}};
+      {str(Top::tr("allocated")), alloc},
+      {str(Top::tr("busy")), busy},
+      {str(Top::tr("SM active")), sm}};
   for (const auto& [pool, values] : s.data.poolHistory)
     series.emplace_back(str(Top::tr("pool %1").arg(QString::fromStdString(pool))),
                         std::vector<double>(values.begin(), values.end()));
@@ -168,7 +178,8 @@ void drawTeams(Screen& scr, const State& s, int x, int y, int w, int h) {
   const int lw = std::min(w / 3, 26);
   for (const auto& [name, values] : series) {
     if (line >= h / 2) break;  // the teams keep at least half of the body
-    const std::string label = name + " " + percent(values.empty() ? std::nullopt : std::optional(values.back()));
+    const std::string label =
+        name + " " + percent(values.empty() ? std::nullopt : std::optional(values.back()));
     scr.put(x, y + line, label, Role::Normal, lw);
     drawSparkline(scr, *s.glyphs, x + lw, y + line, w - lw, values, Role::Accent);
     ++line;

@@ -15,13 +15,31 @@
 
 namespace tessera::tui {
 
-enum class View : uint8_t { Jobs, Pending, Nodes, Gpus, Mig, Events, Teams, JobDetail, NodeDetail, Help };
+enum class View : uint8_t {
+  Jobs,
+  Pending,
+  Nodes,
+  Gpus,
+  Mig,
+  Events,
+  Teams,
+  JobDetail,
+  NodeDetail,
+  Help
+};
 // The `:` names of the top-level views ("jobs" ...); empty for the drill-down views.
 const char* viewCommand(View v);
 std::optional<View> viewFromCommand(std::string_view name);
 
 // The desktop heatmap's layers.
-enum class HeatLayer : uint8_t { Allocation, Utilization, SmActive, IdleGap, Fragmentation, Health };
+enum class HeatLayer : uint8_t {
+  Allocation,
+  Utilization,
+  SmActive,
+  IdleGap,
+  Fragmentation,
+  Health
+};
 inline constexpr int kHeatLayerCount = 6;
 
 enum class JobSort : uint8_t { Id, Name, Team, Priority, State, Gpus, Age, Position };
@@ -32,7 +50,16 @@ enum class Mode : uint8_t { Normal, Command, Filter, Prompt, Confirm };
 
 // An operator action, before it becomes a Command.
 enum class Action : uint8_t {
-  Hold, Release, Preempt, Cancel, SetPriority, MoveTop, MoveBottom, PinNode, Drain, Undrain
+  Hold,
+  Release,
+  Preempt,
+  Cancel,
+  SetPriority,
+  MoveTop,
+  MoveBottom,
+  PinNode,
+  Drain,
+  Undrain
 };
 
 // A command waiting for the operator's yes, with the engine's dry-run answer.
@@ -54,14 +81,14 @@ struct Data {
   ClusterSnapshot snapshot;
   std::vector<JobInfo> jobs;  // pending and running
   std::optional<Explanation> explanation;
-  std::deque<Event> events;  // newest last, at most kEventTail
+  std::deque<Event> events;       // newest last, at most kEventTail
   std::deque<UtilPoint> history;  // newest last, at most kHistory
   // GPUs in use per team, one value per refresh like `history`.
   std::map<std::string, std::deque<double>> teamHistory;
   // Fraction of each pool's GPUs allocated, one value per refresh.
   std::map<std::string, std::deque<double>> poolHistory;
-  std::string source;             // "demo" or the server's address
-  std::string connection;         // empty while connected, else why not
+  std::string source;      // "demo" or the server's address
+  std::string connection;  // empty while connected, else why not
   static constexpr size_t kEventTail = 500;
   static constexpr size_t kHistory = 240;
 };

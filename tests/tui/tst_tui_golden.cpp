@@ -73,7 +73,8 @@ class TstTuiGolden : public QObject {
     QFETCH(int, height);
     const QString size = QStringLiteral("%1x%2").arg(width).arg(height);
     for (View v : {View::Jobs, View::Pending, View::Nodes, View::Gpus, View::Mig, View::Teams})
-      compareGolden(QString::fromLatin1(viewCommand(v)) + "-" + size, render(stateIn(v), width, height).dump());
+      compareGolden(QString::fromLatin1(viewCommand(v)) + "-" + size,
+                    render(stateIn(v), width, height).dump());
     // The drill-downs: the first pending job with its explanation, a busy node.
     State job = stateIn(View::Pending);
     job.ui.detailJob = demo_->pendingJob();
@@ -106,7 +107,8 @@ class TstTuiGolden : public QObject {
       QVERIFY(t.load(QStringLiteral(TESSERA_TEST_QM_DIR "/tessera_%1.qm").arg(lang)));
       QVERIFY(QCoreApplication::installTranslator(&t));
       for (View v : {View::Pending, View::Gpus})
-        compareGolden(QStringLiteral("%1-%2-80x24").arg(lang, viewCommand(v)), render(stateIn(v), 80, 24).dump());
+        compareGolden(QStringLiteral("%1-%2-80x24").arg(lang, viewCommand(v)),
+                      render(stateIn(v), 80, 24).dump());
       QCoreApplication::removeTranslator(&t);
     }
     const std::string english = render(stateIn(View::Pending), 80, 24).dump(false);

@@ -46,7 +46,8 @@ NodeView node(const std::string& name, const std::string& state = "up") {
 
 State sample() {
   State s;
-  s.data.jobs = {job(1, "llm-train", "llm", JobState::Running), job(2, "vit", "vision", JobState::Pending),
+  s.data.jobs = {job(1, "llm-train", "llm", JobState::Running),
+                 job(2, "vit", "vision", JobState::Pending),
                  job(3, "llm-eval", "llm", JobState::Pending)};
   s.data.snapshot.nodes = {node("a1"), node("a2", "draining"), node("b1")};
   return s;
@@ -115,7 +116,9 @@ class TstTuiModel : public QObject {
 
   // The least important columns go first; the flexible one takes what is left.
   void columnsDropOnNarrowTerminals() {
-    const std::vector<Column> cols{{"ID", 4, true, 10}, {"NAME", 10, false, 9}, {"CLASS", 10, false, 1},
+    const std::vector<Column> cols{{"ID", 4, true, 10},
+                                   {"NAME", 10, false, 9},
+                                   {"CLASS", 10, false, 1},
                                    {"REASON", 10, false, 5, true}};
     const Fitted wide = fitColumns(cols, 60);
     QCOMPARE(wide.shown, (std::vector<size_t>{0, 1, 2, 3}));
@@ -234,7 +237,8 @@ class TstTuiModel : public QObject {
   // A refused dry run shows why and cannot be applied.
   void refusedDryRun() {
     State s = sample();
-    showDryRun(s, cmd::Release{1}, ApiError{ErrorKind::FailedPrecondition, "job 1 is not held", {}});
+    showDryRun(s, cmd::Release{1},
+               ApiError{ErrorKind::FailedPrecondition, "job 1 is not held", {}});
     QVERIFY(render(s, 80, 24).dump(false).find("job 1 is not held") != std::string::npos);
     QVERIFY(onKey(s, U'y').empty());
   }

@@ -25,10 +25,14 @@ namespace {
 class Tmux {
  public:
   Tmux(int width, int height, const QString& command)
-      : socket_(QStringLiteral("tessera-tui-%1-%2").arg(QCoreApplication::applicationPid()).arg(++count_)) {
+      : socket_(QStringLiteral("tessera-tui-%1-%2")
+                    .arg(QCoreApplication::applicationPid())
+                    .arg(++count_)) {
     // The shell line echoes top's exit status, then waits, so the pane stays for capture.
-    const QString line = QStringLiteral("env LANG=C.UTF-8 TESSERA_LANG=en NO_COLOR= %1; echo TOP-EXITED-$?; sleep 120")
-                             .arg(command);
+    const QString line =
+        QStringLiteral(
+            "env LANG=C.UTF-8 TESSERA_LANG=en NO_COLOR= %1; echo TOP-EXITED-$?; sleep 120")
+            .arg(command);
     run({"-f", "/dev/null", "new-session", "-d", "-s", "t", "-x", QString::number(width), "-y",
          QString::number(height), line});
   }
@@ -154,7 +158,8 @@ class TstTuiTmux : public QObject {
     QProcess children;
     children.start(QStringLiteral("pgrep"), {"-P", shell});
     QVERIFY(children.waitForFinished(5000));
-    const QStringList pids = QString::fromUtf8(children.readAllStandardOutput()).split('\n', Qt::SkipEmptyParts);
+    const QStringList pids =
+        QString::fromUtf8(children.readAllStandardOutput()).split('\n', Qt::SkipEmptyParts);
     QCOMPARE(pids.size(), qsizetype{1});
     QCOMPARE(::kill(pids[0].toInt(), SIGSEGV), 0);
     QVERIFY(t.waitFor("TOP-EXITED-139"));
@@ -180,7 +185,8 @@ class TstTuiTmux : public QObject {
     auto client = d.client();
     Job job = demoJobThatWaits();
     job.name = "tui-target";
-    const JobId id = ok(await<std::vector<JobId>>([&](auto r) { client->submit({job}, Caller{}, std::nullopt, r); }))[0];
+    const JobId id = ok(await<std::vector<JobId>>(
+        [&](auto r) { client->submit({job}, Caller{}, std::nullopt, r); }))[0];
     QVERIFY(!ok(await<JobInfo>([&](auto r) { client->job(id, r); })).row.job.held);
 
     Tmux t(120, 40, top() + " --server " + QString::fromStdString(d.address()) + " --view pending");
@@ -219,12 +225,14 @@ class TstTuiTmux : public QObject {
         if (row.match(t.screen()).hasMatch()) return true;
         QTest::qWait(100);
       }
-      qWarning("no submitted row for job %lld:\n%s", static_cast<long long>(id), qPrintable(t.screen()));
+      qWarning("no submitted row for job %lld:\n%s", static_cast<long long>(id),
+               qPrintable(t.screen()));
       return false;
     };
     const auto submit = [&] {
       auto c = d.client();
-      return ok(await<std::vector<JobId>>([&](auto r) { c->submit({demoJobThatWaits()}, Caller{}, std::nullopt, r); }))[0];
+      return ok(await<std::vector<JobId>>(
+          [&](auto r) { c->submit({demoJobThatWaits()}, Caller{}, std::nullopt, r); }))[0];
     };
     QVERIFY(submitted(submit()));
     QCOMPARE(d.terminate(), 0);
@@ -238,14 +246,16 @@ class TstTuiTmux : public QObject {
   void viewerTokenHidesActions() {
     QTemporaryDir dir;
     const std::string token = *generateToken();
-    const std::string tokens = writeFile(
-        dir, "tokens.yaml", "tokens:\n  - {name: eve, role: viewer, sha256: " + sha256Hex(token) + "}\n");
+    const std::string tokens =
+        writeFile(dir, "tokens.yaml",
+                  "tokens:\n  - {name: eve, role: viewer, sha256: " + sha256Hex(token) + "}\n");
     Daemon d;
     QVERIFY2(d.start({"--mode", "live", "--db", dir.filePath("viewer.db"), "--tokens",
                       QString::fromStdString(tokens)}),
              qPrintable(d.log()));
-    Tmux t(120, 40, "TESSERA_TOKEN=" + QString::fromStdString(token) + " " + top() + " --server " +
-                        QString::fromStdString(d.address()));
+    Tmux t(120, 40,
+           "TESSERA_TOKEN=" + QString::fromStdString(token) + " " + top() + " --server " +
+               QString::fromStdString(d.address()));
     QVERIFY(t.waitFor("read-only"));
     QVERIFY(!t.screen().contains("h hold"));
     t.keys({"q"});
