@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "heatmap_nav.h"
 #include "render.h"
 #include "rows.h"
 #include "text.h"
@@ -19,12 +20,14 @@ bool isList(View v) {
 void moveSelection(State& s, int delta) {
   const int n = rowCount(s);
   s.ui.selected = n == 0 ? 0 : std::clamp(s.ui.selected + delta, 0, n - 1);
+  if (s.ui.view() == View::Gpus) clampSelectedGpu(s);
 }
 
 void openView(State& s, View v) {
   s.ui.stack = {v};
   s.ui.filter.clear();
   s.ui.selected = 0;
+  s.ui.selectedGpu = 0;
 }
 
 void push(State& s, View v) {
@@ -40,14 +43,21 @@ void back(State& s) {
   }
 }
 
+// `:VIEW [FILTER]`: k9s users type `:jobs team=vision` to switch and filter in one go.
 void runCommandLine(State& s, std::vector<Request>& out) {
-  const std::string cmd = s.ui.input;
+  const std::string line = s.ui.input;
   s.ui.mode = Mode::Normal;
   s.ui.input.clear();
+  const size_t space = line.find(' ');
+  const std::string cmd = line.substr(0, space);
+  const std::string filter = space == std::string::npos
+                                 ? std::string()
+                                 : str(QString::fromStdString(line.substr(space + 1)).trimmed());
   if (cmd == "q" || cmd == "quit" || cmd == "q!") {
     out.push_back({Request::Kind::Quit});
   } else if (auto v = viewFromCommand(cmd)) {
     openView(s, *v);
+    if (isList(*v)) s.ui.filter = filter;
     out.push_back({Request::Kind::Refresh});
   } else if (!cmd.empty()) {
     s.ui.message = str(Top::tr("unknown view: %1").arg(QString::fromStdString(cmd)));
@@ -219,8 +229,9 @@ std::vector<Request> onKey(State& s, char32_t key) {
   if (s.ui.mode != Mode::Normal) return onLineKey(s, key);
   s.ui.message.clear();
   std::vector<Request> out;
-  if (onNavigationKey(s, key)) return out;
   const View v = s.ui.view();
+  if (v == View::Gpus && onHeatmapKey(s, key)) return out;
+  if (onNavigationKey(s, key)) return out;
   switch (key) {
     case U'q':
       out.push_back({Request::Kind::Quit});
@@ -247,7 +258,8 @@ std::vector<Request> onKey(State& s, char32_t key) {
     case U'g':
       s.ui.groupByTeam = !s.ui.groupByTeam;
       return out;
-    case U'l':
+    case U'L':
+    case kKeyTab:
       s.ui.layer = static_cast<HeatLayer>((static_cast<int>(s.ui.layer) + 1) % kHeatLayerCount);
       return out;
     default:
@@ -300,7 +312,7 @@ void replaceData(State& s, Data data) {
   const auto node = selectedNode(s);
   const View v = s.ui.view();
   s.data = std::move(data);
-  if (v == View::Jobs || v == View::Pending) {
+  if (isJobList(v)) {
     const auto rows = visibleJobs(s);
     for (size_t i = 0; job && i < rows.size(); ++i)
       if (rows[i]->row.job.id == *job) s.ui.selected = static_cast<int>(i);

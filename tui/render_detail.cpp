@@ -2,6 +2,7 @@
 // slices, holds and running jobs; and the key map.
 #include <algorithm>
 
+#include "heatmap_layout.h"
 #include "rows.h"
 #include "text.h"
 #include "views.h"
@@ -94,36 +95,44 @@ void drawJobDetail(Screen& scr, const State& s, int x, int y, int w, int h) {
   out.draw(scr, x, y, h);
 }
 
-double migBusyFraction(const GpuView& gpu) {
-  int busy = 0;
-  for (const auto& o : gpu.occupants) {
-    const std::string& p = o.migProfile;
-    const int g = p.empty() ? 0 : std::atoi(p.c_str());
-    busy += g == 3 ? 4 : g == 7 ? 8 : g;  // memory slices: 3g and 4g take 4, 7g all 8
-  }
-  return std::min(1.0, busy / 8.0);
+double migBusyFraction(const GpuDerived* gpu) {
+  if (!gpu || gpu->slices.empty()) return 0;
+  const auto busy = std::count(gpu->slices.begin(), gpu->slices.end(), MigSliceState::Busy);
+  return static_cast<double>(busy) / static_cast<double>(gpu->slices.size());
 }
 
-void drawMigSlices(Screen& scr, const Glyphs& g, int x, int y, const GpuView& gpu) {
-  for (int i = 0; i < 8; ++i) scr.putChar(x + i, y, g.migFree, Role::Dim);
-  for (const auto& o : gpu.occupants) {
-    if (o.migStart < 0) continue;
-    const int n = o.migProfile.empty() ? 1 : std::atoi(o.migProfile.c_str());
-    const int slices = n == 3 ? 4 : n == 7 ? 8 : std::max(1, n);
-    for (int i = o.migStart; i < std::min(8, o.migStart + slices); ++i)
-      scr.putChar(x + i, y, g.heat[4], Role::Accent);
+int drawMigSlices(Screen& scr, const Glyphs& g, int x, int y, const GpuDerived* gpu) {
+  if (!gpu) return 0;
+  int cx = x;
+  for (MigSliceState st : gpu->slices) {
+    switch (st) {
+      case MigSliceState::Busy:
+        cx += scr.putChar(cx, y, g.heat[4], Role::Accent);
+        break;
+      case MigSliceState::Idle:
+        cx += scr.putChar(cx, y, g.heat[2], Role::Normal);
+        break;
+      case MigSliceState::Free:
+        cx += scr.putChar(cx, y, g.migFree, Role::Dim);
+        break;
+      case MigSliceState::Stranded:
+        cx += scr.putChar(cx, y, g.migFree, Role::Warn);
+        break;
+    }
   }
+  return cx - x;
 }
 
 namespace {
 
-void drawGpuRow(Screen& scr, const Glyphs& gl, const GpuView& g, int x, int y, int w) {
+void drawGpuRow(Screen& scr, const Glyphs& gl, const GpuView& g, const GpuDerived* d, int x, int y,
+                int w) {
   int cx = x + scr.put(x, y, "GPU" + std::to_string(g.index) + " ", Role::Header, 6);
   cx = x + 6;
   const int barW = std::clamp((w - 40) / 2, 6, 20);
   if (g.sharing == "mig") {
-    drawMigSlices(scr, gl, cx, y, g);
-    scr.put(cx + 9, y, g.migLayout, Role::Dim, x + w - cx - 9);
+    const int bar = drawMigSlices(scr, gl, cx, y, d) + 1;
+    scr.put(cx + bar, y, g.migLayout, Role::Dim, x + w - cx - bar);
     return;
   }
   scr.put(cx, y, "UTL", Role::Dim);
@@ -158,7 +167,7 @@ void drawNodeDetail(Screen& scr, const State& s, int x, int y, int w, int h) {
       node->state == "up" ? Role::Header : Role::Warn, w);
   for (const GpuView& g : node->gpus) {
     if (line >= h) return;
-    drawGpuRow(scr, *s.glyphs, g, x, y + line++, w);
+    drawGpuRow(scr, *s.glyphs, g, derivedOf(s, *node, g), x, y + line++, w);
   }
   Lines out{{}, w};
   if (!node->holds.empty()) out.add(str(Top::tr("Holds:")), Role::Header);
@@ -179,14 +188,16 @@ void drawNodeDetail(Screen& scr, const State& s, int x, int y, int w, int h) {
 
 void drawHelp(Screen& scr, const State& s, int x, int y, int w, int h) {
   std::vector<std::pair<const char*, QString>> keys{
-      {":jobs :pending :nodes :gpus :mig :events :teams", Top::tr("switch view")},
+      {":jobs :pending :running :nodes :gpus :mig :events :teams", Top::tr("switch view")},
+      {":jobs team=vision", Top::tr("switch view and filter it")},
       {"/", Top::tr("filter: words, key=value (team=, state=, node=, name=, ...)")},
       {"Enter", Top::tr("drill down: job or node detail")},
       {"Esc", Top::tr("back, or clear the filter")},
       {"Up Down PgUp PgDn Home End  j k", Top::tr("move the selection")},
+      {"Left Right Up Down  h j k l", Top::tr("heatmap: move to the GPU beside, above or below")},
       {"s S", Top::tr("sort by the next column / reverse")},
       {"g", Top::tr("group jobs by team")},
-      {"l", Top::tr("next heatmap layer")},
+      {"L Tab", Top::tr("next heatmap layer")},
       {"q Ctrl+C", Top::tr("quit")}};
   if (!s.ui.readonly) {
     keys.push_back({"h r", Top::tr("hold / release the job")});

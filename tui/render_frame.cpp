@@ -21,6 +21,8 @@ std::string viewTitle(View v) {
       return str(Top::tr("Jobs"));
     case View::Pending:
       return str(Top::tr("Pending"));
+    case View::Running:
+      return str(Top::tr("Running"));
     case View::Nodes:
       return str(Top::tr("Nodes"));
     case View::Gpus:
@@ -71,7 +73,7 @@ std::string viewLine(const State& s) {
   if (v != View::JobDetail && v != View::NodeDetail && v != View::Help)
     line += " [" + std::to_string(rowCount(s)) + "]";
   if (!s.ui.filter.empty()) line += "  /" + s.ui.filter;
-  if (v == View::Jobs || v == View::Pending)
+  if (isJobList(v))
     line += "  " + str(Top::tr("sort")) + ":" + jobSortName(s.ui.sort) +
             (s.ui.descending ? "-" : "+") +
             (s.ui.groupByTeam ? "  " + str(Top::tr("by team")) : "");
@@ -83,9 +85,8 @@ std::string viewLine(const State& s) {
 std::string hints(const State& s) {
   std::string h = str(Top::tr(":view /filter ?keys Esc back q quit"));
   const View v = s.ui.view();
-  if (v == View::Jobs || v == View::Pending)
-    h += "  " + str(Top::tr("Enter detail s sort g group"));
-  if (v == View::Gpus) h += "  " + str(Top::tr("l layer Enter node"));
+  if (isJobList(v)) h += "  " + str(Top::tr("Enter detail s sort g group"));
+  if (v == View::Gpus) h += "  " + str(Top::tr("arrows/hjkl move L layer Enter node"));
   if (s.ui.readonly) return h;
   if (selectedJob(s)) h += "  " + str(Top::tr("h hold r release p preempt x cancel"));
   if (selectedNode(s)) h += "  " + str(Top::tr("d drain u undrain"));
@@ -155,6 +156,7 @@ void drawBody(Screen& scr, const State& s, int h) {
   switch (s.ui.view()) {
     case View::Jobs:
     case View::Pending:
+    case View::Running:
       drawJobs(scr, s, 0, kTop, w, h);
       break;
     case View::Nodes:

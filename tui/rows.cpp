@@ -150,10 +150,11 @@ bool jobLess(const JobInfo& a, const JobInfo& b, JobSort k) {
 
 std::vector<const JobInfo*> visibleJobs(const State& s) {
   const Filter f = Filter::parse(s.ui.filter);
-  const bool pendingOnly = s.ui.view() == View::Pending;
+  const View v = s.ui.view();
   std::vector<const JobInfo*> rows;
   for (const JobInfo& j : s.data.jobs) {
-    if (pendingOnly && j.row.state != JobState::Pending) continue;
+    if (v == View::Pending && j.row.state != JobState::Pending) continue;
+    if (v == View::Running && j.row.state != JobState::Running) continue;
     if (!f.empty() && !f.matches(jobFields(j))) continue;
     rows.push_back(&j);
   }
@@ -212,6 +213,7 @@ int rowCount(const State& s) {
   switch (s.ui.view()) {
     case View::Jobs:
     case View::Pending:
+    case View::Running:
       return static_cast<int>(visibleJobs(s).size());
     case View::Nodes:
     case View::Gpus:
@@ -236,7 +238,7 @@ std::optional<JobId> selectedJob(const State& s) {
       return rows[static_cast<size_t>(s.ui.selected)]->job;
     return std::nullopt;
   }
-  if (s.ui.view() != View::Jobs && s.ui.view() != View::Pending) return std::nullopt;
+  if (!isJobList(s.ui.view())) return std::nullopt;
   const auto rows = visibleJobs(s);
   if (s.ui.selected < 0 || s.ui.selected >= static_cast<int>(rows.size())) return std::nullopt;
   return rows[static_cast<size_t>(s.ui.selected)]->row.job.id;

@@ -10,14 +10,20 @@
 #include <vector>
 
 #include "glyphs.h"
+#include "mig/mig_slices.h"
 #include "scheduler/command.h"
 #include "service/session.h"
+
+namespace tessera {
+class GpuCatalog;
+}
 
 namespace tessera::tui {
 
 enum class View : uint8_t {
   Jobs,
   Pending,
+  Running,
   Nodes,
   Gpus,
   Mig,
@@ -30,6 +36,10 @@ enum class View : uint8_t {
 // The `:` names of the top-level views ("jobs" ...); empty for the drill-down views.
 const char* viewCommand(View v);
 std::optional<View> viewFromCommand(std::string_view name);
+// The views that list jobs: all active, the pending queue, the running queue.
+inline bool isJobList(View v) {
+  return v == View::Jobs || v == View::Pending || v == View::Running;
+}
 
 // The desktop heatmap's layers.
 enum class HeatLayer : uint8_t {
@@ -70,7 +80,19 @@ struct Confirmation {
   std::string error;  // the dry run's refusal
 };
 
-// One point of the utilization history (fractions of all GPUs).
+// What the heatmap needs of a GPU beyond the snapshot, worked out once per refresh: the shared
+// fragmentation layer's value (service/gpu_fragmentation.h) and, for a GPU in MIG mode, the state
+// of each memory slice its model has (empty otherwise, or when the layout cannot be read).
+struct GpuDerived {
+  double fragmentation = 0;
+  std::vector<MigSliceState> slices;
+};
+// Fills Data::derived from the snapshot and the pending jobs' demand.
+struct Data;
+void deriveGpus(Data& d, const GpuCatalog& catalog);
+
+// One point of the utilization history: fractions of the cluster's or a pool's GPUs, or a team's
+// GPUs (history.h).
 struct UtilPoint {
   double allocated = 0;
   double busy = 0;
@@ -83,10 +105,11 @@ struct Data {
   std::optional<Explanation> explanation;
   std::deque<Event> events;       // newest last, at most kEventTail
   std::deque<UtilPoint> history;  // newest last, at most kHistory
-  // GPUs in use per team, one value per refresh like `history`.
-  std::map<std::string, std::deque<double>> teamHistory;
-  // Fraction of each pool's GPUs allocated, one value per refresh.
-  std::map<std::string, std::deque<double>> poolHistory;
+  // Per team (in GPUs) and per pool (fractions), one point per refresh like `history`.
+  std::map<std::string, std::deque<UtilPoint>> teamHistory;
+  std::map<std::string, std::deque<UtilPoint>> poolHistory;
+  // Indexed like snapshot.nodes and each node's gpus (deriveGpus); may be empty in tests.
+  std::vector<std::vector<GpuDerived>> derived;
   std::string source;      // "demo" or the server's address
   std::string connection;  // empty while connected, else why not
   static constexpr size_t kEventTail = 500;
@@ -96,9 +119,11 @@ struct Data {
 struct Ui {
   std::vector<View> stack{View::Jobs};
   Mode mode = Mode::Normal;
-  std::string input;   // what is typed after ':' or '/', or into a prompt
-  std::string filter;  // the applied filter of the current list
-  int selected = 0;    // row in the current list
+  std::string input;    // what is typed after ':' or '/', or into a prompt
+  std::string filter;   // the applied filter of the current list
+  int selected = 0;     // row in the current list (the heatmap: the node)
+  int selectedGpu = 0;  // the heatmap: the GPU of the selected node
+  int width = 80;       // the terminal's: the heatmap's lines, for moving up and down
   JobSort sort = JobSort::Id;
   bool descending = false;
   bool groupByTeam = false;

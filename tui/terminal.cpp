@@ -85,6 +85,10 @@ char32_t mapKey(int status, wint_t ch) {
         return kKeyUp;
       case KEY_DOWN:
         return kKeyDown;
+      case KEY_LEFT:
+        return kKeyLeft;
+      case KEY_RIGHT:
+        return kKeyRight;
       case KEY_PPAGE:
         return kKeyPageUp;
       case KEY_NPAGE:

@@ -64,6 +64,10 @@ struct Session {
   session::EmbeddedSession embedded;  // keeps the demo's database alive
 };
 
+const GpuCatalog& catalogOf(const TopOptions& o) {
+  return o.catalog ? *o.catalog : GpuCatalog::builtin();
+}
+
 std::optional<Session> openSession(const TopOptions& o, std::ostream& err) {
   Session s;
   if (o.demo) {
@@ -77,7 +81,7 @@ std::optional<Session> openSession(const TopOptions& o, std::ostream& err) {
       return std::nullopt;
     }
     s.embedded = *opened;
-    s.feed = std::make_unique<Feed>(s.embedded.backend, nullptr);
+    s.feed = std::make_unique<Feed>(s.embedded.backend, nullptr, catalogOf(o));
     s.source = "demo";
     return s;
   }
@@ -93,7 +97,8 @@ std::optional<Session> openSession(const TopOptions& o, std::ostream& err) {
     return std::nullopt;
   }
   s.viewer = std::get<rpc::ServerIdentity>(who).role == "viewer";
-  s.feed = std::make_unique<Feed>(nullptr, std::shared_ptr<rpc::RemoteSession>(std::move(*remote)));
+  s.feed = std::make_unique<Feed>(nullptr, std::shared_ptr<rpc::RemoteSession>(std::move(*remote)),
+                                  catalogOf(o));
   s.source = o.remote.address;
   return s;
 }
@@ -137,6 +142,7 @@ class Loop {
 
   void handleKey(char32_t key) {
     dirty_ = true;
+    s_.ui.width = term_.width();
     for (const Request& r : onKey(s_, key)) {
       switch (r.kind) {
         case Request::Kind::Quit:

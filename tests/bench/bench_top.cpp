@@ -21,6 +21,7 @@
 #include <string>
 
 #include "bench_stats.h"
+#include "topology/gpu_catalog.h"
 #include "tui/controller.h"
 #include "tui/render.h"
 #include "tui/terminal.h"
@@ -46,6 +47,7 @@ GpuView gpuOf(int n, int i) {
     const JobId job = static_cast<JobId>(1 + n / 2);
     g.occupants.push_back(
         {job, 1000, g.sharing == "mig" ? "3g.40gb" : "", "team", g.sharing == "mig" ? 4 : -1});
+    if (g.sharing == "mig") g.migLayout = "3g.40gb@4*";
     g.allocated = 1;
     g.util = ((n * 7 + i * 13) % 100) / 100.0;
     g.smActive = *g.util / 2;
@@ -78,6 +80,7 @@ State synthesize() {
     s.data.jobs.push_back(std::move(info));
   }
   s.data.source = "bench";
+  deriveGpus(s.data, GpuCatalog::builtin());  // as the Feed does per refresh: MIG slice bars
   return s;
 }
 

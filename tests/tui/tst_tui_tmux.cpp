@@ -2,7 +2,8 @@
 // a tesserad this test starts and stops: views switch, the filter narrows, a hold goes through
 // the dry-run confirmation and reaches the engine (read back through the API), a resize lays the
 // screen out again, a viewer token hides the actions, and q or Ctrl+C leave the alternate screen
-// with exit status 0.
+// with exit status 0. Also the program's Feed against a tesserad: its event-tail thread is joined
+// when the Feed goes.
 #include <QProcess>
 #include <QRegularExpression>
 #include <QTemporaryDir>
@@ -15,6 +16,7 @@
 #include "../service/backend_test_util.h"
 #include "../service/demo_jobs.h"
 #include "rpc/auth.h"
+#include "tui/feed.h"
 
 using namespace tessera;
 using namespace tessera::test;
@@ -140,6 +142,31 @@ class TstTuiTmux : public QObject {
     QVERIFY(!t.screen().contains("<GPU heatmap>"));
   }
 
+  // `:running` lists the running jobs alone; `:jobs state=pend` switches and filters in one line;
+  // in the heatmap the arrows move the selected GPU and Enter opens its node.
+  void demoRunningInlineFilterHeatmapKeys() {
+    Tmux t(120, 40, top() + " --demo");
+    QVERIFY(t.waitFor("<Jobs>"));
+    t.type(":running");
+    t.keys({"Enter"});
+    QVERIFY(t.waitFor("<Running>"));
+    QTRY_VERIFY_WITH_TIMEOUT(!bodyRows(t.lines()).isEmpty(), 5000);
+    for (const QString& r : bodyRows(t.lines())) QVERIFY2(r.contains("running"), qPrintable(r));
+    t.type(":jobs state=pend");
+    t.keys({"Enter"});
+    QVERIFY(t.waitFor("/state=pend"));
+    QVERIFY(t.lines()[1].startsWith("<Jobs>"));
+    for (const QString& r : bodyRows(t.lines())) QVERIFY2(r.contains("pending"), qPrintable(r));
+    t.type(":gpus");
+    t.keys({"Enter"});
+    QVERIFY(t.waitFor("<GPU heatmap>"));
+    t.keys({"Right", "Right", "Down", "l"});
+    t.keys({"Enter"});
+    QVERIFY(t.waitFor("<Node>"));
+    t.keys({"q"});
+    QVERIFY(t.waitFor("TOP-EXITED-0"));
+  }
+
   void ctrlCRestoresTheTerminal() {
     Tmux t(100, 30, top() + " --demo --view pending");
     QVERIFY(t.waitFor("<Pending>"));
@@ -260,6 +287,26 @@ class TstTuiTmux : public QObject {
     QVERIFY(!t.screen().contains("h hold"));
     t.keys({"q"});
     QVERIFY(t.waitFor("TOP-EXITED-0"));
+    QCOMPARE(d.terminate(), 0);
+  }
+
+  // The event tail's thread belongs to the Feed: destroying the Feed cancels the stream and joins
+  // the thread. The thread holds the session, so a thread left running would keep it alive.
+  void feedJoinsItsEventTail() {
+    QTemporaryDir dir;
+    Daemon d;
+    QVERIFY2(d.start({"--mode", "live", "--db", dir.filePath("tail.db")}), qPrintable(d.log()));
+    std::shared_ptr<rpc::RemoteSession> remote = d.client();
+    const std::weak_ptr<rpc::RemoteSession> session = remote;
+    QElapsedTimer closing;
+    {
+      tui::Feed feed(nullptr, std::move(remote));
+      QVERIFY(feed.fetch({}, kNoJob).connection.empty());  // starts the tail
+      QTest::qWait(300);  // the thread is now blocked reading the stream
+      closing.start();
+    }
+    QVERIFY2(closing.elapsed() < 3000, "the tail thread was not stopped promptly");
+    QVERIFY(session.expired());
     QCOMPARE(d.terminate(), 0);
   }
 
