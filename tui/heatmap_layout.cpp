@@ -23,18 +23,26 @@ bool isSliceBar(const State& s, const NodeView& node, size_t gpu) {
   return gpuCells(s, node, gpu) > 1;
 }
 
-// A gap sets a slice bar apart from the GPU after it and the GPU before it, so that bars and whole
-// GPUs never run together.
-int gpuSpan(const State& s, const NodeView& node, size_t gpu) {
+// With `gaps`, a gap sets a slice bar apart from the GPU after it and the GPU before it, so that
+// bars and whole GPUs never run together.
+int gpuSpan(const State& s, const NodeView& node, size_t gpu, bool gaps) {
   const bool last = gpu + 1 >= node.gpus.size();
-  const bool apart = !last && (isSliceBar(s, node, gpu) || isSliceBar(s, node, gpu + 1));
+  const bool apart = gaps && !last && (isSliceBar(s, node, gpu) || isSliceBar(s, node, gpu + 1));
   return gpuCells(s, node, gpu) + (apart ? 1 : 0);
 }
 
-int blockWidth(const State& s, const NodeView& node, int nameW) {
+int blockWidth(const State& s, const NodeView& node, int nameW, bool gaps) {
   int w = nameW + 1;
-  for (size_t g = 0; g < node.gpus.size(); ++g) w += gpuSpan(s, node, g);
+  for (size_t g = 0; g < node.gpus.size(); ++g) w += gpuSpan(s, node, g, gaps);
   return w + 2;
+}
+
+// Gaps only when every node still fits the width with them: a node of eight slice bars must not
+// run off an 80-column terminal, where its last GPUs could not be seen or selected.
+bool gapsFit(const State& s, const std::vector<const NodeView*>& nodes, int nameW, int width) {
+  for (const NodeView* n : nodes)
+    if (blockWidth(s, *n, nameW, true) > width) return false;  // 2 cells in, 2 after: width
+  return true;
 }
 
 }  // namespace
@@ -60,19 +68,20 @@ int gpuCells(const State& s, const NodeView& node, size_t gpu) {
 
 int gpuOffset(const State& s, const HeatmapLayout& l, const NodeView& node, size_t gpu) {
   int x = l.nameWidth + 1;
-  for (size_t g = 0; g < gpu && g < node.gpus.size(); ++g) x += gpuSpan(s, node, g);
+  for (size_t g = 0; g < gpu && g < node.gpus.size(); ++g) x += gpuSpan(s, node, g, l.gaps);
   return x;
 }
 
 HeatmapLayout layoutHeatmap(const State& s, const std::vector<const NodeView*>& nodes, int width) {
   HeatmapLayout out;
   out.nameWidth = nameWidth(nodes);
+  out.gaps = gapsFit(s, nodes, out.nameWidth, width);
   auto& lines = out.lines;
   std::string spine, leaf, domain;
   int x = 0;
   for (size_t i = 0; i < nodes.size(); ++i) {
     const NodeView* n = nodes[i];
-    const int blockW = blockWidth(s, *n, out.nameWidth);
+    const int blockW = blockWidth(s, *n, out.nameWidth, out.gaps);
     if (lines.empty() || n->spine != spine || n->leaf != leaf) {
       spine = n->spine, leaf = n->leaf, domain = "\x01";
       lines.push_back({spine + " > " + leaf, {}});

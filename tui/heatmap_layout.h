@@ -3,7 +3,7 @@
 // above or below on screen): nodes grouped spine -> leaf -> NVLink domain, one line per domain,
 // wrapped at the terminal's width. A node is a block of its name and its GPUs' cells; a MIG GPU
 // whose model has a MIG geometry is a slice bar, one cell per memory slice, set apart from its
-// neighbours by a gap.
+// neighbours by a gap where the width allows.
 #include <string>
 #include <vector>
 
@@ -24,6 +24,7 @@ struct HeatLine {
 
 struct HeatmapLayout {
   int nameWidth = 4;
+  bool gaps = true;  // slice bars set apart (dropped when a node would not fit the width)
   std::vector<HeatLine> lines;
 };
 

@@ -432,6 +432,29 @@ class TstTuiModel : public QObject {
     QCOMPARE(migBusyFraction(&s.data.derived[0][1]), 0.5);
   }
 
+  // A node of eight slice bars keeps its gaps where they fit and closes them up on 80 columns, so
+  // that its last GPU stays on screen.
+  void sliceBarsCloseUpOnNarrowTerminals() {
+    State s;
+    NodeView n = node("inference-01");  // a 12-cell name: with gaps the node is 86 cells wide
+    n.gpus.clear();
+    for (int i = 0; i < 8; ++i) n.gpus.push_back(migGpu(i, "H100-SXM5-80GB", "7g.80gb@0*"));
+    s.data.snapshot.nodes = {n};
+    deriveGpus(s.data, GpuCatalog::builtin());
+    s.ui.stack = {View::Gpus};
+    const std::string bar = "████████";
+    const auto line = [&](int width) { return render(s, width, 24).rowText(4); };
+    QVERIFY(line(120).find(bar + " " + bar) != std::string::npos);
+    std::string closed;
+    for (int i = 0; i < 8; ++i) closed += bar;
+    QVERIFY(line(80).find(closed) != std::string::npos);
+    s.ui.width = 80;
+    for (int i = 0; i < 7; ++i) onKey(s, kKeyRight);
+    QCOMPARE(s.ui.selectedGpu, 7);
+    const Screen narrow = render(s, 80, 24);
+    QCOMPARE(selectedCells(narrow).back().first, 2 + 12 + 1 + 7 * 8 + 7);  // last slice on screen
+  }
+
   // Arrows and hjkl move a GPU cell: across in GPU order, up and down on screen; Enter opens
   // the node.
   void heatmapArrowsMoveAGpu() {
