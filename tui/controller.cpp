@@ -71,6 +71,7 @@ void drillDown(State& s, std::vector<Request>& out) {
     out.push_back({Request::Kind::Explain, *job});
   } else if (auto node = selectedNode(s); node && s.ui.view() != View::NodeDetail) {
     s.ui.detailNode = *node;
+    s.ui.detailGpu = s.ui.view() == View::Gpus ? std::optional(s.ui.selectedGpu) : std::nullopt;
     push(s, View::NodeDetail);
   }
 }

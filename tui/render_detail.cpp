@@ -165,9 +165,12 @@ void drawNodeDetail(Screen& scr, const State& s, int x, int y, int w, int h) {
       x, y + line++,
       node->name + "  " + node->state + "  " + node->pool + "  " + node->spine + " > " + node->leaf,
       node->state == "up" ? Role::Header : Role::Warn, w);
-  for (const GpuView& g : node->gpus) {
+  for (size_t i = 0; i < node->gpus.size(); ++i) {
     if (line >= h) return;
-    drawGpuRow(scr, *s.glyphs, g, derivedOf(s, *node, g), x, y + line++, w);
+    drawGpuRow(scr, *s.glyphs, node->gpus[i], derivedOf(s, *node, i), x, y + line, w);
+    if (s.ui.detailGpu == static_cast<int>(i))
+      scr.paintRow(y + line, Role::Selected, x, 5);  // "GPU3 "
+    ++line;
   }
   Lines out{{}, w};
   if (!node->holds.empty()) out.add(str(Top::tr("Holds:")), Role::Header);

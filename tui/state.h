@@ -131,6 +131,7 @@ struct Ui {
   bool readonly = false;
   JobId detailJob = kNoJob;
   std::string detailNode;
+  std::optional<int> detailGpu;        // the heatmap's GPU that Enter opened the node from (marked)
   Action promptAction = Action::Hold;  // the action a prompt collects a value for
   std::optional<Confirmation> confirm;
   std::string message;  // the last outcome or error, shown until the next key

@@ -482,9 +482,13 @@ class TstTuiModel : public QObject {
     s.ui.width = 200;  // all on one line: up and down have nowhere to go
     onKey(s, U'k');
     QCOMPARE(*selectedNode(s), std::string("b1"));
+    onKey(s, U'l');
     onKey(s, kKeyEnter);
     QCOMPARE(s.ui.view(), View::NodeDetail);
     QCOMPARE(s.ui.detailNode, std::string("b1"));
+    const Screen detail = render(s, 80, 24);  // the GPU Enter came from is marked: GPU1's row
+    QCOMPARE(detail.at(0, 4).role, Role::Selected);
+    QVERIFY(detail.at(0, 3).role != Role::Selected && detail.at(0, 5).role != Role::Selected);
   }
 
   // The selection is a GPU, not a place on screen: new data with the nodes in another order and a
