@@ -236,10 +236,6 @@
         <translation>Enter Details s sortieren g gruppieren</translation>
     </message>
     <message>
-        <source>l layer Enter node</source>
-        <translation>l Ebene Enter Knoten</translation>
-    </message>
-    <message>
         <source>h hold r release p preempt x cancel</source>
         <translation>h zurückhalten r freigeben p verdrängen x abbrechen</translation>
     </message>
@@ -306,10 +302,6 @@
     <message>
         <source>out</source>
         <translation>ausgefallen</translation>
-    </message>
-    <message>
-        <source>l next layer</source>
-        <translation>l nächste Ebene</translation>
     </message>
     <message>
         <source>held</source>
@@ -444,8 +436,32 @@
         <translation>Pool %1</translation>
     </message>
     <message>
-        <source>HISTORY</source>
-        <translation>VERLAUF</translation>
+        <source>switch view and filter it</source>
+        <translation>Ansicht wechseln und filtern</translation>
+    </message>
+    <message>
+        <source>heatmap: move to the GPU beside, above or below</source>
+        <translation>Heatmap: zur GPU daneben, darüber oder darunter</translation>
+    </message>
+    <message>
+        <source>Running</source>
+        <translation>Laufend</translation>
+    </message>
+    <message>
+        <source>arrows/hjkl move L layer Enter node</source>
+        <translation>Pfeile/hjkl bewegen L Ebene Enter Knoten</translation>
+    </message>
+    <message>
+        <source>L next layer</source>
+        <translation>L nächste Ebene</translation>
+    </message>
+    <message>
+        <source>cluster</source>
+        <translation>Cluster</translation>
+    </message>
+    <message>
+        <source>ALLOCATED / BUSY / SM</source>
+        <translation>BELEGT / AUSGELASTET / SM</translation>
     </message>
 </context>
 <context>

@@ -236,10 +236,6 @@
         <translation>Enter 详情 s 排序 g 分组</translation>
     </message>
     <message>
-        <source>l layer Enter node</source>
-        <translation>l 图层 Enter 节点</translation>
-    </message>
-    <message>
         <source>h hold r release p preempt x cancel</source>
         <translation>h 挂起 r 释放 p 抢占 x 取消</translation>
     </message>
@@ -306,10 +302,6 @@
     <message>
         <source>out</source>
         <translation>故障</translation>
-    </message>
-    <message>
-        <source>l next layer</source>
-        <translation>l 下一图层</translation>
     </message>
     <message>
         <source>held</source>
@@ -444,8 +436,32 @@
         <translation>池 %1</translation>
     </message>
     <message>
-        <source>HISTORY</source>
-        <translation>历史</translation>
+        <source>switch view and filter it</source>
+        <translation>切换视图并筛选</translation>
+    </message>
+    <message>
+        <source>heatmap: move to the GPU beside, above or below</source>
+        <translation>热图：移到旁边、上方或下方的 GPU</translation>
+    </message>
+    <message>
+        <source>Running</source>
+        <translation>运行中</translation>
+    </message>
+    <message>
+        <source>arrows/hjkl move L layer Enter node</source>
+        <translation>方向键/hjkl 移动 L 图层 Enter 节点</translation>
+    </message>
+    <message>
+        <source>L next layer</source>
+        <translation>L 下一图层</translation>
+    </message>
+    <message>
+        <source>cluster</source>
+        <translation>集群</translation>
+    </message>
+    <message>
+        <source>ALLOCATED / BUSY / SM</source>
+        <translation>已分配 / 繁忙 / SM</translation>
     </message>
 </context>
 <context>

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "heatmap_nav.h"
 #include "render.h"
 #include "rows.h"
 #include "text.h"
@@ -19,12 +20,14 @@ bool isList(View v) {
 void moveSelection(State& s, int delta) {
   const int n = rowCount(s);
   s.ui.selected = n == 0 ? 0 : std::clamp(s.ui.selected + delta, 0, n - 1);
+  if (s.ui.view() == View::Gpus) clampSelectedGpu(s);
 }
 
 void openView(State& s, View v) {
   s.ui.stack = {v};
   s.ui.filter.clear();
   s.ui.selected = 0;
+  s.ui.selectedGpu = 0;
 }
 
 void push(State& s, View v) {
@@ -40,14 +43,21 @@ void back(State& s) {
   }
 }
 
+// `:VIEW [FILTER]`: k9s users type `:jobs team=vision` to switch and filter in one go.
 void runCommandLine(State& s, std::vector<Request>& out) {
-  const std::string cmd = s.ui.input;
+  const std::string line = s.ui.input;
   s.ui.mode = Mode::Normal;
   s.ui.input.clear();
+  const size_t space = line.find(' ');
+  const std::string cmd = line.substr(0, space);
+  const std::string filter = space == std::string::npos
+                                 ? std::string()
+                                 : str(QString::fromStdString(line.substr(space + 1)).trimmed());
   if (cmd == "q" || cmd == "quit" || cmd == "q!") {
     out.push_back({Request::Kind::Quit});
   } else if (auto v = viewFromCommand(cmd)) {
     openView(s, *v);
+    if (isList(*v)) s.ui.filter = filter;
     out.push_back({Request::Kind::Refresh});
   } else if (!cmd.empty()) {
     s.ui.message = str(Top::tr("unknown view: %1").arg(QString::fromStdString(cmd)));
@@ -61,6 +71,7 @@ void drillDown(State& s, std::vector<Request>& out) {
     out.push_back({Request::Kind::Explain, *job});
   } else if (auto node = selectedNode(s); node && s.ui.view() != View::NodeDetail) {
     s.ui.detailNode = *node;
+    s.ui.detailGpu = s.ui.view() == View::Gpus ? std::optional(s.ui.selectedGpu) : std::nullopt;
     push(s, View::NodeDetail);
   }
 }
@@ -68,10 +79,14 @@ void drillDown(State& s, std::vector<Request>& out) {
 // The prompt of an action that needs a value; empty for those that need none.
 QString promptOf(Action a) {
   switch (a) {
-    case Action::SetPriority: return Top::tr("Priority class:");
-    case Action::PinNode: return Top::tr("Pin to node:");
-    case Action::Drain: return Top::tr("Drain reason:");
-    default: return {};
+    case Action::SetPriority:
+      return Top::tr("Priority class:");
+    case Action::PinNode:
+      return Top::tr("Pin to node:");
+    case Action::Drain:
+      return Top::tr("Drain reason:");
+    default:
+      return {};
   }
 }
 
@@ -148,17 +163,28 @@ std::vector<Request> onConfirmKey(State& s, char32_t key) {
 
 std::optional<Action> actionOf(char32_t key) {
   switch (key) {
-    case U'h': return Action::Hold;
-    case U'r': return Action::Release;
-    case U'p': return Action::Preempt;
-    case U'x': return Action::Cancel;
-    case U'P': return Action::SetPriority;
-    case U't': return Action::MoveTop;
-    case U'b': return Action::MoveBottom;
-    case U'n': return Action::PinNode;
-    case U'd': return Action::Drain;
-    case U'u': return Action::Undrain;
-    default: return std::nullopt;
+    case U'h':
+      return Action::Hold;
+    case U'r':
+      return Action::Release;
+    case U'p':
+      return Action::Preempt;
+    case U'x':
+      return Action::Cancel;
+    case U'P':
+      return Action::SetPriority;
+    case U't':
+      return Action::MoveTop;
+    case U'b':
+      return Action::MoveBottom;
+    case U'n':
+      return Action::PinNode;
+    case U'd':
+      return Action::Drain;
+    case U'u':
+      return Action::Undrain;
+    default:
+      return std::nullopt;
   }
 }
 
@@ -166,14 +192,27 @@ bool onNavigationKey(State& s, char32_t key) {
   const int page = std::max(1, kPage);
   switch (key) {
     case kKeyUp:
-    case U'k': moveSelection(s, -1); return true;
+    case U'k':
+      moveSelection(s, -1);
+      return true;
     case kKeyDown:
-    case U'j': moveSelection(s, 1); return true;
-    case kKeyPageUp: moveSelection(s, -page); return true;
-    case kKeyPageDown: moveSelection(s, page); return true;
-    case kKeyHome: s.ui.selected = 0; return true;
-    case kKeyEnd: moveSelection(s, 1 << 20); return true;
-    default: return false;
+    case U'j':
+      moveSelection(s, 1);
+      return true;
+    case kKeyPageUp:
+      moveSelection(s, -page);
+      return true;
+    case kKeyPageDown:
+      moveSelection(s, page);
+      return true;
+    case kKeyHome:
+      s.ui.selected = 0;
+      return true;
+    case kKeyEnd:
+      moveSelection(s, 1 << 20);
+      return true;
+    default:
+      return false;
   }
 }
 
@@ -191,24 +230,41 @@ std::vector<Request> onKey(State& s, char32_t key) {
   if (s.ui.mode != Mode::Normal) return onLineKey(s, key);
   s.ui.message.clear();
   std::vector<Request> out;
-  if (onNavigationKey(s, key)) return out;
   const View v = s.ui.view();
+  if (v == View::Gpus && onHeatmapKey(s, key)) return out;
+  if (onNavigationKey(s, key)) return out;
   switch (key) {
-    case U'q': out.push_back({Request::Kind::Quit}); return out;
-    case U':': s.ui.mode = Mode::Command, s.ui.input.clear(); return out;
+    case U'q':
+      out.push_back({Request::Kind::Quit});
+      return out;
+    case U':':
+      s.ui.mode = Mode::Command, s.ui.input.clear();
+      return out;
     case U'/':
       if (isList(v)) s.ui.mode = Mode::Filter, s.ui.input = s.ui.filter;
       return out;
-    case U'?': if (v != View::Help) push(s, View::Help); return out;
-    case kKeyEscape: back(s); return out;
-    case kKeyEnter: drillDown(s, out); return out;
+    case U'?':
+      if (v != View::Help) push(s, View::Help);
+      return out;
+    case kKeyEscape:
+      back(s);
+      return out;
+    case kKeyEnter:
+      drillDown(s, out);
+      return out;
     case U's':
-    case U'S': cycleSort(s, key == U'S'); return out;
-    case U'g': s.ui.groupByTeam = !s.ui.groupByTeam; return out;
-    case U'l':
+    case U'S':
+      cycleSort(s, key == U'S');
+      return out;
+    case U'g':
+      s.ui.groupByTeam = !s.ui.groupByTeam;
+      return out;
+    case U'L':
+    case kKeyTab:
       s.ui.layer = static_cast<HeatLayer>((static_cast<int>(s.ui.layer) + 1) % kHeatLayerCount);
       return out;
-    default: break;
+    default:
+      break;
   }
   if (auto a = actionOf(key)) startAction(s, *a, out);
   return out;
@@ -218,16 +274,36 @@ std::optional<Command> commandFor(const State& s, Action a, const std::string& v
   const auto job = selectedJob(s);
   const auto node = selectedNode(s);
   switch (a) {
-    case Action::Hold: if (job) return cmd::Hold{*job}; break;
-    case Action::Release: if (job) return cmd::Release{*job}; break;
-    case Action::Preempt: if (job) return cmd::Preempt{*job}; break;
-    case Action::Cancel: if (job) return cmd::Cancel{*job}; break;
-    case Action::SetPriority: if (job) return cmd::SetPriority{*job, value}; break;
-    case Action::MoveTop: if (job) return cmd::Move{*job, cmd::Move::To::Top}; break;
-    case Action::MoveBottom: if (job) return cmd::Move{*job, cmd::Move::To::Bottom}; break;
-    case Action::PinNode: if (job) return cmd::Pin{*job, {}, {value}}; break;
-    case Action::Drain: if (node) return cmd::Drain{*node, literal(value)}; break;
-    case Action::Undrain: if (node) return cmd::Undrain{*node}; break;
+    case Action::Hold:
+      if (job) return cmd::Hold{*job};
+      break;
+    case Action::Release:
+      if (job) return cmd::Release{*job};
+      break;
+    case Action::Preempt:
+      if (job) return cmd::Preempt{*job};
+      break;
+    case Action::Cancel:
+      if (job) return cmd::Cancel{*job};
+      break;
+    case Action::SetPriority:
+      if (job) return cmd::SetPriority{*job, value};
+      break;
+    case Action::MoveTop:
+      if (job) return cmd::Move{*job, cmd::Move::To::Top};
+      break;
+    case Action::MoveBottom:
+      if (job) return cmd::Move{*job, cmd::Move::To::Bottom};
+      break;
+    case Action::PinNode:
+      if (job) return cmd::Pin{*job, {}, {value}};
+      break;
+    case Action::Drain:
+      if (node) return cmd::Drain{*node, literal(value)};
+      break;
+    case Action::Undrain:
+      if (node) return cmd::Undrain{*node};
+      break;
   }
   return std::nullopt;
 }
@@ -237,7 +313,7 @@ void replaceData(State& s, Data data) {
   const auto node = selectedNode(s);
   const View v = s.ui.view();
   s.data = std::move(data);
-  if (v == View::Jobs || v == View::Pending) {
+  if (isJobList(v)) {
     const auto rows = visibleJobs(s);
     for (size_t i = 0; job && i < rows.size(); ++i)
       if (rows[i]->row.job.id == *job) s.ui.selected = static_cast<int>(i);
@@ -261,8 +337,9 @@ void showDryRun(State& s, const Command& c, std::variant<CommandResult, ApiError
 
 void showApplied(State& s, const Command& c, const std::variant<CommandResult, ApiError>& result) {
   if (const auto* e = std::get_if<ApiError>(&result)) {
-    s.ui.message = str(Top::tr("refused: %1").arg(QString::fromStdString(
-        e->text.empty() ? e->message : engineText(e->text))));
+    s.ui.message =
+        str(Top::tr("refused: %1")
+                .arg(QString::fromStdString(e->text.empty() ? e->message : engineText(e->text))));
     return;
   }
   const auto& r = std::get<CommandResult>(result);

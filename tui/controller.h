@@ -21,6 +21,8 @@ enum Key : char32_t {
   kKeyEscape,
   kKeyBackspace,
   kKeyTab,
+  kKeyLeft,
+  kKeyRight,
 };
 
 struct Request {

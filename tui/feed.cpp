@@ -1,5 +1,7 @@
 #include "feed.h"
 
+#include "history.h"
+
 #include <future>
 #include <map>
 
@@ -15,12 +17,13 @@ std::variant<T, ApiError> await(const std::function<void(Reply<T>)>& call, doubl
   return future.get();
 }
 
-Feed::Feed(std::shared_ptr<Backend> backend, std::shared_ptr<rpc::RemoteSession> remote)
-    : backend_(std::move(backend)), remote_(std::move(remote)), tail_(std::make_shared<Tail>()) {}
+Feed::Feed(std::shared_ptr<Backend> backend, std::shared_ptr<rpc::RemoteSession> remote,
+           const GpuCatalog& catalog)
+    : backend_(std::move(backend)), remote_(std::move(remote)), catalog_(catalog) {}
 
 Feed::~Feed() {
   if (cancelWatch_) cancelWatch_();
-  tail_->stop = true;
+  stopRemoteTail();
 }
 
 ClusterSession& Feed::session() const {
@@ -32,27 +35,53 @@ void Feed::watch(std::function<void()> onChange) {
   cancelWatch_ = session().watchChanges(std::move(onChange));
 }
 
-// The remote event stream on its own thread. RemoteSession::watch reconnects by itself from the
-// last event it saw; when it gives up (a long outage) the stream is opened again from there a
-// little later, so the tail resumes without a gap or a repeat whenever the server is back. The
-// thread cannot be interrupted while it waits for the next event, so it is detached: it ends at
-// the next event after stop, or with the process.
+// The remote event stream on its own thread, which the Feed joins (stopRemoteTail cancels the
+// stream it is blocked on). When the stream breaks (the server restarts, the network drops) it is
+// opened again a little later from the last event seen, so the tail resumes without a gap or a
+// repeat whenever the server is back.
 void Feed::startRemoteTail(uint64_t after) {
-  tailStarted_ = true;
-  std::thread([remote = remote_, tail = tail_, after] {
-    uint64_t last = after;
-    while (!tail->stop) {
-      remote->watch(last, [&](const Event& e) {
-        if (tail->stop) return false;
-        last = e.seq;
-        std::lock_guard lock(tail->mutex);
-        tail->events.push_back(e);
-        if (tail->events.size() > Data::kEventTail) tail->events.pop_front();
-        return true;
-      });
-      if (!tail->stop) std::this_thread::sleep_for(std::chrono::seconds(2));
+  tailThread_ = std::thread([this, after] { followRemoteTail(after); });
+}
+
+void Feed::followRemoteTail(uint64_t after) {
+  uint64_t last = after;
+  while (true) {
+    grpc::ClientContext ctx;
+    remote_->prepare(ctx, false);
+    {
+      std::lock_guard lock(tail_.mutex);
+      if (tail_.stop) return;
+      tail_.stream = &ctx;
     }
-  }).detach();
+    rpc::v1::WatchEventsRequest request;
+    request.set_after_seq(last);
+    auto reader = remote_->stub().WatchEvents(&ctx, request);
+    rpc::v1::WatchEventsResponse batch;
+    while (reader->Read(&batch)) {
+      std::lock_guard lock(tail_.mutex);
+      for (const auto& e : batch.events()) {
+        if (e.seq() <= last) continue;  // the server sends each event once; be sure after a resume
+        last = e.seq();
+        tail_.events.push_back(rpc::eventFromProto(e));
+        if (tail_.events.size() > Data::kEventTail) tail_.events.pop_front();
+      }
+    }
+    reader->Finish();
+    std::unique_lock lock(tail_.mutex);
+    tail_.stream = nullptr;
+    if (tail_.stopped.wait_for(lock, std::chrono::seconds(1), [this] { return tail_.stop; }))
+      return;
+  }
+}
+
+void Feed::stopRemoteTail() {
+  {
+    std::lock_guard lock(tail_.mutex);
+    tail_.stop = true;
+    if (tail_.stream) tail_.stream->TryCancel();
+  }
+  tail_.stopped.notify_all();
+  if (tailThread_.joinable()) tailThread_.join();
 }
 
 std::vector<Event> Feed::newEvents(uint64_t after) {
@@ -60,11 +89,11 @@ std::vector<Event> Feed::newEvents(uint64_t after) {
     auto events = backend_->events().read(after, Data::kEventTail);
     return events ? std::move(*events) : std::vector<Event>{};
   }
-  std::lock_guard lock(tail_->mutex);
+  std::lock_guard lock(tail_.mutex);
   std::vector<Event> out;
-  for (const Event& e : tail_->events)
+  for (const Event& e : tail_.events)
     if (e.seq > after) out.push_back(e);
-  tail_->events.clear();
+  tail_.events.clear();
   return out;
 }
 
@@ -87,25 +116,12 @@ std::variant<std::vector<JobInfo>, ApiError> activeJobs(ClusterSession& s) {
   return jobs;
 }
 
-UtilPoint utilOf(const ClusterSnapshot& s) {
-  UtilPoint p;
-  double gpus = 0;
-  for (const NodeView& n : s.nodes)
-    for (const GpuView& g : n.gpus) {
-      gpus += 1;
-      p.allocated += g.allocated;
-      p.busy += g.util.value_or(0);
-      p.smActive += g.smActive.value_or(0);
-    }
-  if (gpus > 0) p.allocated /= gpus, p.busy /= gpus, p.smActive /= gpus;
-  return p;
-}
-
 }  // namespace
 
 Data Feed::fetch(const Data& previous, JobId explainJob) {
   Data d = previous;
-  auto snap = await<ClusterSnapshot>([this](Reply<ClusterSnapshot> r) { session().snapshot(std::move(r)); });
+  auto snap = await<ClusterSnapshot>(
+      [this](Reply<ClusterSnapshot> r) { session().snapshot(std::move(r)); });
   if (auto* e = std::get_if<ApiError>(&snap)) {
     d.connection = e->message;
     return d;
@@ -115,36 +131,29 @@ Data Feed::fetch(const Data& previous, JobId explainJob) {
   auto jobs = activeJobs(session());
   if (auto* j = std::get_if<std::vector<JobInfo>>(&jobs)) d.jobs = std::move(*j);
   if (explainJob != kNoJob) {
-    auto ex = await<Explanation>([&](Reply<Explanation> r) { session().explainJob(explainJob, std::move(r)); });
+    auto ex = await<Explanation>(
+        [&](Reply<Explanation> r) { session().explainJob(explainJob, std::move(r)); });
     if (auto* e = std::get_if<Explanation>(&ex)) d.explanation = std::move(*e);
   }
   // The tail starts a little before the present, then follows.
-  const uint64_t start = d.snapshot.lastEventSeq > Data::kEventTail ? d.snapshot.lastEventSeq - Data::kEventTail : 0;
-  if (remote_ && !tailStarted_) startRemoteTail(start);
+  const uint64_t start =
+      d.snapshot.lastEventSeq > Data::kEventTail ? d.snapshot.lastEventSeq - Data::kEventTail : 0;
+  if (remote_ && !tailThread_.joinable()) startRemoteTail(start);
   const uint64_t after = d.events.empty() ? start : d.events.back().seq;
   for (Event& e : newEvents(after)) d.events.push_back(std::move(e));
   while (d.events.size() > Data::kEventTail) d.events.pop_front();
-  d.history.push_back(utilOf(d.snapshot));
-  while (d.history.size() > Data::kHistory) d.history.pop_front();
-  const auto record = [](std::deque<double>& h, double v) {
-    h.push_back(v);
-    while (h.size() > Data::kHistory) h.pop_front();
-  };
-  for (const TeamView& t : d.snapshot.teams) record(d.teamHistory[t.name], t.gpusInUse);
-  std::map<std::string, std::pair<double, double>> pools;  // allocated, total
-  for (const NodeView& n : d.snapshot.nodes)
-    for (const GpuView& g : n.gpus) pools[n.pool].first += g.allocated, pools[n.pool].second += 1;
-  for (const auto& [pool, v] : pools) record(d.poolHistory[pool], v.first / v.second);
+  recordHistory(d);
+  deriveGpus(d, catalog_);
   return d;
 }
 
 std::variant<CommandResult, ApiError> Feed::act(const Command& c, bool dryRun) {
   const Caller who{remote_ ? "" : "top"};
-  return await<CommandResult>([&](Reply<CommandResult> r) {
-    session().act(c, dryRun, who, std::nullopt, std::move(r));
-  });
+  return await<CommandResult>(
+      [&](Reply<CommandResult> r) { session().act(c, dryRun, who, std::nullopt, std::move(r)); });
 }
 
-template std::variant<ClusterSnapshot, ApiError> await(const std::function<void(Reply<ClusterSnapshot>)>&, double);
+template std::variant<ClusterSnapshot, ApiError> await(
+    const std::function<void(Reply<ClusterSnapshot>)>&, double);
 
 }  // namespace tessera::tui

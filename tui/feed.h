@@ -2,8 +2,9 @@
 // Where the terminal console's data comes from: a ClusterSession (the embedded demo's Backend or
 // a RemoteSession), read with blocking calls from the console's loop, plus the event tail: the
 // embedded backend's event hub, or a remote watch stream on its own thread, which resumes after
-// the last event it saw when the connection comes back.
-#include <atomic>
+// the last event it saw when the connection comes back. The Feed owns that thread: its
+// destructor cancels the stream and joins it, so the thread never outlives what it uses.
+#include <condition_variable>
 #include <deque>
 #include <memory>
 #include <mutex>
@@ -12,13 +13,16 @@
 #include "rpc/client.h"
 #include "service/backend.h"
 #include "state.h"
+#include "topology/gpu_catalog.h"
 
 namespace tessera::tui {
 
 class Feed {
  public:
-  // `backend` for the embedded demo, `remote` for a tesserad; exactly one is set.
-  Feed(std::shared_ptr<Backend> backend, std::shared_ptr<rpc::RemoteSession> remote);
+  // `backend` for the embedded demo, `remote` for a tesserad; exactly one is set. `catalog` gives
+  // the GPU models' MIG geometry.
+  Feed(std::shared_ptr<Backend> backend, std::shared_ptr<rpc::RemoteSession> remote,
+       const GpuCatalog& catalog = GpuCatalog::builtin());
   ~Feed();
   Feed(const Feed&) = delete;
   Feed& operator=(const Feed&) = delete;
@@ -37,15 +41,20 @@ class Feed {
   void startRemoteTail(uint64_t after);
   std::shared_ptr<Backend> backend_;
   std::shared_ptr<rpc::RemoteSession> remote_;
+  const GpuCatalog& catalog_;
   ClusterSession::CancelWatch cancelWatch_;
+  void followRemoteTail(uint64_t after);
+  void stopRemoteTail();
   // The remote tail: filled by the watch thread, emptied by fetch().
   struct Tail {
     std::mutex mutex;
+    std::condition_variable stopped;  // wakes the thread from its pause between reconnects
     std::deque<Event> events;
-    std::atomic<bool> stop{false};
+    bool stop = false;
+    grpc::ClientContext* stream = nullptr;  // the stream being read, cancelled on stop
   };
-  std::shared_ptr<Tail> tail_;
-  bool tailStarted_ = false;
+  Tail tail_;
+  std::thread tailThread_;
 };
 
 // A session call made synchronous: waits for the reply (at most `seconds`).

@@ -2,6 +2,7 @@
 // slices, holds and running jobs; and the key map.
 #include <algorithm>
 
+#include "heatmap_layout.h"
 #include "rows.h"
 #include "text.h"
 #include "views.h"
@@ -23,7 +24,8 @@ struct Lines {
   }
   void draw(Screen& scr, int x, int y, int h) const {
     for (int i = 0; i < h && i < static_cast<int>(items.size()); ++i)
-      scr.put(x, y + i, items[static_cast<size_t>(i)].first, items[static_cast<size_t>(i)].second, width);
+      scr.put(x, y + i, items[static_cast<size_t>(i)].first, items[static_cast<size_t>(i)].second,
+              width);
   }
 };
 
@@ -44,8 +46,11 @@ void explanationLines(Lines& out, const Explanation& e, Seconds now) {
   out.field(str(Top::tr("Nodes")), engineText(e.nodeSummary));
   if (e.queuePosition)
     out.field(str(Top::tr("Queue position")),
-              std::to_string(*e.queuePosition) + " / " + std::to_string(e.queueLength), Role::Accent);
-  if (e.eta) out.field(str(Top::tr("ETA")), str(Top::tr("in %1").arg(QString::fromStdString(shortDuration(*e.eta - now)))));
+              std::to_string(*e.queuePosition) + " / " + std::to_string(e.queueLength),
+              Role::Accent);
+  if (e.eta)
+    out.field(str(Top::tr("ETA")),
+              str(Top::tr("in %1").arg(QString::fromStdString(shortDuration(*e.eta - now)))));
   out.field(str(Top::tr("Fragmentation")), engineText(e.fragmentation));
   out.field(str(Top::tr("Blocked by jobs")), ids(e.blockingJobs));
   std::string queues;
@@ -56,7 +61,8 @@ void explanationLines(Lines& out, const Explanation& e, Seconds now) {
   out.field(str(Top::tr("Placement")), engineText(e.placement), Role::Ok);
   if (!e.history.empty()) out.add(str(Top::tr("History:")), Role::Header);
   const size_t first = e.history.size() > 12 ? e.history.size() - 12 : 0;
-  for (size_t i = first; i < e.history.size(); ++i) out.add("  " + engineText(e.history[i]), Role::Dim);
+  for (size_t i = first; i < e.history.size(); ++i)
+    out.add("  " + engineText(e.history[i]), Role::Dim);
 }
 
 }  // namespace
@@ -67,15 +73,17 @@ void drawJobDetail(Screen& scr, const State& s, int x, int y, int w, int h) {
   if (j) {
     const Job& job = j->row.job;
     out.add(std::to_string(job.id) + "  " + job.name, Role::Header);
-    out.add(str(Top::tr("team %1, class %2, %3, asks %4")
-                    .arg(QString::fromStdString(job.team), QString::fromStdString(job.priorityClass),
-                         QString::fromStdString(jobStateName(j->row.state)),
-                         QString::fromStdString(jobRequest(job)))));
+    out.add(
+        str(Top::tr("team %1, class %2, %3, asks %4")
+                .arg(QString::fromStdString(job.team), QString::fromStdString(job.priorityClass),
+                     QString::fromStdString(jobStateName(j->row.state)),
+                     QString::fromStdString(jobRequest(job)))));
     if (job.held) out.add(str(Top::tr("held by an operator")), Role::Warn);
     std::string where;
     for (const PlacedTask& t : j->placement) {
       where += (where.empty() ? "" : " ") + t.node + "[";
-      for (size_t i = 0; i < t.gpus.size(); ++i) where += (i ? "," : "") + std::to_string(t.gpus[i]);
+      for (size_t i = 0; i < t.gpus.size(); ++i)
+        where += (i ? "," : "") + std::to_string(t.gpus[i]);
       where += "]";
     }
     out.field(str(Top::tr("Running on")), where, Role::Ok);
@@ -87,36 +95,44 @@ void drawJobDetail(Screen& scr, const State& s, int x, int y, int w, int h) {
   out.draw(scr, x, y, h);
 }
 
-double migBusyFraction(const GpuView& gpu) {
-  int busy = 0;
-  for (const auto& o : gpu.occupants) {
-    const std::string& p = o.migProfile;
-    const int g = p.empty() ? 0 : std::atoi(p.c_str());
-    busy += g == 3 ? 4 : g == 7 ? 8 : g;  // memory slices: 3g and 4g take 4, 7g all 8
-  }
-  return std::min(1.0, busy / 8.0);
+double migBusyFraction(const GpuDerived* gpu) {
+  if (!gpu || gpu->slices.empty()) return 0;
+  const auto busy = std::count(gpu->slices.begin(), gpu->slices.end(), MigSliceState::Busy);
+  return static_cast<double>(busy) / static_cast<double>(gpu->slices.size());
 }
 
-void drawMigSlices(Screen& scr, const Glyphs& g, int x, int y, const GpuView& gpu) {
-  for (int i = 0; i < 8; ++i) scr.putChar(x + i, y, g.migFree, Role::Dim);
-  for (const auto& o : gpu.occupants) {
-    if (o.migStart < 0) continue;
-    const int n = o.migProfile.empty() ? 1 : std::atoi(o.migProfile.c_str());
-    const int slices = n == 3 ? 4 : n == 7 ? 8 : std::max(1, n);
-    for (int i = o.migStart; i < std::min(8, o.migStart + slices); ++i)
-      scr.putChar(x + i, y, g.heat[4], Role::Accent);
+int drawMigSlices(Screen& scr, const Glyphs& g, int x, int y, const GpuDerived* gpu) {
+  if (!gpu) return 0;
+  int cx = x;
+  for (MigSliceState st : gpu->slices) {
+    switch (st) {
+      case MigSliceState::Busy:
+        cx += scr.putChar(cx, y, g.heat[4], Role::Accent);
+        break;
+      case MigSliceState::Idle:
+        cx += scr.putChar(cx, y, g.heat[2], Role::Normal);
+        break;
+      case MigSliceState::Free:
+        cx += scr.putChar(cx, y, g.migFree, Role::Dim);
+        break;
+      case MigSliceState::Stranded:
+        cx += scr.putChar(cx, y, g.migFree, Role::Warn);
+        break;
+    }
   }
+  return cx - x;
 }
 
 namespace {
 
-void drawGpuRow(Screen& scr, const Glyphs& gl, const GpuView& g, int x, int y, int w) {
+void drawGpuRow(Screen& scr, const Glyphs& gl, const GpuView& g, const GpuDerived* d, int x, int y,
+                int w) {
   int cx = x + scr.put(x, y, "GPU" + std::to_string(g.index) + " ", Role::Header, 6);
   cx = x + 6;
   const int barW = std::clamp((w - 40) / 2, 6, 20);
   if (g.sharing == "mig") {
-    drawMigSlices(scr, gl, cx, y, g);
-    scr.put(cx + 9, y, g.migLayout, Role::Dim, x + w - cx - 9);
+    const int bar = drawMigSlices(scr, gl, cx, y, d) + 1;
+    scr.put(cx + bar, y, g.migLayout, Role::Dim, x + w - cx - bar);
     return;
   }
   scr.put(cx, y, "UTL", Role::Dim);
@@ -140,27 +156,34 @@ void drawNodeDetail(Screen& scr, const State& s, int x, int y, int w, int h) {
   for (const NodeView& n : s.data.snapshot.nodes)
     if (n.name == s.ui.detailNode) node = &n;
   if (!node) {
-    scr.put(x, y, str(Top::tr("No node %1").arg(QString::fromStdString(s.ui.detailNode))), Role::Dim, w);
+    scr.put(x, y, str(Top::tr("No node %1").arg(QString::fromStdString(s.ui.detailNode))),
+            Role::Dim, w);
     return;
   }
   int line = 0;
-  scr.put(x, y + line++, node->name + "  " + node->state + "  " + node->pool + "  " + node->spine + " > " + node->leaf,
-          node->state == "up" ? Role::Header : Role::Warn, w);
-  for (const GpuView& g : node->gpus) {
+  scr.put(
+      x, y + line++,
+      node->name + "  " + node->state + "  " + node->pool + "  " + node->spine + " > " + node->leaf,
+      node->state == "up" ? Role::Header : Role::Warn, w);
+  for (size_t i = 0; i < node->gpus.size(); ++i) {
     if (line >= h) return;
-    drawGpuRow(scr, *s.glyphs, g, x, y + line++, w);
+    drawGpuRow(scr, *s.glyphs, node->gpus[i], derivedOf(s, *node, i), x, y + line, w);
+    if (s.ui.detailGpu == static_cast<int>(i))
+      scr.paintRow(y + line, Role::Selected, x, 5);  // "GPU3 "
+    ++line;
   }
   Lines out{{}, w};
   if (!node->holds.empty()) out.add(str(Top::tr("Holds:")), Role::Header);
   for (const NodeHoldView& hold : node->holds)
-    out.add("  " + hold.owner + (hold.gpu.empty() ? "" : " " + hold.gpu) + ": " + engineText(hold.reason) +
-                (hold.down ? "  (" + str(Top::tr("down")) + ")" : ""),
+    out.add("  " + hold.owner + (hold.gpu.empty() ? "" : " " + hold.gpu) + ": " +
+                engineText(hold.reason) + (hold.down ? "  (" + str(Top::tr("down")) + ")" : ""),
             hold.down ? Role::Bad : Role::Warn);
   out.add(str(Top::tr("Running jobs:")), Role::Header);
   for (const JobInfo& j : s.data.jobs)
     for (const PlacedTask& t : j.placement)
       if (t.node == node->name) {
-        out.add("  " + std::to_string(j.row.job.id) + " " + j.row.job.name + " (" + j.row.job.team + ")");
+        out.add("  " + std::to_string(j.row.job.id) + " " + j.row.job.name + " (" + j.row.job.team +
+                ")");
         break;
       }
   out.draw(scr, x, y + line, h - line);
@@ -168,14 +191,16 @@ void drawNodeDetail(Screen& scr, const State& s, int x, int y, int w, int h) {
 
 void drawHelp(Screen& scr, const State& s, int x, int y, int w, int h) {
   std::vector<std::pair<const char*, QString>> keys{
-      {":jobs :pending :nodes :gpus :mig :events :teams", Top::tr("switch view")},
+      {":jobs :pending :running :nodes :gpus :mig :events :teams", Top::tr("switch view")},
+      {":jobs team=vision", Top::tr("switch view and filter it")},
       {"/", Top::tr("filter: words, key=value (team=, state=, node=, name=, ...)")},
       {"Enter", Top::tr("drill down: job or node detail")},
       {"Esc", Top::tr("back, or clear the filter")},
       {"Up Down PgUp PgDn Home End  j k", Top::tr("move the selection")},
+      {"Left Right Up Down  h j k l", Top::tr("heatmap: move to the GPU beside, above or below")},
       {"s S", Top::tr("sort by the next column / reverse")},
       {"g", Top::tr("group jobs by team")},
-      {"l", Top::tr("next heatmap layer")},
+      {"L Tab", Top::tr("next heatmap layer")},
       {"q Ctrl+C", Top::tr("quit")}};
   if (!s.ui.readonly) {
     keys.push_back({"h r", Top::tr("hold / release the job")});

@@ -17,16 +17,28 @@ constexpr int kBottom = 2;  // hints and command line
 
 std::string viewTitle(View v) {
   switch (v) {
-    case View::Jobs: return str(Top::tr("Jobs"));
-    case View::Pending: return str(Top::tr("Pending"));
-    case View::Nodes: return str(Top::tr("Nodes"));
-    case View::Gpus: return str(Top::tr("GPU heatmap"));
-    case View::Mig: return str(Top::tr("MIG"));
-    case View::Events: return str(Top::tr("Events"));
-    case View::Teams: return str(Top::tr("Teams"));
-    case View::JobDetail: return str(Top::tr("Job"));
-    case View::NodeDetail: return str(Top::tr("Node"));
-    case View::Help: return str(Top::tr("Keys"));
+    case View::Jobs:
+      return str(Top::tr("Jobs"));
+    case View::Pending:
+      return str(Top::tr("Pending"));
+    case View::Running:
+      return str(Top::tr("Running"));
+    case View::Nodes:
+      return str(Top::tr("Nodes"));
+    case View::Gpus:
+      return str(Top::tr("GPU heatmap"));
+    case View::Mig:
+      return str(Top::tr("MIG"));
+    case View::Events:
+      return str(Top::tr("Events"));
+    case View::Teams:
+      return str(Top::tr("Teams"));
+    case View::JobDetail:
+      return str(Top::tr("Job"));
+    case View::NodeDetail:
+      return str(Top::tr("Node"));
+    case View::Help:
+      return str(Top::tr("Keys"));
   }
   return {};
 }
@@ -35,8 +47,9 @@ void drawTitle(Screen& scr, const State& s) {
   const ClusterSnapshot& c = s.data.snapshot;
   const auto gpus = [](double v) { return std::to_string(static_cast<int>(v + 0.5)); };
   std::string line = " Tessera top  " + s.data.source + "  " +
-                     str(Top::tr("GPUs %1/%2").arg(QString::fromStdString(gpus(c.gpusAllocated)),
-                                                   QString::fromStdString(gpus(c.gpusTotal)))) +
+                     str(Top::tr("GPUs %1/%2")
+                             .arg(QString::fromStdString(gpus(c.gpusAllocated)),
+                                  QString::fromStdString(gpus(c.gpusTotal)))) +
                      "  " + str(Top::tr("run %1").arg(c.runningJobs)) + "  " +
                      str(Top::tr("pend %1").arg(c.pendingJobs)) + "  ";
   scr.fill(0, 0, scr.width(), 1, U' ', Role::Title);
@@ -60,9 +73,10 @@ std::string viewLine(const State& s) {
   if (v != View::JobDetail && v != View::NodeDetail && v != View::Help)
     line += " [" + std::to_string(rowCount(s)) + "]";
   if (!s.ui.filter.empty()) line += "  /" + s.ui.filter;
-  if (v == View::Jobs || v == View::Pending)
+  if (isJobList(v))
     line += "  " + str(Top::tr("sort")) + ":" + jobSortName(s.ui.sort) +
-            (s.ui.descending ? "-" : "+") + (s.ui.groupByTeam ? "  " + str(Top::tr("by team")) : "");
+            (s.ui.descending ? "-" : "+") +
+            (s.ui.groupByTeam ? "  " + str(Top::tr("by team")) : "");
   if (s.ui.readonly) line += "  " + str(Top::tr("read-only"));
   return line;
 }
@@ -71,9 +85,8 @@ std::string viewLine(const State& s) {
 std::string hints(const State& s) {
   std::string h = str(Top::tr(":view /filter ?keys Esc back q quit"));
   const View v = s.ui.view();
-  if (v == View::Jobs || v == View::Pending)
-    h += "  " + str(Top::tr("Enter detail s sort g group"));
-  if (v == View::Gpus) h += "  " + str(Top::tr("l layer Enter node"));
+  if (isJobList(v)) h += "  " + str(Top::tr("Enter detail s sort g group"));
+  if (v == View::Gpus) h += "  " + str(Top::tr("arrows/hjkl move L layer Enter node"));
   if (s.ui.readonly) return h;
   if (selectedJob(s)) h += "  " + str(Top::tr("h hold r release p preempt x cancel"));
   if (selectedNode(s)) h += "  " + str(Top::tr("d drain u undrain"));
@@ -86,14 +99,19 @@ void drawHints(Screen& scr, const State& s, int y) {
 
 void drawCommandLine(Screen& scr, const State& s, int y) {
   switch (s.ui.mode) {
-    case Mode::Command: scr.put(0, y, ":" + s.ui.input, Role::Accent); return;
-    case Mode::Filter: scr.put(0, y, "/" + s.ui.input, Role::Accent); return;
+    case Mode::Command:
+      scr.put(0, y, ":" + s.ui.input, Role::Accent);
+      return;
+    case Mode::Filter:
+      scr.put(0, y, "/" + s.ui.input, Role::Accent);
+      return;
     case Mode::Prompt: {
       const int x = scr.put(0, y, s.ui.message + " ", Role::Accent);
       scr.put(x, y, s.ui.input, Role::Normal);
       return;
     }
-    default: break;
+    default:
+      break;
   }
   if (!s.ui.message.empty()) scr.put(0, y, s.ui.message, Role::Accent);
 }
@@ -104,11 +122,14 @@ void drawImpact(Screen& scr, const Impact& impact, int x, int& y, int w) {
     for (JobId j : v) out += (out.empty() ? "" : " ") + std::to_string(j);
     return out.empty() ? std::string("-") : out;
   };
-  scr.put(x, y++, str(Top::tr("starts: %1").arg(QString::fromStdString(ids(impact.started)))), Role::Ok, w);
+  scr.put(x, y++, str(Top::tr("starts: %1").arg(QString::fromStdString(ids(impact.started)))),
+          Role::Ok, w);
   scr.put(x, y++, str(Top::tr("preempted: %1").arg(QString::fromStdString(ids(impact.preempted)))),
           impact.preempted.empty() ? Role::Normal : Role::Bad, w);
-  scr.put(x, y++, str(Top::tr("stopped: %1").arg(QString::fromStdString(ids(impact.stopped)))), Role::Normal, w);
-  scr.put(x, y++, str(Top::tr("GPU-hours lost: %1").arg(impact.gpuHoursLost, 0, 'f', 1)), Role::Normal, w);
+  scr.put(x, y++, str(Top::tr("stopped: %1").arg(QString::fromStdString(ids(impact.stopped)))),
+          Role::Normal, w);
+  scr.put(x, y++, str(Top::tr("GPU-hours lost: %1").arg(impact.gpuHoursLost, 0, 'f', 1)),
+          Role::Normal, w);
   for (const Text& warning : impact.warnings) scr.put(x, y++, engineText(warning), Role::Warn, w);
 }
 
@@ -134,15 +155,34 @@ void drawBody(Screen& scr, const State& s, int h) {
   const int w = scr.width();
   switch (s.ui.view()) {
     case View::Jobs:
-    case View::Pending: drawJobs(scr, s, 0, kTop, w, h); break;
-    case View::Nodes: drawNodes(scr, s, 0, kTop, w, h); break;
-    case View::Gpus: drawHeatmap(scr, s, 0, kTop, w, h); break;
-    case View::Mig: drawMig(scr, s, 0, kTop, w, h); break;
-    case View::Events: drawEvents(scr, s, 0, kTop, w, h); break;
-    case View::Teams: drawTeams(scr, s, 0, kTop, w, h); break;
-    case View::JobDetail: drawJobDetail(scr, s, 0, kTop, w, h); break;
-    case View::NodeDetail: drawNodeDetail(scr, s, 0, kTop, w, h); break;
-    case View::Help: drawHelp(scr, s, 0, kTop, w, h); break;
+    case View::Pending:
+    case View::Running:
+      drawJobs(scr, s, 0, kTop, w, h);
+      break;
+    case View::Nodes:
+      drawNodes(scr, s, 0, kTop, w, h);
+      break;
+    case View::Gpus:
+      drawHeatmap(scr, s, 0, kTop, w, h);
+      break;
+    case View::Mig:
+      drawMig(scr, s, 0, kTop, w, h);
+      break;
+    case View::Events:
+      drawEvents(scr, s, 0, kTop, w, h);
+      break;
+    case View::Teams:
+      drawTeams(scr, s, 0, kTop, w, h);
+      break;
+    case View::JobDetail:
+      drawJobDetail(scr, s, 0, kTop, w, h);
+      break;
+    case View::NodeDetail:
+      drawNodeDetail(scr, s, 0, kTop, w, h);
+      break;
+    case View::Help:
+      drawHelp(scr, s, 0, kTop, w, h);
+      break;
   }
 }
 

@@ -1,6 +1,8 @@
 // The list views: jobs (all active, or pending only), nodes, MIG GPUs, events and teams.
 #include <algorithm>
+#include <array>
 
+#include "heatmap_layout.h"
 #include "rows.h"
 #include "text.h"
 #include "views.h"
@@ -11,12 +13,16 @@ namespace {
 
 Role stateRole(JobState st) {
   switch (st) {
-    case JobState::Running: return Role::Ok;
+    case JobState::Running:
+      return Role::Ok;
     case JobState::Pending:
-    case JobState::Admitted: return Role::Warn;
+    case JobState::Admitted:
+      return Role::Warn;
     case JobState::Failed:
-    case JobState::Preempted: return Role::Bad;
-    default: return Role::Dim;
+    case JobState::Preempted:
+      return Role::Bad;
+    default:
+      return Role::Dim;
   }
 }
 
@@ -34,10 +40,14 @@ std::string jobReason(const JobInfo& j) {
 }
 
 std::vector<Column> jobColumns() {
-  return {{str(Top::tr("ID")), 6, true, 10},       {str(Top::tr("NAME")), 18, false, 9},
-          {str(Top::tr("TEAM")), 10, false, 7},    {str(Top::tr("CLASS")), 12, false, 2},
-          {str(Top::tr("STATE")), 8, false, 8},    {str(Top::tr("GPUS")), 9, false, 6},
-          {str(Top::tr("POS")), 4, true, 4},       {str(Top::tr("AGE")), 7, true, 3},
+  return {{str(Top::tr("ID")), 6, true, 10},
+          {str(Top::tr("NAME")), 18, false, 9},
+          {str(Top::tr("TEAM")), 10, false, 7},
+          {str(Top::tr("CLASS")), 12, false, 2},
+          {str(Top::tr("STATE")), 8, false, 8},
+          {str(Top::tr("GPUS")), 9, false, 6},
+          {str(Top::tr("POS")), 4, true, 4},
+          {str(Top::tr("AGE")), 7, true, 3},
           {str(Top::tr("REASON / NODES")), 16, false, 7, true}};
 }
 
@@ -109,23 +119,27 @@ void drawNodes(Screen& scr, const State& s, int x, int y, int w, int h) {
 }
 
 void drawMig(Screen& scr, const State& s, int x, int y, int w, int h) {
+  const auto gpus = visibleMigGpus(s);
+  int slices = 8;  // the column fits the model with the most memory slices
+  for (const GpuRef& r : gpus)
+    if (const GpuDerived* d = derivedOf(s, *r.node, *r.gpu))
+      slices = std::max(slices, static_cast<int>(d->slices.size()));
   TableView t{{{str(Top::tr("GPU")), 16, false, 10},
                {str(Top::tr("MODEL")), 16, false, 5},
-               {str(Top::tr("SLICES")), 8, false, 9},
+               {str(Top::tr("SLICES")), slices, false, 9},
                {str(Top::tr("BUSY")), 5, true, 6},
                {str(Top::tr("LAYOUT")), 20, false, 7, true}},
               {},
               {},
               s.ui.selected};
-  const auto gpus = visibleMigGpus(s);
   for (const GpuRef& r : gpus)
     t.rows.push_back({{r.node->name + "/" + std::to_string(r.gpu->index)},
                       {r.gpu->model, Role::Dim},
                       {"", Role::Normal,
-                       [&s, gpu = r.gpu](Screen& out, int bx, int by, int) {
-                         drawMigSlices(out, *s.glyphs, bx, by, *gpu);
+                       [&s, d = derivedOf(s, *r.node, *r.gpu)](Screen& out, int bx, int by, int) {
+                         drawMigSlices(out, *s.glyphs, bx, by, d);
                        }},
-                      {percent(migBusyFraction(*r.gpu))},
+                      {percent(migBusyFraction(derivedOf(s, *r.node, *r.gpu)))},
                       {r.gpu->migLayout}});
   drawTable(scr, t, x, y, w, h);
 }
@@ -150,53 +164,92 @@ void drawEvents(Screen& scr, const State& s, int x, int y, int w, int h) {
   drawTable(scr, t, x, y, w, h);
 }
 
-void drawTeams(Screen& scr, const State& s, int x, int y, int w, int h) {
-  // The utilization history first: the cluster's allocated, busy and SM-active, then each pool's
-  // allocation, as sparklines.
-  std::vector<double> alloc, busy, sm;
-  for (const UtilPoint& p : s.data.history) {
-    alloc.push_back(p.allocated);
-    busy.push_back(p.busy);
-    sm.push_back(p.smActive);
+namespace {
+
+constexpr std::array<Role, 3> kSeriesRoles{Role::Accent, Role::Ok, Role::Normal};
+
+// A history's allocated, busy and SM-active values, each divided by `scale`.
+std::array<std::vector<double>, 3> seriesOf(const std::deque<UtilPoint>& points, double scale) {
+  std::array<std::vector<double>, 3> out;
+  for (const UtilPoint& p : points) {
+    out[0].push_back(p.allocated / scale);
+    out[1].push_back(p.busy / scale);
+    out[2].push_back(p.smActive / scale);
   }
-  std::vector<std::pair<std::string, std::vector<double>>> series{
-      {str(Top::tr("allocated")), alloc}, {str(Top::tr("busy")), busy}, {str(Top::tr("SM active")), sm}};
-  for (const auto& [pool, values] : s.data.poolHistory)
-    series.emplace_back(str(Top::tr("pool %1").arg(QString::fromStdString(pool))),
-                        std::vector<double>(values.begin(), values.end()));
+  return out;
+}
+
+// The three series side by side in `w` cells, a space apart; with `withValue` each ends with its
+// latest value as a percentage.
+void drawSeries(Screen& scr, const Glyphs& g, int x, int y, int w,
+                const std::deque<UtilPoint>& points, double scale, bool withValue) {
+  const auto series = seriesOf(points, scale);
+  const int segment = (w - 2) / 3;
+  for (size_t i = 0; i < series.size(); ++i) {
+    const int sx = x + static_cast<int>(i) * (segment + 1);
+    const std::string value =
+        withValue
+            ? " " + percent(series[i].empty() ? std::nullopt : std::optional(series[i].back()))
+            : "";
+    const int sparkW = std::max(0, segment - textWidth(value));
+    drawSparkline(scr, g, sx, y, sparkW, series[i], kSeriesRoles[i]);
+    scr.put(sx + sparkW, y, value, Role::Normal, segment - sparkW);
+  }
+}
+
+void drawSeriesTitles(Screen& scr, int x, int y, int w) {
+  const int segment = (w - 2) / 3;
+  const std::array<std::string, 3> titles{str(Top::tr("allocated")), str(Top::tr("busy")),
+                                          str(Top::tr("SM active"))};
+  for (size_t i = 0; i < titles.size(); ++i)
+    scr.put(x + static_cast<int>(i) * (segment + 1), y, titles[i], kSeriesRoles[i], segment);
+}
+
+// The utilization history above the teams: the series' titles, the cluster, then each pool.
+int drawUtilization(Screen& scr, const State& s, int x, int y, int w, int h) {
+  const int lw = std::min(w / 4, 20);
+  std::vector<std::pair<std::string, const std::deque<UtilPoint>*>> rows{
+      {str(Top::tr("cluster")), &s.data.history}};
+  for (const auto& [pool, points] : s.data.poolHistory)
+    rows.emplace_back(str(Top::tr("pool %1").arg(QString::fromStdString(pool))), &points);
   int line = 0;
-  const int lw = std::min(w / 3, 26);
-  for (const auto& [name, values] : series) {
-    if (line >= h / 2) break;  // the teams keep at least half of the body
-    const std::string label = name + " " + percent(values.empty() ? std::nullopt : std::optional(values.back()));
-    scr.put(x, y + line, label, Role::Normal, lw);
-    drawSparkline(scr, *s.glyphs, x + lw, y + line, w - lw, values, Role::Accent);
-    ++line;
+  if (h / 2 < 2) return line;  // the teams keep at least half of the body
+  drawSeriesTitles(scr, x + lw, y + line++, w - lw);
+  for (const auto& [name, points] : rows) {
+    if (line >= h / 2) break;
+    scr.put(x, y + line, name, Role::Normal, lw - 1);
+    drawSeries(scr, *s.glyphs, x + lw, y + line++, w - lw, *points, 1.0, true);
   }
+  return line;
+}
+
+}  // namespace
+
+void drawTeams(Screen& scr, const State& s, int x, int y, int w, int h) {
+  const int line = drawUtilization(scr, s, x, y, w, h);
   TableView t{{{str(Top::tr("TEAM")), 16, false, 10},
                {str(Top::tr("PARENT")), 12, false, 3},
                {str(Top::tr("IN USE")), 7, true, 9},
                {str(Top::tr("GUARANTEED")), 10, true, 6},
                {str(Top::tr("SHARE")), 6, true, 5},
-               {str(Top::tr("HISTORY")), 12, false, 7, true}},
+               {str(Top::tr("ALLOCATED / BUSY / SM")), 20, false, 7, true}},
               {},
               {},
               s.ui.selected};
+  static const std::deque<UtilPoint> kNone;
   for (const TeamView* team : visibleTeams(s)) {
-    // The team's GPUs in use, scaled to its own peak (or its guarantee when that is higher).
-    std::vector<double> used;
-    if (auto it = s.data.teamHistory.find(team->name); it != s.data.teamHistory.end())
-      used.assign(it->second.begin(), it->second.end());
+    // In GPUs, scaled to the team's own peak (or its guarantee when that is higher).
+    const auto it = s.data.teamHistory.find(team->name);
+    const std::deque<UtilPoint>& points = it == s.data.teamHistory.end() ? kNone : it->second;
     double peak = std::max(1.0, static_cast<double>(team->guaranteed));
-    for (double v : used) peak = std::max(peak, v);
-    for (double& v : used) v /= peak;
+    for (const UtilPoint& p : points) peak = std::max(peak, p.allocated);
     t.rows.push_back({{team->name},
                       {team->parent, Role::Dim},
                       {std::to_string(static_cast<int>(team->gpusInUse + 0.5))},
                       {std::to_string(team->guaranteed), Role::Dim},
                       {percent(team->fairShareUsage)},
-                      {"", Role::Normal, [&s, used](Screen& out, int bx, int by, int bw) {
-                         drawSparkline(out, *s.glyphs, bx, by, bw, used, Role::Accent);
+                      {"", Role::Normal, [&s, &points, peak](Screen& out, int bx, int by, int bw) {
+                         drawSeries(out, *s.glyphs, bx, by, bw, points, peak, false);
                        }}});
   }
   drawTable(scr, t, x, y + line, w, h - line);

@@ -43,8 +43,8 @@ Filter Filter::parse(std::string_view text) {
 
 bool Filter::matches(const std::vector<Field>& fields) const {
   for (const auto& [key, value] : keyed) {
-    const auto it = std::find_if(fields.begin(), fields.end(),
-                                 [&](const Field& f) { return f.first == key; });
+    const auto it =
+        std::find_if(fields.begin(), fields.end(), [&](const Field& f) { return f.first == key; });
     if (it == fields.end() || !contains(it->second, value)) return false;
   }
   for (const std::string& w : words) {
@@ -67,10 +67,14 @@ std::string jobRequest(const Job& j) {
   const auto& r = j.perTask;
   const std::string tasks = j.tasks > 1 ? std::to_string(j.tasks) + "x" : "";
   switch (r.kind) {
-    case GpuRequest::Kind::Whole: return tasks + std::to_string(r.gpus) + " GPU";
-    case GpuRequest::Kind::Mig: return tasks + r.migProfile;
-    case GpuRequest::Kind::Fraction: return tasks + std::to_string(r.milli / 10) + "% GPU";
-    case GpuRequest::Kind::None: break;
+    case GpuRequest::Kind::Whole:
+      return tasks + std::to_string(r.gpus) + " GPU";
+    case GpuRequest::Kind::Mig:
+      return tasks + r.migProfile;
+    case GpuRequest::Kind::Fraction:
+      return tasks + std::to_string(r.milli / 10) + "% GPU";
+    case GpuRequest::Kind::None:
+      break;
   }
   return tasks + "-";
 }
@@ -90,8 +94,12 @@ std::vector<Field> jobFields(const JobInfo& j) {
 }
 
 std::vector<Field> nodeFields(const NodeView& n) {
-  std::vector<Field> f{{"name", n.name},   {"node", n.name},       {"state", n.state},
-                       {"pool", n.pool},   {"leaf", n.leaf},       {"spine", n.spine},
+  std::vector<Field> f{{"name", n.name},
+                       {"node", n.name},
+                       {"state", n.state},
+                       {"pool", n.pool},
+                       {"leaf", n.leaf},
+                       {"spine", n.spine},
                        {"reason", engineText(n.stateReason)}};
   if (!n.gpus.empty()) f.emplace_back("model", n.gpus.front().model);
   return f;
@@ -111,16 +119,24 @@ bool jobLess(const JobInfo& a, const JobInfo& b, JobSort k) {
   const Job& y = b.row.job;
   auto key = [&](const JobInfo& i, const Job& j) {
     switch (k) {
-      case JobSort::Name: return std::make_tuple(std::string(), j.name, int64_t{0});
-      case JobSort::Team: return std::make_tuple(j.team, std::string(), int64_t{0});
-      case JobSort::Priority: return std::make_tuple(std::string(), std::string(), int64_t{-i.priority});
-      case JobSort::State: return std::make_tuple(std::string(jobStateName(i.row.state)), std::string(), int64_t{0});
-      case JobSort::Gpus: return std::make_tuple(std::string(), std::string(), static_cast<int64_t>(-j.gpuDemand() * 1000));
-      case JobSort::Age: return std::make_tuple(std::string(), std::string(), int64_t{j.submitTime});
+      case JobSort::Name:
+        return std::make_tuple(std::string(), j.name, int64_t{0});
+      case JobSort::Team:
+        return std::make_tuple(j.team, std::string(), int64_t{0});
+      case JobSort::Priority:
+        return std::make_tuple(std::string(), std::string(), int64_t{-i.priority});
+      case JobSort::State:
+        return std::make_tuple(std::string(jobStateName(i.row.state)), std::string(), int64_t{0});
+      case JobSort::Gpus:
+        return std::make_tuple(std::string(), std::string(),
+                               static_cast<int64_t>(-j.gpuDemand() * 1000));
+      case JobSort::Age:
+        return std::make_tuple(std::string(), std::string(), int64_t{j.submitTime});
       case JobSort::Position:
         return std::make_tuple(std::string(), std::string(),
                                int64_t{i.queuePosition > 0 ? i.queuePosition : 1 << 30});
-      case JobSort::Id: break;
+      case JobSort::Id:
+        break;
     }
     return std::make_tuple(std::string(), std::string(), int64_t{0});
   };
@@ -134,10 +150,11 @@ bool jobLess(const JobInfo& a, const JobInfo& b, JobSort k) {
 
 std::vector<const JobInfo*> visibleJobs(const State& s) {
   const Filter f = Filter::parse(s.ui.filter);
-  const bool pendingOnly = s.ui.view() == View::Pending;
+  const View v = s.ui.view();
   std::vector<const JobInfo*> rows;
   for (const JobInfo& j : s.data.jobs) {
-    if (pendingOnly && j.row.state != JobState::Pending) continue;
+    if (v == View::Pending && j.row.state != JobState::Pending) continue;
+    if (v == View::Running && j.row.state != JobState::Running) continue;
     if (!f.empty() && !f.matches(jobFields(j))) continue;
     rows.push_back(&j);
   }
@@ -195,13 +212,20 @@ std::vector<const TeamView*> visibleTeams(const State& s) {
 int rowCount(const State& s) {
   switch (s.ui.view()) {
     case View::Jobs:
-    case View::Pending: return static_cast<int>(visibleJobs(s).size());
+    case View::Pending:
+    case View::Running:
+      return static_cast<int>(visibleJobs(s).size());
     case View::Nodes:
-    case View::Gpus: return static_cast<int>(visibleNodes(s).size());
-    case View::Mig: return static_cast<int>(visibleMigGpus(s).size());
-    case View::Events: return static_cast<int>(visibleEvents(s).size());
-    case View::Teams: return static_cast<int>(visibleTeams(s).size());
-    default: return 0;
+    case View::Gpus:
+      return static_cast<int>(visibleNodes(s).size());
+    case View::Mig:
+      return static_cast<int>(visibleMigGpus(s).size());
+    case View::Events:
+      return static_cast<int>(visibleEvents(s).size());
+    case View::Teams:
+      return static_cast<int>(visibleTeams(s).size());
+    default:
+      return 0;
   }
 }
 
@@ -209,11 +233,12 @@ std::optional<JobId> selectedJob(const State& s) {
   if (s.ui.view() == View::JobDetail) return s.ui.detailJob;
   if (s.ui.view() == View::Events) {
     const auto rows = visibleEvents(s);
-    if (s.ui.selected < static_cast<int>(rows.size()) && rows[static_cast<size_t>(s.ui.selected)]->job != kNoJob)
+    if (s.ui.selected < static_cast<int>(rows.size()) &&
+        rows[static_cast<size_t>(s.ui.selected)]->job != kNoJob)
       return rows[static_cast<size_t>(s.ui.selected)]->job;
     return std::nullopt;
   }
-  if (s.ui.view() != View::Jobs && s.ui.view() != View::Pending) return std::nullopt;
+  if (!isJobList(s.ui.view())) return std::nullopt;
   const auto rows = visibleJobs(s);
   if (s.ui.selected < 0 || s.ui.selected >= static_cast<int>(rows.size())) return std::nullopt;
   return rows[static_cast<size_t>(s.ui.selected)]->row.job.id;

@@ -1,11 +1,11 @@
 #include "terminal.h"
 
-#include <csignal>
-#include <cstdlib>
-#include <cstring>
 #include <sys/ioctl.h>
 #include <termios.h>
 #include <unistd.h>
+#include <csignal>
+#include <cstdlib>
+#include <cstring>
 
 #define NCURSES_WIDECHAR 1
 #include <ncursesw/curses.h>
@@ -17,7 +17,8 @@ namespace tessera::tui {
 
 std::vector<Run> changedRuns(const Screen* before, const Screen& after) {
   std::vector<Run> runs;
-  const bool all = !before || before->width() != after.width() || before->height() != after.height();
+  const bool all =
+      !before || before->width() != after.width() || before->height() != after.height();
   for (int y = 0; y < after.height(); ++y) {
     if (all) {
       runs.push_back({0, y, after.width()});
@@ -80,25 +81,43 @@ void armCrashRestore(int fd) {
 char32_t mapKey(int status, wint_t ch) {
   if (status == KEY_CODE_YES) {
     switch (ch) {
-      case KEY_UP: return kKeyUp;
-      case KEY_DOWN: return kKeyDown;
-      case KEY_PPAGE: return kKeyPageUp;
-      case KEY_NPAGE: return kKeyPageDown;
-      case KEY_HOME: return kKeyHome;
-      case KEY_END: return kKeyEnd;
-      case KEY_ENTER: return kKeyEnter;
-      case KEY_BACKSPACE: return kKeyBackspace;
-      default: return 0;  // KEY_RESIZE and the rest: nothing for the controller
+      case KEY_UP:
+        return kKeyUp;
+      case KEY_DOWN:
+        return kKeyDown;
+      case KEY_LEFT:
+        return kKeyLeft;
+      case KEY_RIGHT:
+        return kKeyRight;
+      case KEY_PPAGE:
+        return kKeyPageUp;
+      case KEY_NPAGE:
+        return kKeyPageDown;
+      case KEY_HOME:
+        return kKeyHome;
+      case KEY_END:
+        return kKeyEnd;
+      case KEY_ENTER:
+        return kKeyEnter;
+      case KEY_BACKSPACE:
+        return kKeyBackspace;
+      default:
+        return 0;  // KEY_RESIZE and the rest: nothing for the controller
     }
   }
   switch (ch) {
     case L'\n':
-    case L'\r': return kKeyEnter;
-    case 27: return kKeyEscape;
+    case L'\r':
+      return kKeyEnter;
+    case 27:
+      return kKeyEscape;
     case 127:
-    case 8: return kKeyBackspace;
-    case L'\t': return kKeyTab;
-    default: return static_cast<char32_t>(ch);
+    case 8:
+      return kKeyBackspace;
+    case L'\t':
+      return kKeyTab;
+    default:
+      return static_cast<char32_t>(ch);
   }
 }
 
@@ -126,7 +145,8 @@ Terminal::Terminal(std::unique_ptr<Impl> impl) : impl_(std::move(impl)) {}
 std::unique_ptr<Terminal> Terminal::open(const Options& options, std::string& error) {
   auto impl = std::make_unique<Impl>();
   impl->out = options.out;
-  const std::string term = options.term.empty() ? (std::getenv("TERM") ? std::getenv("TERM") : "") : options.term;
+  const std::string term =
+      options.term.empty() ? (std::getenv("TERM") ? std::getenv("TERM") : "") : options.term;
   impl->screen = newterm(term.empty() ? nullptr : term.c_str(), impl->out, options.in);
   if (!impl->screen) {
     error = "unknown terminal type '" + term + "' (set TERM)";
@@ -160,9 +180,12 @@ void Terminal::setupColors() {
   const auto color = [this](const std::optional<Rgb>& c) -> int {
     if (!c) return -1;  // the terminal's default
     switch (mode_) {
-      case ColorMode::TrueColor: return (c->r << 16) | (c->g << 8) | c->b;
-      case ColorMode::Color256: return to256(*c);
-      default: return to8(*c);
+      case ColorMode::TrueColor:
+        return (c->r << 16) | (c->g << 8) | c->b;
+      case ColorMode::Color256:
+        return to256(*c);
+      default:
+        return to8(*c);
     }
   };
   for (int r = 0; r < kRoleCount; ++r) {

@@ -4,14 +4,14 @@
 #include <QLocale>
 #include <QTranslator>
 
+#include <fcntl.h>
+#include <langinfo.h>
+#include <poll.h>
+#include <unistd.h>
 #include <chrono>
 #include <clocale>
 #include <csignal>
-#include <fcntl.h>
-#include <langinfo.h>
 #include <ostream>
-#include <poll.h>
-#include <unistd.h>
 
 #include "controller.h"
 #include "feed.h"
@@ -24,7 +24,7 @@ namespace tessera::tui {
 namespace {
 
 using Clock = std::chrono::steady_clock;
-constexpr auto kMinRefresh = std::chrono::seconds(2);   // pushed changes: at most this often
+constexpr auto kMinRefresh = std::chrono::seconds(2);    // pushed changes: at most this often
 constexpr auto kIdleRefresh = std::chrono::seconds(10);  // no push: telemetry still moves
 
 // The self-pipe: signal handlers and the change watcher write one byte saying what happened.
@@ -40,7 +40,7 @@ void onQuit(int) {
 }
 
 void installSignals() {
-  struct sigaction sa{};
+  struct sigaction sa {};
   sigemptyset(&sa.sa_mask);
   sa.sa_handler = onResize;  // no SA_RESTART: poll() wakes up
   sigaction(SIGWINCH, &sa, nullptr);
@@ -64,6 +64,10 @@ struct Session {
   session::EmbeddedSession embedded;  // keeps the demo's database alive
 };
 
+const GpuCatalog& catalogOf(const TopOptions& o) {
+  return o.catalog ? *o.catalog : GpuCatalog::builtin();
+}
+
 std::optional<Session> openSession(const TopOptions& o, std::ostream& err) {
   Session s;
   if (o.demo) {
@@ -77,7 +81,7 @@ std::optional<Session> openSession(const TopOptions& o, std::ostream& err) {
       return std::nullopt;
     }
     s.embedded = *opened;
-    s.feed = std::make_unique<Feed>(s.embedded.backend, nullptr);
+    s.feed = std::make_unique<Feed>(s.embedded.backend, nullptr, catalogOf(o));
     s.source = "demo";
     return s;
   }
@@ -93,7 +97,8 @@ std::optional<Session> openSession(const TopOptions& o, std::ostream& err) {
     return std::nullopt;
   }
   s.viewer = std::get<rpc::ServerIdentity>(who).role == "viewer";
-  s.feed = std::make_unique<Feed>(nullptr, std::shared_ptr<rpc::RemoteSession>(std::move(*remote)));
+  s.feed = std::make_unique<Feed>(nullptr, std::shared_ptr<rpc::RemoteSession>(std::move(*remote)),
+                                  catalogOf(o));
   s.source = o.remote.address;
   return s;
 }
@@ -118,7 +123,8 @@ class Loop {
  private:
   void waitForInput() {
     const auto due = lastRefresh_ + (changed_ ? kMinRefresh : kIdleRefresh);
-    const auto ms = std::chrono::duration_cast<std::chrono::milliseconds>(due - Clock::now()).count();
+    const auto ms =
+        std::chrono::duration_cast<std::chrono::milliseconds>(due - Clock::now()).count();
     pollfd fds[2] = {{STDIN_FILENO, POLLIN, 0}, {gWake[0], POLLIN, 0}};
     ::poll(fds, 2, static_cast<int>(std::clamp<long long>(ms, 0, 10000)));
   }
@@ -136,12 +142,21 @@ class Loop {
 
   void handleKey(char32_t key) {
     dirty_ = true;
+    s_.ui.width = term_.width();
     for (const Request& r : onKey(s_, key)) {
       switch (r.kind) {
-        case Request::Kind::Quit: quit_ = true; break;
-        case Request::Kind::Refresh: refresh(); break;
-        case Request::Kind::Explain: refresh(); break;
-        case Request::Kind::DryRun: showDryRun(s_, r.command, feed_.act(r.command, true)); break;
+        case Request::Kind::Quit:
+          quit_ = true;
+          break;
+        case Request::Kind::Refresh:
+          refresh();
+          break;
+        case Request::Kind::Explain:
+          refresh();
+          break;
+        case Request::Kind::DryRun:
+          showDryRun(s_, r.command, feed_.act(r.command, true));
+          break;
         case Request::Kind::Apply:
           showApplied(s_, r.command, feed_.act(r.command, false));
           refresh();

@@ -14,10 +14,11 @@ void drawJobDetail(Screen& scr, const State& s, int x, int y, int w, int h);
 void drawNodeDetail(Screen& scr, const State& s, int x, int y, int w, int h);
 void drawHelp(Screen& scr, const State& s, int x, int y, int w, int h);
 
-// MIG instances of a GPU on its 8 memory slices: the slice's role (Accent busy, Dim free,
-// Normal idle instance) drawn as a bar of `8` cells.
-void drawMigSlices(Screen& scr, const Glyphs& g, int x, int y, const GpuView& gpu);
+// A MIG GPU's memory slices as a bar, one cell per slice its model has (GpuDerived::slices):
+// busy instances Accent, idle instances Normal, free slices Dim, stranded ones Warn. Returns the
+// cells drawn (none when the geometry or the layout is unknown).
+int drawMigSlices(Screen& scr, const Glyphs& g, int x, int y, const GpuDerived* gpu);
 // The fraction of a GPU's memory slices its busy instances hold.
-double migBusyFraction(const GpuView& gpu);
+double migBusyFraction(const GpuDerived* gpu);
 
 }  // namespace tessera::tui

@@ -23,8 +23,8 @@
 #include <variant>
 #include <vector>
 
-#include "heatmap_fragmentation.h"
 #include "heatmap_layout.h"
+#include "service/gpu_fragmentation.h"
 
 class QGestureEvent;
 class QMimeData;
@@ -43,7 +43,7 @@ enum class HeatmapLayer {
   Power,          // power draw / board power limit
   Temperature,    // GPU temperature, kHeatmapTemperatureMinC..kHeatmapTemperatureMaxC
   Gap,            // allocated but not doing work: allocated - utilization, clamped to 0..1
-  Fragmentation,  // free but unusable for the pending work (heatmap_fragmentation.h)
+  Fragmentation,  // free but unusable for the pending work (service/gpu_fragmentation.h)
   Health,         // GPU faults (Xid) over the node's state: up, draining, drained, down
 };
 

@@ -17,6 +17,7 @@
 
 #include "core/expected.h"
 #include "mig/mig_plan.h"
+#include "mig/mig_slices.h"
 #include "service/session.h"
 #include "topology/gpu_catalog.h"
 #include "topology/mig_layout.h"
@@ -40,24 +41,6 @@ struct MigGpu {
 // order.
 std::vector<MigGpu> migGpusOf(const ClusterSnapshot& snapshot,
                               const GpuCatalog& catalog = GpuCatalog::builtin());
-
-// Profile indexes of `g` named in `names`; names the model does not have are dropped (profile
-// names are per model, so a fleet-wide demand names profiles of several models). An empty
-// `names` means "no demand known": every profile without media extensions, as the engine's
-// fragmentation measure assumes (MigDemand::uniform).
-std::vector<int> migDemandProfiles(const MigGeometry& g, const std::vector<std::string>& names);
-
-enum class MigSliceState : quint8 {
-  Free,      // no instance, and some demanded profile can still be placed over it
-  Stranded,  // no instance, and no demanded profile can be placed over it next to the others
-  Idle,      // inside an instance without work
-  Busy,      // inside an instance with work
-};
-
-// The state of every memory slice. A free slice is usable when some demanded profile fits (all
-// five checks, via migWhatFits) at a start whose range covers it; otherwise it is stranded.
-std::vector<MigSliceState> migSliceStates(const MigGeometry& g, const MigLayout& layout,
-                                          const std::vector<int>& demand);
 
 // The occupant running on the instance `inst` of `gpu`, or nullptr.
 const GpuView::Occupant* migOccupantOf(const MigGpu& gpu, const MigInstance& inst);

@@ -425,7 +425,7 @@ void MainWindow::showJobs(const std::vector<JobInfo>& jobs) {
     if (j.row.state == JobState::Pending && j.row.job.perTask.kind == GpuRequest::Kind::Mig)
       demand.insert(j.row.job.perTask.migProfile);
   migMap_->setDemand({demand.begin(), demand.end()});
-  heatmap_->setFragmentationDemand(widgets::FragmentationDemand::of(jobs), demo_.catalog);
+  heatmap_->setFragmentationDemand(FragmentationDemand::of(jobs), demo_.catalog);
 }
 
 void MainWindow::log(const QString& line, bool error) {

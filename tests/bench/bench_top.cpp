@@ -12,15 +12,16 @@
 // lines (bench_stats.h) for installer/run-benchmarks.sh; the exit code is non-zero only on errors.
 //
 // Run: build/release/tests/bench/bench_top [--runs N] [--smoke]
+#include <fcntl.h>
+#include <unistd.h>
 #include <chrono>
 #include <clocale>
 #include <cstdio>
-#include <fcntl.h>
 #include <functional>
 #include <string>
-#include <unistd.h>
 
 #include "bench_stats.h"
+#include "topology/gpu_catalog.h"
 #include "tui/controller.h"
 #include "tui/render.h"
 #include "tui/terminal.h"
@@ -40,10 +41,13 @@ GpuView gpuOf(int n, int i) {
   g.index = i;
   g.model = n % 10 == 3 ? "A100-SXM4-80GB" : "H100-SXM5-80GB";
   g.sharing = n % 10 == 3 ? "mig" : "exclusive";
-  g.nvlinkDomain = (n / 32) % 8 == 7 ? "rack-" + std::to_string(n / 4) : "gpu-" + std::to_string(n) + "/nvswitch";
+  g.nvlinkDomain = (n / 32) % 8 == 7 ? "rack-" + std::to_string(n / 4)
+                                     : "gpu-" + std::to_string(n) + "/nvswitch";
   if ((n + i) % 3 != 0) {
     const JobId job = static_cast<JobId>(1 + n / 2);
-    g.occupants.push_back({job, 1000, g.sharing == "mig" ? "3g.40gb" : "", "team", g.sharing == "mig" ? 4 : -1});
+    g.occupants.push_back(
+        {job, 1000, g.sharing == "mig" ? "3g.40gb" : "", "team", g.sharing == "mig" ? 4 : -1});
+    if (g.sharing == "mig") g.migLayout = "3g.40gb@4*";
     g.allocated = 1;
     g.util = ((n * 7 + i * 13) % 100) / 100.0;
     g.smActive = *g.util / 2;
@@ -76,6 +80,7 @@ State synthesize() {
     s.data.jobs.push_back(std::move(info));
   }
   s.data.source = "bench";
+  deriveGpus(s.data, GpuCatalog::builtin());  // as the Feed does per refresh: MIG slice bars
   return s;
 }
 
@@ -126,8 +131,8 @@ struct PipeTerminal {
 };
 
 void row(const char* what, const bench::Summary& s, const char* unit, double target) {
-  std::printf("| %-44s | %9.3f | %9.3f | %9.3f | %-4s | < %g %s: %s |\n", what, s.median, s.p90, s.max, unit,
-              target, unit, s.median < target ? "MET" : "NOT MET");
+  std::printf("| %-44s | %9.3f | %9.3f | %9.3f | %-4s | < %g %s: %s |\n", what, s.median, s.p90,
+              s.max, unit, target, unit, s.median < target ? "MET" : "NOT MET");
 }
 
 }  // namespace
@@ -181,7 +186,8 @@ int main(int argc, char** argv) {
   const auto unchanged = bench::summarize(still);
 
   std::printf("tessera top, 10,000 GPUs, 5,000 jobs, %dx%d, %d runs\n", kWidth, kHeight, runs);
-  std::printf("| %-44s | %9s | %9s | %9s | %-4s | target |\n", "figure", "median", "p90", "max", "unit");
+  std::printf("| %-44s | %9s | %9s | %9s | %-4s | target |\n", "figure", "median", "p90", "max",
+              "unit");
   row("heatmap frame (render)", frame, "ms", 10);
   row("key to screen, heatmap", keyHeatmap, "ms", 50);
   row("key to screen, jobs view (5,000 jobs)", keyJobs, "ms", 50);

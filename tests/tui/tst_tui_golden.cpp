@@ -1,8 +1,8 @@
 // Golden screens of the terminal console's screen model: the fixed demo snapshot (tui_fixture.h)
-// rendered at 80x24, 120x40 and 200x60 in each main view, compared with the text and colour roles
-// stored in tests/data/tui/. A difference fails with the first differing line. After an intended
-// change, regenerate with TESSERA_UPDATE_GOLDEN=1 (the test then writes the files and passes;
-// read `git diff tests/data/tui` before committing them).
+// rendered at 80x24, 120x40 and 200x60 in each main view (and the heatmap in each layer), compared
+// with the text and colour roles stored in tests/data/tui/. A difference fails with the first
+// differing line. After an intended change, regenerate with TESSERA_UPDATE_GOLDEN=1 (the test then
+// writes the files and passes; read `git diff tests/data/tui` before committing them).
 #include <QDir>
 #include <QFile>
 #include <QTranslator>
@@ -72,8 +72,10 @@ class TstTuiGolden : public QObject {
     QFETCH(int, width);
     QFETCH(int, height);
     const QString size = QStringLiteral("%1x%2").arg(width).arg(height);
-    for (View v : {View::Jobs, View::Pending, View::Nodes, View::Gpus, View::Mig, View::Teams})
-      compareGolden(QString::fromLatin1(viewCommand(v)) + "-" + size, render(stateIn(v), width, height).dump());
+    for (View v : {View::Jobs, View::Pending, View::Running, View::Nodes, View::Gpus, View::Mig,
+                   View::Teams})
+      compareGolden(QString::fromLatin1(viewCommand(v)) + "-" + size,
+                    render(stateIn(v), width, height).dump());
     // The drill-downs: the first pending job with its explanation, a busy node.
     State job = stateIn(View::Pending);
     job.ui.detailJob = demo_->pendingJob();
@@ -85,6 +87,20 @@ class TstTuiGolden : public QObject {
     node.ui.detailNode = "inf-05";
     node.ui.stack.push_back(View::NodeDetail);
     compareGolden("node-" + size, render(node, width, height).dump());
+  }
+
+  // Every heatmap layer (MIG GPUs are slice bars in each), and a GPU selected with the arrows.
+  void heatmapLayers() {
+    for (int l = 0; l < kHeatLayerCount; ++l) {
+      State s = stateIn(View::Gpus);
+      s.ui.layer = static_cast<HeatLayer>(l);
+      compareGolden(QStringLiteral("gpus-%1-120x40").arg(heatLayerName(s.ui.layer)),
+                    render(s, 120, 40).dump());
+    }
+    State s = stateIn(View::Gpus);
+    s.ui.width = 120;
+    for (char32_t key : {kKeyDown, kKeyDown, kKeyRight, kKeyRight, kKeyRight}) onKey(s, key);
+    compareGolden("gpus-selected-120x40", render(s, 120, 40).dump());
   }
 
   // LANG=C / TERM=vt100: the same screens in ASCII, nothing above 0x7f.
@@ -106,7 +122,8 @@ class TstTuiGolden : public QObject {
       QVERIFY(t.load(QStringLiteral(TESSERA_TEST_QM_DIR "/tessera_%1.qm").arg(lang)));
       QVERIFY(QCoreApplication::installTranslator(&t));
       for (View v : {View::Pending, View::Gpus})
-        compareGolden(QStringLiteral("%1-%2-80x24").arg(lang, viewCommand(v)), render(stateIn(v), 80, 24).dump());
+        compareGolden(QStringLiteral("%1-%2-80x24").arg(lang, viewCommand(v)),
+                      render(stateIn(v), 80, 24).dump());
       QCoreApplication::removeTranslator(&t);
     }
     const std::string english = render(stateIn(View::Pending), 80, 24).dump(false);

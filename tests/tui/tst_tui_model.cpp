@@ -4,14 +4,19 @@
 // confirmation's yes; nothing in read-only mode). Expected values are written here by hand.
 #include <QtTest>
 
+#include <algorithm>
 #include <clocale>
 
+#include "topology/gpu_catalog.h"
 #include "tui/colors.h"
 #include "tui/controller.h"
 #include "tui/draw.h"
+#include "tui/heatmap_layout.h"
+#include "tui/history.h"
 #include "tui/render.h"
 #include "tui/rows.h"
 #include "tui/terminal.h"
+#include "tui/views.h"
 
 using namespace tessera;
 using namespace tessera::tui;
@@ -46,10 +51,33 @@ NodeView node(const std::string& name, const std::string& state = "up") {
 
 State sample() {
   State s;
-  s.data.jobs = {job(1, "llm-train", "llm", JobState::Running), job(2, "vit", "vision", JobState::Pending),
+  s.data.jobs = {job(1, "llm-train", "llm", JobState::Running),
+                 job(2, "vit", "vision", JobState::Pending),
                  job(3, "llm-eval", "llm", JobState::Pending)};
   s.data.snapshot.nodes = {node("a1"), node("a2", "draining"), node("b1")};
   return s;
+}
+
+GpuView migGpu(int index, const std::string& model, const std::string& layout) {
+  GpuView g;
+  g.index = index;
+  g.model = model;
+  g.sharing = "mig";
+  g.migLayout = layout;
+  return g;
+}
+
+GpuView::Occupant occupant(JobId job, int milli, const std::string& team) {
+  return {job, milli, "", team, -1};
+}
+
+// The cells drawn with the selection's role: the selected node's name and its selected GPU.
+std::vector<std::pair<int, int>> selectedCells(const Screen& scr) {
+  std::vector<std::pair<int, int>> out;
+  for (int y = 2; y < scr.height() - 2; ++y)
+    for (int x = 0; x < scr.width(); ++x)
+      if (scr.at(x, y).role == Role::Selected) out.emplace_back(x, y);
+  return out;
 }
 
 void type(State& s, const std::string& keys) {
@@ -115,7 +143,9 @@ class TstTuiModel : public QObject {
 
   // The least important columns go first; the flexible one takes what is left.
   void columnsDropOnNarrowTerminals() {
-    const std::vector<Column> cols{{"ID", 4, true, 10}, {"NAME", 10, false, 9}, {"CLASS", 10, false, 1},
+    const std::vector<Column> cols{{"ID", 4, true, 10},
+                                   {"NAME", 10, false, 9},
+                                   {"CLASS", 10, false, 1},
                                    {"REASON", 10, false, 5, true}};
     const Fitted wide = fitColumns(cols, 60);
     QCOMPARE(wide.shown, (std::vector<size_t>{0, 1, 2, 3}));
@@ -173,6 +203,35 @@ class TstTuiModel : public QObject {
     onKey(s, kKeyEnter);
     QCOMPARE(s.ui.view(), View::Pending);
     QVERIFY(!s.ui.message.empty());
+  }
+
+  // The running queue beside the pending one.
+  void runningView() {
+    State s = sample();
+    type(s, ":running");
+    onKey(s, kKeyEnter);
+    QCOMPARE(s.ui.view(), View::Running);
+    QCOMPARE(rowCount(s), 1);
+    QCOMPARE(*selectedJob(s), JobId{1});
+    QVERIFY(render(s, 80, 24).dump(false).find("<Running>") != std::string::npos);
+  }
+
+  // `:VIEW FILTER` switches and filters in one line, as in k9s; a bare `:VIEW` clears the filter.
+  void colonTakesAnInlineFilter() {
+    State s = sample();
+    type(s, ":pending team=vision ");
+    onKey(s, kKeyEnter);
+    QCOMPARE(s.ui.view(), View::Pending);
+    QCOMPARE(s.ui.filter, std::string("team=vision"));
+    QCOMPARE(rowCount(s), 1);
+    QCOMPARE(*selectedJob(s), JobId{2});
+    type(s, ":jobs llm");
+    onKey(s, kKeyEnter);
+    QCOMPARE(s.ui.view(), View::Jobs);
+    QCOMPARE(rowCount(s), 2);
+    type(s, ":jobs");
+    onKey(s, kKeyEnter);
+    QCOMPARE(rowCount(s), 3);
   }
 
   void filterNarrowsAsTyped() {
@@ -234,7 +293,8 @@ class TstTuiModel : public QObject {
   // A refused dry run shows why and cannot be applied.
   void refusedDryRun() {
     State s = sample();
-    showDryRun(s, cmd::Release{1}, ApiError{ErrorKind::FailedPrecondition, "job 1 is not held", {}});
+    showDryRun(s, cmd::Release{1},
+               ApiError{ErrorKind::FailedPrecondition, "job 1 is not held", {}});
     QVERIFY(render(s, 80, 24).dump(false).find("job 1 is not held") != std::string::npos);
     QVERIFY(onKey(s, U'y').empty());
   }
@@ -307,14 +367,188 @@ class TstTuiModel : public QObject {
     GpuView g = n.gpus[0];
     g.allocated = 1;
     g.util = 0.1;
-    QCOMPARE(*heatLevel(HeatLayer::Allocation, n, g), 4);
-    QCOMPARE(*heatLevel(HeatLayer::Utilization, n, g), 1);
-    QCOMPARE(*heatLevel(HeatLayer::IdleGap, n, g), 4);  // allocated, 90% idle
-    QVERIFY(!heatLevel(HeatLayer::SmActive, n, g));     // no telemetry
-    n.gpus[0].allocated = 1;
-    QCOMPARE(*heatLevel(HeatLayer::Fragmentation, n, n.gpus[1]), 4);  // free beside a busy GPU
-    QCOMPARE(*heatLevel(HeatLayer::Fragmentation, node("b1"), n.gpus[1]), 0);
-    QCOMPARE(*heatLevel(HeatLayer::Health, node("x", "draining"), g), 2);
+    QCOMPARE(*heatLevel(HeatLayer::Allocation, n, g, 0), 4);
+    QCOMPARE(*heatLevel(HeatLayer::Utilization, n, g, 0), 1);
+    QCOMPARE(*heatLevel(HeatLayer::IdleGap, n, g, 0), 4);    // allocated, 90% idle
+    QVERIFY(!heatLevel(HeatLayer::SmActive, n, g, 0));       // no telemetry
+    QVERIFY(!heatLevel(HeatLayer::Fragmentation, n, g, 0));  // a whole GPU in use
+    QCOMPARE(*heatLevel(HeatLayer::Fragmentation, n, n.gpus[1], 1.0), 4);
+    QCOMPARE(*heatLevel(HeatLayer::Health, node("x", "draining"), g, 0), 2);
+  }
+
+  // The fragmentation layer is the desktop's (service/gpu_fragmentation.h): free GPUs beside a
+  // busy one are stranded only when the pending work cannot use them there.
+  void fragmentationIsTheDesktops() {
+    State s = sample();  // jobs 2 and 3 pending, one GPU each
+    NodeView& a1 = s.data.snapshot.nodes[0];
+    a1.gpus[0].occupants = {occupant(1, 1000, "llm")};
+    a1.gpus[0].allocated = 1;
+    s.ui.layer = HeatLayer::Fragmentation;
+    deriveGpus(s.data, GpuCatalog::builtin());
+    QCOMPARE(s.data.derived[0][1].fragmentation, 0.0);  // a one-GPU task fits beside it
+    QCOMPARE(heatCells(s, a1, 1), (std::vector<std::optional<int>>{0}));
+    for (JobInfo& j : s.data.jobs) j.row.job.perTask.gpus = 4;
+    deriveGpus(s.data, GpuCatalog::builtin());
+    QCOMPARE(s.data.derived[0][1].fragmentation, 1.0);  // three free, four wanted
+    QCOMPARE(heatCells(s, a1, 1), (std::vector<std::optional<int>>{4}));
+    QCOMPARE(heatCells(s, a1, 0), (std::vector<std::optional<int>>{std::nullopt}));
+    QCOMPARE(s.data.derived[2][1].fragmentation, 0.0);  // b1: nothing in use, nothing stranded
+  }
+
+  // A MIG GPU is a slice bar as long as its model's memory slices (the GPU catalog): 8 on an
+  // H100, 4 on an A30. Allocation colours each slice by its instance; utilization by the GPU.
+  void migSliceBarsFollowTheCatalog() {
+    State s;
+    NodeView n = node("m");
+    n.gpus = {migGpu(0, "H100-SXM5-80GB", "3g.40gb@0*,1g.10gb@4"),
+              migGpu(1, "A30-24GB", "2g.12gb@0*"), n.gpus[2]};
+    n.gpus[1].util = 0.5;
+    s.data.snapshot.nodes = {n};
+    deriveGpus(s.data, GpuCatalog::builtin());
+    const NodeView& m = s.data.snapshot.nodes[0];
+    using Cells = std::vector<std::optional<int>>;
+    QCOMPARE(heatCells(s, m, 0), (Cells{4, 4, 4, 4, 0, 0, 0, 0}));
+    QCOMPARE(heatCells(s, m, 1), (Cells{4, 4, 0, 0}));
+    QCOMPARE(heatCells(s, m, 2), (Cells{0}));
+    s.ui.layer = HeatLayer::Utilization;
+    QCOMPARE(heatCells(s, m, 1), (Cells{2, 2, 2, 2}));
+    QCOMPARE(heatCells(s, m, 0), (Cells(8, std::nullopt)));  // no telemetry
+    // Fragmentation: a pending 7g.80gb fits on no free slice; instances have no value.
+    JobInfo wide = job(9, "wide", "llm", JobState::Pending);
+    wide.row.job.perTask.kind = GpuRequest::Kind::Mig;
+    wide.row.job.perTask.migProfile = "7g.80gb";
+    s.data.jobs = {wide};
+    deriveGpus(s.data, GpuCatalog::builtin());
+    s.ui.layer = HeatLayer::Fragmentation;
+    QCOMPARE(heatCells(s, m, 0), (Cells{std::nullopt, std::nullopt, std::nullopt, std::nullopt,
+                                        std::nullopt, 4, 4, 4}));
+    s.ui.layer = HeatLayer::Allocation;
+    s.ui.stack = {View::Gpus};
+    QVERIFY(render(s, 80, 24).dump(false).find("m    ████···· ██·· ·") != std::string::npos);
+    s.ui.stack = {View::Mig};
+    const std::string mig = render(s, 120, 24).dump(false);
+    QVERIFY(mig.find("m/0") != std::string::npos && mig.find("██") != std::string::npos);
+    QCOMPARE(migBusyFraction(&s.data.derived[0][0]), 0.5);
+    QCOMPARE(migBusyFraction(&s.data.derived[0][1]), 0.5);
+  }
+
+  // A node of eight slice bars keeps its gaps where they fit and closes them up on 80 columns, so
+  // that its last GPU stays on screen.
+  void sliceBarsCloseUpOnNarrowTerminals() {
+    State s;
+    NodeView n = node("inference-01");  // a 12-cell name: with gaps the node is 86 cells wide
+    n.gpus.clear();
+    for (int i = 0; i < 8; ++i) n.gpus.push_back(migGpu(i, "H100-SXM5-80GB", "7g.80gb@0*"));
+    s.data.snapshot.nodes = {n};
+    deriveGpus(s.data, GpuCatalog::builtin());
+    s.ui.stack = {View::Gpus};
+    const std::string bar = "████████";
+    const auto line = [&](int width) { return render(s, width, 24).rowText(4); };
+    QVERIFY(line(120).find(bar + " " + bar) != std::string::npos);
+    std::string closed;
+    for (int i = 0; i < 8; ++i) closed += bar;
+    QVERIFY(line(80).find(closed) != std::string::npos);
+    s.ui.width = 80;
+    for (int i = 0; i < 7; ++i) onKey(s, kKeyRight);
+    QCOMPARE(s.ui.selectedGpu, 7);
+    const Screen narrow = render(s, 80, 24);
+    QCOMPARE(selectedCells(narrow).back().first, 2 + 12 + 1 + 7 * 8 + 7);  // last slice on screen
+  }
+
+  // Arrows and hjkl move a GPU cell: across in GPU order, up and down on screen; Enter opens
+  // the node.
+  void heatmapArrowsMoveAGpu() {
+    State s = sample();
+    type(s, ":gpus");
+    onKey(s, kKeyEnter);
+    s.ui.width = 20;  // one node per line
+    for (int i = 0; i < 5; ++i) onKey(s, kKeyRight);
+    QCOMPARE(*selectedNode(s), std::string("a2"));
+    QCOMPARE(s.ui.selectedGpu, 1);
+    onKey(s, U'h');
+    onKey(s, kKeyLeft);
+    QCOMPARE(*selectedNode(s), std::string("a1"));
+    QCOMPARE(s.ui.selectedGpu, 3);
+    onKey(s, kKeyDown);
+    QCOMPARE(*selectedNode(s), std::string("a2"));
+    QCOMPARE(s.ui.selectedGpu, 3);
+    onKey(s, U'j');
+    onKey(s, U'j');  // the last line: stays
+    QCOMPARE(*selectedNode(s), std::string("b1"));
+    onKey(s, kKeyUp);
+    onKey(s, U'l');
+    QCOMPARE(*selectedNode(s), std::string("b1"));
+    QCOMPARE(s.ui.selectedGpu, 0);
+    s.ui.width = 200;  // all on one line: up and down have nowhere to go
+    onKey(s, U'k');
+    QCOMPARE(*selectedNode(s), std::string("b1"));
+    onKey(s, U'l');
+    onKey(s, kKeyEnter);
+    QCOMPARE(s.ui.view(), View::NodeDetail);
+    QCOMPARE(s.ui.detailNode, std::string("b1"));
+    const Screen detail = render(s, 80, 24);  // the GPU Enter came from is marked: GPU1's row
+    QCOMPARE(detail.at(0, 4).role, Role::Selected);
+    QVERIFY(detail.at(0, 3).role != Role::Selected && detail.at(0, 5).role != Role::Selected);
+  }
+
+  // The selection is a GPU, not a place on screen: new data with the nodes in another order and a
+  // resize keep it on the same GPU.
+  void heatmapSelectionSurvivesRefreshAndResize() {
+    State s = sample();
+    type(s, ":gpus");
+    onKey(s, kKeyEnter);
+    for (int i = 0; i < 6; ++i) onKey(s, kKeyRight);
+    Data d = s.data;
+    std::reverse(d.snapshot.nodes.begin(), d.snapshot.nodes.end());
+    replaceData(s, d);
+    QCOMPARE(*selectedNode(s), std::string("a2"));
+    QCOMPARE(s.ui.selectedGpu, 2);
+    for (int width : {200, 30}) {
+      const Screen scr = render(s, width, 30);
+      const auto cells = selectedCells(scr);
+      QCOMPARE(cells.size(), size_t{3});  // "a2" and one GPU cell
+      const auto [x, y] = cells[0];
+      QVERIFY(scr.at(x, y).ch == U'a' && scr.at(x + 1, y).ch == U'2');
+      QCOMPARE(cells[2].first, cells[0].first + 4 + 1 + 2);  // name column, a space, GPU 2
+    }
+  }
+
+  // Allocated, busy and SM-active per pool (fractions) and per team (GPUs: each GPU's telemetry
+  // split by its occupants' shares).
+  void utilizationPerPoolAndTeam() {
+    State s;
+    NodeView n = node("a1");
+    n.pool = "p1";
+    n.gpus.resize(2);
+    n.gpus[0].occupants = {occupant(1, 1000, "llm")};
+    n.gpus[0].allocated = 1, n.gpus[0].util = 0.5, n.gpus[0].smActive = 0.25;
+    n.gpus[1].sharing = "shared";
+    n.gpus[1].occupants = {occupant(2, 500, "llm"), occupant(3, 500, "vision")};
+    n.gpus[1].allocated = 1, n.gpus[1].util = 1.0, n.gpus[1].smActive = 0.5;
+    NodeView idle = node("b1");
+    idle.pool = "p2";
+    s.data.snapshot.nodes = {n, idle};
+    s.data.snapshot.teams = {
+        {"llm", "", 1.5, 2, 0}, {"vision", "", 0.5, 1, 0}, {"idle", "", 0, 1, 0}};
+    const auto pools = poolPoints(s.data.snapshot);
+    QCOMPARE(pools.at("p1").allocated, 1.0);
+    QCOMPARE(pools.at("p1").busy, 0.75);
+    QCOMPARE(pools.at("p1").smActive, 0.375);
+    QCOMPARE(pools.at("p2").allocated, 0.0);
+    const auto teams = teamPoints(s.data.snapshot);
+    QCOMPARE(teams.at("llm").allocated, 1.5);
+    QCOMPARE(teams.at("llm").busy, 1.0);
+    QCOMPARE(teams.at("llm").smActive, 0.5);
+    QCOMPARE(teams.at("vision").busy, 0.5);
+    QCOMPARE(teams.at("idle").allocated, 0.0);
+    recordHistory(s.data);
+    recordHistory(s.data);
+    QCOMPARE(s.data.poolHistory.at("p1").size(), size_t{2});
+    QCOMPARE(s.data.teamHistory.at("vision").back().smActive, 0.25);
+    s.ui.stack = {View::Teams};
+    const std::string screen = render(s, 120, 30).dump(false);
+    for (const char* text : {"allocated", "busy", "SM active", "pool p1", "75%", "38%"})
+      QVERIFY2(screen.find(text) != std::string::npos, text);
   }
 };
 

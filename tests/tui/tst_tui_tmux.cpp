@@ -2,7 +2,8 @@
 // a tesserad this test starts and stops: views switch, the filter narrows, a hold goes through
 // the dry-run confirmation and reaches the engine (read back through the API), a resize lays the
 // screen out again, a viewer token hides the actions, and q or Ctrl+C leave the alternate screen
-// with exit status 0.
+// with exit status 0. Also the program's Feed against a tesserad: its event-tail thread is joined
+// when the Feed goes.
 #include <QProcess>
 #include <QRegularExpression>
 #include <QTemporaryDir>
@@ -15,6 +16,7 @@
 #include "../service/backend_test_util.h"
 #include "../service/demo_jobs.h"
 #include "rpc/auth.h"
+#include "tui/feed.h"
 
 using namespace tessera;
 using namespace tessera::test;
@@ -25,10 +27,14 @@ namespace {
 class Tmux {
  public:
   Tmux(int width, int height, const QString& command)
-      : socket_(QStringLiteral("tessera-tui-%1-%2").arg(QCoreApplication::applicationPid()).arg(++count_)) {
+      : socket_(QStringLiteral("tessera-tui-%1-%2")
+                    .arg(QCoreApplication::applicationPid())
+                    .arg(++count_)) {
     // The shell line echoes top's exit status, then waits, so the pane stays for capture.
-    const QString line = QStringLiteral("env LANG=C.UTF-8 TESSERA_LANG=en NO_COLOR= %1; echo TOP-EXITED-$?; sleep 120")
-                             .arg(command);
+    const QString line =
+        QStringLiteral(
+            "env LANG=C.UTF-8 TESSERA_LANG=en NO_COLOR= %1; echo TOP-EXITED-$?; sleep 120")
+            .arg(command);
     run({"-f", "/dev/null", "new-session", "-d", "-s", "t", "-x", QString::number(width), "-y",
          QString::number(height), line});
   }
@@ -136,6 +142,31 @@ class TstTuiTmux : public QObject {
     QVERIFY(!t.screen().contains("<GPU heatmap>"));
   }
 
+  // `:running` lists the running jobs alone; `:jobs state=pend` switches and filters in one line;
+  // in the heatmap the arrows move the selected GPU and Enter opens its node.
+  void demoRunningInlineFilterHeatmapKeys() {
+    Tmux t(120, 40, top() + " --demo");
+    QVERIFY(t.waitFor("<Jobs>"));
+    t.type(":running");
+    t.keys({"Enter"});
+    QVERIFY(t.waitFor("<Running>"));
+    QTRY_VERIFY_WITH_TIMEOUT(!bodyRows(t.lines()).isEmpty(), 5000);
+    for (const QString& r : bodyRows(t.lines())) QVERIFY2(r.contains("running"), qPrintable(r));
+    t.type(":jobs state=pend");
+    t.keys({"Enter"});
+    QVERIFY(t.waitFor("/state=pend"));
+    QVERIFY(t.lines()[1].startsWith("<Jobs>"));
+    for (const QString& r : bodyRows(t.lines())) QVERIFY2(r.contains("pending"), qPrintable(r));
+    t.type(":gpus");
+    t.keys({"Enter"});
+    QVERIFY(t.waitFor("<GPU heatmap>"));
+    t.keys({"Right", "Right", "Down", "l"});
+    t.keys({"Enter"});
+    QVERIFY(t.waitFor("<Node>"));
+    t.keys({"q"});
+    QVERIFY(t.waitFor("TOP-EXITED-0"));
+  }
+
   void ctrlCRestoresTheTerminal() {
     Tmux t(100, 30, top() + " --demo --view pending");
     QVERIFY(t.waitFor("<Pending>"));
@@ -154,7 +185,8 @@ class TstTuiTmux : public QObject {
     QProcess children;
     children.start(QStringLiteral("pgrep"), {"-P", shell});
     QVERIFY(children.waitForFinished(5000));
-    const QStringList pids = QString::fromUtf8(children.readAllStandardOutput()).split('\n', Qt::SkipEmptyParts);
+    const QStringList pids =
+        QString::fromUtf8(children.readAllStandardOutput()).split('\n', Qt::SkipEmptyParts);
     QCOMPARE(pids.size(), qsizetype{1});
     QCOMPARE(::kill(pids[0].toInt(), SIGSEGV), 0);
     QVERIFY(t.waitFor("TOP-EXITED-139"));
@@ -180,7 +212,8 @@ class TstTuiTmux : public QObject {
     auto client = d.client();
     Job job = demoJobThatWaits();
     job.name = "tui-target";
-    const JobId id = ok(await<std::vector<JobId>>([&](auto r) { client->submit({job}, Caller{}, std::nullopt, r); }))[0];
+    const JobId id = ok(await<std::vector<JobId>>(
+        [&](auto r) { client->submit({job}, Caller{}, std::nullopt, r); }))[0];
     QVERIFY(!ok(await<JobInfo>([&](auto r) { client->job(id, r); })).row.job.held);
 
     Tmux t(120, 40, top() + " --server " + QString::fromStdString(d.address()) + " --view pending");
@@ -219,12 +252,14 @@ class TstTuiTmux : public QObject {
         if (row.match(t.screen()).hasMatch()) return true;
         QTest::qWait(100);
       }
-      qWarning("no submitted row for job %lld:\n%s", static_cast<long long>(id), qPrintable(t.screen()));
+      qWarning("no submitted row for job %lld:\n%s", static_cast<long long>(id),
+               qPrintable(t.screen()));
       return false;
     };
     const auto submit = [&] {
       auto c = d.client();
-      return ok(await<std::vector<JobId>>([&](auto r) { c->submit({demoJobThatWaits()}, Caller{}, std::nullopt, r); }))[0];
+      return ok(await<std::vector<JobId>>(
+          [&](auto r) { c->submit({demoJobThatWaits()}, Caller{}, std::nullopt, r); }))[0];
     };
     QVERIFY(submitted(submit()));
     QCOMPARE(d.terminate(), 0);
@@ -238,18 +273,40 @@ class TstTuiTmux : public QObject {
   void viewerTokenHidesActions() {
     QTemporaryDir dir;
     const std::string token = *generateToken();
-    const std::string tokens = writeFile(
-        dir, "tokens.yaml", "tokens:\n  - {name: eve, role: viewer, sha256: " + sha256Hex(token) + "}\n");
+    const std::string tokens =
+        writeFile(dir, "tokens.yaml",
+                  "tokens:\n  - {name: eve, role: viewer, sha256: " + sha256Hex(token) + "}\n");
     Daemon d;
     QVERIFY2(d.start({"--mode", "live", "--db", dir.filePath("viewer.db"), "--tokens",
                       QString::fromStdString(tokens)}),
              qPrintable(d.log()));
-    Tmux t(120, 40, "TESSERA_TOKEN=" + QString::fromStdString(token) + " " + top() + " --server " +
-                        QString::fromStdString(d.address()));
+    Tmux t(120, 40,
+           "TESSERA_TOKEN=" + QString::fromStdString(token) + " " + top() + " --server " +
+               QString::fromStdString(d.address()));
     QVERIFY(t.waitFor("read-only"));
     QVERIFY(!t.screen().contains("h hold"));
     t.keys({"q"});
     QVERIFY(t.waitFor("TOP-EXITED-0"));
+    QCOMPARE(d.terminate(), 0);
+  }
+
+  // The event tail's thread belongs to the Feed: destroying the Feed cancels the stream and joins
+  // the thread. The thread holds the session, so a thread left running would keep it alive.
+  void feedJoinsItsEventTail() {
+    QTemporaryDir dir;
+    Daemon d;
+    QVERIFY2(d.start({"--mode", "live", "--db", dir.filePath("tail.db")}), qPrintable(d.log()));
+    std::shared_ptr<rpc::RemoteSession> remote = d.client();
+    const std::weak_ptr<rpc::RemoteSession> session = remote;
+    QElapsedTimer closing;
+    {
+      tui::Feed feed(nullptr, std::move(remote));
+      QVERIFY(feed.fetch({}, kNoJob).connection.empty());  // starts the tail
+      QTest::qWait(300);  // the thread is now blocked reading the stream
+      closing.start();
+    }
+    QVERIFY2(closing.elapsed() < 3000, "the tail thread was not stopped promptly");
+    QVERIFY(session.expired());
     QCOMPARE(d.terminate(), 0);
   }
 

@@ -2,8 +2,8 @@
 // per kind of GPU (whole, time-sliced, MIG), on hand-built snapshots.
 #include <QtTest>
 
-#include "heatmap_fragmentation.h"
 #include "heatmap_widget.h"
+#include "service/gpu_fragmentation.h"
 
 using namespace tessera;
 using namespace tessera::widgets;

@@ -1,12 +1,12 @@
-#include "heatmap_fragmentation.h"
+#include "service/gpu_fragmentation.h"
 
 #include <algorithm>
 #include <set>
 
-#include "mig_map_widget.h"
+#include "mig/mig_slices.h"
 #include "topology/mig_layout.h"
 
-namespace tessera::widgets {
+namespace tessera {
 namespace {
 
 int minPositive(int current, int value) {
@@ -15,13 +15,7 @@ int minPositive(int current, int value) {
 
 double migStranded(const GpuView& gpu, const GpuCatalog& catalog,
                    const std::vector<std::string>& profiles) {
-  const GpuModel* model = catalog.find(gpu.model);
-  if (!model || !model->mig) return 0;
-  const MigGeometry& g = *model->mig;
-  auto layout = parseMigLayout(*model, gpu.migLayout);
-  if (!layout) return 0;  // unreadable: the MIG map says so; nothing to count here
-  layout->sortByStart();
-  const auto states = migSliceStates(g, *layout, migDemandProfiles(g, profiles));
+  const auto states = gpuMigSliceStates(gpu, catalog, profiles);
   if (states.empty()) return 0;
   const auto stranded = std::count(states.begin(), states.end(), MigSliceState::Stranded);
   return double(stranded) / double(states.size());
@@ -57,6 +51,16 @@ std::vector<double> nodeFragmentation(const NodeView& node, const FragmentationD
 
 }  // namespace
 
+std::vector<MigSliceState> gpuMigSliceStates(const GpuView& gpu, const GpuCatalog& catalog,
+                                             const std::vector<std::string>& profiles) {
+  const GpuModel* model = gpu.sharing == "mig" ? catalog.find(gpu.model) : nullptr;
+  if (!model || !model->mig) return {};
+  auto layout = parseMigLayout(*model, gpu.migLayout);
+  if (!layout) return {};  // unreadable: the MIG map says so; nothing to count here
+  layout->sortByStart();
+  return migSliceStates(*model->mig, *layout, migDemandProfiles(*model->mig, profiles));
+}
+
 FragmentationDemand FragmentationDemand::of(const std::vector<JobInfo>& jobs) {
   FragmentationDemand d;
   std::set<std::string> profiles;
@@ -81,4 +85,4 @@ std::vector<std::vector<double>> gpuFragmentation(const ClusterSnapshot& snapsho
   return out;
 }
 
-}  // namespace tessera::widgets
+}  // namespace tessera
