@@ -98,7 +98,10 @@ void SlurmDriver::want(JobIntent intent) {
 }
 
 void SlurmDriver::wantNodes(NodeIntents nodes) {
-  released_.insert(nodes.released.begin(), nodes.released.end());
+  // A hold this driver returned is no operator's clearing: a node Slurm drains again meanwhile
+  // must not be resumed for it.
+  for (const std::string& n : nodes.released)
+    if (!returned_.erase(n)) released_.insert(n);
   // What Slurm has at start is what the engine started with (the cluster was imported from it).
   for (const auto& [node, config] : nodes.mig) migApplied_.emplace(node, config.signature);
   nodes_ = std::move(nodes);
@@ -619,9 +622,16 @@ void SlurmDriver::reconcileNodes(Observations& seen) {
         seen.nodes.push_back({n.name, true, down, literal(why)});
       }
     } else if (reportedOut_.erase(n.name)) {
-      seen.nodes.push_back({n.name, false, false, {}});
+      returned(n.name, seen);
     }
   }
+}
+
+// The node is back: its executor hold goes (an observation), and the release that follows from
+// the engine is known to be this one's.
+void SlurmDriver::returned(const std::string& node, Observations& seen) {
+  seen.nodes.push_back({node, false, false, {}});
+  returned_.insert(node);
 }
 
 bool SlurmDriver::migPending(const std::string& node) const {
@@ -646,7 +656,7 @@ void SlurmDriver::reconcileMig(Observations& seen) {
     // Back to the layout Slurm has (or the node is gone): nothing to apply.
     if (const Status st = client_.resume(it->first); !st)
       failed("resuming " + it->first, st.error());
-    seen.nodes.push_back({it->first, false, false, {}});
+    returned(it->first, seen);
     it = migWork_.erase(it);
   }
   for (const auto& [node, want] : nodes_.mig) {
@@ -709,7 +719,7 @@ void SlurmDriver::applyMig(const std::string& node, Observations& seen) {
   if (const Status st = client_.resume(node); !st) return fail(st.error().str());
   migApplied_[node] = w.want.signature;
   migWork_.erase(node);
-  seen.nodes.push_back({node, false, false, {}});
+  returned(node, seen);
 }
 
 // A window that has begun starts now in Slurm (which refuses a start in the past), for what is

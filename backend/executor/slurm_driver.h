@@ -168,6 +168,7 @@ class SlurmDriver {
   void reconcileReservations(Seconds now);
   void reconcileMig(Observations& seen);
   [[nodiscard]] bool migPending(const std::string& node) const;
+  void returned(const std::string& node, Observations& seen);
   void applyMig(const std::string& node, Observations& seen);
   void failed(const std::string& what, const Error& e);
   void submit(JobId id, Tracked& t);
@@ -181,6 +182,7 @@ class SlurmDriver {
   // Nodes reported out because Slurm drained them or lost them, with what was reported.
   std::map<std::string, std::string> reportedOut_;
   std::set<std::string> released_;  // cleared by an operator: resume if Slurm still drains
+  std::set<std::string> returned_;  // holds this driver ended (their release is not an operator's)
   std::set<int64_t> offered_;       // Slurm jobs offered for adoption (still in squeue)
   // Slurm's tessera-<instance>-* reservations as last read; read again when the wanted ones
   // change (nullopt: read at the next step).

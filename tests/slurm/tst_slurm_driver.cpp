@@ -711,6 +711,39 @@ class TstSlurmDriver : public QObject {
     QCOMPARE(r.driver.status().state, ExecutorState::Ready);
   }
 
+  // Slurm returned node3, the driver said so, and the engine's hold went: that release is the
+  // driver's own, not an operator's. Drained again in Slurm before the next step, node3 stays
+  // drained (and held again), not resumed.
+  void aHoldTheDriverReturnedIsNoOperatorsClearing() {
+    auto node3 = [](const std::string& reason) {
+      json doc = json::parse(readData("sinfo.json"));
+      for (json& n : doc["nodes"])
+        if (n["name"] == "node3") {
+          n["state_flags"] = reason.empty() ? json::array() : json::array({"DRAIN"});
+          n["reason"] = reason;
+        }
+      return doc.dump();
+    };
+    Rig r;
+    const std::string none = squeueOf(json::array());
+    for (const std::string& reason :
+         {std::string("psu swap"), std::string(), std::string("bad fan")}) {
+      r.runner.answer(none);
+      r.runner.answer(node3(reason));
+    }
+    QVERIFY(r.driver.step(100).seen.nodes.front().out);
+    const StepReport back = r.driver.step(101);
+    QCOMPARE(back.seen.nodes.size(), size_t{1});
+    QVERIFY(!back.seen.nodes.front().out);
+    NodeIntents released;
+    released.released = {"node3"};  // the engine's hold went, as the driver asked
+    r.driver.wantNodes(released);
+    const StepReport again = r.driver.step(102);
+    QCOMPARE(again.seen.nodes.size(), size_t{1});
+    QCOMPARE(again.seen.nodes.front().reason.english(), std::string("Slurm: bad fan"));
+    QCOMPARE(r.runner.requests.size(), size_t{6});  // no scontrol: not resumed
+  }
+
   // Idle (no job of the engine's, none live in Slurm) the full listing - all of Slurm's finished
   // jobs - is read once a minute, not every fullPollSeconds: the light one shows any new job.
   void anIdleDriverReadsTheFullListingOnceAMinute() {
