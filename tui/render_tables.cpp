@@ -237,6 +237,11 @@ void drawTeams(Screen& scr, const State& s, int x, int y, int w, int h) {
               {},
               s.ui.selected};
   static const std::deque<UtilPoint> kNone;
+  // SHARE: a team's decayed usage against all of it (the top-level teams' sum: a team's usage
+  // includes its sub-teams'), as Slurm's sshare shows usage.
+  double totalUsage = 0;
+  for (const TeamView& team : s.data.snapshot.teams)
+    if (team.parent.empty()) totalUsage += team.fairShareUsage;
   for (const TeamView* team : visibleTeams(s)) {
     // In GPUs, scaled to the team's own peak (or its guarantee when that is higher).
     const auto it = s.data.teamHistory.find(team->name);
@@ -247,7 +252,8 @@ void drawTeams(Screen& scr, const State& s, int x, int y, int w, int h) {
                       {team->parent, Role::Dim},
                       {std::to_string(static_cast<int>(team->gpusInUse + 0.5))},
                       {std::to_string(team->guaranteed), Role::Dim},
-                      {percent(team->fairShareUsage)},
+                      {percent(totalUsage > 0 ? std::optional(team->fairShareUsage / totalUsage)
+                                              : std::nullopt)},
                       {"", Role::Normal, [&s, &points, peak](Screen& out, int bx, int by, int bw) {
                          drawSeries(out, *s.glyphs, bx, by, bw, points, peak, false);
                        }}});

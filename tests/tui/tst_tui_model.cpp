@@ -550,6 +550,30 @@ class TstTuiModel : public QObject {
     for (const char* text : {"allocated", "busy", "SM active", "pool p1", "75%", "38%"})
       QVERIFY2(screen.find(text) != std::string::npos, text);
   }
+
+  // SHARE is each team's part of all decayed usage (a parent's includes its sub-teams'), not
+  // the raw GPU-seconds the snapshot carries; before any usage it is "-".
+  void teamShareIsAPartOfAllUsage() {
+    State s;
+    s.data.snapshot.teams = {
+        {"research", "", 0, 8, 8000}, {"llm", "research", 0, 4, 6000}, {"infra", "", 0, 2, 2000}};
+    s.ui.stack = {View::Teams};
+    auto rowOf = [](const std::string& screen, const std::string& team) {
+      const auto at = screen.find("\n" + team + " ");
+      if (at == std::string::npos) return std::string();
+      return screen.substr(at + 1, screen.find('\n', at + 1) - at - 1);
+    };
+    const std::string screen = render(s, 120, 30).dump(false);
+    for (const auto& [team, share] :
+         {std::pair{"research", " 80%"}, {"llm", " 60%"}, {"infra", " 20%"}}) {
+      const std::string row = rowOf(screen, team);
+      QVERIFY2(row.find(share) != std::string::npos, (team + std::string(": ") + row).c_str());
+    }
+    for (TeamView& t : s.data.snapshot.teams) t.fairShareUsage = 0;
+    const std::string row = rowOf(render(s, 120, 30).dump(false), "llm");
+    QVERIFY2(row.find('%') == std::string::npos && row.find(" - ") != std::string::npos,
+             row.c_str());
+  }
 };
 
 QTEST_GUILESS_MAIN(TstTuiModel)
