@@ -4,9 +4,9 @@
 // monochrome), and restore() leaves the alternate screen.
 #include <QtTest>
 
-#include <clocale>
 #include <fcntl.h>
 #include <unistd.h>
+#include <clocale>
 
 #include "tui/controller.h"
 #include "tui/terminal.h"
@@ -123,14 +123,16 @@ class TstTuiTerminal : public QObject {
     {
       FakeTty tty;
       // xterm-direct is in ncurses-term (installer/bootstrap-debian12.sh).
-      if (!QFile::exists("/usr/share/terminfo/x/xterm-direct") && !QFile::exists("/lib/terminfo/x/xterm-direct"))
-        QSKIP("no xterm-direct terminfo (package ncurses-term)");
+      if (!QFile::exists("/usr/share/terminfo/x/xterm-direct") &&
+          !QFile::exists("/lib/terminfo/x/xterm-direct"))
+        QFAIL("no xterm-direct terminfo: install ncurses-term (installer/bootstrap-debian12.sh)");
       auto t = tty.open(ColorMode::TrueColor, "xterm-direct");
       QCOMPARE(t->colorMode(), ColorMode::TrueColor);
       t->draw(sample("bad", Role::Bad));
       const std::string got = tty.take();
-      QVERIFY2(got.find("240:80:80") != std::string::npos || got.find("240;80;80") != std::string::npos,
-               qPrintable(QByteArray::fromStdString(got).toPercentEncoding()));
+      QVERIFY2(
+          got.find("240:80:80") != std::string::npos || got.find("240;80;80") != std::string::npos,
+          qPrintable(QByteArray::fromStdString(got).toPercentEncoding()));
     }
   }
 
@@ -141,7 +143,7 @@ class TstTuiTerminal : public QObject {
     tty.take();
     t->restore();
     QVERIFY(tty.take().find("\x1b[?1049l") != std::string::npos);  // rmcup of xterm
-    t->restore();                                                    // idempotent
+    t->restore();                                                  // idempotent
   }
 
   void keysAreMapped() {
