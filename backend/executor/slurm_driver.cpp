@@ -24,9 +24,6 @@ constexpr int64_t kReleasedPriority = 1000000;
 // submitted again this many times at most; past that something else is wrong.
 constexpr int kMaxResubmits = 3;
 
-// While idle (SlurmDriver::idle) the full listing is read at least this often (seconds).
-constexpr Seconds kIdleFullPoll = 60;
-
 // sbatch calls per step: a burst of a thousand submits would otherwise hold up, for a minute,
 // the placements of jobs the engine has already started (they go first; the rest follow in the
 // next steps, which come at once).
@@ -192,12 +189,11 @@ StepReport SlurmDriver::step(Seconds now) {
 
 StepReport SlurmDriver::poll(Seconds now) {
   // Tags to set and duplicates to cancel need the full view; so does anything after an outage.
-  // Idle, the light listing shows every change that matters (a new job, one gone), and the full
-  // one - thousands of finished jobs for MinJobAge - would be most of an idle tesserad's CPU.
-  const Seconds every =
-      idle() ? std::max<Seconds>(config_.fullPollSeconds, kIdleFullPoll) : config_.fullPollSeconds;
-  if (glanceUnreadable_ || status_.state != ExecutorState::Ready || !tags_.empty() ||
-      now - lastFull_ >= every)
+  // Idle, nothing is tracked whose details could drift, and the light listing shows every
+  // change that matters (a new job, one gone): the full one - thousands of finished jobs for
+  // MinJobAge - is read only then, not every fullPollSeconds.
+  const bool due = !idle() && now - lastFull_ >= config_.fullPollSeconds;
+  if (glanceUnreadable_ || status_.state != ExecutorState::Ready || !tags_.empty() || due)
     return step(now);
   auto glances = client_.jobGlances();
   if (!glances) {

@@ -91,8 +91,9 @@ struct SlurmDriverConfig {
   Seconds preemptGrace = 0;  // checkpoint signal, then this long, then requeue
   int preemptSignal = 10;    // SIGUSR1: what checkpointing jobs commonly trap
   bool adopt = true;         // take over jobs users sbatch'ed (held by the gate)
-  // poll() reads the full squeue --json at least this often; between, the light listing
-  // (slurm/squeue_text.h) when it shows nothing the last full view cannot take in.
+  // poll() reads the full squeue --json at least this often while anything is to watch (idle:
+  // only when the light listing shows news); between, the light listing (slurm/squeue_text.h)
+  // when it shows nothing the last full view cannot take in.
   Seconds fullPollSeconds = 10;
   // MIG repartitions (docs/slurm.md): the site's command, run as <hook...> <node> <dir> once the
   // node is drained and idle, where <dir> holds mig-parted.yaml, gres.conf and slurm.conf. Empty:

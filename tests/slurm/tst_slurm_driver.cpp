@@ -745,8 +745,9 @@ class TstSlurmDriver : public QObject {
   }
 
   // Idle (no job of the engine's, none live in Slurm) the full listing - all of Slurm's finished
-  // jobs - is read once a minute, not every fullPollSeconds: the light one shows any new job.
-  void anIdleDriverReadsTheFullListingOnceAMinute() {
+  // jobs - is read only when the light one shows news (here: a user's new job), not every
+  // fullPollSeconds.
+  void anIdleDriverReadsTheFullListingOnlyForNews() {
     const std::string done = squeueWith("COMPLETED", "None", 1000, "gres:gpu:h100:1", "node1");
     Rig r;
     r.poll(done);
@@ -754,15 +755,17 @@ class TstSlurmDriver : public QObject {
       r.runner.answer("41|COMPLETED|None|1000|node1\n");
       r.runner.answer(readData("sinfo.json"));
     }
+    r.runner.answer("41|COMPLETED|None|1000|node1\n42|PENDING|JobHeldUser|0|\n");
     r.poll(done);
     (void)r.driver.poll(100);
     (void)r.driver.poll(111);  // past fullPollSeconds (10), idle: light
-    (void)r.driver.poll(159);
-    (void)r.driver.poll(160);  // a minute since the last full one
-    QCOMPARE(programs(r.runner),
-             (std::vector<std::string>{"squeue --json", "sinfo --json", "squeue --noheader --array",
-                                       "sinfo --json", "squeue --noheader --array", "sinfo --json",
-                                       "squeue --json", "sinfo --json"}));
+    (void)r.driver.poll(500);
+    (void)r.driver.poll(501);  // job 42 is news
+    QCOMPARE(
+        programs(r.runner),
+        (std::vector<std::string>{"squeue --json", "sinfo --json", "squeue --noheader --array",
+                                  "sinfo --json", "squeue --noheader --array", "sinfo --json",
+                                  "squeue --noheader --array", "squeue --json", "sinfo --json"}));
   }
 
   // Where the two listings word one state differently (a job requeued held) the light one is no
