@@ -20,14 +20,6 @@ using namespace tessera;
 using namespace tessera::test;
 using Clock = std::chrono::steady_clock;
 
-namespace {
-
-std::string env(const char* name) {
-  return fixtureEnv(name);
-}
-
-}  // namespace
-
 class TstSlurmExact : public QObject {
   Q_OBJECT
 
@@ -53,7 +45,7 @@ class TstSlurmExact : public QObject {
  private slots:
   void initTestCase() {
     slurm::SlurmClientOptions o;
-    o.environment["SLURM_CONF"] = env("SLURM_CONF");
+    o.environment["SLURM_CONF"] = fixtureEnv("SLURM_CONF");
     slurm_ = std::make_unique<slurm::SlurmClient>(runner_, o);
     dir_ = std::filesystem::temp_directory_path() /
            ("tessera-slurm-exact-" + std::to_string(::getpid()));
@@ -72,7 +64,7 @@ class TstSlurmExact : public QObject {
     c.tenants.teams = {Team{"vision", "", 1, {}}};
     c.cycleSeconds = 0.2;
     SlurmExecutorConfig ec;
-    ec.client.environment["SLURM_CONF"] = env("SLURM_CONF");
+    ec.client.environment["SLURM_CONF"] = fixtureEnv("SLURM_CONF");
     ec.pollSeconds = 0.3;
     ec.exactGpus = true;
     c.executor = [ec] {
@@ -91,7 +83,7 @@ class TstSlurmExact : public QObject {
     j.pinGpus = {"node4/1"};
     j.launch.command = "sleep 30";
     j.launch.timeLimitMinutes = 2;
-    j.launch.workDir = env("TESSERA_SLURM_CLUSTER") + "/jobs";
+    j.launch.workDir = fixtureEnv("TESSERA_SLURM_CLUSTER") + "/jobs";
     j.launch.output = "/dev/null";
     const auto ids = await<std::vector<JobId>>(
         [&](auto r) { (*backend)->submit({j}, Caller{"alice"}, std::nullopt, r); });

@@ -26,10 +26,6 @@ using Clock = std::chrono::steady_clock;
 
 namespace {
 
-std::string env(const char* name) {
-  return fixtureEnv(name);
-}
-
 // Polls `done` until it holds or `seconds` pass; the message says what was awaited.
 bool eventually(const std::function<bool()>& done, double seconds = 20) {
   const auto until = Clock::now() + std::chrono::duration<double>(seconds);
@@ -58,7 +54,7 @@ Job job(const std::string& command, int tasks, int gpus, const std::string& mode
   if (!model.empty()) j.model.models = {model};
   j.launch.command = command;
   j.launch.timeLimitMinutes = 5;
-  j.launch.workDir = env("TESSERA_SLURM_CLUSTER") + "/jobs";
+  j.launch.workDir = fixtureEnv("TESSERA_SLURM_CLUSTER") + "/jobs";
   j.launch.output = j.launch.workDir + "/tessera-%j.out";
   return j;
 }
@@ -80,14 +76,15 @@ class TstSlurmExecutor : public QObject {
 
   SlurmExecutorConfig executorConfig() {
     SlurmExecutorConfig c;
-    c.client.environment["SLURM_CONF"] = env("SLURM_CONF");
+    c.client.environment["SLURM_CONF"] = fixtureEnv("SLURM_CONF");
     c.pollSeconds = 0.3;
     c.defaultTeam = "adopted";
     // The site's MIG hook, faked: it records its arguments (and sees the files in place).
     c.driver.migDir = (dir_ / "mig").string();
-    c.driver.migHook = {"/bin/sh", "-c",
-                        "printf '%s\\n' \"$1\" \"$2\" > \"$2/hook-ran\" && test -s \"$2/mig-parted.yaml\"",
-                        "apply-mig"};
+    c.driver.migHook = {
+        "/bin/sh", "-c",
+        "printf '%s\\n' \"$1\" \"$2\" > \"$2/hook-ran\" && test -s \"$2/mig-parted.yaml\"",
+        "apply-mig"};
     c.onStartLatency = [m = latencyMutex_, v = latencies_](double s) {
       std::lock_guard lock(*m);
       v->push_back(s);
@@ -181,9 +178,10 @@ class TstSlurmExecutor : public QObject {
   // sbatch as a user would (through the gate, so held): the Slurm job id.
   int64_t plainSbatch(std::vector<std::string> options) {
     slurm::CommandRequest r;
-    r.argv = {"sbatch", "--parsable", "-t", "2", "--chdir", env("TESSERA_SLURM_CLUSTER") + "/jobs"};
+    r.argv = {"sbatch", "--parsable", "-t",
+              "2",      "--chdir",    fixtureEnv("TESSERA_SLURM_CLUSTER") + "/jobs"};
     r.argv.insert(r.argv.end(), options.begin(), options.end());
-    r.environment["SLURM_CONF"] = env("SLURM_CONF");
+    r.environment["SLURM_CONF"] = fixtureEnv("SLURM_CONF");
     auto done = runner_.run(r);
     if (!done || !done->ok()) qFatal("sbatch failed");
     return std::stoll(done->out);
@@ -207,7 +205,7 @@ class TstSlurmExecutor : public QObject {
   std::string slurmReservation(const std::string& suffix) {
     slurm::CommandRequest r;
     r.argv = {"scontrol", "-o", "show", "reservation"};
-    r.environment["SLURM_CONF"] = env("SLURM_CONF");
+    r.environment["SLURM_CONF"] = fixtureEnv("SLURM_CONF");
     auto done = runner_.run(r);
     if (!done) return {};
     std::istringstream lines(done->out);
@@ -234,7 +232,7 @@ class TstSlurmExecutor : public QObject {
  private slots:
   void initTestCase() {
     slurm::SlurmClientOptions o;
-    o.environment["SLURM_CONF"] = env("SLURM_CONF");
+    o.environment["SLURM_CONF"] = fixtureEnv("SLURM_CONF");
     slurm_ = std::make_unique<slurm::SlurmClient>(runner_, o);
     auto loaded = loadClusterSpecFile(std::string(TESSERA_TEST_DATA) + "/fixture-cluster.yaml");
     QVERIFY2(loaded, loaded ? "" : loaded.error().str().c_str());
@@ -247,7 +245,7 @@ class TstSlurmExecutor : public QObject {
     // the engine (which never saw those jobs) counts as free.
     slurm::CommandRequest cancel;
     cancel.argv = {"scancel", "--user=root"};
-    cancel.environment["SLURM_CONF"] = env("SLURM_CONF");
+    cancel.environment["SLURM_CONF"] = fixtureEnv("SLURM_CONF");
     QVERIFY(runner_.run(cancel));
     QVERIFY(eventually([&] {
       const auto all = slurm_->jobs();
@@ -496,7 +494,7 @@ class TstSlurmExecutor : public QObject {
     QVERIFY(eventually([&] { return runningInSlurmOn(firstTag, engineNodes(first)); }));
     // slurmctld saves its state every few seconds: past that, a kill loses nothing of it.
     std::this_thread::sleep_for(std::chrono::seconds(6));
-    const std::string cluster = env("TESSERA_SLURM_CLUSTER");
+    const std::string cluster = fixtureEnv("TESSERA_SLURM_CLUSTER");
     std::ifstream pidFile(cluster + "/run/slurmctld.pid");
     pid_t pid = 0;
     pidFile >> pid;
@@ -510,8 +508,8 @@ class TstSlurmExecutor : public QObject {
         eventually([&] { return backend_->executorStatus().state == ExecutorState::Unavailable; }));
     QVERIFY(backend_->health().serving);
     slurm::CommandRequest restart;
-    restart.argv = {"slurmctld", "-f", env("SLURM_CONF")};
-    restart.environment["SLURM_CONF"] = env("SLURM_CONF");
+    restart.argv = {"slurmctld", "-f", fixtureEnv("SLURM_CONF")};
+    restart.environment["SLURM_CONF"] = fixtureEnv("SLURM_CONF");
     restart.environment["TESSERA_SLURM_FIXTURE"] = cluster;
     QVERIFY(runner_.run(restart));
     QVERIFY(eventually([&] { return snapshot().executor.state == "ready"; }, 60));
