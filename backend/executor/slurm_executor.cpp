@@ -214,11 +214,34 @@ NodeIntents SlurmExecutor::nodeIntents(const Engine& engine) {
     if (!held.count(n)) out.released.insert(n);
   slurmHeld_ = std::move(held);
   out.reservations = maintenanceWindows(engine);
-  const GresTypeOf typeOf = [this](const std::string& model) { return gresTypeOf(model); };
-  for (const Node& n : engine.cluster().nodes())
-    if (MigNodeConfig mig = migNodeConfig(engine.state(), n.id, typeOf); !mig.signature.empty())
-      out.mig.emplace(n.name, std::move(mig));
+  refreshMigConfigs(engine);
+  out.mig = migConfigs_;
   return out;
+}
+
+void SlurmExecutor::refreshMigConfigs(const Engine& engine) {
+  const Cluster& c = engine.cluster();
+  const bool first = migLayouts_.empty();
+  if (first) migLayouts_.resize(c.gpus().size());
+  const GresTypeOf typeOf = [this](const std::string& model) { return gresTypeOf(model); };
+  for (const Node& n : c.nodes()) {
+    bool changed = first;
+    for (int i = 0; i < n.gpuCount(); ++i) {
+      const GpuId g = n.firstGpu + static_cast<GpuId>(i);
+      if (c.gpu(g).sharing.mode != SharingMode::Mig) continue;
+      const MigLayout& now = engine.state().gpu(g).layout;
+      if (!(migLayouts_[g] == now)) {
+        migLayouts_[g] = now;
+        changed = true;
+      }
+    }
+    if (!changed) continue;
+    MigNodeConfig config = migNodeConfig(engine.state(), n.id, typeOf);
+    if (config.signature.empty())
+      migConfigs_.erase(n.name);
+    else
+      migConfigs_[n.name] = std::move(config);
+  }
 }
 
 // The engine's maintenance reservations, on the nodes they cover whole, as Slurm reservations.

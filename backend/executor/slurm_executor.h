@@ -91,6 +91,11 @@ class SlurmExecutor final : public Executor {
   bool resync_ = true;
   std::map<std::string, std::string> modelOfType_;  // GRES type -> GPU model, for offers
   std::set<std::string> slurmHeld_;  // nodes with the executor's hold at the last carryOut
+  // MIG nodes' configurations, rebuilt only for a node whose layouts changed (carryOut runs
+  // after every commit): the layouts they were built from, per GPU.
+  std::map<std::string, MigNodeConfig> migConfigs_;
+  std::vector<MigLayout> migLayouts_;
+  void refreshMigConfigs(const Engine& engine);
 
   // Shared with the worker, under mutex_.
   mutable std::mutex mutex_;
