@@ -8,8 +8,10 @@
 #include "sim/placement_quality.h"
 #include "sim/simulator.h"
 #include "sim/synthetic.h"
+#include "trace_test_util.h"
 
 using namespace tessera;
+using tessera::test::traceOf;
 
 namespace {
 
@@ -64,14 +66,6 @@ TraceJob gangJob(JobId id, int tasks, int gpus, Seconds runtime) {
   t.job.perTask = {GpuRequest::Kind::Whole, gpus, {}, 0, 0};
   t.job.estimatedRuntime = runtime;
   t.runtime = runtime;
-  return t;
-}
-
-Trace traceOf(std::vector<TraceJob> jobs) {
-  Trace t;
-  t.source = "test";
-  t.teams = {Team{"vision", "", 1, {}}};
-  t.jobs = std::move(jobs);
   return t;
 }
 

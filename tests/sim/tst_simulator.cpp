@@ -12,8 +12,10 @@
 #include "sim/simulator.h"
 #include "sim/synthetic.h"
 #include "sim/whatif.h"
+#include "trace_test_util.h"
 
 using namespace tessera;
+using tessera::test::traceOf;
 
 namespace {
 
@@ -52,14 +54,6 @@ TraceJob wholeJob(JobId id, Seconds submit, int gpus, Seconds runtime,
   t.job.submitTime = submit;
   t.job.estimatedRuntime = runtime;
   t.runtime = runtime;
-  return t;
-}
-
-Trace traceOf(std::vector<TraceJob> jobs) {
-  Trace t;
-  t.source = "test";
-  t.teams = {Team{"vision", "", 1, {}}, Team{"nlp", "", 1, {}}};
-  t.jobs = std::move(jobs);
   return t;
 }
 
