@@ -216,10 +216,9 @@ Expected<Text> applyTo(Engine& e, const Command& c, const std::string& actor,
       c);
 }
 
-Impact diff(const Engine& before, const Engine& after) {
+Impact impactOf(const Engine& after, const Engine::WhatIf& whatIf) {
   Impact impact;
-  for (const JobRecord* a : after.jobs()) {
-    const JobRecord* b = before.job(a->job.id);
+  for (const auto& [b, a] : whatIf.changedJobs()) {
     const JobState was = b ? b->state : JobState::Pending;
     if (a->state == JobState::Running && was != JobState::Running) {
       impact.started.push_back(a->job.id);
@@ -375,19 +374,25 @@ std::optional<JobId> targetJob(const Command& c) {
 Expected<CommandResult> execute(Engine& engine, const Command& c, const std::string& actor,
                                 bool dryRun) {
   TESSERA_CHECK(checkCommandFields(c));
-  // The impact is always predicted on a fork: the command, then one cycle.
-  Engine fork = engine;
-  std::vector<JobId> forkTouched;
-  auto message = applyTo(fork, c, actor, forkTouched);
+  // The impact is always predicted first: the command, then one cycle, in a what-if undone
+  // as a whole (no copy of the engine).
+  CommandResult result;
+  Expected<Text> message = Text{};
+  {
+    Engine::WhatIf whatIf(engine);
+    std::vector<JobId> ignored;
+    message = applyTo(engine, c, actor, ignored);
+    if (message) {
+      engine.runCycle();
+      result.impact = impactOf(engine, whatIf);
+    }
+  }
   if (!message) {
     if (!dryRun)
       engine.recordCommand(
           actor, phrase(text::kAuditRefused, describeText(c), message.error().sentence()));
     return message.error();
   }
-  fork.runCycle();
-  CommandResult result;
-  result.impact = diff(engine, fork);
   if (const auto* r = std::get_if<cmd::CreateReservation>(&c))
     result.impact.warnings = reservationConflicts(engine, *r);
   if (dryRun) {

@@ -338,7 +338,9 @@ const JobRecord* Engine::job(JobId id) const {
 
 JobRecord* Engine::mutableJob(JobId id) {
   const auto it = index_.find(id);
-  return it == index_.end() ? nullptr : &jobs_[it->second];
+  if (it == index_.end()) return nullptr;
+  touch(it->second);
+  return &jobs_[it->second];
 }
 
 std::vector<const JobRecord*> Engine::jobs() const {
@@ -437,10 +439,17 @@ std::vector<const JobRecord*> Engine::queue() const {
 
 // ---------------------------------------------------------------- events and lifecycle
 
+namespace {
+bool isActiveState(JobState s) {
+  return s == JobState::Pending || s == JobState::Admitted || s == JobState::Running;
+}
+}  // namespace
+
 void Engine::addEvent(EventKind kind, JobRecord& job, JobState to, Text reason,
                       const std::string& actor, JobId by) {
+  touch(job);
   Event e;
-  e.seq = events_.size() + 1;
+  e.seq = eventCount() + 1;
   e.time = now_;
   e.kind = kind;
   e.job = job.job.id;
@@ -449,15 +458,16 @@ void Engine::addEvent(EventKind kind, JobRecord& job, JobState to, Text reason,
   e.reason = std::move(reason);
   e.actor = actor;
   e.by = by;
+  if (job.active() && !isActiveState(to)) ++finished_;
   job.state = to;
   job.job.state = to;
-  job.eventIndex.push_back(static_cast<uint32_t>(events_.size()));
+  job.eventIndex.push_back(static_cast<uint32_t>(eventCount()));
   events_.push_back(std::move(e));
 }
 
 void Engine::recordCommand(const std::string& actor, Text line) {
   Event e;
-  e.seq = events_.size() + 1;
+  e.seq = eventCount() + 1;
   e.time = now_;
   e.kind = EventKind::Command;
   e.reason = std::move(line);
@@ -476,6 +486,7 @@ void Engine::start(JobRecord& job, GangPlacement placement, Text why) {
 }
 
 void Engine::start(JobRecord& job, GangPlacement placement, Text why, Seconds at) {
+  touch(job);
   const auto charge = chargeOf(job, placement);
   quotas_.charge(state_, job.job.team, charge, +1);
   if (job.team >= 0) {
@@ -504,6 +515,7 @@ void Engine::stop(JobRecord& job) {
   if (job.runningSlot >= 0) {
     const auto slot = static_cast<size_t>(job.runningSlot);
     running_[slot] = running_.back();
+    touch(running_[slot]);
     jobs_[running_[slot]].runningSlot = job.runningSlot;
     running_.pop_back();
     job.runningSlot = -1;
@@ -910,6 +922,7 @@ bool Engine::tryReserve(const CycleContext& ctx, JobRecord& job, CycleStats& sta
   auto r = plugins_.backfill->reserve(*this, ctx, job);
   stats.backfillMs += msSince(t0);
   if (!r) return false;
+  touch(job);
   job.eta = r->start;
   job.waitingFor = r->waitingFor;
   withEta_.push_back(static_cast<uint32_t>(&job - jobs_.data()));
@@ -938,6 +951,7 @@ CycleStats Engine::runCycle() {
     reservations_.clearBackfill();
     // Last plan's estimates go; this cycle's reservations set them again.
     for (uint32_t i : withEta_) {
+      touch(i);
       jobs_[i].eta.reset();
       jobs_[i].waitingFor.clear();
     }
@@ -985,6 +999,8 @@ CycleStats Engine::runCycle() {
     // verdict): fetch the records a few jobs ahead so their cache misses overlap.
     if (k + kPrefetchAhead < order.size()) prefetchRecord(jobs_[order[k + kPrefetchAhead]]);
     JobRecord& j = jobs_[order[k]];
+    if (journal_.journal) [[unlikely]]
+      saveVerdict(order[k]);  // every path below rewrites it
     ++st.considered;
     PluginStatus s = admit(ctx, j);
     for (const auto& f : plugins_.filter)

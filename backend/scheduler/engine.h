@@ -2,7 +2,8 @@
 // The scheduler engine: jobs and their lifecycle, the team tree with quotas and fair share, the
 // policy's plugins, and the cycle that orders, admits, places (with topology, MIG and fractional
 // GPUs), preempts and backfills. One Engine is a value: copying it forks the whole scheduler
-// (dry runs of operator commands, the simulator's what-ifs).
+// (the simulator's what-ifs). A dry run of an operator command needs no copy: Engine::WhatIf
+// runs the command and a cycle on the engine itself and puts everything back.
 //
 // A cycle decides on the engine's state through one transaction per job; placement is tentative
 // until the job's permit plugins agree and is then committed as a whole. Each cycle leaves:
@@ -48,8 +49,10 @@ struct JobRecord {
   Seconds startTime = 0;  // of the current (or last) run
   Seconds endTime = 0;    // when it completed, failed or was cancelled
   int preemptions = 0;
-  double gpuHoursLost = 0;           // to preemptions
-  std::vector<uint32_t> eventIndex;  // its events in the engine's log
+  double gpuHoursLost = 0;  // to preemptions
+  // Its events by number in the engine's log (Engine::eventAt): counted from the engine's
+  // first event, so they stay valid when older events are forgotten.
+  std::vector<uint32_t> eventIndex;
 
   [[nodiscard]] bool active() const {
     return state == JobState::Pending || state == JobState::Admitted || state == JobState::Running;
@@ -120,7 +123,18 @@ class Engine {
   [[nodiscard]] const FairShare& fairShare() const { return fairShare_; }
   [[nodiscard]] const ReservationBook& reservations() const { return reservations_; }
   [[nodiscard]] const std::vector<PriorityClass>& priorityClasses() const { return classes_; }
+  // The events still in memory: all of them unless forgetHistory dropped the oldest. Event i
+  // of this vector is number firstEvent() + i of the log.
   [[nodiscard]] const std::vector<Event>& events() const { return events_; }
+  [[nodiscard]] uint64_t firstEvent() const { return eventBase_; }
+  // Events ever recorded (a follower's cursor: it has seen events [0, cursor)).
+  [[nodiscard]] uint64_t eventCount() const { return eventBase_ + events_.size(); }
+  // Event number `i` of the log; nullptr once forgotten (or not recorded yet).
+  [[nodiscard]] const Event* eventAt(uint64_t i) const {
+    return i >= eventBase_ && i - eventBase_ < events_.size() ? &events_[i - eventBase_] : nullptr;
+  }
+  // Finished job records still in memory (what forgetHistory would drop).
+  [[nodiscard]] size_t finishedInMemory() const { return finished_; }
   [[nodiscard]] const EngineStats& stats() const { return stats_; }
   [[nodiscard]] const JobRecord* job(JobId id) const;
   // 1-based position among pending jobs as of the last cycle; 0 when the job was not pending
@@ -181,6 +195,26 @@ class Engine {
   Status restoreCounters(JobId id, int preemptions, double gpuHoursLost);
   // Records a checkpoint of a running job now (the simulator's checkpoint events).
   Status checkpoint(JobId id);
+
+  // --- what-ifs on the engine itself
+  // A dry run's command and cycle run on this engine and are undone as a whole when the WhatIf
+  // ends: what a command or a cycle may change is saved when it begins (the cluster state, the
+  // queues and books, in size bounded by the cluster and the running jobs), a job record on its
+  // first change, and a pending job's verdict by moving it aside. No copy of the job table,
+  // which a long queue and a long history made the dominant cost of a fork. One at a time.
+  class WhatIf {
+   public:
+    explicit WhatIf(Engine& engine);
+    ~WhatIf();
+    WhatIf(const WhatIf&) = delete;
+    WhatIf& operator=(const WhatIf&) = delete;
+    // The jobs whose record changed since it began, in storage order: (as it was, as it is);
+    // `as it was` is nullptr for a job submitted inside the what-if.
+    [[nodiscard]] std::vector<std::pair<const JobRecord*, const JobRecord*>> changedJobs() const;
+
+   private:
+    Engine& engine_;
+  };
 
   // --- used by plugins, commands and explanations
   // The state for tentative what-ifs: change it only through a Transaction and discard it.
@@ -250,6 +284,17 @@ class Engine {
   // phrase(kAuditApplied, what, message).
   void recordCommand(const std::string& actor, Text line);
 
+  // A long-running backend's memory stays flat: it keeps finished jobs and old events in its
+  // database and drops them here once every follower of the log has seen them. Forgets the
+  // finished jobs that ended before `endedBefore` and all but the newest `keepEvents` events;
+  // job(id) then answers nullptr for a forgotten job, as after a restart. Never used by the
+  // simulator, whose results read the whole history.
+  struct Forgotten {
+    size_t jobs = 0;
+    size_t events = 0;
+  };
+  Forgotten forgetHistory(Seconds endedBefore, size_t keepEvents);
+
   [[nodiscard]] std::optional<int> priorityOf(const std::string& cls) const;
   [[nodiscard]] std::vector<std::string> invariantViolations() const;
 
@@ -279,6 +324,30 @@ class Engine {
   bool tryReserve(const CycleContext& ctx, JobRecord& job, CycleStats& stats);
   [[nodiscard]] std::vector<size_t> orderedPending(const CycleContext& ctx) const;
 
+  struct Journal;
+  // What a WhatIf must put back. Copying an engine never copies a what-if in progress.
+  class JournalSlot {
+   public:
+    JournalSlot();
+    JournalSlot(const JournalSlot&);
+    JournalSlot& operator=(const JournalSlot&);
+    JournalSlot(JournalSlot&&) noexcept;
+    JournalSlot& operator=(JournalSlot&&) noexcept;
+    ~JournalSlot();
+    std::unique_ptr<Journal> journal;
+  };
+  // Saves record `index` before its first change inside a what-if (a no-op outside one).
+  void touch(size_t index) {
+    if (journal_.journal) [[unlikely]]
+      saveRecord(index);
+  }
+  void touch(const JobRecord& r) { touch(static_cast<size_t>(&r - jobs_.data())); }
+  void saveRecord(size_t index);
+  // Moves a pending job's verdict (reason, code, plugin) aside before a cycle rewrites it.
+  void saveVerdict(size_t index);
+  void beginWhatIf();
+  void rollBackWhatIf();
+
   // Mutable: what-ifs on a const Engine (explanations, plugins) change it only inside a
   // Transaction they always discard. Not for concurrent use; fork the Engine for another thread.
   mutable ClusterState state_;
@@ -302,8 +371,10 @@ class Engine {
   mutable FeasibilityCheck feasibility_;  // submit refuses what can never run (a verdict cache)
   std::unordered_map<JobId, size_t> index_;
   std::vector<ResourceUse> teamUse_;
-  std::vector<Event> events_;
-  std::vector<Job> future_;  // submitted with a submit time still ahead of the clock
+  std::vector<Event> events_;  // the log from number eventBase_ on
+  uint64_t eventBase_ = 0;     // events forgotten
+  size_t finished_ = 0;        // finished records in jobs_
+  std::vector<Job> future_;    // submitted with a submit time still ahead of the clock
   std::array<std::vector<int32_t>, 6> unitIndex_;  // per TopologyLevel: per node, dense unit
   size_t unitCount_ = 0;
   std::array<bool, 6> nests_{};  // per TopologyLevel
@@ -312,6 +383,7 @@ class Engine {
   Seconds now_ = 0;
   Seconds lastPlan_ = -1;  // when backfill last planned reservations (-1 = never)
   int64_t nextRank_ = 0;
+  JournalSlot journal_;
 };
 
 }  // namespace tessera

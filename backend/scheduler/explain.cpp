@@ -295,10 +295,9 @@ Expected<Explanation> explain(const Engine& engine, JobId id) {
   Explanation ex;
   ex.job = id;
   ex.state = j->state;
-  for (uint32_t i : j->eventIndex) {
-    const Event& ev = engine.events()[i];
-    ex.history.push_back(historyLine(ev));
-  }
+  // Events a long-running backend forgot are in its database; it fills the history from there.
+  for (uint32_t i : j->eventIndex)
+    if (const Event* ev = engine.eventAt(i)) ex.history.push_back(historyLine(*ev));
   switch (j->state) {
     case JobState::Pending:
       explainPending(engine, *j, ex);
@@ -316,12 +315,12 @@ Expected<Explanation> explain(const Engine& engine, JobId id) {
       ex.dominantReason = phrase(text::kRunningSince, j->startTime, ex.placement);
       break;
     }
-    default:
-      ex.dominantReason = j->eventIndex.empty()
-                              ? jobStateText(j->state)
-                              : phrase(text::kLabelled, jobStateText(j->state),
-                                       engine.events()[j->eventIndex.back()].reason);
+    default: {
+      const Event* last = j->eventIndex.empty() ? nullptr : engine.eventAt(j->eventIndex.back());
+      ex.dominantReason = last ? phrase(text::kLabelled, jobStateText(j->state), last->reason)
+                               : jobStateText(j->state);
       break;
+    }
   }
   return ex;
 }

@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <sstream>
 
 #include "clusterspec/cluster_spec.h"
 #include "scheduler/command.h"
@@ -92,6 +93,37 @@ struct Snapshot {
   }
   bool operator==(const Snapshot&) const = default;
 };
+
+// Everything a cycle or a command may change, as text: two engines with the same fingerprint
+// decide the same from here on.
+std::string fingerprint(const Engine& e) {
+  std::ostringstream o;
+  o << "now " << e.now() << " cycles " << e.stats().cycles << " events " << e.eventCount()
+    << " free " << e.state().freeWholeGpus() << "\n";
+  for (const JobRecord* r : e.jobs()) {
+    o << r->job.id << " " << jobStateName(r->state) << " '" << r->reason.english() << "' "
+      << static_cast<int>(r->pendingCode) << " " << r->blockedBy << " eta " << r->eta.value_or(-1)
+      << " held " << r->job.held << " rank " << r->job.queueRank << " class "
+      << r->job.priorityClass << " start " << r->startTime << " end " << r->endTime << " slot "
+      << r->runningSlot << " events " << r->eventIndex.size() << " position " << e.queuePosition(*r)
+      << " lost " << r->gpuHoursLost << " waiting";
+    for (JobId w : r->waitingFor) o << " " << w;
+    if (r->placement)
+      for (const auto& t : r->placement->tasks)
+        for (GpuId g : t.gpus) o << " g" << g;
+    o << "\n";
+  }
+  for (const auto& end : e.runningByEnd()) o << "end " << end.id << "@" << end.end << "\n";
+  for (const Reservation& r : e.reservations().all()) o << "reservation " << r.id << "\n";
+  for (size_t t = 0; t < e.quotas().teams().size(); ++t)
+    o << "team " << t << " use " << e.teamUse()[t].gpus << " quota "
+      << e.quotas().usage(static_cast<int>(t), "*") << "\n";
+  for (const Node& n : e.cluster().nodes())
+    o << n.name << " " << nodeStateName(e.state().nodeState(n.id)) << " '"
+      << e.nodeReason(n.id).english() << "'\n";
+  for (const JobRecord* r : e.queue()) o << "q " << r->job.id;
+  return o.str();
+}
 
 std::string joined(const std::vector<std::string>& lines) {
   std::string out;
@@ -420,6 +452,69 @@ class TstEngine : public QObject {
     QVERIFY(Snapshot::of(e) == before);
   }
 
+  // Dry runs are what-ifs on the engine itself, undone as a whole: every kind of command, with
+  // the cycle after it, leaves the engine deciding exactly as a copy taken before them does.
+  void aWhatIfPutsEverythingBack() {
+    Workload w = tenants();
+    w.teams[0].quotas["*"] = Quota{6, 2, -1};
+    Policy p;
+    p.checkInvariants = true;
+    Engine e = makeEngine(w, p);
+    QVERIFY(e.submit(job(1, 4)));
+    QVERIFY(e.submit(job(2, 4, "nlp")));
+    Job gang = job(3, 4, "nlp");
+    gang.tasks = 2;  // all 8 GPUs: waits with a backfill reservation
+    QVERIFY(e.submit(gang));
+    QVERIFY(e.submit(job(4, 1)));
+    Job held = job(5, 2);
+    held.held = true;
+    QVERIFY(e.submit(held));
+    QVERIFY(e.advanceTo(60));
+    e.runCycle();
+    QCOMPARE(stateOf(e, 1), JobState::Running);
+    QVERIFY(e.job(3)->eta.has_value());  // not vacuous: the plan is part of what must come back
+    const Engine twin = e;
+    const std::string before = fingerprint(e);
+
+    Job fresh = job(20, 2);
+    Quota bigger{8, 0, -1};
+    const std::vector<Command> commands = {
+        cmd::Cancel{1},
+        cmd::Release{5},
+        cmd::Preempt{2},
+        cmd::Submit{fresh},
+        cmd::Hold{4},
+        cmd::SetPriority{4, "production-training"},
+        cmd::Move{4, cmd::Move::To::Top, kNoJob},
+        cmd::Drain{"h1", {}},
+        cmd::SetQuota{"vision", "*", bigger},
+        cmd::Pin{4, {"h2/0"}, {}},
+        cmd::CreateReservation{"maint", {"h2"}, 100, 5000, ""},
+    };
+    for (const Command& c : commands) {
+      const auto r = execute(e, c, "alice", true);
+      QVERIFY2(r, r ? "" : r.error().str().c_str());
+      QVERIFY(!r->applied);
+      QCOMPARE(fingerprint(e), before);
+    }
+    // A command that fails half-way is undone too.
+    QVERIFY(!execute(e, cmd::Cancel{99}, "alice", true));
+    QCOMPARE(fingerprint(e), before);
+    // Not vacuous: the predictions saw the changes (a cancel frees GPUs the queue takes).
+    const auto cancel = execute(e, cmd::Cancel{1}, "alice", true);
+    QCOMPARE(cancel->impact.stopped, std::vector<JobId>{1});
+    QVERIFY(!cancel->impact.started.empty());
+
+    Engine copy = twin;
+    for (Seconds t : {600, 3700, 7300}) {
+      QVERIFY(e.advanceTo(t));
+      QVERIFY(copy.advanceTo(t));
+      e.runCycle();
+      copy.runCycle();
+      QCOMPARE(fingerprint(e), fingerprint(copy));
+    }
+  }
+
   void appliedCommandIsAudited() {
     Engine e = makeEngine();
     QVERIFY(e.submit(job(1, 1)));
@@ -621,6 +716,67 @@ class TstEngine : public QObject {
     QVERIFY(started >= 9);
     for (const JobRecord* r : e.jobs()) QCOMPARE(r->state, JobState::Completed);
     QVERIFY(e.invariantViolations().empty());
+  }
+
+  // A long-running backend drops finished jobs and old events from memory (the database keeps
+  // them): the active jobs' records, their order, queue positions, running slots and expected
+  // ends must come through whole, and the event log's numbers go on.
+  void forgettingHistoryKeepsTheActiveJobsWhole() {
+    Policy p;
+    p.checkInvariants = true;
+    Engine e = makeEngine(tenants(), p);
+    for (JobId id = 1; id <= 6; ++id) {
+      Job j = job(id, 2);
+      j.estimatedRuntime = 1000 * id;  // distinct expected ends
+      QVERIFY(e.submit(j));
+    }
+    QCOMPARE(e.runCycle().started, 4);  // 1-4 run, 5 and 6 wait
+    QVERIFY(e.advanceTo(100));
+    QVERIFY(e.complete(1));
+    QVERIFY(e.complete(3));
+    QCOMPARE(e.finishedInMemory(), size_t{2});
+    const auto placementOf = [&e](JobId id) { return e.job(id)->placement->tasks.front().gpus; };
+    const auto gpusOf2 = placementOf(2), gpusOf4 = placementOf(4);
+    const int position5 = e.queuePosition(*e.job(5)), position6 = e.queuePosition(*e.job(6));
+    QCOMPARE(position5, 1);
+    QCOMPARE(position6, 2);
+    const uint64_t events = e.eventCount();
+
+    const auto gone = e.forgetHistory(101, 3);
+    QCOMPARE(gone.jobs, size_t{2});
+    QCOMPARE(gone.events, size_t(events - 3));
+    QVERIFY(!e.job(1) && !e.job(3));
+    QCOMPARE(e.finishedInMemory(), size_t{0});
+    QCOMPARE(e.jobs().size(), size_t{4});
+    QCOMPARE(e.eventCount(), events);
+    QCOMPARE(e.firstEvent(), events - 3);
+    QVERIFY(!e.eventAt(events - 4));
+    QCOMPARE(e.eventAt(events - 1)->seq, events);
+    QCOMPARE(placementOf(2), gpusOf2);
+    QCOMPARE(placementOf(4), gpusOf4);
+    QCOMPARE(e.queuePosition(*e.job(5)), position5);
+    QCOMPARE(e.queuePosition(*e.job(6)), position6);
+    for (const auto& end : e.runningByEnd()) QCOMPARE(e.jobAt(end.index).job.id, end.id);
+    QVERIFY2(e.invariantViolations().empty(), joined(e.invariantViolations()).c_str());
+
+    // The engine goes on as if it had never held them: 5 and 6 take the freed GPUs, a running
+    // job completes from its remapped slot, and new events continue the numbering.
+    const auto st = e.runCycle();
+    QCOMPARE(st.started, 2);
+    QVERIFY2(st.invariantViolations.empty(), joined(st.invariantViolations).c_str());
+    QVERIFY(e.complete(2));
+    std::vector<JobId> running;
+    for (const JobRecord* r : e.running()) running.push_back(r->job.id);
+    std::sort(running.begin(), running.end());
+    QCOMPARE(running, (std::vector<JobId>{4, 5, 6}));
+    QCOMPARE(e.events().back().seq, e.eventCount());
+    QVERIFY(e.eventCount() > events);
+    // An explanation shows what is still in memory of the job's history.
+    const auto x = explain(e, 5);
+    QVERIFY(x);
+    QCOMPARE(x->state, JobState::Running);
+    QVERIFY(!x->history.empty());
+    QVERIFY(x->history.size() < e.job(5)->eventIndex.size());
   }
 };
 

@@ -1,0 +1,161 @@
+// Engine::WhatIf: a dry run on the engine itself, undone as a whole.
+//
+// What is saved when it begins is what a command or a cycle may change and what does not grow
+// with the queue or the history: the cluster state, node holds, policy and plugins, the books
+// (quotas, fair share, reservations, team use), the running list and the index vectors. A job
+// record is saved on its first change (touch); a pending job's verdict, which every cycle
+// rewrites for every job it considers, is moved aside instead of copied. Records and events
+// added inside are dropped at the end.
+#include <algorithm>
+#include <cassert>
+
+#include "scheduler/engine.h"
+
+namespace tessera {
+
+struct Engine::Journal {
+  static constexpr uint8_t kRecord = 1, kVerdict = 2;
+
+  explicit Journal(const ClusterState& s) : state(s) {}
+  ClusterState state;
+  std::vector<NodeHolds> nodeHolds;
+  Policy policy;
+  PluginSet plugins;
+  QuotaBook quotas;
+  FairShare fairShare;
+  ReservationBook reservations;
+  std::vector<PriorityClass> classes;
+  std::vector<uint32_t> running, positioned, active, withEta;
+  std::vector<int32_t> positions;
+  std::set<RunningEnd> runningEnds;
+  std::vector<ResourceUse> teamUse;
+  std::vector<Job> future;
+  EngineStats stats;
+  Seconds now = 0, lastPlan = 0;
+  int64_t nextRank = 0;
+  size_t finished = 0, jobs = 0, events = 0;
+
+  std::vector<uint8_t> saved;  // per record that existed at the start: kRecord | kVerdict
+  std::vector<std::pair<uint32_t, JobRecord>> records;
+  struct Verdict {
+    uint32_t index = 0;
+    Text reason;
+    PluginCode code = PluginCode::Unschedulable;
+    std::string blockedBy;
+  };
+  std::vector<Verdict> verdicts;
+};
+
+Engine::JournalSlot::JournalSlot() = default;
+Engine::JournalSlot::JournalSlot(const JournalSlot&) {}
+Engine::JournalSlot& Engine::JournalSlot::operator=(const JournalSlot&) {
+  return *this;
+}
+Engine::JournalSlot::JournalSlot(JournalSlot&&) noexcept = default;
+Engine::JournalSlot& Engine::JournalSlot::operator=(JournalSlot&&) noexcept = default;
+Engine::JournalSlot::~JournalSlot() = default;
+
+void Engine::beginWhatIf() {
+  assert(!journal_.journal && "one what-if at a time");
+  auto j = std::make_unique<Journal>(state_);
+  j->nodeHolds = nodeHolds_;
+  j->policy = policy_;
+  j->plugins = plugins_;
+  j->quotas = quotas_;
+  j->fairShare = fairShare_;
+  j->reservations = reservations_;
+  j->classes = classes_;
+  j->running = running_;
+  j->positioned = positioned_;
+  j->active = active_;
+  j->withEta = withEta_;
+  j->positions = positions_;
+  j->runningEnds = runningEnds_;
+  j->teamUse = teamUse_;
+  j->future = future_;
+  j->stats = stats_;
+  j->now = now_;
+  j->lastPlan = lastPlan_;
+  j->nextRank = nextRank_;
+  j->finished = finished_;
+  j->jobs = jobs_.size();
+  j->events = events_.size();
+  j->saved.assign(jobs_.size(), 0);
+  journal_.journal = std::move(j);
+}
+
+void Engine::saveRecord(size_t index) {
+  Journal& j = *journal_.journal;
+  if (index >= j.jobs || (j.saved[index] & Journal::kRecord)) return;
+  j.saved[index] |= Journal::kRecord;
+  j.records.emplace_back(static_cast<uint32_t>(index), jobs_[index]);
+}
+
+void Engine::saveVerdict(size_t index) {
+  Journal& j = *journal_.journal;
+  if (index >= j.jobs || j.saved[index]) return;  // a saved record holds its verdict already
+  j.saved[index] |= Journal::kVerdict;
+  JobRecord& r = jobs_[index];
+  j.verdicts.push_back(
+      {static_cast<uint32_t>(index), std::move(r.reason), r.pendingCode, std::move(r.blockedBy)});
+}
+
+void Engine::rollBackWhatIf() {
+  std::unique_ptr<Journal> owned = std::move(journal_.journal);
+  Journal& j = *owned;
+  for (size_t i = j.jobs; i < jobs_.size(); ++i) index_.erase(jobs_[i].job.id);
+  jobs_.erase(jobs_.begin() + static_cast<std::ptrdiff_t>(j.jobs), jobs_.end());
+  events_.erase(events_.begin() + static_cast<std::ptrdiff_t>(j.events), events_.end());
+  // Whole records first: a verdict moved aside before the record was saved is the older value.
+  for (auto& [index, record] : j.records) jobs_[index] = std::move(record);
+  for (auto& v : j.verdicts) {
+    JobRecord& r = jobs_[v.index];
+    r.reason = std::move(v.reason);
+    r.pendingCode = v.code;
+    r.blockedBy = std::move(v.blockedBy);
+  }
+  state_ = std::move(j.state);
+  nodeHolds_ = std::move(j.nodeHolds);
+  policy_ = std::move(j.policy);
+  plugins_ = std::move(j.plugins);
+  quotas_ = std::move(j.quotas);
+  fairShare_ = std::move(j.fairShare);
+  reservations_ = std::move(j.reservations);
+  classes_ = std::move(j.classes);
+  running_ = std::move(j.running);
+  positioned_ = std::move(j.positioned);
+  active_ = std::move(j.active);
+  withEta_ = std::move(j.withEta);
+  positions_ = std::move(j.positions);
+  runningEnds_ = std::move(j.runningEnds);
+  teamUse_ = std::move(j.teamUse);
+  future_ = std::move(j.future);
+  stats_ = std::move(j.stats);
+  now_ = j.now;
+  lastPlan_ = j.lastPlan;
+  nextRank_ = j.nextRank;
+  finished_ = j.finished;
+}
+
+Engine::WhatIf::WhatIf(Engine& engine) : engine_(engine) {
+  engine_.beginWhatIf();
+}
+
+Engine::WhatIf::~WhatIf() {
+  engine_.rollBackWhatIf();
+}
+
+std::vector<std::pair<const JobRecord*, const JobRecord*>> Engine::WhatIf::changedJobs() const {
+  const Journal& j = *engine_.journal_.journal;
+  std::vector<std::pair<const JobRecord*, const JobRecord*>> out;
+  out.reserve(j.records.size() + engine_.jobs_.size() - j.jobs);
+  for (const auto& [index, before] : j.records) out.emplace_back(&before, &engine_.jobs_[index]);
+  std::sort(out.begin(), out.end(), [&](const auto& a, const auto& b) {
+    return a.second < b.second;  // storage order
+  });
+  for (size_t i = j.jobs; i < engine_.jobs_.size(); ++i)
+    out.emplace_back(nullptr, &engine_.jobs_[i]);
+  return out;
+}
+
+}  // namespace tessera
