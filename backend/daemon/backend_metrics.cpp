@@ -36,12 +36,11 @@ void updateMetrics(MetricsRegistry& r, const CycleReport& c) {
   std::map<std::pair<std::string, std::string>, double> depth;
   double allocated = 0;
   int running = 0;
-  for (const JobRecord* j : c.engine.jobs()) {
-    if (j->state == JobState::Pending) depth[{j->job.team, j->job.priorityClass}] += 1;
-    if (j->state == JobState::Running) {
-      ++running;
-      allocated += j->gpusHeld(c.engine.state());
-    }
+  // From the index of active jobs: a scrape must not grow with the daemon's history.
+  for (const JobRecord* j : c.engine.pending()) depth[{j->job.team, j->job.priorityClass}] += 1;
+  for (const JobRecord* j : c.engine.running()) {
+    ++running;
+    allocated += j->gpusHeld(c.engine.state());
   }
   std::vector<std::pair<Labels, double>> series;
   for (const auto& [key, n] : depth)

@@ -266,6 +266,10 @@ Status loadTesseradConfig(const std::string& path, TesseradConfig& c) {
       {"retention.raw", duration(path, c.retentionRaw)},
       {"retention.minute", duration(path, c.retentionMinute)},
       {"retention.hour", duration(path, c.retentionHour)},
+      {"retention.jobs", duration(path, c.retentionJobs)},
+      {"retention.events", duration(path, c.retentionEvents)},
+      {"memory.finished_jobs", duration(path, c.memoryFinishedFor)},
+      {"memory.events", value(path, c.memoryEvents)},
       {"log.format", value(path, c.logFormat)},
       {"log.level", value(path, c.logLevel)},
       {"reports.dir", value(path, c.reports.dir)},
@@ -296,6 +300,12 @@ Status validateTesseradConfig(const TesseradConfig& c) {
   if (c.slurm.defaultTimeLimitMinutes < 1)
     return bad("slurm.default_time_limit", "must be at least 1 (minutes)");
   if (!(c.cycleSeconds > 0)) return bad("cycle_interval", "must be positive");
+  if (c.retentionJobs < 0) return bad("retention.jobs", "cannot be negative (0 keeps forever)");
+  if (c.retentionEvents < 0) return bad("retention.events", "cannot be negative (0 keeps forever)");
+  if (c.memoryFinishedFor < 0) return bad("memory.finished_jobs", "cannot be negative");
+  if (c.retentionJobs > 0 && c.retentionJobs <= c.memoryFinishedFor)
+    return bad("retention.jobs", "must be longer than memory.finished_jobs (or 0: forever)");
+  if (c.memoryEvents < 1000) return bad("memory.events", "must be at least 1000");
   if (!(c.ratePerSecond > 0) || !(c.rateBurst >= 1))
     return bad("limits", "rate_per_second must be positive and burst at least 1");
   if (c.maxMessageMiB < 1 || c.maxMessageMiB > 1024)

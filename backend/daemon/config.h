@@ -86,6 +86,11 @@ struct TesseradConfig {
   Seconds gpuFaultRepair = 1800;
   uint64_t seed = 1;
   Seconds retentionRaw = 6 * 3600, retentionMinute = 7 * 86400, retentionHour = 400 * 86400;
+  // Finished jobs' rows and old events in the database (0 = forever), and what of them the
+  // engine keeps in memory (Backend's HistoryMemory).
+  Seconds retentionJobs = 0, retentionEvents = 0;
+  Seconds memoryFinishedFor = 600;
+  int64_t memoryEvents = 10000;
   std::string logFormat = "text";  // text | json
   std::string logLevel = "info";   // debug | info | warn | error
   ReportsConfig reports;           // file only (no flags)

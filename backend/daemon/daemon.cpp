@@ -84,6 +84,9 @@ BackendConfig backendConfig(const TesseradConfig& c, Loaded& l) {
   b.gpuFaultRepair = c.gpuFaultRepair;
   b.seed = c.seed;
   b.retention = {c.retentionRaw, c.retentionMinute, c.retentionHour};
+  b.historyRetention = {c.retentionJobs, c.retentionEvents};
+  b.history.finishedFor = c.memoryFinishedFor;
+  b.history.events = static_cast<size_t>(c.memoryEvents);
   return b;
 }
 

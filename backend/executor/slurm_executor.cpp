@@ -275,16 +275,17 @@ std::map<std::string, slurm::ReservationRequest> SlurmExecutor::maintenanceWindo
 
 void SlurmExecutor::carryOut(const Engine& engine) {
   std::vector<JobIntent> intents;
-  const auto& events = engine.events();
-  if (resync_ || eventCursor_ > events.size()) {
+  // Events forgotten before this saw them (or a reloaded engine's new log): start over from
+  // the active jobs, as after a restart.
+  if (resync_ || eventCursor_ > engine.eventCount() || eventCursor_ < engine.firstEvent()) {
     for (const JobRecord* r : engine.jobs())
       if (r->active()) intents.push_back(intentOf(engine, *r));
     resync_ = false;
   } else {
     std::set<JobId> touched;
-    for (size_t i = eventCursor_; i < events.size(); ++i)
-      if (events[i].job != kNoJob && events[i].kind != EventKind::Command)
-        touched.insert(events[i].job);
+    for (uint64_t i = eventCursor_; i < engine.eventCount(); ++i)
+      if (const Event* e = engine.eventAt(i); e->job != kNoJob && e->kind != EventKind::Command)
+        touched.insert(e->job);
     for (JobId id : touched) {
       if (const JobRecord* r = engine.job(id))
         intents.push_back(intentOf(engine, *r));
@@ -296,7 +297,7 @@ void SlurmExecutor::carryOut(const Engine& engine) {
       }
     }
   }
-  eventCursor_ = events.size();
+  eventCursor_ = engine.eventCount();
   if (modelOfType_.empty())
     for (const Node& n : engine.cluster().nodes())
       modelOfType_.emplace(gresTypeOf(n.gpuModel().id), n.gpuModel().id);

@@ -68,7 +68,7 @@ std::unique_ptr<World> worldOf(const BackendConfig& c) {
   if (c.mode == BackendMode::Live)
     return std::make_unique<LiveWorld>(c.executor ? c.executor() : nullptr);
   return std::make_unique<SimulatedWorld>(SimulatedWorldConfig{
-      c.speed, c.arrivalsPerHour, c.gpuFaultsPerDay, c.gpuFaultRepair, c.seed});
+      c.speed, c.arrivalsPerHour, c.gpuFaultsPerDay, c.gpuFaultRepair, c.seed, c.runtimeScale});
 }
 
 }  // namespace
@@ -143,7 +143,7 @@ Status Backend::restoreOrCreate() {
   usage_.resume(*engine_, std::move(openRuns));
   TESSERA_TRY(last, eventStore_->lastSeq());
   storeSeq_ = last;
-  eventCursor_ = engine_->events().size();
+  eventCursor_ = engine_->eventCount();
   world_->startClock(engine_->now());
   lastCompact_ = engine_->now();
   TESSERA_CHECK(world_->restore(*engine_, extras_));
@@ -157,6 +157,9 @@ Status Backend::restoreOrCreate() {
   TESSERA_TRY(readDb, Database::open(config_.database));
   readDb_ = std::make_unique<Database>(std::move(readDb));
   readEvents_ = std::make_unique<EventStore>(*readDb_);
+  TESSERA_TRY(metricReadDb, Database::open(config_.database));
+  metricReadDb_ = std::make_unique<Database>(std::move(metricReadDb));
+  metricRead_ = std::make_unique<MetricStore>(*metricReadDb_, config_.retention);
   if (!hub_)
     hub_ = std::make_unique<EventHub>(
         config_.eventMemory, storeSeq_,
@@ -261,17 +264,32 @@ void Backend::runBatch(std::vector<std::unique_ptr<Item>>& items, bool tick) {
   // Only what is durable is carried out: a crash before the next commit loses nothing the
   // cluster was told (the executor finds its own work again by tag).
   world_->afterDecisions(*engine_);
-  if (!tick) return;
-  Batch cycle;
-  cycle.tick = true;
-  tickWork(cycle);
-  if (const Status st = commit(cycle); !st) return rollbackToStore(st.error());
-  world_->afterDecisions(*engine_);
+  if (tick) {
+    Batch cycle;
+    cycle.tick = true;
+    tickWork(cycle);
+    if (const Status st = commit(cycle); !st) return rollbackToStore(st.error());
+    world_->afterDecisions(*engine_);
+  }
+  forgetStoredHistory();
+}
+
+void Backend::forgetStoredHistory() {
+  // Everything the engine holds is stored and every follower of its log (the store, the usage
+  // ledger, the executor) has seen it: finished jobs and old events are served from the
+  // database from here on, so memory stays flat over months. Compacting the job table costs a
+  // pass over it, hence only once enough finished records have gathered.
+  const HistoryMemory& keep = config_.history;
+  if (engine_->finishedInMemory() < keep.compactAfter &&
+      engine_->events().size() < 2 * keep.events + 1)
+    return;
+  engine_->forgetHistory(engine_->now() - keep.finishedFor, keep.events);
 }
 
 Status Backend::commit(Batch& batch) {
   const auto& all = engine_->events();
-  std::vector<Event> fresh(all.begin() + static_cast<std::ptrdiff_t>(eventCursor_), all.end());
+  std::vector<Event> fresh(
+      all.begin() + static_cast<std::ptrdiff_t>(eventCursor_ - engine_->firstEvent()), all.end());
   uint64_t seq = storeSeq_;
   for (Event& e : fresh) {
     e.seq = ++seq;
@@ -294,13 +312,16 @@ Status Backend::commit(Batch& batch) {
     TESSERA_CHECK(usageStore_->saveInTransaction(usageRows));
     if (!batch.samples.empty())
       TESSERA_CHECK(metricStore_->recordInTransaction(batch.sampleTime, batch.samples));
-    if (batch.compactMetrics) TESSERA_CHECK(metricStore_->compactInTransaction(engine_->now()));
+    if (batch.compactMetrics) {
+      TESSERA_CHECK(metricStore_->compactInTransaction(engine_->now()));
+      TESSERA_CHECK(pruneHistoryInTransaction(*db_, engine_->now(), config_.historyRetention));
+    }
     return okStatus();
   });
   if (!st) return st;
   committedNow_ = engine_->now();
   storeSeq_ = seq;
-  eventCursor_ = all.size();
+  eventCursor_ = engine_->eventCount();
   usage_.markSaved();
   // Finished jobs leave the in-memory table of simulated ends.
   for (JobId id : batch.dirty)
@@ -323,7 +344,7 @@ void Backend::rollbackToStore(const Error& why) {
   if (!loaded) return stopServing(cannotReload("the state", loaded.error()));
   engine_.emplace(std::move(loaded->engine));
   extras_ = std::move(loaded->extras);
-  eventCursor_ = engine_->events().size();
+  eventCursor_ = engine_->eventCount();
   auto openRuns = usageStore_->openRuns();
   if (!openRuns) return stopServing(cannotReload("the usage ledger", openRuns.error()));
   usage_.resume(*engine_, std::move(*openRuns));

@@ -31,6 +31,7 @@
 #include "sim/metrics.h"
 #include "sim/telemetry.h"
 #include "store/event_store.h"
+#include "store/history_retention.h"
 #include "store/metric_store.h"
 #include "store/state_store.h"
 #include "store/usage_store.h"
@@ -55,6 +56,15 @@ struct BackendHealth {
   friend bool operator==(const BackendHealth&, const BackendHealth&) = default;
 };
 
+// What the engine keeps in memory of what the database already holds (Backend forgets the rest:
+// finished jobs and old events are then read from the database, as after a restart).
+struct HistoryMemory {
+  Seconds finishedFor = 600;   // engine seconds a finished job stays in memory
+  size_t compactAfter = 5000;  // finished records gathered before the job table is compacted
+  size_t events = 10000;       // newest events kept (explanations of active jobs read older
+                               // ones from the database)
+};
+
 struct BackendConfig {
   std::string database;  // SQLite file; created when missing
   BackendMode mode = BackendMode::Live;
@@ -69,12 +79,15 @@ struct BackendConfig {
   double gpuFaultsPerDay = 0;           // simulated-live: Xid faults per engine day (gpu_faults.h)
   Seconds gpuFaultRepair = 1800;        // simulated-live: how long a faulted GPU stays out
   uint64_t seed = 1;
-  Seconds sampleEvery = 60;  // engine seconds between metric samples
+  double runtimeScale = 1.0;  // simulated-live: multiplies synthetic runtimes
+  Seconds sampleEvery = 60;   // engine seconds between metric samples
   MetricRetention retention;
-  size_t maxBatch = 20000;         // work items per group commit
-  size_t eventMemory = 200000;     // recent events kept in memory for watchers
-  bool runCycles = true;           // false: cycles run only when asked (tests)
-  std::function<Seconds()> clock;  // replaces the mode's clock (tests); never goes back
+  size_t maxBatch = 20000;      // work items per group commit
+  size_t eventMemory = 200000;  // recent events kept in memory for watchers
+  HistoryMemory history;
+  HistoryRetention historyRetention;  // pruned hourly, with the metric roll-ups
+  bool runCycles = true;              // false: cycles run only when asked (tests)
+  std::function<Seconds()> clock;     // replaces the mode's clock (tests); never goes back
   // Live mode: what runs the jobs (none when unset: jobs end only when cancelled).
   std::function<std::unique_ptr<Executor>()> executor;
   // Called on the engine thread after every cycle (the daemon's Prometheus figures). Part of the
@@ -105,6 +118,8 @@ class Backend final : public ClusterSession {
            Reply<CommandResult> reply) override;
   void explainJob(JobId id, Reply<Explanation> reply) override;
   void snapshot(Reply<ClusterSnapshot> reply) override;
+  // Answered on the caller's thread from a read connection of its own (a WAL reader never
+  // waits for the engine thread's writer): a metric query never waits behind a cycle.
   void metrics(MetricQuery query, Reply<MetricAnswer> reply) override;
   CancelWatch watchChanges(std::function<void()> onChange) override;
   // Computed on a worker thread from a separate read-only connection to the database (WAL
@@ -155,6 +170,7 @@ class Backend final : public ClusterSession {
   // Any thread: run a cycle as soon as the engine thread is free (the executor has news).
   void wakeForCycle();
   void runBatch(std::vector<std::unique_ptr<Item>>& items, bool tick);
+  void forgetStoredHistory();
   CycleStats tickWork(Batch& batch);
   Status commit(Batch& batch);
   void rollbackToStore(const Error& why);
@@ -166,6 +182,10 @@ class Backend final : public ClusterSession {
   void sampleScopes(std::vector<std::pair<std::string, double>>& out, bool simulated) const;
   [[nodiscard]] UsageRecorder::TelemetryOf usageTelemetry() const;
   [[nodiscard]] JobInfo infoOf(const JobRecord& r) const;
+  // An active job's history: what the database holds, then the engine's events not stored yet.
+  [[nodiscard]] Expected<std::vector<Text>> historyOf(const JobRecord& r) const;
+  // The job's history lines from the event store.
+  [[nodiscard]] Expected<std::vector<Text>> storedHistory(JobId id) const;
   void runReport(const ReportRequest& request, const ReportLimits& limits,
                  const Reply<Report>& reply) const;
   void stopReports();
@@ -179,11 +199,14 @@ class Backend final : public ClusterSession {
   UsageRecorder usage_;               // the usage ledger reports read (store/usage_store.h)
   std::unique_ptr<Database> readDb_;  // the event hub's own connection
   std::unique_ptr<EventStore> readEvents_;
+  std::mutex metricReadMutex_;  // one statement at a time on the connection below
+  std::unique_ptr<Database> metricReadDb_;
+  std::unique_ptr<MetricStore> metricRead_;
   std::unique_ptr<EventHub> hub_;
   std::optional<Engine> engine_;
   BackendExtras extras_;
   std::vector<PriorityClass> classes_;
-  size_t eventCursor_ = 0;       // engine events already stored
+  uint64_t eventCursor_ = 0;     // engine events already stored (Engine::eventCount)
   std::optional<Error> broken_;  // set when a failed write could not be rolled back
   struct HealthBoard;            // health() and its watchers, shared with their cancel functions
   std::shared_ptr<HealthBoard> health_;

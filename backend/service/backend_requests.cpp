@@ -144,12 +144,33 @@ void Backend::act(Command command, bool dryRun, const Caller& who, Deadline d,
       }));
 }
 
+Expected<std::vector<Text>> Backend::historyOf(const JobRecord& r) const {
+  // The database holds the job's whole stored history (the engine forgets old events, and a
+  // restarted engine's log begins at the restart); the engine adds what is not stored yet.
+  TESSERA_TRY(lines, storedHistory(r.job.id));
+  for (uint32_t i : r.eventIndex)
+    if (const Event* ev = engine_->eventAt(i); ev && i >= eventCursor_)
+      lines.push_back(historyLine(*ev));
+  return lines;
+}
+
+Expected<std::vector<Text>> Backend::storedHistory(JobId id) const {
+  TESSERA_TRY(events, eventStore_->forJob(id, 1000));
+  std::vector<Text> lines;
+  for (const Event& ev : events) lines.push_back(historyLine(ev));
+  return lines;
+}
+
 void Backend::explainJob(JobId id, Reply<Explanation> reply) {
   post(makeItem<Explanation, Item>(std::nullopt, std::move(reply),
                                    [id](Backend& b, Batch&) -> std::variant<Explanation, ApiError> {
-                                     if (b.engine_->job(id)) {
+                                     if (const JobRecord* r = b.engine_->job(id)) {
                                        auto x = explain(*b.engine_, id);
                                        if (!x) return refusal(x.error());
+                                       auto h = b.historyOf(*r);
+                                       if (!h)
+                                         return ApiError{ErrorKind::Internal, h.error().str()};
+                                       x->history = std::move(*h);
                                        return std::move(*x);
                                      }
                                      // Finished before the last restart: its record and its history
@@ -162,11 +183,9 @@ void Backend::explainJob(JobId id, Reply<Explanation> reply) {
                                      x.job = id;
                                      x.state = (*row)->state;
                                      x.dominantReason = (*row)->reason;
-                                     auto events = b.eventStore_->forJob(id, 1000);
-                                     if (!events)
-                                       return ApiError{ErrorKind::Internal, events.error().str()};
-                                     for (const Event& ev : *events)
-                                       x.history.push_back(historyLine(ev));
+                                     auto h = b.storedHistory(id);
+                                     if (!h) return ApiError{ErrorKind::Internal, h.error().str()};
+                                     x.history = std::move(*h);
                                      return x;
                                    }));
 }
@@ -180,24 +199,24 @@ void Backend::snapshot(Reply<ClusterSnapshot> reply) {
 }
 
 void Backend::metrics(MetricQuery query, Reply<MetricAnswer> reply) {
-  post(makeItem<MetricAnswer, Item>(
-      std::nullopt, std::move(reply),
-      [query](Backend& b, Batch&) -> std::variant<MetricAnswer, ApiError> {
-        MetricAnswer a;
-        if (query.series.empty()) {
-          auto names = b.metricStore_->seriesNames();
-          if (!names) return ApiError{ErrorKind::Internal, names.error().str()};
-          a.names = std::move(*names);
-          return a;
-        }
-        const int64_t to = query.to > 0 ? query.to : b.engine_->now() + 1;
-        if (to <= query.from) return ApiError{ErrorKind::InvalidArgument, "to: must be after from"};
-        auto series =
-            b.metricStore_->query(query.series, query.from, to, query.resolution, query.maxPoints);
-        if (!series) return ApiError{ErrorKind::InvalidArgument, series.error().str()};
-        a.series = std::move(*series);
-        return a;
-      }));
+  reply([&]() -> std::variant<MetricAnswer, ApiError> {
+    std::lock_guard lock(metricReadMutex_);
+    MetricAnswer a;
+    if (query.series.empty()) {
+      auto names = metricRead_->seriesNames();
+      if (!names) return ApiError{ErrorKind::Internal, names.error().str()};
+      a.names = std::move(*names);
+      return a;
+    }
+    // Up to the last commit: what the database holds.
+    const int64_t to = query.to > 0 ? query.to : committedNow_.load() + 1;
+    if (to <= query.from) return ApiError{ErrorKind::InvalidArgument, "to: must be after from"};
+    auto series =
+        metricRead_->query(query.series, query.from, to, query.resolution, query.maxPoints);
+    if (!series) return ApiError{ErrorKind::InvalidArgument, series.error().str()};
+    a.series = std::move(*series);
+    return a;
+  }());
 }
 
 void Backend::pushTelemetry(DcgmScrape scrape, std::string node, Reply<TelemetryPush> reply) {

@@ -94,6 +94,7 @@ bool SimulatedWorld::refillArrivals(const Engine& engine) {
   SyntheticConfig sc;
   sc.jobs = kLoadChunk;
   sc.arrivalsPerHour = config_.arrivalsPerHour;
+  sc.runtimeScale = config_.runtimeScale;
   sc.seed = config_.seed * 1000003 + loadChunk_;
   sc.teams = loadTeams(engine);
   auto trace = synthesize(engine.cluster(), sc);

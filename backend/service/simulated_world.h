@@ -18,6 +18,7 @@ struct SimulatedWorldConfig {
   double gpuFaultsPerDay = 0;     // Xid faults per engine day
   Seconds gpuFaultRepair = 1800;  // how long a faulted GPU stays out
   uint64_t seed = 1;
+  double runtimeScale = 1.0;  // multiplies synthetic runtimes (a soak test's faster churn)
 };
 
 class SimulatedWorld final : public World {

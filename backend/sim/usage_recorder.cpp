@@ -91,10 +91,11 @@ const char* stopReason(EventKind k) {
 }  // namespace
 
 void UsageRecorder::follow(const Engine& engine) {
-  const auto& events = engine.events();
-  if (seen_ > events.size()) seen_ = events.size();  // a reloaded engine starts a new log
-  for (; seen_ < events.size(); ++seen_) {
-    const Event& e = events[seen_];
+  if (seen_ > engine.eventCount()) seen_ = engine.eventCount();  // a reloaded engine's new log
+  // The backend forgets only events this has followed; were that ever broken, skip the gap.
+  seen_ = std::max<uint64_t>(seen_, engine.firstEvent());
+  for (; seen_ < engine.eventCount(); ++seen_) {
+    const Event& e = *engine.eventAt(seen_);
     if (e.job == kNoJob || e.kind == EventKind::Command) continue;
     if (e.to == JobState::Running && e.from != JobState::Running) {
       close(engine, e.job, "requeued");  // a start without a seen stop: never leave two open
@@ -198,7 +199,7 @@ void UsageRecorder::markSaved() {
 void UsageRecorder::resume(const Engine& engine, std::vector<UsageRecord> open) {
   open_.clear();
   closed_.clear();
-  seen_ = engine.events().size();
+  seen_ = engine.eventCount();
   std::sort(open.begin(), open.end(), [](const UsageRecord& a, const UsageRecord& b) {
     return a.job != b.job ? a.job < b.job : a.part < b.part;
   });

@@ -96,7 +96,7 @@ class UsageRecorder {
   void close(const Engine& engine, JobId job, const char* reason);
 
   TelemetryOf telemetry_;
-  size_t seen_ = 0;
+  uint64_t seen_ = 0;  // events followed, counted from the engine's first
   std::unordered_map<JobId, Run> open_;
   std::vector<Run> closed_;  // not saved yet
 };

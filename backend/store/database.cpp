@@ -100,6 +100,10 @@ const std::vector<const char*>& migrations() {
       R"sql(
       ALTER TABLE events ADD COLUMN reason_text TEXT;
       ALTER TABLE jobs ADD COLUMN reason_text TEXT;
+      )sql",
+      // 5: finished jobs found by when they ended, for the history retention (history_retention.h).
+      R"sql(
+      CREATE INDEX IF NOT EXISTS jobs_ended ON jobs(end_time) WHERE end_time IS NOT NULL;
       )sql"};
   return m;
 }
@@ -254,6 +258,10 @@ Expected<Statement> Database::prepare(const std::string& sql) {
 
 int64_t Database::lastInsertId() const {
   return sqlite3_last_insert_rowid(db_);
+}
+
+int64_t Database::changes() const {
+  return sqlite3_changes64(db_);
 }
 
 Status Database::backupTo(const std::string& target) const {

@@ -20,7 +20,7 @@ struct sqlite3_stmt;
 namespace tessera {
 
 // The schema version this binary writes; migrations bring older databases up to it.
-inline constexpr int kStoreSchemaVersion = 4;
+inline constexpr int kStoreSchemaVersion = 5;
 
 class Statement;
 
@@ -44,6 +44,8 @@ class Database {
   Status exec(const std::string& sql);
   Expected<Statement> prepare(const std::string& sql);
   [[nodiscard]] int64_t lastInsertId() const;
+  // Rows the last INSERT, UPDATE or DELETE changed.
+  [[nodiscard]] int64_t changes() const;
 
   // A consistent copy of the live database at `target` (SQLite's online backup API).
   Status backupTo(const std::string& target) const;

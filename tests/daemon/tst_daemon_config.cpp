@@ -50,6 +50,45 @@ class TstDaemonConfig : public QObject {
     QVERIFY(!defaults.exactGpus);
   }
 
+  void historyKeysAreRead() {
+    QTemporaryDir dir;
+    TesseradConfig c;
+    const Status st = loadText(dir,
+                               "mode: live\nretention:\n  jobs: 90d\n  events: 30d\n"
+                               "memory:\n  finished_jobs: 5m\n  events: 2000\n",
+                               c);
+    QVERIFY2(st, st ? "" : st.error().str().c_str());
+    QCOMPARE(c.retentionJobs, Seconds{90 * 86400});
+    QCOMPARE(c.retentionEvents, Seconds{30 * 86400});
+    QCOMPARE(c.memoryFinishedFor, Seconds{300});
+    QCOMPARE(c.memoryEvents, int64_t{2000});
+    const TesseradConfig defaults;
+    QCOMPARE(defaults.retentionJobs, Seconds{0});  // keep forever unless the site says otherwise
+    QCOMPARE(defaults.retentionEvents, Seconds{0});
+  }
+
+  void aBadHistoryKeyIsNamed_data() {
+    QTest::addColumn<QString>("yaml");
+    QTest::addColumn<QString>("key");
+    QTest::newRow("memory events") << "memory:\n  events: 10\n"
+                                   << "memory.events";
+    QTest::newRow("retention jobs") << "retention:\n  jobs: forever\n"
+                                    << "retention.jobs";
+    QTest::newRow("retention shorter than memory")
+        << "retention:\n  jobs: 5m\nmemory:\n  finished_jobs: 10m\n"
+        << "retention.jobs";
+  }
+  void aBadHistoryKeyIsNamed() {
+    QFETCH(QString, yaml);
+    QFETCH(QString, key);
+    QTemporaryDir dir;
+    TesseradConfig c;
+    const Status st = loadText(dir, "mode: live\n" + yaml.toStdString(), c);
+    QVERIFY(!st);
+    QVERIFY2(st.error().str().find(key.toStdString()) != std::string::npos,
+             st.error().str().c_str());
+  }
+
   void aNonPositiveIntervalNamesItsKey_data() {
     QTest::addColumn<QString>("yaml");
     QTest::addColumn<QString>("key");

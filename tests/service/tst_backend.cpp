@@ -184,6 +184,29 @@ std::variant<std::vector<JobId>, ApiError> submitWithUnreadableStore(const Fixtu
   return r;
 }
 
+// Two jobs submitted and held (so they stay pending with a reason to store): the first is to
+// end, the second to wait.
+std::pair<JobId, JobId> twoHeldJobs(Backend& b) {
+  const auto ids = submit(b, {demoJobs()[4], demoJobs()[4]});
+  for (JobId id : ids)
+    if (!std::holds_alternative<CommandResult>(act(b, parse("{hold: " + std::to_string(id) + "}"))))
+      qFatal("cannot hold job %lld", static_cast<long long>(id));
+  return {ids[0], ids[1]};
+}
+
+int storedEventsOf(const Fixture& f, JobId job) {
+  sqlite3* db = nullptr;
+  if (sqlite3_open_v2(f.path().c_str(), &db, SQLITE_OPEN_READONLY, nullptr) != SQLITE_OK)
+    qFatal("cannot open the database");
+  sqlite3_stmt* q = nullptr;
+  sqlite3_prepare_v2(db, "SELECT count(*) FROM events WHERE job = ?", -1, &q, nullptr);
+  sqlite3_bind_int64(q, 1, static_cast<sqlite3_int64>(job));
+  const int n = sqlite3_step(q) == SQLITE_ROW ? sqlite3_column_int(q, 0) : -1;
+  sqlite3_finalize(q);
+  sqlite3_close(db);
+  return n;
+}
+
 }  // namespace
 
 class TstBackend : public QObject {
@@ -442,6 +465,93 @@ class TstBackend : public QObject {
       b->jobs(filter, reply);
     }));
     QCOMPARE(page.jobs.size(), size_t{1});
+  }
+
+  // What the engine forgot is served from the database as after a restart, and the engine
+  // itself is what a restart would rebuild.
+  void finishedJobsLeaveMemoryButNotTheDatabase() {
+    Fixture f;
+    BackendConfig c = f.config();
+    c.history = {0, 1, 4};  // forget every stored finished job, keep 4 events
+    auto opened = Backend::open(c);
+    QVERIFY(opened);
+    Backend& b = **opened;
+    const auto [ended, waiting] = twoHeldJobs(b);
+    cycle(b);
+    const Explanation historyBefore =
+        ok(await<Explanation>([&](auto reply) { b.explainJob(waiting, reply); }));
+    QVERIFY(std::holds_alternative<CommandResult>(
+        act(b, parse("{cancel: " + std::to_string(ended) + "}"))));
+    const JobInfo endedBefore = ok(await<JobInfo>([&](auto reply) { b.job(ended, reply); }));
+    f.now += 10;  // past its end: the next batch forgets it
+    cycle(b);
+    bool forgotten = false, waitingKept = false;
+    uint64_t firstEvent = 0;
+    b.inspect([&](const Engine& e) {
+      forgotten = e.job(ended) == nullptr;
+      waitingKept = e.job(waiting) != nullptr;
+      firstEvent = e.firstEvent();
+    });
+    QVERIFY(forgotten);
+    QVERIFY(waitingKept);
+    QVERIFY(firstEvent > 0);
+
+    const JobInfo endedAfter = ok(await<JobInfo>([&](auto reply) { b.job(ended, reply); }));
+    QCOMPARE(endedAfter.row.state, JobState::Cancelled);
+    QCOMPARE(endedAfter.row.reason.english(), endedBefore.row.reason.english());
+    const JobPage page = ok(await<JobPage>([&](auto reply) { b.jobs(JobFilter{}, reply); }));
+    QCOMPARE(page.jobs.size(), size_t{2});
+    // The waiting job's early events left memory: its history now comes from the database,
+    // whole and in order.
+    const Explanation historyAfter =
+        ok(await<Explanation>([&](auto reply) { b.explainJob(waiting, reply); }));
+    QCOMPARE(historyAfter.state, JobState::Pending);
+    QCOMPARE(historyAfter.history.size(), historyBefore.history.size());
+    for (size_t i = 0; i < historyAfter.history.size(); ++i)
+      QCOMPARE(historyAfter.history[i].english(), historyBefore.history[i].english());
+    // A command on a forgotten job is refused as on any ended one.
+    const auto again = act(b, parse("{cancel: " + std::to_string(ended) + "}"));
+    QCOMPARE(std::get<ApiError>(again).kind, ErrorKind::FailedPrecondition);
+
+    const std::string before = digestOf(b);
+    b.stop();
+    auto reopened = f.open();
+    QCOMPARE(digestOf(*reopened), before);
+  }
+
+  // retention.jobs / retention.events: past them, finished jobs and their events leave the
+  // database; an active job keeps its whole history however old.
+  void retentionPrunesFinishedJobsButNotActiveHistory() {
+    Fixture f;
+    BackendConfig c = f.config();
+    c.historyRetention = {3600, 3600};
+    c.history = {0, 1, 10000};  // the engine forgets at once: job() then reads the database
+    auto opened = Backend::open(c);
+    QVERIFY(opened);
+    Backend& b = **opened;
+    const auto [ended, waiting] = twoHeldJobs(b);
+    QVERIFY(std::holds_alternative<CommandResult>(
+        act(b, parse("{cancel: " + std::to_string(ended) + "}"))));
+    const Explanation historyBefore =
+        ok(await<Explanation>([&](auto reply) { b.explainJob(waiting, reply); }));
+    f.now += 1800;
+    cycle(b);  // an hour since the last roll-up has not passed: nothing is pruned
+    QVERIFY(
+        std::holds_alternative<JobInfo>(await<JobInfo>([&](auto reply) { b.job(ended, reply); })));
+    f.now += 7200;
+    cycle(b);
+    const auto gone = await<JobInfo>([&](auto reply) { b.job(ended, reply); });
+    QVERIFY(std::holds_alternative<ApiError>(gone));
+    QCOMPARE(std::get<ApiError>(gone).kind, ErrorKind::NotFound);
+    // In the database itself (the event hub's memory of recent events is not pruned).
+    QCOMPARE(storedEventsOf(f, ended), 0);
+    QVERIFY(storedEventsOf(f, waiting) >= 2);
+    b.stop();
+    auto reopened = f.open();  // the waiting job's old events are read from the database now
+    const Explanation historyAfter =
+        ok(await<Explanation>([&](auto reply) { reopened->explainJob(waiting, reply); }));
+    QCOMPARE(historyAfter.history.size(), historyBefore.history.size());
+    QCOMPARE(reopened->health().serving, true);
   }
 
   void aFailedCommitIsReportedAndNothingIsApplied() {

@@ -196,10 +196,15 @@ class TstStore : public QObject {
     }
     pragma(path,
            "ALTER TABLE events DROP COLUMN reason_text; "
-           "ALTER TABLE jobs DROP COLUMN reason_text; PRAGMA user_version=3");
+           "ALTER TABLE jobs DROP COLUMN reason_text; DROP INDEX jobs_ended; "
+           "PRAGMA user_version=3");
     auto db = Database::open(path);
     QVERIFY2(db.ok(), db.ok() ? "" : db.error().str().c_str());
     QCOMPARE(db->schemaVersion(), kStoreSchemaVersion);
+    // Version 5's index, which the history retention deletes by, is there again.
+    auto index = db->prepare("SELECT count(*) FROM sqlite_master WHERE name = 'jobs_ended'");
+    QVERIFY(index.ok() && *index->step());
+    QCOMPARE(index->int64At(0), int64_t{1});
     auto events = EventStore(*db).after(0, 10);
     QVERIFY(events.ok());
     QCOMPARE(events->size(), size_t{1});
