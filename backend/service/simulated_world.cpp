@@ -54,6 +54,7 @@ void SimulatedWorld::setSpeed(Seconds engineNow, double speed) {
 // before faults) starts them afresh. The chunk's arrivals are regenerated from the restart time.
 Status SimulatedWorld::restore(const Engine& engine, const BackendExtras& extras) {
   arrivals_.clear();
+  chunkEnd_ = -1;
   faults_ = GpuFaultInjector(config_.gpuFaultsPerDay, config_.gpuFaultRepair, config_.seed);
   for (const auto& [key, value] : extras.meta) {
     if (key == kChunkKey) {
@@ -99,11 +100,12 @@ bool SimulatedWorld::refillArrivals(const Engine& engine) {
   sc.teams = loadTeams(engine);
   auto trace = synthesize(engine.cluster(), sc);
   if (!trace || trace->jobs.empty()) return false;
-  const Seconds start = engine.now();
+  const Seconds start = chunkEnd_ < 0 ? engine.now() : chunkEnd_;
   for (auto& tj : trace->jobs) {
     tj.job.submitTime += start;
     arrivals_.push_back(std::move(tj));
   }
+  chunkEnd_ = arrivals_.back().job.submitTime;
   return true;
 }
 

@@ -62,6 +62,9 @@ class SimulatedWorld final : public World {
   double speed_;
   std::deque<TraceJob> arrivals_;  // the current chunk's arrivals not yet submitted
   uint64_t loadChunk_ = 0;
+  // Where the next chunk's arrivals start: the last one's end, so that a tick covering several
+  // chunks (a high speed) submits them all (-1: the engine's clock, at start and restart).
+  Seconds chunkEnd_ = -1;
   Seconds chunkStart_ = 0;  // 0: the next chunk starts at the engine's time
   TelemetryModel telemetry_;
   GpuFaultInjector faults_;

@@ -662,6 +662,30 @@ class TstBackend : public QObject {
     QVERIFY(nowOf() >= paused + 600);  // 0.3 s at 3600x, with slack for a loaded machine
   }
 
+  // simulation.arrivals_per_hour holds at any speed: an engine hour passing in one tick brings
+  // an hour of arrivals, not one chunk of the load generator (200 jobs).
+  void arrivalsKeepTheirRateWhenATickCoversHours() {
+    Fixture f;
+    auto c = f.config();
+    c.mode = BackendMode::SimulatedLive;
+    c.arrivalsPerHour = 3600;
+    c.tenants.jobs.clear();
+    auto b = Backend::open(c);
+    QVERIFY(b);
+    const auto jobsNow = [&] {
+      size_t n = 0;
+      (*b)->inspect([&](const Engine& e) { n = e.jobs().size(); });
+      return n;
+    };
+    cycle(**b);  // the generator starts with the first tick
+    const size_t before = jobsNow();
+    f.now += 3600;
+    cycle(**b);
+    const size_t arrived = jobsNow() - before;
+    // Poisson: 3,600 expected, sigma 60.
+    QVERIFY2(arrived > 3300 && arrived < 3900, std::to_string(arrived).c_str());
+  }
+
   void scopeSeriesAddUpToTheCluster() {
     Fixture f;
     auto c = f.config();
