@@ -4,7 +4,8 @@
 //     steady-state cycles, 5 episodes of 20 (target p99 < 100 ms), plus the first cycle that
 //     fills the empty cluster (its jobs started per second: the engine's fill rate);
 //   * explanation of one pending job on a 40,000-GPU cluster (target < 5 ms);
-//   * memory of an engine with 40,000 GPUs and 150,000 jobs (target < 1 GiB).
+//   * memory of an engine with 40,000 GPUs and 150,000 jobs (target < 1 GiB);
+//   * operator actions at 150,000 jobs: dry runs and applied commands through execute().
 // Run: build/release/tests/bench/bench_engine [--cycle-episodes=N] [Google Benchmark flags]
 //   --cycle-episodes=N  episodes of 20 steady-state cycles per cycle benchmark (default 5: 100
 //                       cycles, the fewest that hold a p99; 1 for a smoke run, without a p99)
@@ -20,6 +21,7 @@
 
 #include "bench_stats.h"
 #include "clusterspec/cluster_spec.h"
+#include "scheduler/command.h"
 #include "scheduler/engine.h"
 #include "scheduler/explain.h"
 
@@ -153,6 +155,74 @@ void BM_Cycle150kPending(benchmark::State& state) {
                  " cycles (nearest rank, p99 from 100); first_* are medians over " +
                  std::to_string(episodes) + " episode(s)");
 }
+
+// Operator actions at 150,000 jobs (tesserad-for-months issue): after the fill and 5 steady
+// rounds, `samples` dry runs of a cancel (a running job: GPUs free, the queue takes them) and
+// of a hold (a pending job), and applied cancels, each through execute() (a what-if on the
+// engine itself: the command and one cycle, undone). For comparison on the same machine and
+// state: the copy of the engine that dry runs made before (`fork_copy_ms`), and one plain cycle.
+void BM_Act150kPending(benchmark::State& state) {
+  const int samples = static_cast<int>(state.range(0));
+  std::vector<double> dryCancel, dryHold, applied, copyMs, cycleMs;
+  size_t pending = 0;
+  for (auto _ : state) {
+    Engine e = makeEngine(4000, 150'000);
+    e.runCycle();
+    std::mt19937 rng(11);
+    for (int r = 0; r < 5; ++r) {
+      auto running = e.running();
+      std::shuffle(running.begin(), running.end(), rng);
+      for (size_t i = 0; i < running.size() / 100; ++i) (void)e.complete(running[i]->job.id);
+      (void)e.advanceTo(e.now() + 300);
+      e.runCycle();
+    }
+    const auto timeMs = [](auto&& f) {
+      const auto t0 = std::chrono::steady_clock::now();
+      f();
+      return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0)
+          .count();
+    };
+    for (int i = 0; i < samples; ++i) {
+      const auto running = e.running();
+      const auto waiting = e.pending();
+      const JobId victim = running[rng() % running.size()]->job.id;
+      const JobId queued = waiting[rng() % waiting.size()]->job.id;
+      dryCancel.push_back(timeMs([&] { (void)execute(e, cmd::Cancel{victim}, "bench", true); }));
+      dryHold.push_back(timeMs([&] { (void)execute(e, cmd::Hold{queued}, "bench", true); }));
+      if (i < 5) {
+        copyMs.push_back(timeMs([&] {
+          Engine fork = e;
+          benchmark::DoNotOptimize(fork);
+        }));
+        cycleMs.push_back(timeMs([&] {
+                            Engine fork = e;
+                            const auto t0 = std::chrono::steady_clock::now();
+                            fork.runCycle();
+                            benchmark::DoNotOptimize(t0);
+                          }) -
+                          copyMs.back());
+      }
+      applied.push_back(timeMs([&] { (void)execute(e, cmd::Cancel{victim}, "bench", false); }));
+    }
+    pending = e.pending().size();
+  }
+  const auto put = [&state](const std::string& name, const std::vector<double>& v) {
+    const bench::Summary s = bench::summarize(v);
+    state.counters[name + "_p50_ms"] = s.median;
+    if (bench::hasPercentile(0.99, s.n))
+      state.counters[name + "_p99_ms"] = s.p99;
+    else
+      state.counters[name + "_max_ms"] = s.max;
+  };
+  put("dry_cancel", dryCancel);
+  put("dry_hold", dryHold);
+  put("applied_cancel", applied);
+  state.counters["fork_copy_ms"] = bench::percentile(copyMs, 0.5);
+  state.counters["cycle_ms"] = bench::percentile(cycleMs, 0.5);
+  state.counters["pending"] = static_cast<double>(pending);
+  state.counters["samples"] = samples;
+}
+BENCHMARK(BM_Act150kPending)->Arg(100)->Unit(benchmark::kMillisecond)->Iterations(1);
 
 // Registered from main: the episode count comes from --cycle-episodes.
 void registerCycleBenchmarks(int episodes) {

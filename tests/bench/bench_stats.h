@@ -14,12 +14,21 @@
 #include <cmath>
 #include <cstdint>
 #include <cstdio>
+#include <fstream>
 #include <functional>
 #include <string>
 #include <utility>
 #include <vector>
 
 namespace tessera::bench {
+
+// The CPU model as /proc/cpuinfo names it (benchmark figures are stated with it).
+inline std::string cpuModel() {
+  std::ifstream in("/proc/cpuinfo");
+  for (std::string line; std::getline(in, line);)
+    if (line.starts_with("model name")) return line.substr(line.find(':') + 2);
+  return "unknown";
+}
 
 // Nearest-rank percentile of `samples` (0 < q <= 1); 0 for no samples.
 inline double percentile(std::vector<double> samples, double q) {
@@ -95,7 +104,8 @@ inline Summary measure(int runs, const std::function<void()>& f) {
   for (int r = 0; r < runs; ++r) {
     const auto t0 = std::chrono::steady_clock::now();
     f();
-    ms.push_back(std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count());
+    ms.push_back(
+        std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count());
   }
   return summarize(ms);
 }

@@ -47,6 +47,7 @@
 #include <vector>
 
 #include "bench_stats.h"
+#include "bench_store.h"
 #include "clusterspec/cluster_spec.h"
 #include "core/engine_text.h"
 #include "rpc/client.h"
@@ -99,13 +100,6 @@ T await(Call&& call) {
 }
 
 // --- machine facts
-
-std::string cpuModel() {
-  std::ifstream in("/proc/cpuinfo");
-  for (std::string line; std::getline(in, line);)
-    if (line.starts_with("model name")) return line.substr(line.find(':') + 2);
-  return "unknown";
-}
 
 int cpusAvailable() {
   cpu_set_t set;
@@ -173,7 +167,7 @@ void printMachine(const Options& o, const std::string& dir) {
   const bench::Summary disk = fsyncMs(dir, o.smoke ? 10 : 200);
   std::printf("bench_tesserad  %s\n", utcNow().c_str());
   std::printf("  machine      : nproc %d (hardware threads %u), %s\n", cpusAvailable(),
-              std::thread::hardware_concurrency(), cpuModel().c_str());
+              std::thread::hardware_concurrency(), bench::cpuModel().c_str());
   std::printf("  kernel       : %s %s, load average %.2f %.2f %.2f\n", u.sysname, u.release,
               load[0], load[1], load[2]);
   std::printf("  database dir : %s (%s)\n", dir.c_str(), fsTypeOf(dir).c_str());
@@ -743,41 +737,6 @@ void timeOneCancel(Backend& b) {
   if (last != kNoJob) cancelAll(b, {last});
 }
 
-int64_t countEvents(Database& db) {
-  auto q = db.prepare("SELECT count(*) FROM events");
-  if (!q) fail(q.error().str());
-  auto row = q->step();
-  if (!row || !*row) fail("cannot count the events");
-  return q->int64At(0);
-}
-
-// Synthetic audit records after the last stored event until the log holds `target` rows.
-void appendEvents(const std::string& path, size_t target) {
-  auto db = Database::open(path);
-  if (!db) fail(db.error().str());
-  EventStore store(*db);
-  auto last = store.lastSeq();
-  if (!last) fail(last.error().str());
-  uint64_t seq = *last;
-  const auto now = static_cast<Seconds>(std::time(nullptr));
-  for (auto rows = static_cast<size_t>(countEvents(*db)); rows < target;) {
-    std::vector<Event> chunk;
-    for (size_t i = 0; i < 20000 && rows < target; ++i, ++rows) {
-      Event e;
-      e.seq = ++seq;
-      e.time = now;
-      e.kind = EventKind::Command;
-      e.actor = "bench-operator";
-      // A sentence as the engine writes one, so the rows carry their reason_text JSON too.
-      const auto job = static_cast<JobId>(seq % 150000 + 1);
-      e.reason =
-          phrase(text::kAuditApplied, phrase(text::kDoHold, job), phrase(text::kDidHold, job));
-      chunk.push_back(std::move(e));
-    }
-    if (auto st = store.append(chunk); !st) fail(st.error().str());
-  }
-}
-
 void prepareDatabase(const Options& o, const std::string& path) {
   std::printf("  preparing %s: %zu jobs, %zu events\n", path.c_str(), o.jobs, o.events);
   std::fflush(stdout);
@@ -806,7 +765,7 @@ void prepareDatabase(const Options& o, const std::string& path) {
   std::printf("    engine: %s\n", engineLine(backend).c_str());
   backend.stop();
   b->reset();
-  appendEvents(path, o.events);
+  if (auto st = bench::appendEvents(path, o.events); !st) fail(st.error().str());
   step("append synthetic audit events");
 }
 
