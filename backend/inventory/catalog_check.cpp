@@ -240,10 +240,4 @@ std::string catalogStanza(const GpuInventory& gpu) {
   return out;
 }
 
-std::string pciDeviceIdText(uint32_t id) {
-  char buf[16];
-  std::snprintf(buf, sizeof buf, "0x%08X", id);
-  return buf;
-}
-
 }  // namespace tessera

@@ -1,6 +1,7 @@
 #pragma once
 // What one node's GPUs are, as the hardware reports it (NVML or nvidia-smi): the value the probe
 // builds, checks against the GPU catalog and prints as the node's cluster-spec entry.
+#include <algorithm>
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -92,5 +93,13 @@ struct NodeInventory {
 
 // "0x233010DE", the catalog's spelling.
 std::string pciDeviceIdText(uint32_t id);
+
+// GPU or compute instances in the order of their first slice: how nvidia-smi lists them and
+// layouts are written, whatever order the driver enumerated them in.
+template <class Instances>
+void sortByPlacement(Instances& list) {
+  std::sort(list.begin(), list.end(),
+            [](const auto& a, const auto& b) { return a.placement.start < b.placement.start; });
+}
 
 }  // namespace tessera

@@ -209,8 +209,7 @@ class NvmlProber {
         gpu.gpuInstances.push_back(std::move(instance));
       }
     }
-    std::sort(gpu.gpuInstances.begin(), gpu.gpuInstances.end(),
-              [](const auto& a, const auto& b) { return a.placement.start < b.placement.start; });
+    sortByPlacement(gpu.gpuInstances);
     return okStatus();
   }
 
@@ -231,8 +230,7 @@ class NvmlProber {
       TESSERA_CHECK(call(r, "nvmlGpuInstanceGetComputeInstanceProfileInfo", gpu));
       TESSERA_CHECK(readComputeInstances(handle, profile.id, gpu, instance));
     }
-    std::sort(instance.computeInstances.begin(), instance.computeInstances.end(),
-              [](const auto& a, const auto& b) { return a.placement.start < b.placement.start; });
+    sortByPlacement(instance.computeInstances);
     return instance;
   }
 

@@ -219,9 +219,7 @@ Expected<InstancesByGpu> parseMigGpuInstances(const SmiText& in) {
                      "-lgi row: expected 'GPU MIG NAME PROFILE-ID INSTANCE-ID START:SIZE'");
     out[*gpu].push_back(GpuInstanceInfo{*id, *profile, *placement, {}});
   }
-  for (auto& [gpu, list] : out)
-    std::sort(list.begin(), list.end(),
-              [](const auto& a, const auto& b) { return a.placement.start < b.placement.start; });
+  for (auto& [gpu, list] : out) sortByPlacement(list);
   return out;
 }
 
@@ -249,9 +247,7 @@ Status addMigComputeInstances(const SmiText& in, InstancesByGpu& instances) {
     owner->computeInstances.push_back({*id, *profile, *placement});
   }
   for (auto& [gpu, list] : instances)
-    for (auto& gi : list)
-      std::sort(gi.computeInstances.begin(), gi.computeInstances.end(),
-                [](const auto& a, const auto& b) { return a.placement.start < b.placement.start; });
+    for (auto& gi : list) sortByPlacement(gi.computeInstances);
   return okStatus();
 }
 
