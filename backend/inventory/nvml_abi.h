@@ -48,6 +48,12 @@ struct nvmlMemory_t {
   unsigned long long total, free, used;
 };
 
+struct nvmlUtilization_t {
+  unsigned gpu, memory;  // percent of the last sample period
+};
+
+inline constexpr int NVML_TEMPERATURE_GPU = 0;
+
 // The v1 layout, the one nvmlDeviceGetGpuInstanceProfileInfo (no version field) takes.
 struct nvmlGpuInstanceProfileInfo_t {
   unsigned id, isP2pSupported, sliceCount, instanceCount, multiprocessorCount, copyEngineCount,
@@ -92,40 +98,43 @@ inline constexpr int NVML_FEATURE_ENABLED = 1;
 inline constexpr unsigned NVML_COMPUTE_INSTANCE_ENGINE_PROFILE_SHARED = 0;
 
 // Every call the probe makes; X(name, parameter list). The probe resolves each with dlsym.
-#define TESSERA_NVML_CALLS(X)                                                                 \
-  X(nvmlInit_v2, (void))                                                                      \
-  X(nvmlShutdown, (void))                                                                     \
-  X(nvmlSystemGetDriverVersion, (char* version, unsigned length))                             \
-  X(nvmlDeviceGetCount_v2, (unsigned* count))                                                 \
-  X(nvmlDeviceGetHandleByIndex_v2, (unsigned index, nvmlDevice_t* device))                    \
-  X(nvmlDeviceGetName, (nvmlDevice_t device, char* name, unsigned length))                    \
-  X(nvmlDeviceGetUUID, (nvmlDevice_t device, char* uuid, unsigned length))                    \
-  X(nvmlDeviceGetPciInfo_v3, (nvmlDevice_t device, nvmlPciInfo_t * pci))                      \
-  X(nvmlDeviceGetMemoryInfo, (nvmlDevice_t device, nvmlMemory_t * memory))                    \
-  X(nvmlDeviceGetMigMode, (nvmlDevice_t device, unsigned* current, unsigned* pending))        \
-  X(nvmlDeviceGetMaxMigDeviceCount, (nvmlDevice_t device, unsigned* count))                   \
-  X(nvmlDeviceGetGpuInstanceProfileInfo,                                                      \
-    (nvmlDevice_t device, unsigned profile, nvmlGpuInstanceProfileInfo_t* info))              \
-  X(nvmlDeviceGetGpuInstancePossiblePlacements_v2,                                            \
-    (nvmlDevice_t device, unsigned profileId, nvmlGpuInstancePlacement_t* placements,         \
-     unsigned* count))                                                                        \
-  X(nvmlDeviceGetGpuInstances,                                                                \
-    (nvmlDevice_t device, unsigned profileId, nvmlGpuInstance_t* instances, unsigned* count)) \
-  X(nvmlGpuInstanceGetInfo, (nvmlGpuInstance_t instance, nvmlGpuInstanceInfo_t * info))       \
-  X(nvmlGpuInstanceGetComputeInstanceProfileInfo,                                             \
-    (nvmlGpuInstance_t instance, unsigned profile, unsigned engineProfile,                    \
-     nvmlComputeInstanceProfileInfo_t* info))                                                 \
-  X(nvmlGpuInstanceGetComputeInstances, (nvmlGpuInstance_t instance, unsigned profileId,      \
-                                         nvmlComputeInstance_t* instances, unsigned* count))  \
-  X(nvmlComputeInstanceGetInfo,                                                               \
-    (nvmlComputeInstance_t instance, nvmlComputeInstanceInfo_t * info))                       \
-  X(nvmlDeviceGetMigDeviceHandleByIndex,                                                      \
-    (nvmlDevice_t device, unsigned index, nvmlDevice_t* migDevice))                           \
-  X(nvmlDeviceGetGpuInstanceId, (nvmlDevice_t device, unsigned* id))                          \
-  X(nvmlDeviceGetComputeInstanceId, (nvmlDevice_t device, unsigned* id))                      \
-  X(nvmlDeviceGetTopologyCommonAncestor, (nvmlDevice_t a, nvmlDevice_t b, int* level))        \
-  X(nvmlDeviceGetNvLinkState, (nvmlDevice_t device, unsigned link, int* active))              \
-  X(nvmlDeviceGetNvLinkRemotePciInfo_v2, (nvmlDevice_t device, unsigned link, nvmlPciInfo_t* pci))
+#define TESSERA_NVML_CALLS(X)                                                                      \
+  X(nvmlInit_v2, (void))                                                                           \
+  X(nvmlShutdown, (void))                                                                          \
+  X(nvmlSystemGetDriverVersion, (char* version, unsigned length))                                  \
+  X(nvmlDeviceGetCount_v2, (unsigned* count))                                                      \
+  X(nvmlDeviceGetHandleByIndex_v2, (unsigned index, nvmlDevice_t* device))                         \
+  X(nvmlDeviceGetName, (nvmlDevice_t device, char* name, unsigned length))                         \
+  X(nvmlDeviceGetUUID, (nvmlDevice_t device, char* uuid, unsigned length))                         \
+  X(nvmlDeviceGetPciInfo_v3, (nvmlDevice_t device, nvmlPciInfo_t * pci))                           \
+  X(nvmlDeviceGetMemoryInfo, (nvmlDevice_t device, nvmlMemory_t * memory))                         \
+  X(nvmlDeviceGetMigMode, (nvmlDevice_t device, unsigned* current, unsigned* pending))             \
+  X(nvmlDeviceGetMaxMigDeviceCount, (nvmlDevice_t device, unsigned* count))                        \
+  X(nvmlDeviceGetGpuInstanceProfileInfo,                                                           \
+    (nvmlDevice_t device, unsigned profile, nvmlGpuInstanceProfileInfo_t* info))                   \
+  X(nvmlDeviceGetGpuInstancePossiblePlacements_v2,                                                 \
+    (nvmlDevice_t device, unsigned profileId, nvmlGpuInstancePlacement_t* placements,              \
+     unsigned* count))                                                                             \
+  X(nvmlDeviceGetGpuInstances,                                                                     \
+    (nvmlDevice_t device, unsigned profileId, nvmlGpuInstance_t* instances, unsigned* count))      \
+  X(nvmlGpuInstanceGetInfo, (nvmlGpuInstance_t instance, nvmlGpuInstanceInfo_t * info))            \
+  X(nvmlGpuInstanceGetComputeInstanceProfileInfo,                                                  \
+    (nvmlGpuInstance_t instance, unsigned profile, unsigned engineProfile,                         \
+     nvmlComputeInstanceProfileInfo_t* info))                                                      \
+  X(nvmlGpuInstanceGetComputeInstances, (nvmlGpuInstance_t instance, unsigned profileId,           \
+                                         nvmlComputeInstance_t* instances, unsigned* count))       \
+  X(nvmlComputeInstanceGetInfo,                                                                    \
+    (nvmlComputeInstance_t instance, nvmlComputeInstanceInfo_t * info))                            \
+  X(nvmlDeviceGetMigDeviceHandleByIndex,                                                           \
+    (nvmlDevice_t device, unsigned index, nvmlDevice_t* migDevice))                                \
+  X(nvmlDeviceGetGpuInstanceId, (nvmlDevice_t device, unsigned* id))                               \
+  X(nvmlDeviceGetComputeInstanceId, (nvmlDevice_t device, unsigned* id))                           \
+  X(nvmlDeviceGetTopologyCommonAncestor, (nvmlDevice_t a, nvmlDevice_t b, int* level))             \
+  X(nvmlDeviceGetNvLinkState, (nvmlDevice_t device, unsigned link, int* active))                   \
+  X(nvmlDeviceGetNvLinkRemotePciInfo_v2, (nvmlDevice_t device, unsigned link, nvmlPciInfo_t* pci)) \
+  X(nvmlDeviceGetUtilizationRates, (nvmlDevice_t device, nvmlUtilization_t * utilization))         \
+  X(nvmlDeviceGetTemperature, (nvmlDevice_t device, int sensor, unsigned* celsius))                \
+  X(nvmlDeviceGetPowerUsage, (nvmlDevice_t device, unsigned* milliwatts))
 
 #define TESSERA_NVML_DECLARE(name, params) nvmlReturn_t name params;
 TESSERA_NVML_CALLS(TESSERA_NVML_DECLARE)

@@ -8,6 +8,7 @@
 #include <memory>
 
 #include "inventory/nvml_abi.h"
+#include "inventory/nvml_api.h"
 #include "inventory/sysfs_numa.h"
 
 namespace tessera {
@@ -20,46 +21,6 @@ constexpr unsigned kMaxProfileIndexes = 64;
 constexpr unsigned kMaxComputeProfileIndexes = 16;
 constexpr unsigned kMaxInstancesPerProfile = kMaxMemorySlices;
 constexpr unsigned kNotWritten = ~0u;
-
-class NvmlApi {
- public:
-#define TESSERA_NVML_POINTER(name, params) decltype(&::name) name = nullptr;
-  TESSERA_NVML_CALLS(TESSERA_NVML_POINTER)
-#undef TESSERA_NVML_POINTER
-  decltype(&::nvmlErrorString) nvmlErrorString = nullptr;
-
-  ~NvmlApi() {
-    if (handle_) dlclose(handle_);
-  }
-
-  static Expected<std::unique_ptr<NvmlApi>> load(const std::string& library) {
-    auto api = std::make_unique<NvmlApi>();
-    api->handle_ = dlopen(library.c_str(), RTLD_NOW | RTLD_LOCAL);
-    if (!api->handle_)
-      return Error{"NVML not found: cannot load " + library + ": " + dlerror(), {}};
-#define TESSERA_NVML_RESOLVE(name, params) TESSERA_CHECK(api->resolve(api->name, #name, library));
-    TESSERA_NVML_CALLS(TESSERA_NVML_RESOLVE)
-#undef TESSERA_NVML_RESOLVE
-    TESSERA_CHECK(api->resolve(api->nvmlErrorString, "nvmlErrorString", library));
-    return api;
-  }
-
-  // "Not Supported (3)": NVML's own words plus the code, which is what NVIDIA's forums quote.
-  [[nodiscard]] std::string describe(nvmlReturn_t r) const {
-    const char* text = nvmlErrorString ? nvmlErrorString(r) : nullptr;
-    return std::string(text ? text : "unknown error") + " (" + std::to_string(r) + ")";
-  }
-
- private:
-  template <class F>
-  Status resolve(F& pointer, const char* name, const std::string& library) {
-    pointer = reinterpret_cast<F>(dlsym(handle_, name));
-    if (pointer) return okStatus();
-    return Error{library + " has no " + name + ": the driver is too old for this probe", {}};
-  }
-
-  void* handle_ = nullptr;
-};
 
 class NvmlProber {
  public:
@@ -358,15 +319,8 @@ bool nvmlLoadable(const std::string& library) {
 }
 
 Expected<NodeInventory> probeNvml(const NvmlProbeOptions& options) {
-  TESSERA_TRY(api, NvmlApi::load(options.library));
-  const nvmlReturn_t init = api->nvmlInit_v2();
-  if (init != NVML_SUCCESS)
-    return Error{"NVML nvmlInit_v2 failed: " + api->describe(init) +
-                     " (is the NVIDIA driver loaded, and may this user open /dev/nvidia*?)",
-                 {}};
-  auto node = NvmlProber(*api, options).run();
-  api->nvmlShutdown();
-  return node;
+  TESSERA_TRY(api, NvmlApi::open(options.library));
+  return NvmlProber(*api, options).run();
 }
 
 }  // namespace tessera

@@ -6,6 +6,7 @@
 //   ci G gi I id C profile P placement S:N
 //   migdev G index K uuid U gi I ci C   nvlink G link L peer BUS-ID
 //   topo G H level N                    error FUNCTION CODE   (that call answers CODE)
+//   gpu G util PERCENT | temp CELSIUS | power_mw MILLIWATTS | mem_used_mib MIB
 // "profile" lines belong to the GPU of the last "gpu" line. Profile indexes a file does not list
 // answer INVALID_ARGUMENT, as past the last index of a real driver.
 #include <cstdlib>
@@ -44,7 +45,8 @@ struct FakeMigDevice {
 struct FakeGpu {
   std::string name, uuid, busId = "00000000:00:00.0";
   unsigned deviceId = 0;
-  unsigned long long memMiB = 0;
+  unsigned long long memMiB = 0, memUsedMiB = 0;
+  unsigned util = 0, temp = 0, powerMw = 0;
   unsigned migCurrent = 0, migPending = 0, maxMig = 0;
   nvmlReturn_t migStatus = NVML_SUCCESS;
   std::map<unsigned, FakeProfile> profiles;  // by profile index
@@ -100,6 +102,10 @@ void readGpuLine(std::istringstream& in, unsigned g) {
   if (key == "uuid") in >> gpu.uuid;
   if (key == "mem_total_mib") in >> gpu.memMiB;
   if (key == "max_mig_devices") in >> gpu.maxMig;
+  if (key == "mem_used_mib") in >> gpu.memUsedMiB;
+  if (key == "util") in >> gpu.util;
+  if (key == "temp") in >> gpu.temp;
+  if (key == "power_mw") in >> gpu.powerMw;
   if (key == "pci") in >> gpu.busId >> std::hex >> gpu.deviceId >> std::dec;
   if (key == "mig_mode") {
     std::string pendingWord;
@@ -341,9 +347,10 @@ __attribute__((visibility("default"))) nvmlReturn_t nvmlDeviceGetPciInfo_v3(nvml
 __attribute__((visibility("default"))) nvmlReturn_t nvmlDeviceGetMemoryInfo(nvmlDevice_t d,
                                                                             nvmlMemory_t* memory) {
   FAKE_INJECTED_ERROR(nvmlDeviceGetMemoryInfo);
-  memory->total = handleOf(d)->gpu->memMiB << 20;
-  memory->used = 0;
-  memory->free = memory->total;
+  const FakeGpu& gpu = *handleOf(d)->gpu;
+  memory->total = gpu.memMiB << 20;
+  memory->used = gpu.memUsedMiB << 20;
+  memory->free = memory->total - memory->used;
   return NVML_SUCCESS;
 }
 
@@ -505,6 +512,27 @@ __attribute__((visibility("default"))) nvmlReturn_t nvmlDeviceGetNvLinkRemotePci
   if (it == links.end()) return NVML_ERROR_INVALID_ARGUMENT;
   *pci = nvmlPciInfo_t{};
   std::strncpy(pci->busId, it->second.c_str(), sizeof pci->busId - 1);
+  return NVML_SUCCESS;
+}
+
+__attribute__((visibility("default"))) nvmlReturn_t nvmlDeviceGetUtilizationRates(
+    nvmlDevice_t d, nvmlUtilization_t* utilization) {
+  FAKE_INJECTED_ERROR(nvmlDeviceGetUtilizationRates);
+  *utilization = nvmlUtilization_t{handleOf(d)->gpu->util, 0};
+  return NVML_SUCCESS;
+}
+
+__attribute__((visibility("default"))) nvmlReturn_t nvmlDeviceGetTemperature(nvmlDevice_t d, int,
+                                                                             unsigned* celsius) {
+  FAKE_INJECTED_ERROR(nvmlDeviceGetTemperature);
+  *celsius = handleOf(d)->gpu->temp;
+  return NVML_SUCCESS;
+}
+
+__attribute__((visibility("default"))) nvmlReturn_t nvmlDeviceGetPowerUsage(nvmlDevice_t d,
+                                                                            unsigned* milliwatts) {
+  FAKE_INJECTED_ERROR(nvmlDeviceGetPowerUsage);
+  *milliwatts = handleOf(d)->gpu->powerMw;
   return NVML_SUCCESS;
 }
 
