@@ -5,6 +5,7 @@
 #include "inventory/catalog_check.h"
 #include "inventory/inventory_output.h"
 #include "inventory/node_probe.h"
+#include "inventory/nvml_sampler.h"
 
 namespace tessera::cli {
 
@@ -58,6 +59,33 @@ int probe(Context& ctx, ProbeArgs args) {
   return kExitOk;
 }
 
+struct SampleArgs {
+  NvmlProbeOptions nvml;
+  std::string hostname;
+};
+
+int sample(Context& ctx, const SampleArgs& args) {
+  auto samples = sampleNvml(args.nvml);
+  if (!samples) return ctx.fail(samples.error().str(), kExitInvalid);
+  std::string host = args.hostname;
+  if (host.empty()) host = probeHostName();
+  ctx.out << dcgmExposition(*samples, host);
+  return kExitOk;
+}
+
+void addSampleVerb(CLI::App& node, Context& ctx) {
+  auto args = std::make_shared<SampleArgs>();
+  auto* cmd = node.add_subcommand(
+      "sample",
+      "Print one NVML reading of this node's GPUs (utilization, memory, temperature, power; a "
+      "lost GPU as Xid 79) as dcgm-exporter text, for nodes without dcgm-exporter: "
+      "tessera node sample | tessera ctl telemetry push");
+  cmd->add_option("--nvml-library", args->nvml.library, "NVML library to load")
+      ->capture_default_str();
+  cmd->add_option("--hostname", args->hostname, "Hostname label of the rows (default: host name)");
+  cmd->callback([&ctx, args] { ctx.exitCode = sample(ctx, *args); });
+}
+
 }  // namespace
 
 void addNodeVerbs(CLI::App& app, Context& ctx) {
@@ -92,6 +120,7 @@ void addNodeVerbs(CLI::App& app, Context& ctx) {
   probeCmd->add_option("--leaf", args->names.leaf, "Leaf switch of the node")
       ->capture_default_str();
   probeCmd->callback([&ctx, args] { ctx.exitCode = probe(ctx, *args); });
+  addSampleVerb(*node, ctx);
 }
 
 }  // namespace tessera::cli

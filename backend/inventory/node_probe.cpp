@@ -10,12 +10,6 @@ namespace tessera {
 
 namespace {
 
-std::string hostName() {
-  std::array<char, 256> name{};
-  if (gethostname(name.data(), name.size() - 1) != 0) return "localhost";
-  return name.data();
-}
-
 Expected<NodeInventory> probeSmi(const NodeProbeOptions& options) {
   return probeNvidiaSmi(options.recordedDir.empty() ? liveNvidiaSmi(options.nvidiaSmi)
                                                     : recordedNvidiaSmi(options.recordedDir));
@@ -38,9 +32,15 @@ Expected<NodeInventory> probeSelected(const NodeProbeOptions& options) {
 
 }  // namespace
 
+std::string probeHostName() {
+  std::array<char, 256> name{};
+  if (gethostname(name.data(), name.size() - 1) != 0) return "localhost";
+  return name.data();
+}
+
 Expected<NodeInventory> probeNode(const NodeProbeOptions& options) {
   TESSERA_TRY(node, probeSelected(options));
-  node.hostname = hostName();
+  node.hostname = probeHostName();
   return node;
 }
 

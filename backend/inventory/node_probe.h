@@ -20,4 +20,7 @@ struct NodeProbeOptions {
 
 Expected<NodeInventory> probeNode(const NodeProbeOptions& options);
 
+// This machine's host name (gethostname), the default node name in what the probe prints.
+std::string probeHostName();
+
 }  // namespace tessera
