@@ -8,9 +8,11 @@
 #include <fstream>
 
 #include "rpc/daemon_process.h"
+#include "rpc/snapshot_gpu.h"
 
 using namespace tessera;
 using tessera::test::Daemon;
+using tessera::test::snapshotGpu;
 
 namespace {
 
@@ -38,19 +40,6 @@ Run sampleNode(const QTemporaryDir& dir, const std::string& extra) {
   std::ofstream(path) << extra;
   qputenv("TESSERA_FAKE_NVML", QByteArray::fromStdString(kH100 + ":" + path));
   return runTessera({"node", "sample", "--hostname", "gpu-h100-01"});
-}
-
-v1::SnapshotGpu snapshotGpu(rpc::RemoteSession& c, const std::string& node, uint32_t index) {
-  grpc::ClientContext ctx;
-  c.prepare(ctx);
-  v1::ClusterSnapshot snapshot;
-  const grpc::Status st = c.stub().GetSnapshot(&ctx, {}, &snapshot);
-  if (!st.ok()) qFatal("GetSnapshot: %s", st.error_message().c_str());
-  for (const auto& n : snapshot.nodes())
-    if (n.name() == node)
-      for (const auto& g : n.gpus())
-        if (g.index() == index) return g;
-  qFatal("no GPU %s/%u in the snapshot", node.c_str(), index);
 }
 
 }  // namespace
