@@ -11,6 +11,7 @@
 
 #include "cli/cli_context.h"
 #include "cli/cli_ctl.h"
+#include "cli/cli_node.h"
 #include "cli/cli_top.h"
 
 namespace tessera::cli {
@@ -110,12 +111,13 @@ int run(int argc, const char* const* argv, std::ostream& out, std::ostream& err)
   addReportVerb(app, ctx);
   addCtlVerbs(app, ctx);
   addTopVerb(app, ctx);
+  addNodeVerbs(app, ctx);
   auto isVerb = [&app](const std::string& name) {
     return !app.get_subcommands([&name](CLI::App* sub) { return sub->check_name(name); }).empty();
   };
   if (auto verb = firstPositional(argc, argv); verb && !isVerb(*verb)) {
     err << "tessera: unknown verb '" << *verb
-        << "' (verbs: cluster, gpus, mig, schedule, scenario, policy, simulate, report, ctl; "
+        << "' (verbs: cluster, gpus, mig, schedule, scenario, policy, simulate, report, ctl, node; "
            "without a "
            "verb "
            "the console "

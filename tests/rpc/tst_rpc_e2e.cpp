@@ -26,6 +26,7 @@
 #include "reflection_min.grpc.pb.h"
 #include "report/report_json.h"
 #include "rpc/auth.h"
+#include "snapshot_gpu.h"
 #include "workload/workload_spec.h"
 
 using namespace tessera;
@@ -613,17 +614,8 @@ class TstRpcE2e : public QObject {
     QVERIFY2(!out.contains("warning:"), qPrintable(out));
 
     auto c = d.client();
-    auto gpuOf = [&](const std::string& node, uint32_t index) -> v1::SnapshotGpu {
-      grpc::ClientContext ctx;
-      c->prepare(ctx);
-      v1::ClusterSnapshot snapshot;
-      const grpc::Status st = c->stub().GetSnapshot(&ctx, {}, &snapshot);
-      if (!st.ok()) qFatal("GetSnapshot: %s", st.error_message().c_str());
-      for (const auto& n : snapshot.nodes())
-        if (n.name() == node)
-          for (const auto& g : n.gpus())
-            if (g.index() == index) return g;
-      qFatal("no GPU %s/%u in the snapshot", node.c_str(), index);
+    auto gpuOf = [&](const std::string& node, uint32_t index) {
+      return test::snapshotGpu(*c, node, index);
     };
     const v1::SnapshotGpu gpu0 = gpuOf("pod-a-01", 0);
     // DCGM_FI_DEV_GPU_UTIL 94 (percent), SM_ACTIVE 0.701554, PIPE_TENSOR_ACTIVE 0.388020,
