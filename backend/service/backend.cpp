@@ -264,14 +264,28 @@ void Backend::runBatch(std::vector<std::unique_ptr<Item>>& items, bool tick) {
   // Only what is durable is carried out: a crash before the next commit loses nothing the
   // cluster was told (the executor finds its own work again by tag).
   world_->afterDecisions(*engine_);
+  // Readers during the cycle below are served this view rather than waiting for the cycle.
+  if (tick || batch.tick || snapshotWanted_.exchange(false)) publishView();
   if (tick) {
     Batch cycle;
     cycle.tick = true;
     tickWork(cycle);
     if (const Status st = commit(cycle); !st) return rollbackToStore(st.error());
     world_->afterDecisions(*engine_);
+    publishView();
   }
   forgetStoredHistory();
+}
+
+void Backend::publishView() {
+  const uint64_t version = stateVersion_.load();
+  {
+    std::lock_guard lock(viewMutex_);
+    if (view_.snapshot && view_.version == version) return;
+  }
+  auto built = std::make_shared<const ClusterSnapshot>(snapshotOf(*engine_, *world_, storeSeq_));
+  std::lock_guard lock(viewMutex_);
+  view_ = {version, std::move(built)};
 }
 
 void Backend::forgetStoredHistory() {
@@ -297,6 +311,9 @@ Status Backend::commit(Batch& batch) {
   }
   std::sort(batch.dirty.begin(), batch.dirty.end());
   batch.dirty.erase(std::unique(batch.dirty.begin(), batch.dirty.end()), batch.dirty.end());
+  if (batch.tick || !fresh.empty() || !batch.dirty.empty() || batch.setupChanged ||
+      batch.worldChanged)
+    stateVersion_.fetch_add(1);
   usage_.follow(*engine_);
   const std::vector<UsageRecord> usageRows = usage_.changed();
   // A batch of reads changed nothing worth an fsync (the clock alone is recomputed on restart).
@@ -340,6 +357,7 @@ void Backend::rollbackToStore(const Error& why) {
                      e.str() + "); restart tesserad",
                  {}};
   };
+  stateVersion_.fetch_add(1);
   auto loaded = state_->load(config_.catalog ? *config_.catalog : builtin);
   if (!loaded) return stopServing(cannotReload("the state", loaded.error()));
   engine_.emplace(std::move(loaded->engine));

@@ -117,6 +117,9 @@ class Backend final : public ClusterSession {
   void act(Command command, bool dryRun, const Caller& who, Deadline d,
            Reply<CommandResult> reply) override;
   void explainJob(JobId id, Reply<Explanation> reply) override;
+  // Answered on the caller's thread from the view published after the last change when it is
+  // current (so a read never waits behind a cycle), else on the engine thread, which then
+  // publishes a new view. A read after a write sees the write.
   void snapshot(Reply<ClusterSnapshot> reply) override;
   // Answered on the caller's thread from a read connection of its own (a WAL reader never
   // waits for the engine thread's writer): a metric query never waits behind a cycle.
@@ -213,6 +216,19 @@ class Backend final : public ClusterSession {
   uint64_t storeSeq_ = 0;  // last stored event sequence number
   size_t restoredJobs_ = 0;
   double restoreSeconds_ = 0;
+
+  // The published snapshot and the state version it shows. stateVersion_ moves (engine thread)
+  // whenever what a snapshot shows may have changed; the view is rebuilt after the commit of a
+  // cycle, and of requests before a cycle or when a reader found it stale.
+  struct PublishedView {
+    uint64_t version = 0;
+    std::shared_ptr<const ClusterSnapshot> snapshot;
+  };
+  void publishView();
+  std::atomic<uint64_t> stateVersion_{1};
+  std::atomic<bool> snapshotWanted_{false};
+  mutable std::mutex viewMutex_;
+  PublishedView view_;
 
   std::unique_ptr<World> world_;
   Seconds lastSample_ = -1;

@@ -191,10 +191,20 @@ void Backend::explainJob(JobId id, Reply<Explanation> reply) {
 }
 
 void Backend::snapshot(Reply<ClusterSnapshot> reply) {
+  std::shared_ptr<const ClusterSnapshot> current;
+  {
+    std::lock_guard lock(viewMutex_);
+    if (view_.snapshot && view_.version == stateVersion_.load()) current = view_.snapshot;
+  }
+  if (current && health().serving) {
+    reply(*current);
+    return;
+  }
+  snapshotWanted_ = true;
   post(makeItem<ClusterSnapshot, Item>(
       std::nullopt, std::move(reply),
       [](Backend& b, Batch&) -> std::variant<ClusterSnapshot, ApiError> {
-        return snapshotOf(*b.engine_, *b.world_, b.storeSeq_);
+        return snapshotOf(*b.engine_, *b.world_, b.storeSeq_);  // the view follows the commit
       }));
 }
 
@@ -223,8 +233,9 @@ void Backend::pushTelemetry(DcgmScrape scrape, std::string node, Reply<Telemetry
   post(makeItem<TelemetryPush, Item>(
       std::nullopt, std::move(reply),
       [scrape = std::move(scrape), node = std::move(node)](
-          Backend& b, Batch&) -> std::variant<TelemetryPush, ApiError> {
+          Backend& b, Batch& batch) -> std::variant<TelemetryPush, ApiError> {
         auto taken = b.world_->pushTelemetry(*b.engine_, scrape, node);
+        batch.worldChanged = true;
         if (!taken)
           return ApiError{taken.error().refusal == Refusal::WrongState
                               ? ErrorKind::FailedPrecondition
@@ -256,7 +267,8 @@ ClusterSession::CancelWatch Backend::watchChanges(std::function<void()> onChange
 
 void Backend::setSpeed(double speed) {
   auto item = std::make_unique<Item>();
-  item->apply = [speed](Backend& b, Batch&) {
+  item->apply = [speed](Backend& b, Batch& batch) {
+    batch.worldChanged = true;
     // Re-based where the engine stands (the batch advanced it just before this item): a pause
     // then freezes the time operators last saw, and time never moves backwards.
     b.world_->setSpeed(b.engine_->now(), speed);

@@ -56,6 +56,7 @@ struct Backend::Batch {
   std::vector<std::pair<std::string, double>> samples;
   Seconds sampleTime = 0;
   bool compactMetrics = false;
+  bool worldChanged = false;  // what the snapshot shows changed outside the engine (readings)
 };
 
 struct Backend::Item {

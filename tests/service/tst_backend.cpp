@@ -7,6 +7,8 @@
 // after its commit was fsynced.
 #include <QTemporaryDir>
 #include <QtTest>
+#include <thread>
+#include <future>
 
 #include <sqlite3.h>
 
@@ -684,6 +686,53 @@ class TstBackend : public QObject {
     const size_t arrived = jobsNow() - before;
     // Poisson: 3,600 expected, sigma 60.
     QVERIFY2(arrived > 3300 && arrived < 3900, std::to_string(arrived).c_str());
+  }
+
+  // GetSnapshot reads the view published after the last change: it is answered while the
+  // engine thread is busy (a cycle over a long queue), and it shows a command as soon as the
+  // command's reply has come.
+  void aSnapshotNeverWaitsForTheEngineThread() {
+    Fixture f;
+    auto b = f.open();
+    submit(*b, {demoJobs()[0]});
+    cycle(*b);  // a cycle publishes the view
+    std::promise<void> entered, release;
+    std::thread busy([&] {
+      b->inspect([&](const Engine&) {
+        entered.set_value();
+        release.get_future().wait();
+      });
+    });
+    entered.get_future().wait();
+    std::promise<ClusterSnapshot> got;
+    b->snapshot([&](std::variant<ClusterSnapshot, ApiError> r) {
+      got.set_value(std::get<ClusterSnapshot>(std::move(r)));
+    });
+    auto answer = got.get_future();
+    const bool answered = answer.wait_for(std::chrono::seconds(5)) == std::future_status::ready;
+    release.set_value();
+    busy.join();
+    QVERIFY2(answered, "GetSnapshot waited for the engine thread");
+    const ClusterSnapshot snapshot = answer.get();
+    QCOMPARE(snapshot.runningJobs + snapshot.pendingJobs, 1);
+  }
+
+  void aSnapshotShowsACommandAtOnce() {
+    Fixture f;
+    auto b = f.open();
+    const auto nodeState = [&](const std::string& name) {
+      const auto s = ok(await<ClusterSnapshot>([&](auto reply) { b->snapshot(reply); }));
+      for (const NodeView& n : s.nodes)
+        if (n.name == name) return n.state;
+      return std::string("missing");
+    };
+    QCOMPARE(nodeState("pod-a-03"), std::string("up"));
+    QCOMPARE(nodeState("pod-a-03"), std::string("up"));  // now from the published view
+    QVERIFY(std::holds_alternative<CommandResult>(
+        act(*b, parse("{drain: {node: pod-a-03, reason: psu}}"))));
+    QCOMPARE(nodeState("pod-a-03"), std::string("draining"));
+    QVERIFY(std::holds_alternative<CommandResult>(act(*b, parse("{undrain: pod-a-03}"))));
+    QCOMPARE(nodeState("pod-a-03"), std::string("up"));
   }
 
   void scopeSeriesAddUpToTheCluster() {
