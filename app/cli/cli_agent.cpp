@@ -15,6 +15,7 @@
 #include <csignal>
 #include <cstring>
 #include <deque>
+#include <iomanip>
 #include <random>
 #include <sstream>
 #include <thread>
@@ -248,10 +249,14 @@ class Agent {
   [[nodiscard]] Clock::duration interval() const {
     return std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(f_.interval));
   }
-  static std::string number(double v) {
+  // At most `digits` decimals, trailing zeros dropped: "10", "0.2", "1.7".
+  static std::string number(double v, int digits = 3) {
     std::ostringstream s;
-    s << v;
-    return s.str();
+    s << std::fixed << std::setprecision(digits) << v;
+    std::string text = s.str();
+    text.erase(text.find_last_not_of('0') + 1);
+    if (text.ends_with('.')) text.pop_back();
+    return text;
   }
   void log(const std::string& message) { ctx_.err << "tessera agent: " << message << std::endl; }
 
@@ -363,7 +368,7 @@ class Agent {
         away_ = true;
       }
       const double wait = backoff_.next();
-      log("next try in " + number(wait) + " s");
+      log("next try in " + number(wait, 1) + " s");
       nextAttempt_ = Clock::now() + std::chrono::duration_cast<Clock::duration>(
                                         std::chrono::duration<double>(wait));
       return;
