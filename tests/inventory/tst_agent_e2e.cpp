@@ -13,39 +13,26 @@
 #include <cmath>
 #include <fstream>
 
+#include "inventory/tessera_run.h"
 #include "rpc/auth.h"
 #include "rpc/daemon_process.h"
 #include "rpc/snapshot_gpu.h"
 
 using namespace tessera;
 using tessera::test::Daemon;
+using tessera::test::kFakeNvmlH100;
+using tessera::test::Run;
+using tessera::test::runTessera;
 using tessera::test::snapshotGpu;
 
 namespace {
-
-const std::string kData = TESSERA_TEST_DATA;
-const std::string kH100 =
-    kData + "/real-gpu/h100-sxm5-80gb/nvml-probe.txt:" + kData + "/inventory/h100-pci.txt";
-
-struct Run {
-  int code = -1;
-  QByteArray out, err;
-};
-
-Run runTessera(const QStringList& args) {
-  QProcess p;
-  p.start(TESSERA_BIN, args);
-  p.closeWriteChannel();
-  if (!p.waitForFinished(60000)) qFatal("tessera %s did not finish", qPrintable(args.join(' ')));
-  return {p.exitCode(), p.readAllStandardOutput(), p.readAllStandardError()};
-}
 
 // The fake NVML serves the recorded H100 with GPU 0 at `util` percent; the agent's NVML reads
 // the files again at each sample.
 void setUtil(const QTemporaryDir& dir, int util) {
   const std::string path = dir.path().toStdString() + "/extra.txt";
   std::ofstream(path) << "gpu 0 util " << util << "\ngpu 0 temp 31\n";
-  qputenv("TESSERA_FAKE_NVML", QByteArray::fromStdString(kH100 + ":" + path));
+  qputenv("TESSERA_FAKE_NVML", QByteArray::fromStdString(kFakeNvmlH100 + ":" + path));
 }
 
 // A token file with an agent and a viewer; the tokens by role.
