@@ -12,6 +12,7 @@
 #include <atomic>
 #include <cerrno>
 #include <chrono>
+#include <cmath>
 #include <csignal>
 #include <cstring>
 #include <deque>
@@ -417,6 +418,18 @@ int runAgent(Context& ctx, AgentFlags& f) {
   return Agent(ctx, f, **session, *catalog, options->address).run();
 }
 
+// A duration flag: a finite number of seconds above 0 (CLI::PositiveNumber's message would print
+// the largest double as the range).
+CLI::Validator positiveSeconds() {
+  return {[](std::string& text) -> std::string {
+            double v = 0;
+            if (!CLI::detail::lexical_cast(text, v) || !std::isfinite(v) || v <= 0)
+              return "'" + text + "' is not a number of seconds above 0";
+            return {};
+          },
+          "SECONDS"};
+}
+
 }  // namespace
 
 void addAgentVerb(CLI::App& app, Context& ctx) {
@@ -430,7 +443,7 @@ void addAgentVerb(CLI::App& app, Context& ctx) {
   agent->add_option("--node", f->node, "The scheduler's name of this node (default: host name)")
       ->type_name("NAME");
   agent->add_option("--interval", f->interval, "Seconds between samples (fractions allowed)")
-      ->check(CLI::PositiveNumber)
+      ->check(positiveSeconds())
       ->capture_default_str();
   agent
       ->add_option("--dcgm-url", f->dcgmUrl,
@@ -441,7 +454,7 @@ void addAgentVerb(CLI::App& app, Context& ctx) {
       ->check(CLI::Range(size_t{1}, size_t{1000000}))
       ->capture_default_str();
   agent->add_option("--max-backoff", f->maxBackoff, "Longest wait in seconds between retries")
-      ->check(CLI::PositiveNumber)
+      ->check(positiveSeconds())
       ->capture_default_str();
   agent->add_option("--nvml-library", f->nvml.library, "NVML library to load")
       ->capture_default_str();

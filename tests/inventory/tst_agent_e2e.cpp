@@ -191,7 +191,12 @@ class TestAgentE2e : public QObject {
   void badFlagsAreUsageErrors() {
     const Run zero = runTessera({"agent", "--interval", "0"});
     QCOMPARE(zero.code, 2);
-    QVERIFY2(zero.err.contains("--interval"), zero.err.constData());
+    QVERIFY2(zero.err.contains("--interval: '0' is not a number of seconds above 0"),
+             zero.err.constData());
+    const Run word = runTessera({"agent", "--interval", "abc"});
+    QCOMPARE(word.code, 2);
+    QVERIFY2(word.err.contains("--interval: 'abc' is not a number of seconds above 0"),
+             word.err.constData());
     const Run buffer = runTessera({"agent", "--buffer", "0"});
     QCOMPARE(buffer.code, 2);
     QVERIFY2(buffer.err.contains("--buffer"), buffer.err.constData());
