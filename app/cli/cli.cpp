@@ -112,12 +112,14 @@ int run(int argc, const char* const* argv, std::ostream& out, std::ostream& err)
   addCtlVerbs(app, ctx);
   addTopVerb(app, ctx);
   addNodeVerbs(app, ctx);
+  addAgentVerb(app, ctx);
   auto isVerb = [&app](const std::string& name) {
     return !app.get_subcommands([&name](CLI::App* sub) { return sub->check_name(name); }).empty();
   };
   if (auto verb = firstPositional(argc, argv); verb && !isVerb(*verb)) {
     err << "tessera: unknown verb '" << *verb
-        << "' (verbs: cluster, gpus, mig, schedule, scenario, policy, simulate, report, ctl, node; "
+        << "' (verbs: cluster, gpus, mig, schedule, scenario, policy, simulate, report, ctl, node, "
+           "agent; "
            "without a "
            "verb "
            "the console "

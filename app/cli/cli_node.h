@@ -1,9 +1,10 @@
 #pragma once
-// `tessera node probe` (cli_node.cpp).
+// `tessera node probe|sample` (cli_node.cpp) and `tessera agent` (cli_agent.cpp).
 #include "cli/cli_context.h"
 
 namespace tessera::cli {
 
 void addNodeVerbs(CLI::App& app, Context& ctx);
+void addAgentVerb(CLI::App& app, Context& ctx);
 
 }  // namespace tessera::cli

@@ -88,6 +88,12 @@ Expected<std::unique_ptr<RemoteSession>> RemoteSession::connect(const ClientOpti
   grpc::ChannelArguments args;
   if (!options.serverName.empty()) args.SetSslTargetNameOverride(options.serverName);
   args.SetMaxReceiveMessageSize(64 << 20);
+  if (options.maxReconnectBackoffSeconds > 0) {
+    const int ms = static_cast<int>(options.maxReconnectBackoffSeconds * 1000);
+    args.SetInt(GRPC_ARG_INITIAL_RECONNECT_BACKOFF_MS, ms);
+    args.SetInt(GRPC_ARG_MIN_RECONNECT_BACKOFF_MS, ms);
+    args.SetInt(GRPC_ARG_MAX_RECONNECT_BACKOFF_MS, ms);
+  }
   auto channel = grpc::CreateCustomChannel(options.address, creds, args);
   return std::unique_ptr<RemoteSession>(new RemoteSession(options, std::move(channel)));
 }

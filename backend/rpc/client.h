@@ -17,6 +17,10 @@ struct ClientOptions {
   std::string caFile;          // PEM roots to verify the server (TLS); empty = plaintext
   std::string serverName;      // TLS name override (a test certificate's CN)
   double timeoutSeconds = 30;  // per call (not for watch)
+  // The longest wait between the channel's own reconnect attempts after the server went away;
+  // 0 = gRPC's default (up to 120 s). A caller with its own backoff (tessera agent) sets it low
+  // so that a restarted server is seen on its next try.
+  double maxReconnectBackoffSeconds = 0;
 };
 
 struct ServerIdentity {

@@ -7,38 +7,24 @@
 
 #include <fstream>
 
+#include "inventory/tessera_run.h"
 #include "rpc/daemon_process.h"
 #include "rpc/snapshot_gpu.h"
 
 using namespace tessera;
 using tessera::test::Daemon;
+using tessera::test::kFakeNvmlH100;
+using tessera::test::Run;
+using tessera::test::runTessera;
 using tessera::test::snapshotGpu;
 
 namespace {
-
-const std::string kData = TESSERA_TEST_DATA;
-const std::string kH100 =
-    kData + "/real-gpu/h100-sxm5-80gb/nvml-probe.txt:" + kData + "/inventory/h100-pci.txt";
-
-struct Run {
-  int code = -1;
-  QByteArray out, err;
-};
-
-Run runTessera(const QStringList& args, const QByteArray& input = {}) {
-  QProcess p;
-  p.start(TESSERA_BIN, args);
-  if (!input.isEmpty()) p.write(input);
-  p.closeWriteChannel();
-  if (!p.waitForFinished(60000)) qFatal("tessera %s did not finish", qPrintable(args.join(' ')));
-  return {p.exitCode(), p.readAllStandardOutput(), p.readAllStandardError()};
-}
 
 // `tessera node sample` on a node whose NVML serves the recorded H100 plus `extra` lines.
 Run sampleNode(const QTemporaryDir& dir, const std::string& extra) {
   const std::string path = dir.path().toStdString() + "/extra.txt";
   std::ofstream(path) << extra;
-  qputenv("TESSERA_FAKE_NVML", QByteArray::fromStdString(kH100 + ":" + path));
+  qputenv("TESSERA_FAKE_NVML", QByteArray::fromStdString(kFakeNvmlH100 + ":" + path));
   return runTessera({"node", "sample", "--hostname", "gpu-h100-01"});
 }
 

@@ -1,0 +1,464 @@
+// tessera agent: the per-node daemon of docs/agent.md. Every interval it reads the node's GPU
+// telemetry (dcgm-exporter's scrape when one answers, else an NVML sample) and pushes it to
+// tesserad with PushTelemetry; while tesserad is away it keeps a bounded buffer and retries with
+// exponential backoff. It logs the node's inventory (its cluster-spec entry) at start and on
+// change: tesserad has no inventory RPC yet.
+#include <netdb.h>
+#include <poll.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <atomic>
+#include <cerrno>
+#include <chrono>
+#include <cmath>
+#include <csignal>
+#include <cstring>
+#include <deque>
+#include <iomanip>
+#include <random>
+#include <sstream>
+#include <thread>
+
+#include "cli/cli.h"
+#include "cli/cli_ctl.h"
+#include "cli/cli_node.h"
+#include "core/strings.h"
+#include "inventory/catalog_check.h"
+#include "inventory/inventory_output.h"
+#include "inventory/node_probe.h"
+#include "inventory/nvml_sampler.h"
+
+namespace tessera::cli {
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+// ============================================================================ dcgm-exporter scrape
+
+constexpr std::string_view kHttp = "http://";
+constexpr size_t kMaxScrapeBytes = 64u << 20;
+
+struct Url {
+  std::string host, port, path;
+};
+
+Expected<Url> parseUrl(const std::string& url) {
+  if (!url.starts_with(kHttp)) return Error{"'" + url + "' is not an http:// URL", {}};
+  const std::string rest = url.substr(kHttp.size());
+  const size_t slash = rest.find('/');
+  const std::string authority = rest.substr(0, slash);
+  Url u{authority, "80", slash == std::string::npos ? "/" : rest.substr(slash)};
+  if (authority.starts_with('[')) {  // [::1]:9400
+    const size_t close = authority.find(']');
+    if (close == std::string::npos) return Error{"'" + url + "' has an unclosed [", {}};
+    u.host = authority.substr(1, close - 1);
+    if (close + 1 < authority.size() && authority[close + 1] == ':')
+      u.port = authority.substr(close + 2);
+  } else if (const size_t colon = authority.rfind(':'); colon != std::string::npos) {
+    u.host = authority.substr(0, colon);
+    u.port = authority.substr(colon + 1);
+  }
+  if (u.host.empty() || u.port.empty()) return Error{"'" + url + "' names no host or port", {}};
+  return u;
+}
+
+struct Fd {
+  int fd = -1;
+  ~Fd() {
+    if (fd >= 0) close(fd);
+  }
+};
+
+bool waitFor(int fd, short events, int timeoutMs) {
+  pollfd p{fd, events, 0};
+  int n = 0;
+  do n = poll(&p, 1, timeoutMs);
+  while (n < 0 && errno == EINTR);
+  return n > 0;
+}
+
+// A non-blocking connect to one of `host`'s addresses, bounded by `timeoutMs`.
+Expected<int> connectTo(const Url& u, int timeoutMs) {
+  addrinfo hints{};
+  hints.ai_socktype = SOCK_STREAM;
+  addrinfo* found = nullptr;
+  if (const int rc = getaddrinfo(u.host.c_str(), u.port.c_str(), &hints, &found); rc != 0)
+    return Error{u.host + ": " + gai_strerror(rc), {}};
+  std::string why = "no address";
+  for (addrinfo* a = found; a; a = a->ai_next) {
+    const int fd = socket(a->ai_family, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
+    if (fd < 0) continue;
+    int err = connect(fd, a->ai_addr, a->ai_addrlen) == 0 ? 0 : errno;
+    if (err == EINPROGRESS) {
+      err = ETIMEDOUT;
+      socklen_t len = sizeof err;
+      if (waitFor(fd, POLLOUT, timeoutMs)) getsockopt(fd, SOL_SOCKET, SO_ERROR, &err, &len);
+    }
+    if (err == 0) {
+      freeaddrinfo(found);
+      return fd;
+    }
+    why = std::strerror(err);
+    close(fd);
+  }
+  freeaddrinfo(found);
+  return Error{u.host + ":" + u.port + ": " + why, {}};
+}
+
+// The body of a plain HTTP/1.0 GET (so the answer is never chunked and ends when the server
+// closes); anything but status 200 is an error. Each step waits at most `timeoutMs`.
+Expected<std::string> httpGet(const std::string& url, int timeoutMs) {
+  TESSERA_TRY(u, parseUrl(url));
+  TESSERA_TRY(connected, connectTo(u, timeoutMs));
+  Fd fd{connected};
+  const std::string request = "GET " + u.path + " HTTP/1.0\r\nHost: " + u.host +
+                              "\r\nAccept: text/plain\r\nUser-Agent: tessera-agent\r\n\r\n";
+  for (size_t off = 0; off < request.size();) {
+    if (!waitFor(fd.fd, POLLOUT, timeoutMs)) return Error{url + ": timed out sending", {}};
+    const ssize_t n = send(fd.fd, request.data() + off, request.size() - off, MSG_NOSIGNAL);
+    if (n < 0 && errno != EAGAIN && errno != EINTR) return Error{url + ": " + strerror(errno), {}};
+    if (n > 0) off += static_cast<size_t>(n);
+  }
+  std::string reply;
+  char chunk[16384];
+  while (true) {
+    if (!waitFor(fd.fd, POLLIN, timeoutMs)) return Error{url + ": timed out reading", {}};
+    const ssize_t n = recv(fd.fd, chunk, sizeof chunk, 0);
+    if (n == 0) break;
+    if (n < 0 && errno != EAGAIN && errno != EINTR) return Error{url + ": " + strerror(errno), {}};
+    if (n > 0) reply.append(chunk, static_cast<size_t>(n));
+    if (reply.size() > kMaxScrapeBytes) return Error{url + ": answer over 64 MiB", {}};
+  }
+  const size_t eol = reply.find("\r\n");
+  const std::string status = reply.substr(0, eol);
+  if (status.size() < 12 || !status.starts_with("HTTP/1.") || status.substr(9, 3) != "200")
+    return Error{url + ": " + (status.empty() ? std::string("no answer") : status), {}};
+  const size_t body = reply.find("\r\n\r\n");
+  return body == std::string::npos ? std::string() : reply.substr(body + 4);
+}
+
+// ============================================================================ signals
+
+std::atomic<bool> gStop{false};
+
+extern "C" void onStopSignal(int) {
+  gStop.store(true);
+}
+
+// SIGTERM and SIGINT ask the loop to stop while the agent runs; the old handlers come back after.
+class StopSignals {
+ public:
+  StopSignals() {
+    gStop.store(false);
+    struct sigaction sa {};
+    sa.sa_handler = onStopSignal;
+    sigemptyset(&sa.sa_mask);
+    sigaction(SIGTERM, &sa, &oldTerm_);
+    sigaction(SIGINT, &sa, &oldInt_);
+  }
+  ~StopSignals() {
+    sigaction(SIGTERM, &oldTerm_, nullptr);
+    sigaction(SIGINT, &oldInt_, nullptr);
+  }
+  StopSignals(const StopSignals&) = delete;
+  StopSignals& operator=(const StopSignals&) = delete;
+
+ private:
+  struct sigaction oldTerm_ {
+  }, oldInt_{};
+};
+
+// Sleeps until `t` in short steps; false when a stop was asked for.
+bool sleepUntil(Clock::time_point t) {
+  while (!gStop.load()) {
+    const auto left = t - Clock::now();
+    if (left <= Clock::duration::zero()) return true;
+    std::this_thread::sleep_for(std::min<Clock::duration>(left, std::chrono::milliseconds(20)));
+  }
+  return false;
+}
+
+// ============================================================================ the agent
+
+struct AgentFlags {
+  ctl::GlobalFlags connection;
+  std::string node;
+  double interval = 10;
+  std::string dcgmUrl = "http://127.0.0.1:9400/metrics";
+  size_t buffer = 60;
+  double maxBackoff = 60;
+  NvmlProbeOptions nvml;
+};
+
+// 1 s doubling up to the maximum, each wait drawn within ±20 % so that the nodes of a cluster
+// do not all come back at the same instant.
+class Backoff {
+ public:
+  explicit Backoff(double max) : max_(max), next_(std::min(1.0, max)) {}
+  double next() {
+    const double base = next_;
+    next_ = std::min(next_ * 2, max_);
+    return std::min(max_, base * std::uniform_real_distribution<double>(0.8, 1.2)(rng_));
+  }
+  void reset() { next_ = std::min(1.0, max_); }
+
+ private:
+  double max_, next_;
+  std::mt19937 rng_{std::random_device{}()};
+};
+
+struct Sample {
+  std::string exposition, source;
+};
+
+enum class Sent { Ok, Unreachable, Refused };
+
+class Agent {
+ public:
+  Agent(Context& ctx, const AgentFlags& f, rpc::RemoteSession& session, const GpuCatalog& catalog,
+        std::string server)
+      : ctx_(ctx),
+        f_(f),
+        session_(session),
+        catalog_(catalog),
+        server_(std::move(server)),
+        backoff_(f.maxBackoff),
+        host_(probeHostName()) {}
+
+  int run() {
+    log("node " + f_.node + ", server " + server_ + ", every " + number(f_.interval) +
+        " s, buffer " + std::to_string(f_.buffer) + " samples; telemetry from " +
+        (f_.dcgmUrl.empty() ? std::string()
+                            : "dcgm-exporter at " + f_.dcgmUrl +
+                                  " when it "
+                                  "answers, else ") +
+        "NVML");
+    auto next = Clock::now();
+    do {
+      cycle();
+      next += interval();
+      next = std::max(next, Clock::now());  // a slow cycle skips ticks instead of bunching
+    } while (sleepUntil(next));
+    log("stopping; " + std::to_string(buffer_.size()) + " unsent samples dropped");
+    return kExitOk;
+  }
+
+ private:
+  [[nodiscard]] Clock::duration interval() const {
+    return std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(f_.interval));
+  }
+  // At most `digits` decimals, trailing zeros dropped: "10", "0.2", "1.7".
+  static std::string number(double v, int digits = 3) {
+    std::ostringstream s;
+    s << std::fixed << std::setprecision(digits) << v;
+    std::string text = s.str();
+    text.erase(text.find_last_not_of('0') + 1);
+    if (text.ends_with('.')) text.pop_back();
+    return text;
+  }
+  void log(const std::string& message) { ctx_.err << "tessera agent: " << message << std::endl; }
+
+  void cycle() {
+    logInventoryIfChanged();
+    Sample s = readTelemetry();
+    if (!s.exposition.empty()) enqueue(std::move(s));
+    if (Clock::now() >= nextAttempt_) flush();
+  }
+
+  // The probe's spec entry, logged when it differs from the last one logged.
+  void logInventoryIfChanged() {
+    NodeProbeOptions options;
+    options.nvml = f_.nvml;
+    std::string text;
+    if (auto node = probeNode(options); !node) {
+      text = "cannot probe the node: " + node.error().str() + "\n";
+    } else {
+      const CatalogCheck check = checkAgainstCatalog(*node, catalog_);
+      for (const auto& w : check.warnings) text += "# warning: " + w + "\n";
+      for (const auto& u : check.unknown) text += "# " + u + "\n";
+      if (check.allKnown()) {
+        SpecNames names;
+        names.node = f_.node;
+        auto yaml = inventorySpecYaml(*node, check, names);
+        text += yaml ? *yaml : "# " + yaml.error().str() + "\n";
+      }
+    }
+    if (text == inventory_) return;
+    inventory_ = text;
+    log(std::string(firstInventory_ ? "inventory" : "inventory changed") +
+        " (logged only: tesserad has no inventory RPC yet):\n" + text);
+    firstInventory_ = false;
+  }
+
+  Sample readTelemetry() {
+    std::string dcgmError;
+    if (!f_.dcgmUrl.empty()) {
+      auto body = httpGet(f_.dcgmUrl, 2000);
+      if (body && !trim(*body).empty())
+        return noteSource({*body, "dcgm-exporter " + f_.dcgmUrl}, {});
+      dcgmError = "dcgm-exporter at " + f_.dcgmUrl + ": " +
+                  (body ? std::string("empty answer") : body.error().str()) + "; ";
+    }
+    auto samples = sampleNvml(f_.nvml);
+    if (!samples) return noteSource({}, "no telemetry: " + dcgmError + samples.error().str());
+    return noteSource({dcgmExposition(*samples, host_), "nvml"}, {});
+  }
+
+  // Logs where telemetry comes from (or why none) when that changes.
+  Sample noteSource(Sample s, const std::string& error) {
+    const std::string what = error.empty() ? "telemetry from " + s.source : error;
+    if (what != source_) log(what);
+    source_ = what;
+    return s;
+  }
+
+  void enqueue(Sample s) {
+    if (buffer_.size() >= f_.buffer) {
+      buffer_.pop_front();
+      if (++dropped_ == 1)
+        log("buffer full (" + std::to_string(f_.buffer) +
+            " samples): dropping the oldest until tesserad answers");
+    }
+    buffer_.push_back(std::move(s));
+  }
+
+  Sent push(const Sample& s, std::string& message) {
+    v1::PushTelemetryRequest request;
+    request.set_exposition(s.exposition);
+    request.set_source("tessera agent (" + s.source + ")");
+    request.set_node(f_.node);
+    v1::PushTelemetryResponse response;
+    grpc::ClientContext context;
+    session_.prepare(context);
+    const grpc::Status status = session_.stub().PushTelemetry(&context, request, &response);
+    if (status.ok()) {
+      std::string warnings;
+      for (const auto& w : response.warnings()) warnings += "\n  warning: " + w;
+      if (warnings != warnings_ && !warnings.empty()) log("tesserad says:" + warnings);
+      warnings_ = warnings;
+      return Sent::Ok;
+    }
+    message = status.error_message();
+    const auto code = status.error_code();
+    return code == grpc::StatusCode::UNAVAILABLE || code == grpc::StatusCode::DEADLINE_EXCEEDED
+               ? Sent::Unreachable
+               : Sent::Refused;
+  }
+
+  // Sends the buffer oldest first; stops at the first failure and waits out the backoff.
+  void flush() {
+    size_t sent = 0;
+    while (!buffer_.empty()) {
+      std::string message;
+      const Sent result = push(buffer_.front(), message);
+      if (result == Sent::Ok) {
+        buffer_.pop_front();
+        ++sent;
+        continue;
+      }
+      if (result == Sent::Refused) {
+        // Retrying cannot help (a bad token, a node tesserad does not know): the sample goes.
+        log("tesserad refused the sample (dropped): " + message);
+        buffer_.pop_front();
+      } else if (!away_) {
+        log("tesserad at " + server_ + " unreachable (" + message + "); buffering up to " +
+            std::to_string(f_.buffer) + " samples");
+        away_ = true;
+      }
+      const double wait = backoff_.next();
+      log("next try in " + number(wait, 1) + " s");
+      nextAttempt_ = Clock::now() + std::chrono::duration_cast<Clock::duration>(
+                                        std::chrono::duration<double>(wait));
+      return;
+    }
+    if (away_) {
+      log("tesserad is back: sent " + std::to_string(sent) + " buffered samples" +
+          (dropped_ ? ", dropped the " + std::to_string(dropped_) + " oldest while it was away"
+                    : std::string()));
+      away_ = false;
+    }
+    dropped_ = 0;
+    backoff_.reset();
+  }
+
+  Context& ctx_;
+  const AgentFlags& f_;
+  rpc::RemoteSession& session_;
+  const GpuCatalog& catalog_;
+  std::string server_;
+  Backoff backoff_;
+  std::string host_;
+  std::deque<Sample> buffer_;
+  size_t dropped_ = 0;  // since tesserad was last reached
+  bool away_ = false;
+  Clock::time_point nextAttempt_{};
+  std::string inventory_, source_, warnings_;
+  bool firstInventory_ = true;
+};
+
+int runAgent(Context& ctx, AgentFlags& f) {
+  if (!f.dcgmUrl.empty())
+    if (auto url = parseUrl(f.dcgmUrl); !url)
+      return ctx.fail("agent: --dcgm-url: " + url.error().str(), kExitUsage);
+  auto options = ctl::resolveOptions(f.connection, ctl::processEnvironment());
+  if (!options) return ctx.fail("agent: " + options.error().str(), kExitUsage);
+  options->timeoutSeconds = f.connection.timeout;
+  // The agent's own backoff paces the retries; the channel must not wait longer between its
+  // reconnects, or a tesserad that is back would go unseen for up to two minutes.
+  options->maxReconnectBackoffSeconds = std::min(1.0, f.maxBackoff);
+  auto session = rpc::RemoteSession::connect(*options);
+  if (!session) return ctx.fail("agent: " + session.error().str(), kExitUsage);
+  const GpuCatalog* catalog = ctx.catalog();
+  if (!catalog) return kExitUsage;
+  if (f.node.empty()) f.node = probeHostName();
+  const StopSignals signals;
+  return Agent(ctx, f, **session, *catalog, options->address).run();
+}
+
+// A duration flag: a finite number of seconds above 0 (CLI::PositiveNumber's message would print
+// the largest double as the range).
+CLI::Validator positiveSeconds() {
+  return {[](std::string& text) -> std::string {
+            double v = 0;
+            if (!CLI::detail::lexical_cast(text, v) || !std::isfinite(v) || v <= 0)
+              return "'" + text + "' is not a number of seconds above 0";
+            return {};
+          },
+          "SECONDS"};
+}
+
+}  // namespace
+
+void addAgentVerb(CLI::App& app, Context& ctx) {
+  auto f = std::make_shared<AgentFlags>();
+  f->connection.timeout = 10;
+  auto* agent = app.add_subcommand(
+      "agent",
+      "Per-node daemon: push this node's GPU telemetry (dcgm-exporter's scrape, else NVML) to "
+      "tesserad every interval, buffering and retrying while it is away (docs/agent.md)");
+  ctl::addConnectionOptions(*agent, f->connection);
+  agent->add_option("--node", f->node, "The scheduler's name of this node (default: host name)")
+      ->type_name("NAME");
+  agent->add_option("--interval", f->interval, "Seconds between samples (fractions allowed)")
+      ->check(positiveSeconds())
+      ->capture_default_str();
+  agent
+      ->add_option("--dcgm-url", f->dcgmUrl,
+                   "dcgm-exporter's metrics URL (http://); when it does not answer, NVML is "
+                   "sampled; empty = NVML only")
+      ->capture_default_str();
+  agent->add_option("--buffer", f->buffer, "Unsent samples kept while tesserad is away")
+      ->check(CLI::Range(size_t{1}, size_t{1000000}))
+      ->capture_default_str();
+  agent->add_option("--max-backoff", f->maxBackoff, "Longest wait in seconds between retries")
+      ->check(positiveSeconds())
+      ->capture_default_str();
+  agent->add_option("--nvml-library", f->nvml.library, "NVML library to load")
+      ->capture_default_str();
+  agent->callback([&ctx, f] { ctx.exitCode = runAgent(ctx, *f); });
+}
+
+}  // namespace tessera::cli
