@@ -9,6 +9,8 @@
 #include <QLineEdit>
 #include <QListWidget>
 #include <QMenu>
+#include <QScreen>
+#include <QScrollArea>
 #include <QSettings>
 #include <QStatusBar>
 #include <QStyle>
@@ -35,6 +37,17 @@
 #include "utilization_chart.h"
 
 namespace tessera::console {
+namespace {
+
+QScrollArea* scrolled(QWidget* content) {
+  auto* area = new QScrollArea;
+  area->setWidget(content);
+  area->setWidgetResizable(true);
+  area->setFrameShape(QFrame::NoFrame);
+  return area;
+}
+
+}  // namespace
 
 MainWindow::MainWindow(EmbeddedOptions demo, QWidget* parent)
     : QMainWindow(parent),
@@ -70,7 +83,8 @@ MainWindow::MainWindow(EmbeddedOptions demo, QWidget* parent)
   totals_ = new QLabel;
   statusBar()->addWidget(totals_, 1);
   statusBar()->addPermanentWidget(sessionLabel_);
-  resize(1440, 900);
+  buildViewMenu();
+  setGeometry(initialWindowGeometry(screen()->availableGeometry()));
   restoreSettings();
   openEmbedded();
 }
@@ -254,10 +268,13 @@ void MainWindow::buildDocks() {
            makeJobView(runningProxy_, QStringLiteral("running")), Qt::BottomDockWidgetArea);
   tabifyDockWidget(pending, running);
   pending->raise();
-  dock(tr("Why pending"), QStringLiteral("inspector"), inspector_, Qt::RightDockWidgetArea);
+  // Their content grows with the selection: in a scroll area it scrolls instead of growing the
+  // dock, which would push the queue under the operator's pointer.
+  dock(tr("Why pending"), QStringLiteral("inspector"), scrolled(inspector_),
+       Qt::RightDockWidgetArea);
   auto* mig = dock(tr("MIG map"), QStringLiteral("mig"), migMap_, Qt::RightDockWidgetArea);
-  auto* editor =
-      dock(tr("Repartition"), QStringLiteral("repartition"), migEditor_, Qt::RightDockWidgetArea);
+  auto* editor = dock(tr("Repartition"), QStringLiteral("repartition"), scrolled(migEditor_),
+                      Qt::RightDockWidgetArea);
   tabifyDockWidget(mig, editor);
   treeModel_->setCluster(demo_.cluster);
   tree_ = new QTreeView;
@@ -306,15 +323,13 @@ void MainWindow::fetchMetrics() {
 
 void MainWindow::restoreSettings() {
   QSettings s;
-  restoreGeometry(s.value(QStringLiteral("window/geometry")).toByteArray());
-  restoreState(s.value(QStringLiteral("window/state")).toByteArray());
+  layoutPending_ = !restoreLayout();
   layer_->setCurrentIndex(s.value(QStringLiteral("heatmap/layer"), 0).toInt());
 }
 
 void MainWindow::closeEvent(QCloseEvent* event) {
+  saveLayout();
   QSettings s;
-  s.setValue(QStringLiteral("window/geometry"), saveGeometry());
-  s.setValue(QStringLiteral("window/state"), saveState());
   s.setValue(QStringLiteral("heatmap/layer"), layer_->currentIndex());
   saveReportSettings();
   QMainWindow::closeEvent(event);

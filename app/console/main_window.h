@@ -9,6 +9,7 @@
 
 #include <memory>
 
+#include "console/console_layout.h"
 #include "console/session_factory.h"
 
 class QAbstractItemView;
@@ -72,8 +73,17 @@ class MainWindow : public QMainWindow {
   // The "Idle GPUs" panel (rule, list, reclaim actions).
   [[nodiscard]] widgets::IdleGpuPanel* idlePanel() const { return idlePanel_; }
 
+  // Layouts (console/console_layout.h): the View menu's presets and "Reset layout". The layout
+  // is kept per screen size when the window closes and restored on a screen of that size.
+  void applyLayout(LayoutPreset preset);
+  [[nodiscard]] LayoutPreset layoutPreset() const { return preset_; }
+  [[nodiscard]] QAction* layoutAction(LayoutPreset preset) const;
+  [[nodiscard]] QAction* resetLayoutAction() const { return resetLayout_; }
+  void resetLayout();
+
  protected:
   void closeEvent(QCloseEvent* event) override;
+  void showEvent(QShowEvent* event) override;
 
  private:
   void buildToolbar();
@@ -85,6 +95,11 @@ class MainWindow : public QMainWindow {
   void addColumnChooser(widgets::JobQueueView* view);
   void showTeamHoldings(const ClusterSnapshot& s);
   void restoreSettings();
+  void buildViewMenu();
+  [[nodiscard]] QString layoutGroup() const;
+  bool restoreLayout();
+  void saveLayout();
+  void raisePanel(const QString& dockName);
   void connectSession();
   void showSnapshot(const ClusterSnapshot& s);
   [[nodiscard]] QString executorText(const ClusterSnapshot::Executor& x) const;
@@ -134,6 +149,10 @@ class MainWindow : public QMainWindow {
   QLabel* sessionLabel_ = nullptr;
   QLabel* totals_ = nullptr;
   Seconds now_ = 0;
+  LayoutPreset preset_ = LayoutPreset::Operations;
+  bool layoutPending_ = true;  // no saved layout for this screen: the preset applies at show
+  std::array<QAction*, kLayoutPresets.size()> layoutActions_{};
+  QAction* resetLayout_ = nullptr;
 };
 
 }  // namespace tessera::console
