@@ -729,6 +729,18 @@
         <source>Reset layout</source>
         <translation>Layout zurücksetzen</translation>
     </message>
+    <message>
+        <source>Overview</source>
+        <translation>Übersicht</translation>
+    </message>
+    <message>
+        <source>Pending: every job</source>
+        <translation>Wartend: alle Jobs</translation>
+    </message>
+    <message>
+        <source>Pending: only “%1” (activate it again for every job)</source>
+        <translation>Wartend: nur „%1“ (erneut aktivieren für alle Jobs)</translation>
+    </message>
 </context>
 <context>
     <name>tessera::console::SettingsDialog</name>

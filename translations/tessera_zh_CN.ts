@@ -729,6 +729,18 @@
         <source>Reset layout</source>
         <translation>重置布局</translation>
     </message>
+    <message>
+        <source>Overview</source>
+        <translation>概览</translation>
+    </message>
+    <message>
+        <source>Pending: every job</source>
+        <translation>等待中：全部作业</translation>
+    </message>
+    <message>
+        <source>Pending: only “%1” (activate it again for every job)</source>
+        <translation>等待中：仅“%1”（再次激活以显示全部作业）</translation>
+    </message>
 </context>
 <context>
     <name>tessera::console::SettingsDialog</name>

@@ -58,6 +58,7 @@ const QString kMig = QStringLiteral("mig");
 const QString kRepartition = QStringLiteral("repartition");
 const QString kHardware = QStringLiteral("hardware");
 const QString kActivity = QStringLiteral("activity");
+const QString kOverview = QStringLiteral("overview");
 
 // Why pending and Repartition are never raised by a preset: they are empty until a selection,
 // which raises them (MainWindow::selectJob, the heatmap's MIG GPU selection).
@@ -67,17 +68,17 @@ Plan planFor(LayoutPreset preset) {
       break;
     case LayoutPreset::Capacity:
       return {{{{kUtilization}, 60}, {{kIdle, kPending, kRunning, kTimeline}, 40}},
-              {{{kMig, kRepartition}, 60}, {{kActivity, kInspector, kHardware}, 40}},
+              {{{kMig, kRepartition}, 60}, {{kOverview, kActivity, kInspector, kHardware}, 40}},
               0.42,
               0.24};
     case LayoutPreset::Mig:
       return {{{{kPending, kRunning, kTimeline}, 60}, {{kUtilization, kIdle}, 40}},
-              {{{kMig}, 60}, {{kActivity, kRepartition, kInspector, kHardware}, 40}},
+              {{{kMig}, 60}, {{kOverview, kActivity, kRepartition, kInspector, kHardware}, 40}},
               0.34,
               0.30};
   }
   return {{{{kPending, kRunning, kIdle, kTimeline}, 60}, {{kUtilization}, 40}},
-          {{{kActivity, kInspector, kHardware}, 50}, {{kMig, kRepartition}, 50}},
+          {{{kOverview, kActivity, kInspector, kHardware}, 50}, {{kMig, kRepartition}, 50}},
           0.34,
           0.24};
 }

@@ -33,6 +33,8 @@
 #include "job_table_model.h"
 #include "mig_editor.h"
 #include "mig_map_widget.h"
+#include "overview_model.h"
+#include "overview_panel.h"
 #include "report_export_dialog.h"
 #include "utilization_chart.h"
 
@@ -54,7 +56,7 @@ MainWindow::MainWindow(EmbeddedOptions demo, QWidget* parent)
       demo_(std::move(demo)),
       heatmap_(new widgets::HeatmapWidget),
       jobModel_(new widgets::JobTableModel(this)),
-      pendingProxy_(new widgets::JobFilterProxy(this)),
+      pendingProxy_(new widgets::ReasonFilterProxy(this)),
       runningProxy_(new widgets::JobFilterProxy(this)),
       inspector_(new widgets::JobInspector),
       migMap_(new widgets::MigMapWidget),
@@ -78,6 +80,7 @@ MainWindow::MainWindow(EmbeddedOptions demo, QWidget* parent)
   buildToolbar();
   buildDocks();
   buildUtilizationDocks();
+  buildOverviewDock();
   wireGestures();
   sessionLabel_ = new QLabel;
   totals_ = new QLabel;
@@ -394,6 +397,7 @@ void MainWindow::showSnapshot(const ClusterSnapshot& s) {
   updateReportClock();
   heatmap_->setSnapshot(s);
   idleModel_->setSnapshot(s);
+  overviewModel_->setSnapshot(s);
   showTeamHoldings(s);
   migMap_->setSnapshot(s);
   inspector_->setNow(s.now);
@@ -433,6 +437,7 @@ QString MainWindow::executorText(const ClusterSnapshot::Executor& x) const {
 
 void MainWindow::showJobs(const std::vector<JobInfo>& jobs) {
   jobModel_->setJobs(jobs, now_);
+  overviewModel_->setJobs(jobs);
   gantt_->setData(lastSnapshot_, jobs);
   // The MIG map marks free slices no waiting request can use: the demand is what is pending.
   std::set<std::string> demand;

@@ -37,6 +37,9 @@ class JobQueueView;
 class JobTableModel;
 class MigEditor;
 class MigMapWidget;
+class OverviewModel;
+class OverviewPanel;
+class ReasonFilterProxy;
 class ReportExportDialog;
 }  // namespace tessera::widgets
 
@@ -72,6 +75,8 @@ class MainWindow : public QMainWindow {
   void openSettingsDialog();
   // The "Idle GPUs" panel (rule, list, reclaim actions).
   [[nodiscard]] widgets::IdleGpuPanel* idlePanel() const { return idlePanel_; }
+  // The Overview panel: the first thing shown; its pending reasons filter the Pending queue.
+  [[nodiscard]] widgets::OverviewPanel* overviewPanel() const { return overview_; }
 
   // Layouts (console/console_layout.h): the View menu's presets and "Reset layout". The layout
   // is kept per screen size when the window closes and restored on a screen of that size.
@@ -89,6 +94,8 @@ class MainWindow : public QMainWindow {
   void buildToolbar();
   void buildDocks();
   void buildUtilizationDocks();
+  void buildOverviewDock();
+  void showPendingOfKind(const QString& kind, const QString& label);
   void fetchMetrics();
   widgets::JobQueueView* makeJobView(widgets::JobFilterProxy* proxy, const QString& name);
   void addJobActions(QAbstractItemView* view);
@@ -127,7 +134,7 @@ class MainWindow : public QMainWindow {
   widgets::ConsoleSession* session_ = nullptr;
   widgets::HeatmapWidget* heatmap_;
   widgets::JobTableModel* jobModel_;
-  widgets::JobFilterProxy* pendingProxy_;
+  widgets::ReasonFilterProxy* pendingProxy_;
   widgets::JobFilterProxy* runningProxy_;
   widgets::JobInspector* inspector_;
   widgets::MigMapWidget* migMap_;
@@ -136,6 +143,8 @@ class MainWindow : public QMainWindow {
   widgets::UtilizationChart* chart_;
   widgets::IdleGpuModel* idleModel_;
   widgets::IdleGpuPanel* idlePanel_ = nullptr;
+  widgets::OverviewModel* overviewModel_ = nullptr;
+  widgets::OverviewPanel* overview_ = nullptr;
   QAction* settings_ = nullptr;
   widgets::GanttWidget* gantt_;
   widgets::MetricFetcher* fetcher_ = nullptr;

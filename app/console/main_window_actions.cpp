@@ -22,6 +22,7 @@
 #include "job_table_model.h"
 #include "mig_editor.h"
 #include "mig_map_widget.h"
+#include "overview_panel.h"
 #include "report_export_dialog.h"
 
 namespace tessera::console {
@@ -151,6 +152,7 @@ void MainWindow::wireGestures() {
 }
 
 void MainWindow::applySearch(const QString& text) {
+  pendingProxy_->setReasonKind({});  // a new search shows every reason again
   pendingProxy_->setSearchText(text);
   runningProxy_->setSearchText(text);
   // A node or GPU name selects it on the heatmap too.

@@ -19,6 +19,8 @@
 #include "job_inspector.h"
 #include "job_queue_view.h"
 #include "job_table_model.h"
+#include "overview_model.h"
+#include "overview_panel.h"
 #include "utilization_chart.h"
 #include "workload/workload_spec.h"
 
@@ -168,6 +170,33 @@ class TstConsoleLayout : public QObject {
     for (const auto& [name, rect] : before)
       if (first.contains(name)) QCOMPARE(first.at(name), rect);
     QCOMPARE(second, first);
+  }
+
+  // The Overview is what the Operations layout shows first; a pending reason activated there
+  // leaves the Pending queue with the jobs of that reason, and activated again with all of them.
+  void overviewComesFirstAndFiltersTheQueue() {
+    console::MainWindow window(demoOptions());
+    openAt(window, {2560, 1440});
+    window.applyLayout(LayoutPreset::Operations);
+    widgets::OverviewPanel* overview = window.overviewPanel();
+    QVERIFY(overview);
+    QVERIFY(shown(window.findChild<QDockWidget*>("overview")));
+    QVERIFY(!shown(window.findChild<QDockWidget*>("activity")));
+    QAbstractItemModel* model = overview->model();
+    const QModelIndex reasons = model->index(widgets::OverviewModel::Pending, 0);
+    QTRY_VERIFY_WITH_TIMEOUT(model->rowCount(reasons) >= 2, 20000);
+    window.embeddedBackend()->setSpeed(0);  // the queue holds still while it is counted
+    auto* queue =
+        qobject_cast<QAbstractItemView*>(window.findChild<QDockWidget*>("pending")->widget());
+    QCoreApplication::processEvents();
+    const int all = queue->model()->rowCount();
+    const QModelIndex first = model->index(0, 0, reasons);
+    const int ofFirst = model->index(0, 1, reasons).data().toInt();
+    QVERIFY(ofFirst > 0 && ofFirst < all);
+    emit overview->activated(first);
+    QCOMPARE(queue->model()->rowCount(), ofFirst);
+    emit overview->activated(model->index(0, 0, model->index(widgets::OverviewModel::Pending, 0)));
+    QCOMPARE(queue->model()->rowCount(), all);
   }
 
   // The layout is kept per screen size when the window closes; Reset layout forgets it.
