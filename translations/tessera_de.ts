@@ -741,6 +741,54 @@
         <source>Pending: only “%1” (activate it again for every job)</source>
         <translation>Wartend: nur „%1“ (erneut aktivieren für alle Jobs)</translation>
     </message>
+    <message>
+        <source>GPU heatmap</source>
+        <translation>GPU-Heatmap</translation>
+    </message>
+    <message>
+        <source>Pending jobs</source>
+        <translation>Wartende Jobs</translation>
+    </message>
+    <message>
+        <source>Running jobs</source>
+        <translation>Laufende Jobs</translation>
+    </message>
+    <message>
+        <source>Why the selected job is pending</source>
+        <translation>Warum der gewählte Job wartet</translation>
+    </message>
+    <message>
+        <source>MIG repartition editor</source>
+        <translation>MIG-Partitionseditor</translation>
+    </message>
+    <message>
+        <source>Utilization charts</source>
+        <translation>Auslastungsdiagramme</translation>
+    </message>
+    <message>
+        <source>Timeline of running jobs and reservations</source>
+        <translation>Zeitleiste laufender Jobs und Reservierungen</translation>
+    </message>
+    <message>
+        <source>Hardware tree</source>
+        <translation>Hardware-Baum</translation>
+    </message>
+    <message>
+        <source>Activity log</source>
+        <translation>Aktivitätsprotokoll</translation>
+    </message>
+    <message>
+        <source>Search jobs, nodes, GPUs</source>
+        <translation>Jobs, Knoten, GPUs suchen</translation>
+    </message>
+    <message>
+        <source>Heatmap layer</source>
+        <translation>Heatmap-Ebene</translation>
+    </message>
+    <message>
+        <source>Demo speed</source>
+        <translation>Demo-Tempo</translation>
+    </message>
 </context>
 <context>
     <name>tessera::console::SettingsDialog</name>

@@ -741,6 +741,54 @@
         <source>Pending: only “%1” (activate it again for every job)</source>
         <translation>等待中：仅“%1”（再次激活以显示全部作业）</translation>
     </message>
+    <message>
+        <source>GPU heatmap</source>
+        <translation>GPU 热力图</translation>
+    </message>
+    <message>
+        <source>Pending jobs</source>
+        <translation>等待中的作业</translation>
+    </message>
+    <message>
+        <source>Running jobs</source>
+        <translation>运行中的作业</translation>
+    </message>
+    <message>
+        <source>Why the selected job is pending</source>
+        <translation>所选作业等待的原因</translation>
+    </message>
+    <message>
+        <source>MIG repartition editor</source>
+        <translation>MIG 重新分区编辑器</translation>
+    </message>
+    <message>
+        <source>Utilization charts</source>
+        <translation>利用率图表</translation>
+    </message>
+    <message>
+        <source>Timeline of running jobs and reservations</source>
+        <translation>运行中作业与预留的时间线</translation>
+    </message>
+    <message>
+        <source>Hardware tree</source>
+        <translation>硬件树</translation>
+    </message>
+    <message>
+        <source>Activity log</source>
+        <translation>活动日志</translation>
+    </message>
+    <message>
+        <source>Search jobs, nodes, GPUs</source>
+        <translation>搜索作业、节点、GPU</translation>
+    </message>
+    <message>
+        <source>Heatmap layer</source>
+        <translation>热力图图层</translation>
+    </message>
+    <message>
+        <source>Demo speed</source>
+        <translation>演示速度</translation>
+    </message>
 </context>
 <context>
     <name>tessera::console::SettingsDialog</name>

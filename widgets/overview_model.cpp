@@ -38,6 +38,20 @@ const Text& firstClause(const Text& t) {
 
 }  // namespace
 
+std::optional<BusyGpus> busyGpus(const ClusterSnapshot& snapshot) {
+  BusyGpus out;
+  bool telemetry = false;
+  for (const NodeView& n : snapshot.nodes)
+    for (const GpuView& g : n.gpus)
+      if (g.util) {
+        telemetry = true;
+        out.busy += *g.util * g.allocated;
+        out.smActive += g.smActive.value_or(0) * g.allocated;
+      }
+  if (!telemetry) return std::nullopt;
+  return out;
+}
+
 OverviewModel::OverviewModel(QObject* parent) : QAbstractItemModel(parent) {
   rebuild();
 }
@@ -89,23 +103,15 @@ std::vector<OverviewModel::Row> OverviewModel::capacityRows() const {
   const double total = snapshot_.gpusTotal;
   std::vector<Row> rows{{tr("GPUs"), QString::number(total, 'f', 0), {}},
                         {tr("Allocated"), gpusOf(snapshot_.gpusAllocated, total), {}}};
-  double busy = 0, sm = 0;
-  bool telemetry = false;
-  for (const NodeView& n : snapshot_.nodes)
-    for (const GpuView& g : n.gpus)
-      if (g.util) {
-        telemetry = true;
-        busy += *g.util * g.allocated;
-        sm += g.smActive.value_or(0) * g.allocated;
-      }
-  if (!telemetry) {
+  const auto busy = busyGpus(snapshot_);
+  if (!busy) {
     rows.push_back({tr("Busy"), tr("no telemetry"), {}});
     return rows;
   }
-  rows.push_back({tr("Busy"), gpusOf(busy, total), {}});
-  rows.push_back({tr("SM-active"), gpusOf(sm, total), {}});
+  rows.push_back({tr("Busy"), gpusOf(busy->busy, total), {}});
+  rows.push_back({tr("SM-active"), gpusOf(busy->smActive, total), {}});
   rows.push_back({tr("Allocated but idle (gap)"),
-                  gpusOf(std::max(0.0, snapshot_.gpusAllocated - busy), total),
+                  gpusOf(std::max(0.0, snapshot_.gpusAllocated - busy->busy), total),
                   {}});
   return rows;
 }

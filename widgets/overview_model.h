@@ -8,12 +8,21 @@
 #include <QAbstractItemModel>
 
 #include <array>
+#include <optional>
 #include <vector>
 
 #include "service/session.h"
 #include "topology/gpu_catalog.h"
 
 namespace tessera::widgets {
+
+// The GPUs busy (utilization) and SM-active, each weighted by the share allocated; nullopt when
+// no GPU reports telemetry (unknown, not zero). The status bar and the Overview both show it.
+struct BusyGpus {
+  double busy = 0;
+  double smActive = 0;
+};
+[[nodiscard]] std::optional<BusyGpus> busyGpus(const ClusterSnapshot& snapshot);
 
 class OverviewModel : public QAbstractItemModel {
   Q_OBJECT

@@ -87,6 +87,7 @@ MainWindow::MainWindow(EmbeddedOptions demo, QWidget* parent)
   statusBar()->addWidget(totals_, 1);
   statusBar()->addPermanentWidget(sessionLabel_);
   buildViewMenu();
+  nameWidgetsForAccessibility();
   setGeometry(initialWindowGeometry(screen()->availableGeometry()));
   restoreSettings();
   openEmbedded();
@@ -401,17 +402,9 @@ void MainWindow::showSnapshot(const ClusterSnapshot& s) {
   showTeamHoldings(s);
   migMap_->setSnapshot(s);
   inspector_->setNow(s.now);
-  double busy = 0, sm = 0;
-  bool telemetry = false;
-  for (const NodeView& n : s.nodes)
-    for (const GpuView& g : n.gpus)
-      if (g.util) {
-        telemetry = true;
-        busy += *g.util * g.allocated;
-        sm += g.smActive.value_or(0) * g.allocated;
-      }
   QString text = tr("GPUs %1 / %2 allocated").arg(s.gpusAllocated, 0, 'f', 1).arg(s.gpusTotal);
-  if (telemetry) text += tr(", %1 busy, %2 SM-active").arg(busy, 0, 'f', 1).arg(sm, 0, 'f', 1);
+  if (const auto busy = widgets::busyGpus(s))
+    text += tr(", %1 busy, %2 SM-active").arg(busy->busy, 0, 'f', 1).arg(busy->smActive, 0, 'f', 1);
   text += tr(" · %1 pending, %2 running · cycle %3 ms")
               .arg(s.pendingJobs)
               .arg(s.runningJobs)

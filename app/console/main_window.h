@@ -95,6 +95,7 @@ class MainWindow : public QMainWindow {
   void buildDocks();
   void buildUtilizationDocks();
   void buildOverviewDock();
+  void nameWidgetsForAccessibility();
   void showPendingOfKind(const QString& kind, const QString& label);
   void fetchMetrics();
   widgets::JobQueueView* makeJobView(widgets::JobFilterProxy* proxy, const QString& name);

@@ -6,6 +6,8 @@
 // the layout is kept per screen size and Reset layout forgets it.
 #include <QDockWidget>
 #include <QHeaderView>
+#include <QListWidget>
+#include <QScrollArea>
 #include <QSettings>
 #include <QtCharts/QChartView>
 #include <QtTest>
@@ -16,9 +18,11 @@
 #include "console/console_layout.h"
 #include "console/main_window.h"
 #include "heatmap_widget.h"
+#include "idle_gpu_panel.h"
 #include "job_inspector.h"
 #include "job_queue_view.h"
 #include "job_table_model.h"
+#include "mig_map_widget.h"
 #include "overview_model.h"
 #include "overview_panel.h"
 #include "utilization_chart.h"
@@ -197,6 +201,34 @@ class TstConsoleLayout : public QObject {
     QCOMPARE(queue->model()->rowCount(), ofFirst);
     emit overview->activated(model->index(0, 0, model->index(widgets::OverviewModel::Pending, 0)));
     QCOMPARE(queue->model()->rowCount(), all);
+  }
+
+  // The main widgets carry accessible names (what a screen reader announces), each its own.
+  void mainWidgetsHaveAccessibleNames() {
+    console::MainWindow window(demoOptions());
+    const QList<QWidget*> widgets{window.heatmap(),
+                                  window.findChild<QWidget*>("pendingJobs"),
+                                  window.findChild<QWidget*>("runningJobs"),
+                                  window.findChild<widgets::JobInspector*>(),
+                                  window.migMap(),
+                                  window.findChild<widgets::UtilizationChart*>(),
+                                  window.idlePanel(),
+                                  window.overviewPanel(),
+                                  window.activity(),
+                                  window.findChild<QDockWidget*>("hardware")->widget(),
+                                  window.findChild<QDockWidget*>("timeline")->widget(),
+                                  window.findChild<QDockWidget*>("repartition")->widget()};
+    QSet<QString> names;
+    for (QWidget* w : widgets) {
+      QVERIFY(w);
+      QWidget* named = w;
+      // The editor sits in a scroll area: the name is on the editor itself.
+      if (auto* scroll = qobject_cast<QScrollArea*>(w)) named = scroll->widget();
+      qInfo() << named->metaObject()->className() << named->accessibleName();
+      QVERIFY2(!named->accessibleName().isEmpty(), named->metaObject()->className());
+      names.insert(named->accessibleName());
+    }
+    QCOMPARE(names.size(), widgets.size());
   }
 
   // The layout is kept per screen size when the window closes; Reset layout forgets it.
