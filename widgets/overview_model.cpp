@@ -28,10 +28,10 @@ QString gpusOf(double n, double total) {
              : gpus(n);
 }
 
-// The first clause of a sentence joined from several ("a; b", "a, b", "a and b").
+// The sentence a reason starts from: a template that begins with its first argument ("%1; %2",
+// "%1 and may borrow %2; the job needs %3") extends that argument, which says the cause.
 const Text& firstClause(const Text& t) {
-  const std::string_view p = t.patternText();
-  if ((p == text::kClauses || p == text::kPair || p == text::kLastPair) && !t.args().empty())
+  if (!t.isLiteral() && t.patternText().starts_with("%1") && !t.args().empty())
     return firstClause(t.args()[0]);
   return t;
 }
@@ -259,7 +259,7 @@ QVariant OverviewModel::data(const QModelIndex& index, int role) const {
     case Qt::DisplayRole:
       return index.column() == LabelColumn ? r.label : r.value;
     case Qt::ToolTipRole:
-      return r.label;
+      return r.label + QStringLiteral(": ") + r.value;
     case ReasonKindRole:
       return section == Pending ? r.key : QVariant();
     case JobIdRole:

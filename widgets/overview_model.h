@@ -47,8 +47,9 @@ class OverviewModel : public QAbstractItemModel {
   void setSnapshot(const ClusterSnapshot& snapshot);
   void setJobs(const std::vector<JobInfo>& jobs);
 
-  // What groups pending jobs: the template of the reason's first clause ("team %1 uses %2 of its
-  // %3 guaranteed %4 GPUs"), so the same cause with other numbers is one row.
+  // What groups pending jobs: the template of the sentence the reason starts from ("team %1 uses
+  // %2 of its %3 guaranteed %4 GPUs", also when "and may borrow ..." extends it), so the same
+  // cause with other numbers is one row.
   [[nodiscard]] static QString reasonKind(const Text& reason);
   // That template translated, its arguments shown as "…".
   [[nodiscard]] static QString reasonKindLabel(const Text& reason);

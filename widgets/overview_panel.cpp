@@ -2,6 +2,7 @@
 #include "overview_panel.h"
 
 #include <QHeaderView>
+#include <QResizeEvent>
 
 #include "overview_model.h"
 
@@ -10,15 +11,22 @@ namespace tessera::widgets {
 OverviewPanel::OverviewPanel(OverviewModel* model, QWidget* parent) : QTreeView(parent) {
   setObjectName(QStringLiteral("overview"));
   setModel(model);
-  setUniformRowHeights(true);
+  // A narrow dock wraps the longer labels and reasons rather than eliding them to "…".
+  setWordWrap(true);
+  setTextElideMode(Qt::ElideNone);
   setAllColumnsShowFocus(true);
-  header()->setSectionResizeMode(OverviewModel::LabelColumn, QHeaderView::Stretch);
-  header()->setSectionResizeMode(OverviewModel::ValueColumn, QHeaderView::ResizeToContents);
-  header()->setStretchLastSection(false);
+  header()->setSectionResizeMode(OverviewModel::LabelColumn, QHeaderView::Interactive);
+  header()->setStretchLastSection(true);
   // The model resets with every snapshot: the sections open again each time.
   connect(model, &QAbstractItemModel::modelReset, this, &QTreeView::expandAll);
   expandAll();
   connect(this, &QTreeView::activated, this, &OverviewPanel::onActivated);
+}
+
+// The label takes three fifths, the figure the rest.
+void OverviewPanel::resizeEvent(QResizeEvent* event) {
+  QTreeView::resizeEvent(event);
+  setColumnWidth(OverviewModel::LabelColumn, viewport()->width() * 3 / 5);
 }
 
 void OverviewPanel::onActivated(const QModelIndex& index) {

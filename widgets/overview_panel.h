@@ -15,6 +15,9 @@ class OverviewPanel : public QTreeView {
  public:
   explicit OverviewPanel(OverviewModel* model, QWidget* parent = nullptr);
 
+ protected:
+  void resizeEvent(QResizeEvent* event) override;
+
  signals:
   void reasonActivated(const QString& kind, const QString& label);
   void jobActivated(tessera::JobId job);

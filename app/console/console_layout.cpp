@@ -136,6 +136,13 @@ void fitQueueColumns(QMainWindow& window, int width) {
     const bool compact = M::Reason * header->defaultSectionSize() + kReasonWidth > width;
     for (int c : {M::PriorityClass, M::Workload, M::Gang, M::QueuePosition, M::Eta})
       header->setSectionHidden(c, compact);
+    // The reason gets the room the other columns leave (the last column stretches over the rest).
+    const int last = header->logicalIndex(header->count() - 1);
+    int others = 0;
+    for (int c = 0; c < M::ColumnCount; ++c)
+      if (c != M::Reason && !header->isSectionHidden(c))
+        others += c == last ? header->defaultSectionSize() : header->sectionSize(c);
+    header->resizeSection(M::Reason, std::max(kReasonWidth, width - others - 24));
   }
 }
 

@@ -151,6 +151,10 @@ class TstConsoleLayout : public QObject {
     auto* queue = qobject_cast<QAbstractItemView*>(view);
     QVERIFY(queue);
     QTRY_VERIFY_WITH_TIMEOUT(pendingJobs(queue, 2).size() == 2, 20000);
+    // The queue holds still, so the rows selected stay the jobs asked for; the session's
+    // refreshes keep arriving.
+    window.embeddedBackend()->setSpeed(0);
+    QTest::qWait(500);
     auto* inspector = window.findChild<widgets::JobInspector*>();
     auto* inspectorDock = window.findChild<QDockWidget*>("inspector");
     QVERIFY(!shown(inspectorDock));  // empty: behind the Activity tab
@@ -160,7 +164,7 @@ class TstConsoleLayout : public QObject {
     const QList<JobId> jobs = pendingJobs(queue, 2);
     auto select = [&](JobId id) {
       QVERIFY(qobject_cast<widgets::JobQueueView*>(queue)->selectJob(id));
-      QTRY_COMPARE_WITH_TIMEOUT(inspector->job(), id, 10000);
+      QTRY_COMPARE_WITH_TIMEOUT(inspector->job(), id, 30000);
       QCoreApplication::processEvents();
     };
     select(jobs[0]);

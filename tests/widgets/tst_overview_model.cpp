@@ -70,10 +70,13 @@ class TstOverviewModel : public QObject {
     OverviewModel model;
     QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::QtTest);
     model.setSnapshot(snapshot());
-    model.setJobs({pending(1, phrase(text::kQuotaUses, "nlp", "8", "8", "H100")),
-                   pending(2, clauseList({phrase(text::kQuotaUses, "cv", "2", "4", "A100"),
-                                          literal("something else")})),
-                   pending(3, phrase(text::kHeld))});
+    model.setJobs(
+        {pending(1, phrase(text::kQuotaUses, "nlp", "8", "8", "H100")),
+         pending(2, clauseList({phrase(text::kQuotaUses, "cv", "2", "4", "A100"),
+                                literal("something else")})),
+         pending(3, phrase(text::kHeld)),
+         pending(4, phrase(text::kQuotaBorrowLimit,
+                           phrase(text::kQuotaUses, "llm", "8", "8", "H100"), "4", "8"))});
 
     QCOMPARE(model.rowCount(), int(OverviewModel::SectionCount));
     QCOMPARE(value(model, OverviewModel::Capacity, "GPUs"), QString("8"));
@@ -83,13 +86,14 @@ class TstOverviewModel : public QObject {
     QCOMPARE(value(model, OverviewModel::Capacity, "Allocated but idle (gap)"),
              QString("1.3 GPUs (16 %)"));
 
-    // Two quota sentences with other numbers are one row (the larger first), the hold another;
-    // each row carries the kind the queue is filtered by.
+    // Three quota sentences with other numbers, one extended with what the team may borrow, are
+    // one row (the larger first), the hold another; each row carries the kind the queue is
+    // filtered by.
     const QModelIndex reasons = model.index(OverviewModel::Pending, 0);
     QCOMPARE(model.rowCount(reasons), 2);
     QCOMPARE(model.index(0, 0, reasons).data().toString(),
              QString("team … uses … of its … guaranteed … GPUs"));
-    QCOMPARE(model.index(0, 1, reasons).data().toString(), QString("2"));
+    QCOMPARE(model.index(0, 1, reasons).data().toString(), QString("3"));
     QCOMPARE(model.index(0, 0, reasons).data(OverviewModel::ReasonKindRole).toString(),
              QString(text::kQuotaUses));
     QCOMPARE(model.index(1, 0, reasons).data().toString(), QString("held by an operator"));
