@@ -15,6 +15,7 @@
 #include <QStatusBar>
 #include <QStyle>
 #include <QTableView>
+#include <QThreadPool>
 #include <QTimer>
 #include <QToolBar>
 #include <QTreeView>
@@ -93,7 +94,14 @@ MainWindow::MainWindow(EmbeddedOptions demo, QWidget* parent)
   openEmbedded();
 }
 
-MainWindow::~MainWindow() = default;
+// A metric fetch still running on the thread pool holds the session: were it the last holder,
+// the embedded engine would be destroyed on that worker and join its own thread. Waiting for the
+// (short) fetches leaves the last reference to this thread.
+MainWindow::~MainWindow() {
+  delete fetcher_;
+  fetcher_ = nullptr;
+  QThreadPool::globalInstance()->waitForDone();
+}
 
 void MainWindow::buildToolbar() {
   auto* bar = addToolBar(tr("Session"));
