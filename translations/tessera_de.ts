@@ -465,6 +465,21 @@
     </message>
 </context>
 <context>
+    <name>tessera::console::Layout</name>
+    <message>
+        <source>Capacity</source>
+        <translation>Kapazität</translation>
+    </message>
+    <message>
+        <source>MIG</source>
+        <translation>MIG</translation>
+    </message>
+    <message>
+        <source>Operations</source>
+        <translation>Betrieb</translation>
+    </message>
+</context>
+<context>
     <name>tessera::console::MainWindow</name>
     <message>
         <source>Tessera — %1</source>
@@ -701,6 +716,78 @@
     <message>
         <source> · %1 UNAVAILABLE, last synced %2 ago</source>
         <translation> · %1 NICHT ERREICHBAR, zuletzt abgeglichen vor %2</translation>
+    </message>
+    <message>
+        <source>&amp;View</source>
+        <translation>&amp;Ansicht</translation>
+    </message>
+    <message>
+        <source>%1 layout</source>
+        <translation>Layout %1</translation>
+    </message>
+    <message>
+        <source>Reset layout</source>
+        <translation>Layout zurücksetzen</translation>
+    </message>
+    <message>
+        <source>Overview</source>
+        <translation>Übersicht</translation>
+    </message>
+    <message>
+        <source>Pending: every job</source>
+        <translation>Wartend: alle Jobs</translation>
+    </message>
+    <message>
+        <source>Pending: only “%1” (activate it again for every job)</source>
+        <translation>Wartend: nur „%1“ (erneut aktivieren für alle Jobs)</translation>
+    </message>
+    <message>
+        <source>GPU heatmap</source>
+        <translation>GPU-Heatmap</translation>
+    </message>
+    <message>
+        <source>Pending jobs</source>
+        <translation>Wartende Jobs</translation>
+    </message>
+    <message>
+        <source>Running jobs</source>
+        <translation>Laufende Jobs</translation>
+    </message>
+    <message>
+        <source>Why the selected job is pending</source>
+        <translation>Warum der gewählte Job wartet</translation>
+    </message>
+    <message>
+        <source>MIG repartition editor</source>
+        <translation>MIG-Partitionseditor</translation>
+    </message>
+    <message>
+        <source>Utilization charts</source>
+        <translation>Auslastungsdiagramme</translation>
+    </message>
+    <message>
+        <source>Timeline of running jobs and reservations</source>
+        <translation>Zeitleiste laufender Jobs und Reservierungen</translation>
+    </message>
+    <message>
+        <source>Hardware tree</source>
+        <translation>Hardware-Baum</translation>
+    </message>
+    <message>
+        <source>Activity log</source>
+        <translation>Aktivitätsprotokoll</translation>
+    </message>
+    <message>
+        <source>Search jobs, nodes, GPUs</source>
+        <translation>Jobs, Knoten, GPUs suchen</translation>
+    </message>
+    <message>
+        <source>Heatmap layer</source>
+        <translation>Heatmap-Ebene</translation>
+    </message>
+    <message>
+        <source>Demo speed</source>
+        <translation>Demo-Tempo</translation>
     </message>
 </context>
 <context>
@@ -2726,6 +2813,121 @@ Seit %1</translation>
     <message>
         <source>job %1</source>
         <translation>Job %1</translation>
+    </message>
+</context>
+<context>
+    <name>tessera::widgets::OverviewModel</name>
+    <message>
+        <source>%1 GPUs</source>
+        <translation>%1 GPUs</translation>
+    </message>
+    <message>
+        <source>%1 GPUs (%2 %)</source>
+        <translation>%1 GPUs (%2 %)</translation>
+    </message>
+    <message>
+        <source>GPUs</source>
+        <translation>GPUs</translation>
+    </message>
+    <message>
+        <source>Allocated</source>
+        <translation>Zugewiesen</translation>
+    </message>
+    <message>
+        <source>Busy</source>
+        <translation>Ausgelastet</translation>
+    </message>
+    <message>
+        <source>no telemetry</source>
+        <translation>keine Telemetrie</translation>
+    </message>
+    <message>
+        <source>SM-active</source>
+        <translation>SM-aktiv</translation>
+    </message>
+    <message>
+        <source>Allocated but idle (gap)</source>
+        <translation>Zugewiesen, aber untätig (Lücke)</translation>
+    </message>
+    <message>
+        <source>Free on nodes down or draining</source>
+        <translation>Frei auf ausgefallenen oder geleerten Knoten</translation>
+    </message>
+    <message>
+        <source>Free on faulted GPUs</source>
+        <translation>Frei auf fehlerhaften GPUs</translation>
+    </message>
+    <message>
+        <source>Fragmented (free, no pending request fits)</source>
+        <translation>Fragmentiert (frei, keine wartende Anforderung passt)</translation>
+    </message>
+    <message>
+        <source>Job %1 (%2)</source>
+        <translation>Job %1 (%2)</translation>
+    </message>
+    <message>
+        <source>GPU faults</source>
+        <translation>GPU-Fehler</translation>
+    </message>
+    <message>
+        <source>Nodes down</source>
+        <translation>Knoten ausgefallen</translation>
+    </message>
+    <message>
+        <source>Nodes draining or drained</source>
+        <translation>Knoten werden geleert oder sind geleert</translation>
+    </message>
+    <message>
+        <source>Executor</source>
+        <translation>Ausführung</translation>
+    </message>
+    <message>
+        <source>none (the engine&apos;s own simulation)</source>
+        <translation>keine (Simulation der Engine)</translation>
+    </message>
+    <message>
+        <source>%1 ago</source>
+        <translation>vor %1</translation>
+    </message>
+    <message>
+        <source>never</source>
+        <translation>nie</translation>
+    </message>
+    <message>
+        <source>State</source>
+        <translation>Zustand</translation>
+    </message>
+    <message>
+        <source>Last sync</source>
+        <translation>Letzter Abgleich</translation>
+    </message>
+    <message>
+        <source>Capacity</source>
+        <translation>Kapazität</translation>
+    </message>
+    <message>
+        <source>Pending jobs by reason</source>
+        <translation>Wartende Jobs nach Grund</translation>
+    </message>
+    <message>
+        <source>Free GPUs no job can use</source>
+        <translation>Freie GPUs, die kein Job nutzen kann</translation>
+    </message>
+    <message>
+        <source>Largest idle allocations</source>
+        <translation>Größte untätige Zuweisungen</translation>
+    </message>
+    <message>
+        <source>Faults and nodes out</source>
+        <translation>Fehler und ausgefallene Knoten</translation>
+    </message>
+    <message>
+        <source>What</source>
+        <translation>Was</translation>
+    </message>
+    <message>
+        <source>Now</source>
+        <translation>Jetzt</translation>
     </message>
 </context>
 <context>

@@ -465,6 +465,21 @@
     </message>
 </context>
 <context>
+    <name>tessera::console::Layout</name>
+    <message>
+        <source>Capacity</source>
+        <translation>容量</translation>
+    </message>
+    <message>
+        <source>MIG</source>
+        <translation>MIG</translation>
+    </message>
+    <message>
+        <source>Operations</source>
+        <translation>运维</translation>
+    </message>
+</context>
+<context>
     <name>tessera::console::MainWindow</name>
     <message>
         <source>Tessera — %1</source>
@@ -701,6 +716,78 @@
     <message>
         <source> · %1 UNAVAILABLE, last synced %2 ago</source>
         <translation> · %1 不可用，上次同步于 %2 前</translation>
+    </message>
+    <message>
+        <source>&amp;View</source>
+        <translation>视图(&amp;V)</translation>
+    </message>
+    <message>
+        <source>%1 layout</source>
+        <translation>%1 布局</translation>
+    </message>
+    <message>
+        <source>Reset layout</source>
+        <translation>重置布局</translation>
+    </message>
+    <message>
+        <source>Overview</source>
+        <translation>概览</translation>
+    </message>
+    <message>
+        <source>Pending: every job</source>
+        <translation>等待中：全部作业</translation>
+    </message>
+    <message>
+        <source>Pending: only “%1” (activate it again for every job)</source>
+        <translation>等待中：仅“%1”（再次激活以显示全部作业）</translation>
+    </message>
+    <message>
+        <source>GPU heatmap</source>
+        <translation>GPU 热力图</translation>
+    </message>
+    <message>
+        <source>Pending jobs</source>
+        <translation>等待中的作业</translation>
+    </message>
+    <message>
+        <source>Running jobs</source>
+        <translation>运行中的作业</translation>
+    </message>
+    <message>
+        <source>Why the selected job is pending</source>
+        <translation>所选作业等待的原因</translation>
+    </message>
+    <message>
+        <source>MIG repartition editor</source>
+        <translation>MIG 重新分区编辑器</translation>
+    </message>
+    <message>
+        <source>Utilization charts</source>
+        <translation>利用率图表</translation>
+    </message>
+    <message>
+        <source>Timeline of running jobs and reservations</source>
+        <translation>运行中作业与预留的时间线</translation>
+    </message>
+    <message>
+        <source>Hardware tree</source>
+        <translation>硬件树</translation>
+    </message>
+    <message>
+        <source>Activity log</source>
+        <translation>活动日志</translation>
+    </message>
+    <message>
+        <source>Search jobs, nodes, GPUs</source>
+        <translation>搜索作业、节点、GPU</translation>
+    </message>
+    <message>
+        <source>Heatmap layer</source>
+        <translation>热力图图层</translation>
+    </message>
+    <message>
+        <source>Demo speed</source>
+        <translation>演示速度</translation>
     </message>
 </context>
 <context>
@@ -2723,6 +2810,121 @@ Since %1</source>
     <message>
         <source>job %1</source>
         <translation>作业 %1</translation>
+    </message>
+</context>
+<context>
+    <name>tessera::widgets::OverviewModel</name>
+    <message>
+        <source>%1 GPUs</source>
+        <translation>%1 个 GPU</translation>
+    </message>
+    <message>
+        <source>%1 GPUs (%2 %)</source>
+        <translation>%1 个 GPU（%2 %）</translation>
+    </message>
+    <message>
+        <source>GPUs</source>
+        <translation>GPU</translation>
+    </message>
+    <message>
+        <source>Allocated</source>
+        <translation>已分配</translation>
+    </message>
+    <message>
+        <source>Busy</source>
+        <translation>忙碌</translation>
+    </message>
+    <message>
+        <source>no telemetry</source>
+        <translation>无遥测数据</translation>
+    </message>
+    <message>
+        <source>SM-active</source>
+        <translation>SM 活跃</translation>
+    </message>
+    <message>
+        <source>Allocated but idle (gap)</source>
+        <translation>已分配但空闲（差距）</translation>
+    </message>
+    <message>
+        <source>Free on nodes down or draining</source>
+        <translation>宕机或排空节点上的空闲 GPU</translation>
+    </message>
+    <message>
+        <source>Free on faulted GPUs</source>
+        <translation>故障 GPU 上的空闲容量</translation>
+    </message>
+    <message>
+        <source>Fragmented (free, no pending request fits)</source>
+        <translation>碎片化（空闲，但没有等待中的请求能放下）</translation>
+    </message>
+    <message>
+        <source>Job %1 (%2)</source>
+        <translation>作业 %1（%2）</translation>
+    </message>
+    <message>
+        <source>GPU faults</source>
+        <translation>GPU 故障</translation>
+    </message>
+    <message>
+        <source>Nodes down</source>
+        <translation>宕机节点</translation>
+    </message>
+    <message>
+        <source>Nodes draining or drained</source>
+        <translation>排空中或已排空的节点</translation>
+    </message>
+    <message>
+        <source>Executor</source>
+        <translation>执行器</translation>
+    </message>
+    <message>
+        <source>none (the engine&apos;s own simulation)</source>
+        <translation>无（引擎自身的模拟）</translation>
+    </message>
+    <message>
+        <source>%1 ago</source>
+        <translation>%1 前</translation>
+    </message>
+    <message>
+        <source>never</source>
+        <translation>从未</translation>
+    </message>
+    <message>
+        <source>State</source>
+        <translation>状态</translation>
+    </message>
+    <message>
+        <source>Last sync</source>
+        <translation>上次同步</translation>
+    </message>
+    <message>
+        <source>Capacity</source>
+        <translation>容量</translation>
+    </message>
+    <message>
+        <source>Pending jobs by reason</source>
+        <translation>按原因分类的等待作业</translation>
+    </message>
+    <message>
+        <source>Free GPUs no job can use</source>
+        <translation>没有作业能用的空闲 GPU</translation>
+    </message>
+    <message>
+        <source>Largest idle allocations</source>
+        <translation>最大的空闲分配</translation>
+    </message>
+    <message>
+        <source>Faults and nodes out</source>
+        <translation>故障与停用节点</translation>
+    </message>
+    <message>
+        <source>What</source>
+        <translation>项目</translation>
+    </message>
+    <message>
+        <source>Now</source>
+        <translation>当前</translation>
     </message>
 </context>
 <context>

@@ -1,6 +1,7 @@
 // Utilization history charts (Qt Charts) and the fetcher that feeds them from a session.
 #include "utilization_chart.h"
 
+#include <QBoxLayout>
 #include <QComboBox>
 #include <QCoreApplication>
 #include <QDateTime>
@@ -98,6 +99,8 @@ QString labelValue(const std::string& name, const std::string& prefix) {
 }
 
 constexpr int kScopeKindRole = Qt::UserRole;
+constexpr QSize kMinChartSize(160, 120);
+constexpr int kTitledHeight = 420;
 constexpr int kScopeNameRole = Qt::UserRole + 1;
 
 }  // namespace
@@ -132,8 +135,26 @@ UtilizationChart::UtilizationChart(QWidget* parent) : QWidget(parent) {
   layout->addWidget(note_);
   buildUtilizationChart();
   buildTeamChart();
-  layout->addWidget(utilView_, 3);
-  layout->addWidget(teamView_, 2);
+  charts_ = new QBoxLayout(QBoxLayout::TopToBottom);
+  charts_->addWidget(utilView_, 3);
+  charts_->addWidget(teamView_, 2);
+  layout->addLayout(charts_, 1);
+  updateTitle();
+}
+
+bool UtilizationChart::chartsSideBySide() const {
+  return charts_->direction() == QBoxLayout::LeftToRight;
+}
+
+// The console's bottom dock is wide and low: there, two charts one above the other would leave
+// neither a readable plot, so they go side by side. The time axis keeps one tick per ~110 px, so
+// its labels are never elided.
+void UtilizationChart::resizeEvent(QResizeEvent* event) {
+  QWidget::resizeEvent(event);
+  const bool wide = width() * 2 >= height() * 3;
+  charts_->setDirection(wide ? QBoxLayout::LeftToRight : QBoxLayout::TopToBottom);
+  const int chartWidth = wide ? width() / 2 : width();
+  for (QDateTimeAxis* x : {utilX_, teamX_}) x->setTickCount(std::clamp(chartWidth / 110, 3, 7));
   updateTitle();
 }
 
@@ -222,9 +243,17 @@ void UtilizationChart::scopePicked() {
   emit scopeChanged(scope());
 }
 
+// In a low dock the titles would take the plot's room: the selector above names the scope and
+// the legends name the lines, so the titles move to the charts' tooltips there.
 void UtilizationChart::updateTitle() {
-  utilView_->chart()->setTitle(
-      tr("%1: GPUs allocated, busy, effective and tensor active").arg(scopeLabel(scope())));
+  const QString util =
+      tr("%1: GPUs allocated, busy, effective and tensor active").arg(scopeLabel(scope()));
+  const QString team = tr("GPUs allocated by team");
+  const bool room = !isVisible() || height() >= kTitledHeight;
+  utilView_->chart()->setTitle(room ? util : QString());
+  teamView_->chart()->setTitle(room ? team : QString());
+  utilView_->setToolTip(util);
+  teamView_->setToolTip(team);
 }
 
 UtilizationChart::~UtilizationChart() = default;
@@ -261,14 +290,17 @@ void UtilizationChart::buildUtilizationChart() {
   }
   utilView_ = new QChartView(c, this);
   utilView_->setRenderHint(QPainter::Antialiasing);
+  // Small enough to fit a low dock side by side: the dock's size decides, not the chart's hint.
+  utilView_->setMinimumSize(kMinChartSize);
 }
 
 void UtilizationChart::buildTeamChart() {
-  QChart* c = makeChart(tr("GPUs allocated by team"));
+  QChart* c = makeChart({});  // titled with the other (updateTitle)
   teamX_ = makeTimeAxis(c);
   teamY_ = makeGpuAxis(c, tr("GPUs"));
   teamView_ = new QChartView(c, this);
   teamView_->setRenderHint(QPainter::Antialiasing);
+  teamView_->setMinimumSize(kMinChartSize);
 }
 
 QLineSeries* UtilizationChart::line(Line which) const {

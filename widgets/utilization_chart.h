@@ -23,6 +23,7 @@
 #include "service/session.h"
 
 class QAreaSeries;
+class QBoxLayout;
 class QChart;
 class QChartView;
 class QComboBox;
@@ -75,6 +76,11 @@ class UtilizationChart : public QWidget {
   [[nodiscard]] QString telemetryNote() const;
 
   QSize sizeHint() const override { return {720, 520}; }
+  // Side by side (LeftToRight) in a wide, low dock; one above the other otherwise.
+  [[nodiscard]] bool chartsSideBySide() const;
+
+ protected:
+  void resizeEvent(QResizeEvent* event) override;
 
  public slots:
   // The current scope's series. Any may be empty: an empty allocated series means "no data for
@@ -111,6 +117,7 @@ class UtilizationChart : public QWidget {
   QLabel* note_ = nullptr;
   QChartView* utilView_ = nullptr;
   QChartView* teamView_ = nullptr;
+  QBoxLayout* charts_ = nullptr;
   QLineSeries* allocated_ = nullptr;
   QLineSeries* busy_ = nullptr;
   QLineSeries* effective_ = nullptr;

@@ -9,10 +9,13 @@
 #include <QLineEdit>
 #include <QListWidget>
 #include <QMenu>
+#include <QScreen>
+#include <QScrollArea>
 #include <QSettings>
 #include <QStatusBar>
 #include <QStyle>
 #include <QTableView>
+#include <QThreadPool>
 #include <QTimer>
 #include <QToolBar>
 #include <QTreeView>
@@ -31,17 +34,30 @@
 #include "job_table_model.h"
 #include "mig_editor.h"
 #include "mig_map_widget.h"
+#include "overview_model.h"
+#include "overview_panel.h"
 #include "report_export_dialog.h"
 #include "utilization_chart.h"
 
 namespace tessera::console {
+namespace {
+
+QScrollArea* scrolled(QWidget* content) {
+  auto* area = new QScrollArea;
+  area->setWidget(content);
+  area->setWidgetResizable(true);
+  area->setFrameShape(QFrame::NoFrame);
+  return area;
+}
+
+}  // namespace
 
 MainWindow::MainWindow(EmbeddedOptions demo, QWidget* parent)
     : QMainWindow(parent),
       demo_(std::move(demo)),
       heatmap_(new widgets::HeatmapWidget),
       jobModel_(new widgets::JobTableModel(this)),
-      pendingProxy_(new widgets::JobFilterProxy(this)),
+      pendingProxy_(new widgets::ReasonFilterProxy(this)),
       runningProxy_(new widgets::JobFilterProxy(this)),
       inspector_(new widgets::JobInspector),
       migMap_(new widgets::MigMapWidget),
@@ -65,17 +81,27 @@ MainWindow::MainWindow(EmbeddedOptions demo, QWidget* parent)
   buildToolbar();
   buildDocks();
   buildUtilizationDocks();
+  buildOverviewDock();
   wireGestures();
   sessionLabel_ = new QLabel;
   totals_ = new QLabel;
   statusBar()->addWidget(totals_, 1);
   statusBar()->addPermanentWidget(sessionLabel_);
-  resize(1440, 900);
+  buildViewMenu();
+  nameWidgetsForAccessibility();
+  setGeometry(initialWindowGeometry(screen()->availableGeometry()));
   restoreSettings();
   openEmbedded();
 }
 
-MainWindow::~MainWindow() = default;
+// A metric fetch still running on the thread pool holds the session: were it the last holder,
+// the embedded engine would be destroyed on that worker and join its own thread. Waiting for the
+// (short) fetches leaves the last reference to this thread.
+MainWindow::~MainWindow() {
+  delete fetcher_;
+  fetcher_ = nullptr;
+  QThreadPool::globalInstance()->waitForDone();
+}
 
 void MainWindow::buildToolbar() {
   auto* bar = addToolBar(tr("Session"));
@@ -254,10 +280,13 @@ void MainWindow::buildDocks() {
            makeJobView(runningProxy_, QStringLiteral("running")), Qt::BottomDockWidgetArea);
   tabifyDockWidget(pending, running);
   pending->raise();
-  dock(tr("Why pending"), QStringLiteral("inspector"), inspector_, Qt::RightDockWidgetArea);
+  // Their content grows with the selection: in a scroll area it scrolls instead of growing the
+  // dock, which would push the queue under the operator's pointer.
+  dock(tr("Why pending"), QStringLiteral("inspector"), scrolled(inspector_),
+       Qt::RightDockWidgetArea);
   auto* mig = dock(tr("MIG map"), QStringLiteral("mig"), migMap_, Qt::RightDockWidgetArea);
-  auto* editor =
-      dock(tr("Repartition"), QStringLiteral("repartition"), migEditor_, Qt::RightDockWidgetArea);
+  auto* editor = dock(tr("Repartition"), QStringLiteral("repartition"), scrolled(migEditor_),
+                      Qt::RightDockWidgetArea);
   tabifyDockWidget(mig, editor);
   treeModel_->setCluster(demo_.cluster);
   tree_ = new QTreeView;
@@ -306,15 +335,13 @@ void MainWindow::fetchMetrics() {
 
 void MainWindow::restoreSettings() {
   QSettings s;
-  restoreGeometry(s.value(QStringLiteral("window/geometry")).toByteArray());
-  restoreState(s.value(QStringLiteral("window/state")).toByteArray());
+  layoutPending_ = !restoreLayout();
   layer_->setCurrentIndex(s.value(QStringLiteral("heatmap/layer"), 0).toInt());
 }
 
 void MainWindow::closeEvent(QCloseEvent* event) {
+  saveLayout();
   QSettings s;
-  s.setValue(QStringLiteral("window/geometry"), saveGeometry());
-  s.setValue(QStringLiteral("window/state"), saveState());
   s.setValue(QStringLiteral("heatmap/layer"), layer_->currentIndex());
   saveReportSettings();
   QMainWindow::closeEvent(event);
@@ -379,20 +406,13 @@ void MainWindow::showSnapshot(const ClusterSnapshot& s) {
   updateReportClock();
   heatmap_->setSnapshot(s);
   idleModel_->setSnapshot(s);
+  overviewModel_->setSnapshot(s);
   showTeamHoldings(s);
   migMap_->setSnapshot(s);
   inspector_->setNow(s.now);
-  double busy = 0, sm = 0;
-  bool telemetry = false;
-  for (const NodeView& n : s.nodes)
-    for (const GpuView& g : n.gpus)
-      if (g.util) {
-        telemetry = true;
-        busy += *g.util * g.allocated;
-        sm += g.smActive.value_or(0) * g.allocated;
-      }
   QString text = tr("GPUs %1 / %2 allocated").arg(s.gpusAllocated, 0, 'f', 1).arg(s.gpusTotal);
-  if (telemetry) text += tr(", %1 busy, %2 SM-active").arg(busy, 0, 'f', 1).arg(sm, 0, 'f', 1);
+  if (const auto busy = widgets::busyGpus(s))
+    text += tr(", %1 busy, %2 SM-active").arg(busy->busy, 0, 'f', 1).arg(busy->smActive, 0, 'f', 1);
   text += tr(" · %1 pending, %2 running · cycle %3 ms")
               .arg(s.pendingJobs)
               .arg(s.runningJobs)
@@ -418,6 +438,7 @@ QString MainWindow::executorText(const ClusterSnapshot::Executor& x) const {
 
 void MainWindow::showJobs(const std::vector<JobInfo>& jobs) {
   jobModel_->setJobs(jobs, now_);
+  overviewModel_->setJobs(jobs);
   gantt_->setData(lastSnapshot_, jobs);
   // The MIG map marks free slices no waiting request can use: the demand is what is pending.
   std::set<std::string> demand;

@@ -9,6 +9,7 @@
 
 #include <memory>
 
+#include "console/console_layout.h"
 #include "console/session_factory.h"
 
 class QAbstractItemView;
@@ -36,6 +37,9 @@ class JobQueueView;
 class JobTableModel;
 class MigEditor;
 class MigMapWidget;
+class OverviewModel;
+class OverviewPanel;
+class ReasonFilterProxy;
 class ReportExportDialog;
 }  // namespace tessera::widgets
 
@@ -71,20 +75,39 @@ class MainWindow : public QMainWindow {
   void openSettingsDialog();
   // The "Idle GPUs" panel (rule, list, reclaim actions).
   [[nodiscard]] widgets::IdleGpuPanel* idlePanel() const { return idlePanel_; }
+  // The Overview panel: the first thing shown; its pending reasons filter the Pending queue.
+  [[nodiscard]] widgets::OverviewPanel* overviewPanel() const { return overview_; }
+
+  // Layouts (console/console_layout.h): the View menu's presets and "Reset layout". The layout
+  // is kept per screen size when the window closes and restored on a screen of that size.
+  void applyLayout(LayoutPreset preset);
+  [[nodiscard]] LayoutPreset layoutPreset() const { return preset_; }
+  [[nodiscard]] QAction* layoutAction(LayoutPreset preset) const;
+  [[nodiscard]] QAction* resetLayoutAction() const { return resetLayout_; }
+  void resetLayout();
 
  protected:
   void closeEvent(QCloseEvent* event) override;
+  void showEvent(QShowEvent* event) override;
 
  private:
   void buildToolbar();
   void buildDocks();
   void buildUtilizationDocks();
+  void buildOverviewDock();
+  void nameWidgetsForAccessibility();
+  void showPendingOfKind(const QString& kind, const QString& label);
   void fetchMetrics();
   widgets::JobQueueView* makeJobView(widgets::JobFilterProxy* proxy, const QString& name);
   void addJobActions(QAbstractItemView* view);
   void addColumnChooser(widgets::JobQueueView* view);
   void showTeamHoldings(const ClusterSnapshot& s);
   void restoreSettings();
+  void buildViewMenu();
+  [[nodiscard]] QString layoutGroup() const;
+  bool restoreLayout();
+  void saveLayout();
+  void raisePanel(const QString& dockName);
   void connectSession();
   void showSnapshot(const ClusterSnapshot& s);
   [[nodiscard]] QString executorText(const ClusterSnapshot::Executor& x) const;
@@ -112,7 +135,7 @@ class MainWindow : public QMainWindow {
   widgets::ConsoleSession* session_ = nullptr;
   widgets::HeatmapWidget* heatmap_;
   widgets::JobTableModel* jobModel_;
-  widgets::JobFilterProxy* pendingProxy_;
+  widgets::ReasonFilterProxy* pendingProxy_;
   widgets::JobFilterProxy* runningProxy_;
   widgets::JobInspector* inspector_;
   widgets::MigMapWidget* migMap_;
@@ -121,6 +144,8 @@ class MainWindow : public QMainWindow {
   widgets::UtilizationChart* chart_;
   widgets::IdleGpuModel* idleModel_;
   widgets::IdleGpuPanel* idlePanel_ = nullptr;
+  widgets::OverviewModel* overviewModel_ = nullptr;
+  widgets::OverviewPanel* overview_ = nullptr;
   QAction* settings_ = nullptr;
   widgets::GanttWidget* gantt_;
   widgets::MetricFetcher* fetcher_ = nullptr;
@@ -134,6 +159,10 @@ class MainWindow : public QMainWindow {
   QLabel* sessionLabel_ = nullptr;
   QLabel* totals_ = nullptr;
   Seconds now_ = 0;
+  LayoutPreset preset_ = LayoutPreset::Operations;
+  bool layoutPending_ = true;  // no saved layout for this screen: the preset applies at show
+  std::array<QAction*, kLayoutPresets.size()> layoutActions_{};
+  QAction* resetLayout_ = nullptr;
 };
 
 }  // namespace tessera::console

@@ -22,6 +22,7 @@
 #include "job_table_model.h"
 #include "mig_editor.h"
 #include "mig_map_widget.h"
+#include "overview_panel.h"
 #include "report_export_dialog.h"
 
 namespace tessera::console {
@@ -74,6 +75,7 @@ void MainWindow::selectJob(JobId id) {
   if (!session_ || id == kNoJob) return;
   session_->explain(id);
   heatmap_->highlightJob(id);
+  raisePanel(QStringLiteral("inspector"));
 }
 
 void MainWindow::wireGestures() {
@@ -126,14 +128,16 @@ void MainWindow::wireGestures() {
               return;
             }
             if (migMap_->selectGpu(gpu)) migEditor_->setInitialLayout(layout);
-            if (auto* dock = findChild<QDockWidget*>(QStringLiteral("repartition"))) dock->raise();
+            raisePanel(QStringLiteral("repartition"));
           });
   connect(migMap_, &widgets::MigMapWidget::gpuSelected, this, [this](const QString& gpu) {
     if (const GpuView* g = findGpu(heatmap_->snapshot(), gpu)) migEditor_->setGpu(*g, gpu);
   });
   connect(heatmap_, &widgets::HeatmapWidget::gpuSelected, this,
           [this](const QString& node, int gpu) {
-            migMap_->selectGpu(node + "/" + QString::number(gpu));
+            // A MIG GPU opens the editor; the map, if that is where the click came from, stays.
+            if (migMap_->selectGpu(node + "/" + QString::number(gpu)))
+              raisePanel(QStringLiteral("repartition"));
           });
   connect(migEditor_, &widgets::MigEditor::dryRunRequested, this,
           [this](const QString& gpu, const QString& layout) {
@@ -148,6 +152,7 @@ void MainWindow::wireGestures() {
 }
 
 void MainWindow::applySearch(const QString& text) {
+  pendingProxy_->setReasonKind({});  // a new search shows every reason again
   pendingProxy_->setSearchText(text);
   runningProxy_->setSearchText(text);
   // A node or GPU name selects it on the heatmap too.

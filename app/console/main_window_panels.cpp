@@ -1,12 +1,17 @@
-// The main window's parts for the queue grouping and the settings dialog: the team rows of the
-// queue tables show each team's GPUs in use from the snapshot, and Settings… opens the dialog.
+// The main window's parts for the queue grouping, the Overview and the settings dialog: the team
+// rows of the queue tables show each team's GPUs in use from the snapshot, the Overview's
+// pending reasons filter the Pending queue, and Settings… opens the dialog.
 #include <QAction>
+#include <QDockWidget>
 #include <QHash>
+#include <QStatusBar>
 
 #include "console/main_window.h"
 #include "console/settings_dialog.h"
 #include "job_group_proxy.h"
 #include "job_queue_view.h"
+#include "overview_model.h"
+#include "overview_panel.h"
 
 namespace tessera::console {
 
@@ -15,6 +20,34 @@ void MainWindow::showTeamHoldings(const ClusterSnapshot& s) {
   QHash<QString, double> held;
   for (const TeamView& t : s.teams) held.insert(QString::fromStdString(t.name), t.gpusInUse);
   for (auto* view : findChildren<widgets::JobQueueView*>()) view->groups()->setTeamGpusHeld(held);
+}
+
+void MainWindow::buildOverviewDock() {
+  overviewModel_ = new widgets::OverviewModel(this);
+  overviewModel_->setCatalog(demo_.catalog);
+  overview_ = new widgets::OverviewPanel(overviewModel_);
+  auto* dock = new QDockWidget(tr("Overview"), this);
+  dock->setObjectName(QStringLiteral("overview"));
+  dock->setWidget(overview_);
+  addDockWidget(Qt::RightDockWidgetArea, dock);
+  // A tab, not another panel stacked in the right area: the window's least height stays (the
+  // layout presets place it anyway).
+  if (auto* inspector = findChild<QDockWidget*>(QStringLiteral("inspector")))
+    tabifyDockWidget(inspector, dock);
+  connect(overview_, &widgets::OverviewPanel::reasonActivated, this,
+          &MainWindow::showPendingOfKind);
+  connect(overview_, &widgets::OverviewPanel::jobActivated, this, &MainWindow::selectJob);
+}
+
+// The same reason again shows every pending job (and so does a new search).
+void MainWindow::showPendingOfKind(const QString& kind, const QString& label) {
+  const bool again = pendingProxy_->reasonKind() == kind;
+  pendingProxy_->setReasonKind(again ? QString() : kind);
+  raisePanel(QStringLiteral("pending"));
+  statusBar()->showMessage(
+      again ? tr("Pending: every job")
+            : tr("Pending: only “%1” (activate it again for every job)").arg(label),
+      8000);
 }
 
 void MainWindow::openSettingsDialog() {

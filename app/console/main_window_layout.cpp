@@ -1,0 +1,94 @@
+// The main window's layouts: the View menu (presets, Reset layout, each panel's toggle), the
+// layout of each screen size kept in the settings, and selections raising the panel that shows
+// them (a tab switch: no dock changes size).
+#include <QActionGroup>
+#include <QDockWidget>
+#include <QMenu>
+#include <QMenuBar>
+#include <QScreen>
+#include <QSettings>
+
+#include "console/main_window.h"
+
+namespace tessera::console {
+
+void MainWindow::buildViewMenu() {
+  QMenu* menu = menuBar()->addMenu(tr("&View"));
+  menu->setObjectName(QStringLiteral("viewMenu"));
+  auto* group = new QActionGroup(this);
+  // Ctrl+Shift+1, 2, 3.
+  const std::array<Qt::Key, kLayoutPresets.size()> keys{Qt::Key_1, Qt::Key_2, Qt::Key_3};
+  for (LayoutPreset preset : kLayoutPresets) {
+    QAction* a = menu->addAction(tr("%1 layout").arg(layoutPresetName(preset)));
+    a->setObjectName(QStringLiteral("layout-") + layoutPresetKey(preset));
+    a->setCheckable(true);
+    a->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | keys.at(static_cast<size_t>(preset))));
+    group->addAction(a);
+    connect(a, &QAction::triggered, this, [this, preset] { applyLayout(preset); });
+    layoutActions_.at(static_cast<size_t>(preset)) = a;
+  }
+  layoutAction(preset_)->setChecked(true);
+  menu->addSeparator();
+  resetLayout_ = menu->addAction(tr("Reset layout"), this, &MainWindow::resetLayout);
+  resetLayout_->setObjectName(QStringLiteral("resetLayout"));
+  menu->addSeparator();
+  for (auto* d : findChildren<QDockWidget*>(Qt::FindDirectChildrenOnly))
+    menu->addAction(d->toggleViewAction());
+}
+
+QAction* MainWindow::layoutAction(LayoutPreset preset) const {
+  return layoutActions_.at(static_cast<size_t>(preset));
+}
+
+void MainWindow::applyLayout(LayoutPreset preset) {
+  preset_ = preset;
+  layoutPending_ = false;
+  applyLayoutPreset(*this, preset);
+  layoutAction(preset)->setChecked(true);
+}
+
+// Forgets what was kept for this screen size and opens as on a first start.
+void MainWindow::resetLayout() {
+  QSettings().remove(layoutGroup());
+  setGeometry(initialWindowGeometry(screen()->availableGeometry()));
+  applyLayout(LayoutPreset::Operations);
+}
+
+QString MainWindow::layoutGroup() const {
+  return screenLayoutGroup(screen()->availableGeometry().size());
+}
+
+// True when this screen size has a kept layout (then applied as it was left).
+bool MainWindow::restoreLayout() {
+  QSettings s;
+  s.beginGroup(layoutGroup());
+  const auto preset = layoutPresetFromKey(s.value(QStringLiteral("preset")).toString());
+  if (!preset) return false;
+  preset_ = *preset;
+  layoutAction(preset_)->setChecked(true);
+  restoreGeometry(s.value(QStringLiteral("geometry")).toByteArray());
+  setLayoutCorners(*this);
+  return restoreState(s.value(QStringLiteral("state")).toByteArray());
+}
+
+void MainWindow::saveLayout() {
+  QSettings s;
+  s.beginGroup(layoutGroup());
+  s.setValue(QStringLiteral("preset"), layoutPresetKey(preset_));
+  s.setValue(QStringLiteral("geometry"), saveGeometry());
+  s.setValue(QStringLiteral("state"), saveState());
+}
+
+// The preset's sizes come from the window's: they are set once it has its size.
+void MainWindow::showEvent(QShowEvent* event) {
+  QMainWindow::showEvent(event);
+  if (layoutPending_) applyLayout(preset_);
+}
+
+// A panel the operator closed stays closed (its toggle is unchecked even while tabbed away).
+void MainWindow::raisePanel(const QString& dockName) {
+  if (auto* dock = findChild<QDockWidget*>(dockName); dock && dock->toggleViewAction()->isChecked())
+    dock->raise();
+}
+
+}  // namespace tessera::console
