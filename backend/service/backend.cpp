@@ -265,16 +265,21 @@ void Backend::runBatch(std::vector<std::unique_ptr<Item>>& items, bool tick) {
   // cluster was told (the executor finds its own work again by tag).
   world_->afterDecisions(*engine_);
   // Readers during the cycle below are served this view rather than waiting for the cycle.
-  if (tick || batch.tick || snapshotWanted_.exchange(false)) publishView();
+  if (snapshotWanted_.exchange(false) || ((tick || batch.tick) && snapshotsRead())) publishView();
   if (tick) {
     Batch cycle;
     cycle.tick = true;
     tickWork(cycle);
     if (const Status st = commit(cycle); !st) return rollbackToStore(st.error());
     world_->afterDecisions(*engine_);
-    publishView();
+    if (snapshotsRead()) publishView();
   }
   forgetStoredHistory();
+}
+
+bool Backend::snapshotsRead() const {
+  const int64_t now = Clock::now().time_since_epoch().count();
+  return now - lastSnapshotRead_.load() < std::chrono::nanoseconds(std::chrono::minutes(1)).count();
 }
 
 void Backend::publishView() {

@@ -219,14 +219,18 @@ class Backend final : public ClusterSession {
 
   // The published snapshot and the state version it shows. stateVersion_ moves (engine thread)
   // whenever what a snapshot shows may have changed; the view is rebuilt after the commit of a
-  // cycle, and of requests before a cycle or when a reader found it stale.
+  // cycle, and of requests before a cycle, while someone reads snapshots, and after requests
+  // when a reader found it stale.
   struct PublishedView {
     uint64_t version = 0;
     std::shared_ptr<const ClusterSnapshot> snapshot;
   };
   void publishView();
+  // Whether anyone read a snapshot in the last minute: a daemon nobody watches builds no views.
+  [[nodiscard]] bool snapshotsRead() const;
   std::atomic<uint64_t> stateVersion_{1};
   std::atomic<bool> snapshotWanted_{false};
+  std::atomic<int64_t> lastSnapshotRead_{0};  // steady clock, nanoseconds
   mutable std::mutex viewMutex_;
   PublishedView view_;
 

@@ -191,6 +191,7 @@ void Backend::explainJob(JobId id, Reply<Explanation> reply) {
 }
 
 void Backend::snapshot(Reply<ClusterSnapshot> reply) {
+  lastSnapshotRead_ = Clock::now().time_since_epoch().count();
   std::shared_ptr<const ClusterSnapshot> current;
   {
     std::lock_guard lock(viewMutex_);

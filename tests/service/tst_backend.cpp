@@ -7,8 +7,8 @@
 // after its commit was fsynced.
 #include <QTemporaryDir>
 #include <QtTest>
-#include <thread>
 #include <future>
+#include <thread>
 
 #include <sqlite3.h>
 
@@ -694,8 +694,9 @@ class TstBackend : public QObject {
   void aSnapshotNeverWaitsForTheEngineThread() {
     Fixture f;
     auto b = f.open();
+    ok(await<ClusterSnapshot>([&](auto reply) { b->snapshot(reply); }));  // a console attached
     submit(*b, {demoJobs()[0]});
-    cycle(*b);  // a cycle publishes the view
+    cycle(*b);  // while snapshots are read, a cycle publishes the view
     std::promise<void> entered, release;
     std::thread busy([&] {
       b->inspect([&](const Engine&) {
