@@ -27,7 +27,8 @@ Engine::Forgotten Engine::forgetHistory(Seconds endedBefore, size_t keepEvents) 
   const auto forget = [endedBefore](const JobRecord& r) {
     return !r.active() && r.endTime < endedBefore;
   };
-  if (std::none_of(jobs_.begin(), jobs_.end(), forget)) return out;
+  // Called each time the event log outgrows its bound: no pass over the jobs when none ended.
+  if (finished_ == 0 || std::none_of(jobs_.begin(), jobs_.end(), forget)) return out;
 
   std::vector<uint32_t> to(jobs_.size(), kGone);
   std::vector<JobRecord> kept;
