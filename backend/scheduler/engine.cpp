@@ -200,6 +200,40 @@ class ShapeCache {
   bool byRequester_ = false;
 };
 
+// One GPU of each (model, pool) pair: what a permit plugin needs to know where a job could land.
+std::vector<GpuId> gpuKinds(const Cluster& cluster) {
+  std::vector<GpuId> kinds;
+  for (const Node& n : cluster.nodes()) {
+    if (n.gpuCount() == 0) continue;
+    const bool seen = std::any_of(kinds.begin(), kinds.end(), [&](GpuId g) {
+      const Node& m = cluster.node(cluster.gpu(g).node);
+      return &m.gpuModel() == &n.gpuModel() && m.pool == n.pool;
+    });
+    if (!seen) kinds.push_back(n.firstGpu);
+  }
+  return kinds;
+}
+
+// Permit refusals that hold wherever a job lands, per (shape, team) for the rest of a cycle: a
+// quota only fills up as jobs start, so a refusal stands until evictions give GPUs back.
+class RefusalCache {
+ public:
+  const PluginStatus* find(uint32_t shape, int team) const {
+    const auto it = entries_.find(keyOf(shape, team));
+    return it == entries_.end() ? nullptr : &it->second;
+  }
+  void remember(uint32_t shape, int team, PluginStatus s) {
+    entries_.insert_or_assign(keyOf(shape, team), std::move(s));
+  }
+  void clear() { entries_.clear(); }
+
+ private:
+  static uint64_t keyOf(uint32_t shape, int team) {
+    return (uint64_t{shape} << 32) | static_cast<uint32_t>(team);
+  }
+  std::unordered_map<uint64_t, PluginStatus> entries_;
+};
+
 constexpr size_t kPrefetchAhead = 12;
 
 // Only the lines the pass touches: the record's hot head and the job fields admission and the
@@ -386,6 +420,7 @@ CycleContext Engine::context() const {
   ctx.now = now_;
   ctx.fairShareFactor = fairShare_.factors();
   ctx.dominantShare = dominantShares(capacity_, teamUse_, quotas_);
+  ctx.gpuKinds = gpuKinds(state_.cluster());
   // The request mix for FGD: every active job's task shape, weighted by its task count.
   const bool fgd = std::any_of(policy_.score.begin(), policy_.score.end(), [](const auto& s) {
     return (s.name == "fgd" || s.name == "fgd-reach") && s.weight > 0;
@@ -850,9 +885,12 @@ Status Engine::advanceTo(Seconds now) {
 
 // ---------------------------------------------------------------- the cycle
 
-PluginStatus Engine::admit(const CycleContext& ctx, const JobRecord& job) const {
-  for (const auto& [name, p] : plugins_.admission) {
-    auto s = p->admit(ctx, job);
+namespace {
+// The first plugin's refusal, with the plugin's name on it.
+template <typename Plugins, typename Ask>
+PluginStatus firstRefusal(const Plugins& plugins, Ask ask) {
+  for (const auto& [name, p] : plugins) {
+    auto s = ask(*p);
     if (!s.ok()) {
       s.plugin = name;
       return s;
@@ -860,17 +898,20 @@ PluginStatus Engine::admit(const CycleContext& ctx, const JobRecord& job) const 
   }
   return PluginStatus::success();
 }
+}  // namespace
+
+PluginStatus Engine::admit(const CycleContext& ctx, const JobRecord& job) const {
+  return firstRefusal(plugins_.admission, [&](const auto& p) { return p.admit(ctx, job); });
+}
+
+PluginStatus Engine::permitAnywhere(const CycleContext& ctx, const JobRecord& job) const {
+  return firstRefusal(plugins_.permit, [&](const auto& p) { return p.refusalAnywhere(ctx, job); });
+}
 
 PluginStatus Engine::permit(const CycleContext& ctx, const JobRecord& job,
                             const GangPlacement& placement) const {
-  for (const auto& [name, p] : plugins_.permit) {
-    auto s = p->permit(ctx, job, placement);
-    if (!s.ok()) {
-      s.plugin = name;
-      return s;
-    }
-  }
-  return PluginStatus::success();
+  return firstRefusal(plugins_.permit,
+                      [&](const auto& p) { return p.permit(ctx, job, placement); });
 }
 
 GangResult Engine::tryPlace(Transaction& tx, const JobRecord& job, const CycleContext& ctx,
@@ -970,6 +1011,7 @@ CycleStats Engine::runCycle() {
   std::vector<size_t> startedNow;  // job indexes started this cycle
   ShapeCache failed(plugins_.preemption != nullptr);
   failed.reset(reservations_, now_);
+  RefusalCache refused;
   bool blockedAhead = false;
   int preemptAttempts = 0;
   // A blocked job may start by evicting others (bounded per cycle)...
@@ -984,6 +1026,7 @@ CycleStats Engine::runCycle() {
     startedNow.push_back(static_cast<size_t>(&j - jobs_.data()));
     ++st.started;
     failed.clear();  // evictions freed capacity: earlier verdicts no longer hold
+    refused.clear();
     ctx = context();
     return true;
   };
@@ -993,6 +1036,15 @@ CycleStats Engine::runCycle() {
     blockedAhead = true;
     failed.reset(reservations_, now_);
     return true;
+  };
+  const auto quotaRefusal = [this](RefusalCache& cache, const CycleContext& c,
+                                   const JobRecord& j) -> const PluginStatus* {
+    if (!j.pinned.empty()) return nullptr;
+    if (const PluginStatus* known = cache.find(j.shape, j.team)) return known;
+    PluginStatus s = permitAnywhere(c, j);
+    if (s.ok()) return nullptr;
+    cache.remember(j.shape, j.team, std::move(s));
+    return cache.find(j.shape, j.team);
   };
   for (size_t k = 0; k < order.size(); ++k) {
     // The queue order is random in memory and most jobs take a few nanoseconds (a cached
@@ -1022,7 +1074,18 @@ CycleStats Engine::runCycle() {
         continue;
       }
     }
+    // A team at its quota is refused before its job is placed: placing each queued job of such
+    // a team only to refuse it is what a cycle would otherwise spend its time on.
+    if (const PluginStatus* q = quotaRefusal(refused, ctx, j)) {
+      j.reason = q->reason;
+      j.pendingCode = q->code;
+      j.blockedBy = q->plugin;
+      ++st.refusedUnplaced;
+      if (!preemptFor(j)) reserveFor(j);
+      continue;
+    }
     Transaction tx(state_);
+    ++st.placements;
     GangResult r = tryPlace(tx, j, ctx, now_);
     if (r.placement) {
       PluginStatus p = permit(ctx, j, *r.placement);

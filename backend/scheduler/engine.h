@@ -87,7 +87,9 @@ struct CycleStats {
   double preemptMs = 0;         // searching for victims
   double backfillMs = 0;        // time spent planning reservations
   bool backfillBudgetHit = false;
-  int shapeCacheHits = 0;  // pending jobs skipped as identical to one that did not fit
+  int shapeCacheHits = 0;   // pending jobs skipped as identical to one that did not fit
+  int placements = 0;       // placement searches run (the cycle's costly step)
+  int refusedUnplaced = 0;  // refused by a permit plugin before any placement (quota at its limit)
   std::vector<std::string> invariantViolations;
 };
 
@@ -223,6 +225,8 @@ class Engine {
   GangResult tryPlace(Transaction& tx, const JobRecord& job, const CycleContext& ctx, Seconds start,
                       const PlacementOptions& extra = {}) const;
   [[nodiscard]] PluginStatus admit(const CycleContext& ctx, const JobRecord& job) const;
+  // The permit plugins' refusal that holds wherever the job lands (success: place, then permit).
+  [[nodiscard]] PluginStatus permitAnywhere(const CycleContext& ctx, const JobRecord& job) const;
   [[nodiscard]] PluginStatus permit(const CycleContext& ctx, const JobRecord& job,
                                     const GangPlacement& placement) const;
   [[nodiscard]] QuotaCharge chargeOf(const JobRecord& job, const GangPlacement& p) const;

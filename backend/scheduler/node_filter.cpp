@@ -52,6 +52,14 @@ bool memoryEnough(const Job& job, const GpuModel& m) {
   return m.memoryMiB && *m.memoryMiB >= need;
 }
 
+}  // namespace
+
+bool modelQualifies(const Job& job, const GpuModel& m) {
+  return modelAllowed(job, m) && memoryEnough(job, m);
+}
+
+namespace {
+
 bool offersMigProfile(const ClusterState& state, const Node& n, const std::string& profileName) {
   if (!n.gpuModel().mig || n.gpuModel().mig->profileIndex(profileName) < 0) return false;
   for (int i = 0; i < n.gpuCount(); ++i)

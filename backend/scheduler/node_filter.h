@@ -30,6 +30,9 @@ enum class NodeReject : uint8_t {
 };
 const char* nodeRejectText(NodeReject r);
 
+// The GPU model is one the job accepts: in its model list and with enough memory.
+bool modelQualifies(const Job& job, const GpuModel& m);
+
 struct NodeFilterResult {
   std::vector<std::pair<NodeId, int>> fits;  // node, and how many tasks of the job it can take now
   std::array<int, static_cast<size_t>(NodeReject::Count)> rejected{};

@@ -64,6 +64,7 @@ struct CycleContext {
   std::vector<double> fairShareFactor;  // per team index: 1 = used nothing, -> 0 = far over share
   std::vector<double> dominantShare;    // per team index: DRF share / weight
   std::vector<DemandShape> demand;      // request mix for FGD
+  std::vector<GpuId> gpuKinds;          // one GPU of each distinct (GPU model, pool) pair
 };
 
 class QueueOrderPlugin {
@@ -124,6 +125,11 @@ class PermitPlugin {
   virtual ~PermitPlugin() = default;
   [[nodiscard]] virtual PluginStatus permit(const CycleContext& ctx, const JobRecord& job,
                                             const GangPlacement& placement) const = 0;
+  // A refusal that holds wherever the job would land, so the cycle need not place it first
+  // (kube-scheduler's PreFilter). Success means "place it and ask permit()".
+  [[nodiscard]] virtual PluginStatus refusalAnywhere(const CycleContext&, const JobRecord&) const {
+    return PluginStatus::success();
+  }
 };
 
 struct Victim {

@@ -5,11 +5,13 @@
 #include <cmath>
 #include <functional>
 #include <map>
+#include <optional>
 
 #include "core/engine_text.h"
 #include "mig/mig_capacity.h"
 #include "scheduler/engine.h"
 #include "scheduler/frag_score.h"
+#include "scheduler/node_filter.h"
 #include "scheduler/plugin.h"
 
 namespace tessera {
@@ -264,10 +266,53 @@ struct QuotaPermit final : PermitPlugin {
     if (!ctx.quotas || job.team < 0) return PluginStatus::success();
     std::vector<std::vector<GpuId>> gpus;
     for (const auto& t : placement.tasks) gpus.push_back(t.gpus);
-    const auto charge = QuotaCharge::of(*ctx.state, job.job, gpus);
+    return refusalOf(ctx, job, QuotaCharge::of(*ctx.state, job.job, gpus));
+  }
+
+  // When every GPU the job may use is charged to the same quota keys, the placement cannot change
+  // the verdict: refuse on the cheapest charge any of those GPUs would make. A team at its limit
+  // is then refused without placing each of its queued jobs first.
+  PluginStatus refusalAnywhere(const CycleContext& ctx, const JobRecord& job) const override {
+    if (!ctx.quotas || job.team < 0 || !job.pinned.empty() ||
+        job.job.perTask.kind == GpuRequest::Kind::None)
+      return PluginStatus::success();
+    const Cluster& cl = ctx.state->cluster();
+    std::optional<std::vector<std::string>> keys;
+    std::optional<QuotaCharge> cheapest;
+    double least = 0;
+    for (GpuId g : ctx.gpuKinds) {
+      const std::string& pool = cl.node(cl.gpu(g).node).pool;
+      if (!job.job.pool.empty() && pool != job.job.pool) continue;
+      if (!modelQualifies(job.job, cl.modelOf(g))) continue;
+      auto k = ctx.quotas->chargeKeys(job.team, cl.modelOf(g).id, pool);
+      if (keys && *keys != k) return PluginStatus::success();
+      keys = std::move(k);
+      QuotaCharge c = chargeOn(ctx, job.job, g);
+      const double total = c.total();
+      if (!cheapest || total < least) {
+        least = total;
+        cheapest = std::move(c);
+      }
+    }
+    if (!cheapest) return PluginStatus::success();  // no GPU qualifies: placement says why
+    return refusalOf(ctx, job, *cheapest);
+  }
+
+ private:
+  static PluginStatus refusalOf(const CycleContext& ctx, const JobRecord& job,
+                                const QuotaCharge& charge) {
     if (Text why = ctx.quotas->refusal(*ctx.state, job.job.team, charge); !why.empty())
       return PluginStatus::unschedulable(why);
     return PluginStatus::success();
+  }
+
+  // The job's whole charge as if every task ran on GPU `g` (one quota key, one per-GPU share).
+  static QuotaCharge chargeOn(const CycleContext& ctx, const Job& job, GpuId g) {
+    const size_t perTask =
+        job.perTask.kind == GpuRequest::Kind::Whole ? static_cast<size_t>(job.perTask.gpus) : 1;
+    const std::vector<std::vector<GpuId>> tasks(static_cast<size_t>(job.tasks),
+                                                std::vector<GpuId>(perTask, g));
+    return QuotaCharge::of(*ctx.state, job, tasks);
   }
 };
 

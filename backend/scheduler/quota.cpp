@@ -41,6 +41,12 @@ QuotaCharge QuotaCharge::of(const ClusterState& state, const Job& job,
   return c;
 }
 
+double QuotaCharge::total() const {
+  double sum = 0;
+  for (const auto& [g, amount] : gpus) sum += amount;
+  return sum;
+}
+
 QuotaBook::QuotaBook(std::vector<Team> teams) : teams_(std::move(teams)) {
   parents_.assign(teams_.size(), -1);
   for (size_t i = 0; i < teams_.size(); ++i) parents_[i] = teamIndex(teams_[i].parent);
@@ -76,17 +82,27 @@ bool QuotaBook::anyQuota() const {
   return std::any_of(teams_.begin(), teams_.end(), [](const Team& t) { return !t.quotas.empty(); });
 }
 
+std::vector<std::string> QuotaBook::chargeKeys(int team, const std::string& model,
+                                               const std::string& pool) const {
+  std::vector<std::string> keys;
+  for (int a = team; a >= 0; a = parents_[static_cast<size_t>(a)]) {
+    std::string key = keyFor(a, model, pool);
+    // A team's own quota table lists everything it may use; a department's only caps.
+    if (key.empty() && a == team && managed(a)) key = "!" + model;
+    keys.push_back(std::move(key));
+  }
+  return keys;
+}
+
 QuotaBook::Need QuotaBook::needOf(const ClusterState& state, int team, const QuotaCharge& c) const {
   Need need;
+  const Cluster& cl = state.cluster();
   for (auto [g, amount] : c.gpus) {
-    const Cluster& cl = state.cluster();
-    const std::string& model = cl.modelOf(g).id;
-    const std::string& pool = cl.node(cl.gpu(g).node).pool;
-    for (int a = team; a >= 0; a = parents_[static_cast<size_t>(a)]) {
-      std::string key = keyFor(a, model, pool);
-      // A team's own quota table lists everything it may use; a department's only caps.
-      if (key.empty() && a == team && managed(a)) key = "!" + model;
+    const auto keys = chargeKeys(team, cl.modelOf(g).id, cl.node(cl.gpu(g).node).pool);
+    int a = team;
+    for (const auto& key : keys) {
       if (!key.empty()) need[{a, key}] += amount;
+      a = parents_[static_cast<size_t>(a)];
     }
   }
   return need;

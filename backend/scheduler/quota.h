@@ -24,6 +24,7 @@ std::string gpuAmountText(double gpus);
 // What one placement charges: GPU equivalents per GPU.
 struct QuotaCharge {
   std::vector<std::pair<GpuId, double>> gpus;
+  [[nodiscard]] double total() const;
   static QuotaCharge of(const ClusterState& state, const Job& job,
                         const std::vector<std::vector<GpuId>>& taskGpus);
 };
@@ -40,6 +41,10 @@ class QuotaBook {
   [[nodiscard]] std::string keyFor(int team, const std::string& model,
                                    const std::string& pool) const;
   [[nodiscard]] double usage(int team, const std::string& key) const;
+  // The key a GPU of `model` in `pool` is charged to at each level of team `t`'s tree: two GPUs
+  // with the same list charge a job alike.
+  [[nodiscard]] std::vector<std::string> chargeKeys(int team, const std::string& model,
+                                                    const std::string& pool) const;
   [[nodiscard]] bool managed(int team) const;
   // Any team (or department) has a quota entry.
   [[nodiscard]] bool anyQuota() const;

@@ -588,13 +588,18 @@ class ExpectWalker {
 
   Status stats(const YamlField& f) {
     TESSERA_CHECK(f.expectMap());
-    TESSERA_CHECK(f.onlyKeys(
-        {"pending", "considered", "started", "backfilled", "preempted", "reservations"}));
+    TESSERA_CHECK(f.onlyKeys({"pending", "considered", "started", "backfilled", "preempted",
+                              "reservations", "placements", "refused_unplaced"}));
     const CycleStats* st = engine_ ? &engine_->stats().last : nullptr;
     const std::pair<const char*, const int CycleStats::*> fields[] = {
-        {"pending", &CycleStats::pending},     {"considered", &CycleStats::considered},
-        {"started", &CycleStats::started},     {"backfilled", &CycleStats::backfilled},
-        {"preempted", &CycleStats::preempted}, {"reservations", &CycleStats::reservations}};
+        {"pending", &CycleStats::pending},
+        {"considered", &CycleStats::considered},
+        {"started", &CycleStats::started},
+        {"backfilled", &CycleStats::backfilled},
+        {"preempted", &CycleStats::preempted},
+        {"reservations", &CycleStats::reservations},
+        {"placements", &CycleStats::placements},
+        {"refused_unplaced", &CycleStats::refusedUnplaced}};
     for (auto [key, member] : fields) {
       if (!f.has(key)) continue;
       const YamlField s = f.child(key);
