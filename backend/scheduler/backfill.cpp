@@ -10,10 +10,54 @@
 
 #include "scheduler/engine.h"
 #include "scheduler/gpu_room.h"
+#include "scheduler/node_filter.h"
 
 namespace tessera {
 
 namespace {
+
+// Whether a failed trial could come out differently at a later step. A placement failure stands
+// until a released job frees a node the job may use, or a reservation blocking the job's run
+// ends (a later start only overlaps more of the others); a quota refusal until any job's end
+// gives quota back. MIG and fractional requests, which the GPU room does not count, would
+// otherwise place again at every step of the window.
+class TrialWorth {
+ public:
+  TrialWorth(const Cluster& cluster, const ReservationBook* book, const Job& job)
+      : cluster_(cluster), job_(job) {
+    if (!book) return;
+    for (const Reservation& r : book->all())
+      if (!r.exempts(job.team, job.id)) untils_.push_back(r.until);
+    std::sort(untils_.begin(), untils_.end());
+  }
+
+  void released(const std::vector<NodeId>& nodes) {
+    changed_ = changed_ || quotaBlocked_ || std::any_of(nodes.begin(), nodes.end(), [&](NodeId n) {
+                 return nodeEligible(job_, cluster_.node(n));
+               });
+  }
+
+  [[nodiscard]] bool worthTrying(Seconds at) {
+    // A hold that ended after the last trial and by `at` may have blocked it.
+    const auto ended = std::upper_bound(untils_.begin(), untils_.end(), at);
+    if (ended != untils_.begin() && *(ended - 1) > lastTrial_) changed_ = true;
+    return changed_;
+  }
+
+  void failed(Seconds at, bool byQuota) {
+    lastTrial_ = at;
+    changed_ = false;
+    quotaBlocked_ = byQuota;
+  }
+
+ private:
+  const Cluster& cluster_;
+  const Job& job_;
+  std::vector<Seconds> untils_;
+  Seconds lastTrial_ = -1;
+  bool changed_ = true;
+  bool quotaBlocked_ = false;
+};
 
 class ReservationBackfill final : public BackfillPlugin {
  public:
@@ -37,6 +81,7 @@ class ReservationBackfill final : public BackfillPlugin {
     std::vector<const JobRecord*> released;
     const Seconds horizon = ctx.now + policy.window;
     WholeGpuRoom room(engine, ctx.reservations, job);
+    TrialWorth worth(engine.state().cluster(), ctx.reservations, job.job);
     // The running jobs by expected end, read as the steps go: the search usually stops long
     // before the window does.
     const auto& ends = engine.runningByEnd();
@@ -55,20 +100,25 @@ class ReservationBackfill final : public BackfillPlugin {
         const auto nodes = r->nodes();
         what.releaseJob(r->job.id, nodes);
         room.released(nodes);
+        worth.released(nodes);
         released.push_back(r);
       }
       room.advanceTo(at);
-      if (!room.mayFit()) continue;
-      if (quotasInUse)
+      if (!room.mayFit() || !worth.worthTrying(at)) continue;
+      if (quotasInUse) {
         for (; charged < released.size(); ++charged) {
           const JobRecord* r = released[charged];
           quotas->charge(engine.state(), r->job.team, engine.chargeOf(*r, *r->placement), -1);
         }
+        // Until enough of its team's work has ended, no placement could be permitted.
+        if (!engine.permitAnywhere(trialCtx, job).ok()) continue;
+      }
       const size_t mark = what.size();
       GangResult placed = engine.tryPlace(what, job, trialCtx, at);
       const bool ok = placed.placement && engine.permit(trialCtx, job, *placed.placement).ok();
       what.rollbackTo(mark);
       if (ok) return reservation(job, at, *placed.placement, released, lastGroup);
+      worth.failed(at, placed.placement.has_value());
     }
     return std::nullopt;
   }

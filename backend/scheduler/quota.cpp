@@ -95,16 +95,30 @@ std::vector<std::string> QuotaBook::chargeKeys(int team, const std::string& mode
 }
 
 QuotaBook::Need QuotaBook::needOf(const ClusterState& state, int team, const QuotaCharge& c) const {
+  // GPUs of one node share model and pool, so their keys: sum the run, then look the keys up once
+  // (a release in backfill's replay charges thousands of jobs back per reservation).
   Need need;
   const Cluster& cl = state.cluster();
-  for (auto [g, amount] : c.gpus) {
-    const auto keys = chargeKeys(team, cl.modelOf(g).id, cl.node(cl.gpu(g).node).pool);
+  const auto add = [&](NodeId node, double amount) {
+    const Node& n = cl.node(node);
     int a = team;
-    for (const auto& key : keys) {
-      if (!key.empty()) need[{a, key}] += amount;
+    for (auto& key : chargeKeys(team, n.gpuModel().id, n.pool)) {
+      if (!key.empty()) need[{a, std::move(key)}] += amount;
       a = parents_[static_cast<size_t>(a)];
     }
+  };
+  NodeId node = 0;
+  double run = 0;
+  for (auto [g, amount] : c.gpus) {
+    const NodeId n = cl.gpu(g).node;
+    if (run > 0 && n != node) {
+      add(node, run);
+      run = 0;
+    }
+    node = n;
+    run += amount;
   }
+  if (run > 0) add(node, run);
   return need;
 }
 
