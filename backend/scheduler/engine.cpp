@@ -294,6 +294,17 @@ double JobRecord::gpusHeld(const ClusterState& occupancy) const {
 Engine::Engine(ClusterState state, Policy policy, PluginSet plugins)
     : state_(std::move(state)), policy_(std::move(policy)), plugins_(std::move(plugins)) {
   state_.setFixedMigLayouts(!policy_.mig.createInstances);
+  configureQueueIndex();
+}
+
+void Engine::configureQueueIndex() {
+  std::vector<bool> teamSlots;
+  queueIndexed_ = plugins_.queueOrder.size() <= QueueIndex::kMaxKeys;
+  for (const auto& p : plugins_.queueOrder) {
+    queueIndexed_ = queueIndexed_ && p->scope() != QueueOrderPlugin::Scope::Cycle;
+    teamSlots.push_back(p->scope() == QueueOrderPlugin::Scope::Team);
+  }
+  queueIndex_.configure(std::move(teamSlots));
 }
 
 Expected<Engine> Engine::create(std::shared_ptr<const Cluster> cluster, const Workload& tenants,
@@ -463,6 +474,33 @@ std::vector<size_t> Engine::orderedPending(const CycleContext& ctx) const {
   out.reserve(entries.size());
   for (const auto& e : entries) out.push_back(e.index);
   return out;
+}
+
+std::vector<size_t> Engine::cycleOrder(const CycleContext& ctx) const {
+  if (!queueIndexed_) return orderedPending(ctx);
+  const auto& order = plugins_.queueOrder;
+  QueueIndex::Source src;
+  src.jobCount = jobs_.size();
+  src.pending = [this](uint32_t i) { return jobs_[i].state == JobState::Pending; };
+  src.team = [this](uint32_t i) { return jobs_[i].team; };
+  src.id = [this](uint32_t i) { return jobs_[i].job.id; };
+  src.ownKeys = [&](uint32_t i) {
+    QueueIndex::Keys k{};
+    for (size_t p = 0; p < order.size(); ++p)
+      if (order[p]->scope() == QueueOrderPlugin::Scope::Job) k[p] = order[p]->key(ctx, jobs_[i]);
+    return k;
+  };
+  src.active = [this]() -> const std::vector<uint32_t>& { return active_; };
+  // A team key reads the job's team only: ask it of a record that has nothing else.
+  JobRecord ofTeam;
+  const auto teamKeys = [&](int team) {
+    ofTeam.team = team;
+    QueueIndex::Keys k{};
+    for (size_t p = 0; p < order.size(); ++p)
+      if (order[p]->scope() == QueueOrderPlugin::Scope::Team) k[p] = order[p]->key(ctx, ofTeam);
+    return k;
+  };
+  return queueIndex_.order(src, teamKeys);
 }
 
 std::vector<const JobRecord*> Engine::queue() const {
@@ -1005,7 +1043,11 @@ CycleStats Engine::runCycle() {
     });
   }
   CycleContext ctx = context();
-  const auto order = orderedPending(ctx);
+  // Finished jobs leave the active index now and then, not on every cycle: only a first build
+  // of the queue index, a full sort and FGD's demand mix read it, and all skip what is not active.
+  if (++activeSweep_ % 64 == 0)
+    std::erase_if(active_, [this](uint32_t i) { return !jobs_[i].active(); });
+  const auto order = cycleOrder(ctx);
   st.orderMs = msSince(t0);
   st.pending = static_cast<int>(order.size());
   std::vector<size_t> startedNow;  // job indexes started this cycle
@@ -1240,6 +1282,7 @@ Status Engine::setPolicy(Policy policy) {
   plugins_ = std::move(plugins);
   policy_ = std::move(policy);
   state_.setFixedMigLayouts(!policy_.mig.createInstances);
+  configureQueueIndex();
   return okStatus();
 }
 
@@ -1356,6 +1399,12 @@ Status Engine::removeReservation(const std::string& id) {
 
 std::vector<std::string> Engine::invariantViolations() const {
   std::vector<std::string> out = checkInvariants(state_);
+  // The queue index is a cache of one full sort.
+  if (queueIndexed_) {
+    const CycleContext ctx = context();
+    if (cycleOrder(ctx) != orderedPending(ctx))
+      out.emplace_back("the queue index's order differs from a full sort of the pending jobs");
+  }
   // Gangs are whole: a running job holds exactly its tasks; nobody else holds anything.
   std::unordered_map<JobId, int> gpusHeld;
   for (GpuId g = 0; g < state_.cluster().gpus().size(); ++g) {

@@ -26,6 +26,7 @@
 #include "scheduler/node_holds.h"
 #include "scheduler/plugin.h"
 #include "scheduler/policy.h"
+#include "scheduler/queue_index.h"
 #include "workload/workload_spec.h"
 
 namespace tessera {
@@ -327,6 +328,9 @@ class Engine {
   bool tryPreempt(CycleContext& ctx, JobRecord& job, CycleStats& stats);
   bool tryReserve(const CycleContext& ctx, JobRecord& job, CycleStats& stats);
   [[nodiscard]] std::vector<size_t> orderedPending(const CycleContext& ctx) const;
+  // The same order from the queue index, when the policy's keys allow one (else a full sort).
+  [[nodiscard]] std::vector<size_t> cycleOrder(const CycleContext& ctx) const;
+  void configureQueueIndex();
 
   struct Journal;
   // What a WhatIf must put back. Copying an engine never copies a what-if in progress.
@@ -341,7 +345,9 @@ class Engine {
     std::unique_ptr<Journal> journal;
   };
   // Saves record `index` before its first change inside a what-if (a no-op outside one).
+  // Also files the job again in the queue index: every change to a record passes here.
   void touch(size_t index) {
+    queueIndex_.mark(static_cast<uint32_t>(index));
     if (journal_.journal) [[unlikely]]
       saveRecord(index);
   }
@@ -369,7 +375,10 @@ class Engine {
   // jobs_ indexes of pending, admitted and running jobs (finished ones are dropped lazily by
   // the next queue ordering, hence mutable).
   mutable std::vector<uint32_t> active_;
-  std::vector<uint32_t> withEta_;     // jobs_ indexes given an ETA by the last cycle
+  std::vector<uint32_t> withEta_;  // jobs_ indexes given an ETA by the last cycle
+  mutable QueueIndex queueIndex_;  // the pending queue kept in order between cycles (a cache)
+  bool queueIndexed_ = false;      // the policy's queue keys allow the index
+  uint64_t activeSweep_ = 0;
   std::set<RunningEnd> runningEnds_;  // running jobs by expected end
   std::unordered_map<std::string, uint32_t> shapes_;
   mutable FeasibilityCheck feasibility_;  // submit refuses what can never run (a verdict cache)

@@ -53,6 +53,7 @@ Engine::Forgotten Engine::forgetHistory(Seconds endedBefore, size_t keepEvents) 
   remapIndexes(active_, to);
   remapIndexes(positioned_, to);
   remapIndexes(withEta_, to);
+  queueIndex_.remap(to, kGone);
   std::set<RunningEnd> ends;
   for (RunningEnd e : runningEnds_) {
     e.index = to[e.index];

@@ -26,6 +26,7 @@ struct Engine::Journal {
   ReservationBook reservations;
   std::vector<PriorityClass> classes;
   std::vector<uint32_t> running, positioned, active, withEta;
+  QueueIndex queueIndex;
   std::vector<int32_t> positions;
   std::set<RunningEnd> runningEnds;
   std::vector<ResourceUse> teamUse;
@@ -69,6 +70,7 @@ void Engine::beginWhatIf() {
   j->positioned = positioned_;
   j->active = active_;
   j->withEta = withEta_;
+  j->queueIndex = queueIndex_;
   j->positions = positions_;
   j->runningEnds = runningEnds_;
   j->teamUse = teamUse_;
@@ -126,6 +128,7 @@ void Engine::rollBackWhatIf() {
   positioned_ = std::move(j.positioned);
   active_ = std::move(j.active);
   withEta_ = std::move(j.withEta);
+  queueIndex_ = std::move(j.queueIndex);
   positions_ = std::move(j.positions);
   runningEnds_ = std::move(j.runningEnds);
   teamUse_ = std::move(j.teamUse);

@@ -69,7 +69,12 @@ struct CycleContext {
 
 class QueueOrderPlugin {
  public:
+  // What a key depends on: the job's own fields (they change only through the engine), its
+  // team's standing (recomputed each cycle), or anything else. Keys of the first two kinds let
+  // the engine keep the queue in order between cycles instead of sorting it each time.
+  enum class Scope : uint8_t { Job, Team, Cycle };
   virtual ~QueueOrderPlugin() = default;
+  [[nodiscard]] virtual Scope scope() const { return Scope::Cycle; }
   // The job's place in this plugin's order: a lower key goes first; equal keys leave the decision
   // to the next plugin. Keys (not pairwise comparisons) let a cycle sort 150,000 jobs quickly.
   [[nodiscard]] virtual double key(const CycleContext& ctx, const JobRecord& job) const = 0;

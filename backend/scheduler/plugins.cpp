@@ -35,10 +35,12 @@ namespace {
 // ---- queue order
 
 struct PriorityOrder final : QueueOrderPlugin {
+  Scope scope() const override { return Scope::Job; }
   double key(const CycleContext&, const JobRecord& j) const override { return -j.job.priority; }
 };
 
 struct OperatorOrder final : QueueOrderPlugin {
+  Scope scope() const override { return Scope::Job; }
   double key(const CycleContext&, const JobRecord& j) const override {
     return double(j.job.queueRank);
   }
@@ -51,6 +53,7 @@ double teamValue(const std::vector<double>& v, int team, double fallback) {
 
 // Higher fair-share factor (less decayed usage against the deserved share) first.
 struct FairShareOrder final : QueueOrderPlugin {
+  Scope scope() const override { return Scope::Team; }
   double key(const CycleContext& ctx, const JobRecord& j) const override {
     return -teamValue(ctx.fairShareFactor, j.team, 1.0);
   }
@@ -58,12 +61,14 @@ struct FairShareOrder final : QueueOrderPlugin {
 
 // Lower weighted dominant share first (DRF).
 struct DrfOrder final : QueueOrderPlugin {
+  Scope scope() const override { return Scope::Team; }
   double key(const CycleContext& ctx, const JobRecord& j) const override {
     return teamValue(ctx.dominantShare, j.team, 0.0);
   }
 };
 
 struct SubmitTimeOrder final : QueueOrderPlugin {
+  Scope scope() const override { return Scope::Job; }
   double key(const CycleContext&, const JobRecord& j) const override {
     return double(j.job.submitTime);
   }

@@ -223,6 +223,7 @@ Episode runEpisode(int rounds, double budgetMs, uint32_t seed, bool mixed) {
     for (size_t i = 0; i < running.size() / 100; ++i) (void)e.complete(running[i]->job.id);
     (void)e.advanceTo(e.now() + 300);
     out.last = e.runCycle();
+    if (getenv("BENCH_TRACE")) fprintf(stderr, "cycle %.0f ms order %.1f bf %.1f res %d budget %d pre %.1f hits %d placements %d refused %d started %d\n", out.last.cycleMs, out.last.orderMs, out.last.backfillMs, out.last.reservations, out.last.backfillBudgetHit, out.last.preemptMs, out.last.shapeCacheHits, out.last.placements, out.last.refusedUnplaced, out.last.started);
     out.cycleMs.push_back(out.last.cycleMs);
   }
   return out;
