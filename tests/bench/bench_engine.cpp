@@ -11,11 +11,14 @@
 //   --cycle-episodes=N  episodes of 20 steady-state cycles of the mixed benchmark (default 10:
 //                       200 cycles; the five-shape one runs half as many; 1 for a smoke run,
 //                       without a p99)
+//   --cycle-trace       one line per steady-state cycle on stderr: order, backfill, preemption
+//                       times, placements and refusals
 #include <benchmark/benchmark.h>
 
 #include <unistd.h>
 #include <algorithm>
 #include <chrono>
+#include <cstdio>
 #include <fstream>
 #include <map>
 #include <random>
@@ -187,6 +190,18 @@ Engine makeEngine(int nodes, int jobs, Policy policy = {}) {
   return std::move(*e);
 }
 
+bool traceCycles = false;  // --cycle-trace
+
+// One line per steady-state cycle on stderr: where its time went.
+void printCycle(const CycleStats& c) {
+  std::fprintf(stderr,
+               "cycle %.1f ms: order %.1f, backfill %.1f (%d reservations%s), preempt %.1f; "
+               "%d placements, %d refused before placement, %d started\n",
+               c.cycleMs, c.orderMs, c.backfillMs, c.reservations,
+               c.backfillBudgetHit ? ", budget hit" : "", c.preemptMs, c.placements,
+               c.refusedUnplaced, c.started);
+}
+
 // One episode: a fresh engine with the 150,000 jobs and the first cycle that fills the empty
 // cluster, then steady state: each round completes 1 % of the running jobs (picked with `seed`),
 // moves the clock 5 minutes and runs a cycle over the ~141,000 pending jobs. Only runCycle is
@@ -223,7 +238,7 @@ Episode runEpisode(int rounds, double budgetMs, uint32_t seed, bool mixed) {
     for (size_t i = 0; i < running.size() / 100; ++i) (void)e.complete(running[i]->job.id);
     (void)e.advanceTo(e.now() + 300);
     out.last = e.runCycle();
-    if (getenv("BENCH_TRACE")) fprintf(stderr, "cycle %.0f ms order %.1f bf %.1f res %d budget %d pre %.1f hits %d placements %d refused %d started %d\n", out.last.cycleMs, out.last.orderMs, out.last.backfillMs, out.last.reservations, out.last.backfillBudgetHit, out.last.preemptMs, out.last.shapeCacheHits, out.last.placements, out.last.refusedUnplaced, out.last.started);
+    if (traceCycles) printCycle(out.last);
     out.cycleMs.push_back(out.last.cycleMs);
   }
   return out;
@@ -426,13 +441,16 @@ void BM_CycleSmall(benchmark::State& state) {
 }
 BENCHMARK(BM_CycleSmall)->Unit(benchmark::kMillisecond)->Iterations(1);
 
-// Takes --cycle-episodes=N (or --cycle-episodes N) out of argv before Google Benchmark reads it.
+// Takes --cycle-episodes=N (or --cycle-episodes N) and --cycle-trace out of argv before Google
+// Benchmark reads it.
 int takeCycleEpisodes(int& argc, char** argv) {
   int episodes = 10;
   int kept = 1;
   for (int i = 1; i < argc; ++i) {
     const std::string a = argv[i];
-    if (a.starts_with("--cycle-episodes=")) {
+    if (a == "--cycle-trace") {
+      traceCycles = true;
+    } else if (a.starts_with("--cycle-episodes=")) {
       episodes = std::stoi(a.substr(17));
     } else if (a == "--cycle-episodes" && i + 1 < argc) {
       episodes = std::stoi(argv[++i]);
