@@ -243,6 +243,7 @@ void prefetchRecord(const JobRecord& j) {
   __builtin_prefetch(&j.reason, 1);
   __builtin_prefetch(&j.job.held, 0);
   __builtin_prefetch(&j.job.estimatedRuntime, 0);
+  __builtin_prefetch(&j.job.perTask, 0);  // admission's demand
 }
 
 }  // namespace

@@ -1,7 +1,6 @@
 #include "scheduler/queue_index.h"
 
 #include <algorithm>
-#include <queue>
 
 namespace tessera {
 
@@ -144,20 +143,39 @@ std::vector<size_t> QueueIndex::order(const Source& src, const std::function<Key
     while (at < entries.size() && !live(entries[at])) ++at;
     return at;
   };
-  std::priority_queue<Head, std::vector<Head>, decltype(after)> heads(after);
+  // A heap of the teams' next entries. The team that gave the last entry usually gives the next
+  // too (its keys run ahead of the others'), so its head is advanced in place and sifted down:
+  // one comparison where a pop and a push would take two walks of the heap.
+  std::vector<Head> heads;
   size_t total = 0;
   for (size_t b = 0; b < buckets_.size(); ++b) {
     total += buckets_[b].entries.size();
-    if (const size_t at = nextLive(b, 0); at < buckets_[b].entries.size()) heads.push({b, at});
+    if (const size_t at = nextLive(b, 0); at < buckets_[b].entries.size()) heads.push_back({b, at});
   }
+  std::make_heap(heads.begin(), heads.end(), after);
+  const auto siftDown = [&] {
+    size_t i = 0;
+    for (;;) {
+      const size_t l = 2 * i + 1, r = l + 1;
+      size_t least = i;
+      if (l < heads.size() && after(heads[least], heads[l])) least = l;
+      if (r < heads.size() && after(heads[least], heads[r])) least = r;
+      if (least == i) return;
+      std::swap(heads[i], heads[least]);
+      i = least;
+    }
+  };
   std::vector<size_t> out;
   out.reserve(total);
   while (!heads.empty()) {
-    const Head h = heads.top();
-    heads.pop();
+    Head& h = heads.front();
     out.push_back(buckets_[h.bucket].entries[h.at].index);
-    if (const size_t at = nextLive(h.bucket, h.at + 1); at < buckets_[h.bucket].entries.size())
-      heads.push({h.bucket, at});
+    h.at = nextLive(h.bucket, h.at + 1);
+    if (h.at == buckets_[h.bucket].entries.size()) {  // this team has no more: the last takes
+      h = heads.back();                               // its place
+      heads.pop_back();
+    }
+    if (!heads.empty()) siftDown();
   }
   return out;
 }
