@@ -244,6 +244,7 @@ void prefetchRecord(const JobRecord& j) {
   __builtin_prefetch(&j.job.held, 0);
   __builtin_prefetch(&j.job.estimatedRuntime, 0);
   __builtin_prefetch(&j.job.perTask, 0);  // admission's demand
+  __builtin_prefetch(&j.pinned, 0);
 }
 
 }  // namespace
