@@ -16,6 +16,7 @@
 #include "daemon/report_scheduler.h"
 #include "executor/slurm_executor.h"
 #include "rpc/server.h"
+#include "service/backend.h"
 
 namespace tessera {
 namespace {

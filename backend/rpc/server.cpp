@@ -185,7 +185,7 @@ class WatchReactor final : public grpc::ServerWriteReactor<grpc::ByteBuffer> {
 class ApiServer::Service final
     : public v1::Scheduler::WithRawCallbackMethod_WatchEvents<v1::Scheduler::CallbackService> {
  public:
-  Service(Backend& backend, ServerOptions options)
+  Service(DaemonSession& backend, ServerOptions options)
       : backend_(backend),
         options_(std::move(options)),
         limiter_(options_.ratePerSecond, options_.rateBurst) {}
@@ -536,7 +536,7 @@ class ApiServer::Service final
     return reactor;
   }
 
-  Backend& backend_;
+  DaemonSession& backend_;
   ServerOptions options_;
   RateLimiter limiter_;
   std::mutex watchMutex_;
@@ -544,7 +544,8 @@ class ApiServer::Service final
   bool closing_ = false;
 };
 
-Expected<std::unique_ptr<ApiServer>> ApiServer::start(Backend& backend, ServerOptions options) {
+Expected<std::unique_ptr<ApiServer>> ApiServer::start(DaemonSession& backend,
+                                                      ServerOptions options) {
   const bool tls = !options.tlsCert.empty() || !options.tlsKey.empty();
   if (tls && (options.tlsCert.empty() || options.tlsKey.empty()))
     return Error{"TLS needs both a certificate and a key", {}};

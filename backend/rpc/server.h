@@ -1,5 +1,6 @@
 #pragma once
-// tesserad's gRPC face: the tessera.v1.Scheduler service over a Backend, with bearer-token
+// tesserad's gRPC face: the tessera.v1.Scheduler service over a DaemonSession (the Backend in
+// tesserad), with bearer-token
 // authentication and roles, per-identity rate limits, request size limits, deadlines passed on
 // to the backend, the standard health service and server reflection (grpcurl works out of the
 // box). Handlers are callback reactors that never block a gRPC thread: each request becomes a
@@ -11,7 +12,7 @@
 #include <grpcpp/grpcpp.h>
 
 #include "rpc/auth.h"
-#include "service/backend.h"
+#include "service/daemon_session.h"
 
 namespace tessera::rpc {
 
@@ -32,7 +33,7 @@ bool isLocalAddress(const std::string& address);
 
 class ApiServer {
  public:
-  static Expected<std::unique_ptr<ApiServer>> start(Backend& backend, ServerOptions options);
+  static Expected<std::unique_ptr<ApiServer>> start(DaemonSession& backend, ServerOptions options);
   ~ApiServer();
   [[nodiscard]] int port() const { return port_; }
   // Stops accepting calls, ends open watches, waits up to `grace` for calls in flight.

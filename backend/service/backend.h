@@ -24,6 +24,7 @@
 #include <thread>
 #include <unordered_map>
 
+#include "service/daemon_session.h"
 #include "service/event_hub.h"
 #include "service/executor.h"
 #include "service/session.h"
@@ -45,15 +46,6 @@ struct CycleReport {
   const std::vector<GpuTelemetry>* telemetry;  // simulated-live only
   const MetricSample* sample;                  // the latest metric sample (none before the first)
   ExecutorStatus executor;                     // what runs the jobs, as of this cycle
-};
-
-// Whether the backend takes work, and if not, why (for the gRPC health service, `tessera ctl
-// health` and the tessera_backend_up gauge).
-struct BackendHealth {
-  bool serving = true;
-  std::string reason;  // empty while serving
-
-  friend bool operator==(const BackendHealth&, const BackendHealth&) = default;
 };
 
 // What the engine keeps in memory of what the database already holds (Backend forgets the rest:
@@ -95,14 +87,7 @@ struct BackendConfig {
   std::function<void(const CycleReport&)> onCycle;
 };
 
-// How a report may be cut short: the API server passes its caller's deadline and whether the
-// call was cancelled (a client gone, the server shutting down), so no worker outlives its use.
-struct ReportLimits {
-  Deadline deadline;
-  std::function<bool()> cancelled;  // polled from the worker thread; true abandons the report
-};
-
-class Backend final : public ClusterSession {
+class Backend final : public DaemonSession {
  public:
   // Opens (or creates) the database, rebuilds the engine from it, and starts the engine thread.
   static Expected<std::unique_ptr<Backend>> open(BackendConfig config);
@@ -129,7 +114,7 @@ class Backend final : public ClusterSession {
   // readers never block the engine's writer); at most kMaxReports at a time, more are refused
   // with ResourceExhausted. stop() cancels and joins the workers.
   void report(ReportRequest request, Reply<Report> reply) override;
-  void report(ReportRequest request, ReportLimits limits, Reply<Report> reply);
+  void report(ReportRequest request, ReportLimits limits, Reply<Report> reply) override;
   static constexpr size_t kMaxReports = 4;
   // The engine clock as of the last commit: everything up to it is in the database, so a report
   // ending there is complete (tesserad's report scheduler waits for period ends on it).
@@ -137,24 +122,26 @@ class Backend final : public ClusterSession {
   // Runs a scheduling cycle now (with the tick's other work), after the queued requests.
   void cycleNow(Reply<CycleStats> reply);
   // A consistent copy of the database at `path` (which must not exist).
-  void backup(std::string path, Reply<uint64_t> reply);
+  void backup(std::string path, Reply<uint64_t> reply) override;
   // A node agent's dcgm-exporter scrape (live_telemetry.h); `node` names the node when the
   // scrape's Hostname labels do not. FailedPrecondition in simulated-live mode.
-  void pushTelemetry(DcgmScrape scrape, std::string node, Reply<TelemetryPush> reply);
+  void pushTelemetry(DcgmScrape scrape, std::string node, Reply<TelemetryPush> reply) override;
 
   // Readable from any thread. Once not serving, it stays so until the process restarts.
-  [[nodiscard]] BackendHealth health() const;
+  [[nodiscard]] BackendHealth health() const override;
   // Calls `onChange` with the new health whenever it changes (on the engine thread, under the
   // health lock: it must not block, read health() or cancel itself); the returned function
   // unsubscribes, and no call of `onChange` runs after it returns.
-  CancelWatch watchHealth(std::function<void(const BackendHealth&)> onChange);
+  CancelWatch watchHealth(std::function<void(const BackendHealth&)> onChange) override;
   // What runs the jobs, as of the last cycle (GetHealth's details); readable from any thread.
-  [[nodiscard]] ExecutorStatus executorStatus() const;
+  [[nodiscard]] ExecutorStatus executorStatus() const override;
 
-  [[nodiscard]] EventHub& events() { return *hub_; }
+  [[nodiscard]] EventHub& events() override { return *hub_; }
   // The priority classes (fixed for the life of a database), readable from any thread.
-  [[nodiscard]] const std::vector<PriorityClass>& priorityClasses() const { return classes_; }
-  [[nodiscard]] BackendMode mode() const { return config_.mode; }
+  [[nodiscard]] const std::vector<PriorityClass>& priorityClasses() const override {
+    return classes_;
+  }
+  [[nodiscard]] BackendMode mode() const override { return config_.mode; }
   [[nodiscard]] size_t restoredJobs() const { return restoredJobs_; }
   [[nodiscard]] double restoreSeconds() const { return restoreSeconds_; }
   // Simulated-live: engine seconds per wall second from now on (0 pauses the clock; cycles go

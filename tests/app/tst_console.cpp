@@ -26,6 +26,7 @@
 #include "mig_map_widget.h"
 #include "report_export_dialog.h"
 #include "rpc/server.h"
+#include "service/backend.h"
 #include "utilization_chart.h"
 
 #include <QtCharts/QLineSeries>

@@ -52,6 +52,7 @@
 #include "core/engine_text.h"
 #include "rpc/client.h"
 #include "rpc/server.h"
+#include "service/backend.h"
 #include "workload/workload_spec.h"
 
 using namespace tessera;

@@ -20,6 +20,7 @@
 #include "rpc/auth.h"
 #include "rpc/convert.h"
 #include "rpc/server.h"
+#include "service/backend.h"
 
 using namespace tessera;
 using namespace tessera::test;
