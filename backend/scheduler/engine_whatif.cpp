@@ -142,6 +142,10 @@ void Engine::rollBackWhatIf() {
 
 Engine::WhatIf::WhatIf(Engine& engine) : engine_(engine) {
   engine_.beginWhatIf();
+  // Its cycle keeps the last backfill plan, as a cycle between plans does (reservations of jobs
+  // that start or leave are dropped): a prediction asks what starts and what is evicted, and
+  // planning up to `depth` reservations again would be half of its time.
+  if (engine_.lastPlan_ >= 0) engine_.policy_.backfill.interval = kForever;
 }
 
 Engine::WhatIf::~WhatIf() {
