@@ -81,11 +81,13 @@ FIGURES=(
   "scheduler.single_50k|scheduler|50,000 single-GPU jobs (10,000 do not fit)|gb:BM_PlaceSingleGpuJobs/50000:placements_per_s|/s|>= 20000|higher|one placeGang call per job in its own transaction: not the engine's rate through runCycle"
   "scheduler.gangs_750x4|scheduler|750 gangs of 4 x 8 GPUs, leaf preferred|gb:BM_PlaceGangs/750/4:tasks_per_s|tasks/s|>= 10000|higher|one placeGang call per gang in its own transaction: not the engine's rate through runCycle"
   "scheduler.gangs_3x1000|scheduler|3 gangs of 1,000 x 8 GPUs|gb:BM_PlaceGangs/3/1000:tasks_per_s|tasks/s|>= 10000|higher|one placeGang call per gang in its own transaction"
-  "engine.cycle.p99|engine|steady-state cycle, 141,000 pending, backfill budget 50 ms|gb:BM_Cycle150kPending/20/50(/[0-9]+)?:p99_ms|ms|< 100|lower|runCycle alone (completions and clock moves between cycles untimed); 5 episodes of 20 cycles"
-  "engine.cycle.p50|engine|same, median|gb:BM_Cycle150kPending/20/50(/[0-9]+)?:p50_ms|ms|-|lower|as engine.cycle.p99"
-  "engine.cycle_bf20.p99|engine|same with backfill budget 20 ms|gb:BM_Cycle150kPending/20/20(/[0-9]+)?:p99_ms|ms|< 100|lower|as engine.cycle.p99"
-  "engine.cycle_bf20.p50|engine|same with backfill budget 20 ms, median|gb:BM_Cycle150kPending/20/20(/[0-9]+)?:p50_ms|ms|-|lower|as engine.cycle.p99"
-  "engine.fill_rate|engine|first cycle into the empty cluster, jobs started per second|gb:BM_Cycle150kPending/20/50(/[0-9]+)?:first_fill_jobs_per_s|jobs/s|-|higher|the engine's fill rate through runCycle: ordering and verdicts of all 150,000 jobs included"
+  "engine.cycle_mixed.p99|engine|steady-state cycle, 143,000 pending, 112 shapes, quotas|gb:BM_CycleMixed150kPending/20/50(/[0-9]+)*:p99_ms|ms|< 100|lower|the issue's workload: three pools (H100 gangs, A100 MIG, L40S fractions), 20 teams with quotas; runCycle alone; 10 episodes of 20 cycles"
+  "engine.cycle_mixed.p50|engine|same, median|gb:BM_CycleMixed150kPending/20/50(/[0-9]+)*:p50_ms|ms|-|lower|as engine.cycle_mixed.p99"
+  "engine.cycle.p99|engine|steady-state cycle, 141,000 pending, backfill budget 50 ms|gb:BM_Cycle150kPending/20/50(/[0-9]+)*:p99_ms|ms|< 100|lower|the five-shape workload without quotas kept to compare with earlier figures; runCycle alone (completions and clock moves between cycles untimed); 5 episodes of 20 cycles"
+  "engine.cycle.p50|engine|same, median|gb:BM_Cycle150kPending/20/50(/[0-9]+)*:p50_ms|ms|-|lower|as engine.cycle.p99"
+  "engine.cycle_bf20.p99|engine|same with backfill budget 20 ms|gb:BM_Cycle150kPending/20/20(/[0-9]+)*:p99_ms|ms|< 100|lower|as engine.cycle.p99"
+  "engine.cycle_bf20.p50|engine|same with backfill budget 20 ms, median|gb:BM_Cycle150kPending/20/20(/[0-9]+)*:p50_ms|ms|-|lower|as engine.cycle.p99"
+  "engine.fill_rate|engine|first cycle into the empty cluster, jobs started per second|gb:BM_Cycle150kPending/20/50(/[0-9]+)*:first_fill_jobs_per_s|jobs/s|-|higher|the engine's fill rate through runCycle: ordering and verdicts of all 150,000 jobs included"
   "engine.explain|engine|explain a pending 2-4 x 8-GPU gang on 40,000 GPUs|gb:BM_ExplainPending:real_time|ms|< 5|lower|one job (the first pending gang), mean per call"
   "engine.memory|engine|RSS added: 40,000 GPUs + 150,000 jobs after a cycle|gb:BM_Memory40kGpus150kJobs:rss_added_MiB|MiB|< 1024|lower|process RSS added, allocator slack included"
   "simulator.replay_200|simulator|replay 100,000 jobs at 200/h on 6,000 GPUs|result:wall|s|< 30|lower|Simulator::run alone: the trace and the engine are built before it"
@@ -341,11 +343,11 @@ run_benchmark() { # name limit
     engine:0)
       # One run of the cycles and memory (each is many samples or one state), the explanation
       # three times (median), as docs/PERFORMANCE.md records them.
-      run_gb engine "$limit" bench_engine --benchmark_filter='BM_Cycle150kPending/20/|BM_Memory40kGpus150kJobs' &&
+      run_gb engine "$limit" bench_engine --benchmark_filter='BM_CycleMixed150kPending/20/|BM_Cycle150kPending/20/|BM_Memory40kGpus150kJobs' &&
         run_gb engine "$limit" bench_engine --benchmark_filter='BM_ExplainPending' "${gb_repeat[@]}" ;;
     engine:1)
       # An executable older than --cycle-episodes runs one episode anyway: asked again without it.
-      local quick_filter='BM_Cycle150kPending/20/50/|BM_ExplainPending'
+      local quick_filter='BM_CycleMixed150kPending/20/50/|BM_ExplainPending'
       run_gb engine "$limit" bench_engine --cycle-episodes=1 --benchmark_filter="$quick_filter" \
         "${gb_quick[@]}" ||
         { grep -q 'unrecognized.*--cycle-episodes' "$logs/engine.out" &&
