@@ -92,9 +92,14 @@ Status InventoryKeeper::check(const Engine& engine, const InventoryReport& r) co
                                          "' (tesserad's catalog: " + catalogNames(*catalog_) + ")");
     if (known && g.migLayout && g.index < known->gpuCount()) {
       const GpuId id = known->firstGpu + static_cast<GpuId>(g.index);
-      if (engine.cluster().modelOf(id).id == g.model)
-        if (auto layout = parseMigLayout(engine.cluster().modelOf(id), *g.migLayout); !layout)
-          return badField(at + ".mig_layout", layout.error().str());
+      if (engine.cluster().modelOf(id).id == g.model) {
+        // Parsed and checked as a repartition would be: a layout that cannot exist on this
+        // model (a placement it does not allow, overlapping instances) is bad data.
+        auto layout = parseMigLayout(engine.cluster().modelOf(id), *g.migLayout);
+        if (!layout) return badField(at + ".mig_layout", layout.error().str());
+        if (Status st = engine.state().checkMigLayout(id, *layout); !st)
+          return badField(at + ".mig_layout", st.error().str());
+      }
     }
   }
   const auto it = nodes_.find(r.node);
