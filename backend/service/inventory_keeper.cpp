@@ -92,7 +92,9 @@ Status InventoryKeeper::check(const Engine& engine, const InventoryReport& r) co
                                          "' (tesserad's catalog: " + catalogNames(*catalog_) + ")");
     if (known && g.migLayout && g.index < known->gpuCount()) {
       const GpuId id = known->firstGpu + static_cast<GpuId>(g.index);
-      if (engine.cluster().modelOf(id).id == g.model) {
+      // A GPU the model has without MIG is a warning in applyToModel, not a refusal here.
+      const bool migInModel = engine.cluster().gpu(id).sharing.mode == SharingMode::Mig;
+      if (migInModel && engine.cluster().modelOf(id).id == g.model) {
         // Parsed and checked as a repartition would be: a layout that cannot exist on this
         // model (a placement it does not allow, overlapping instances) is bad data.
         auto layout = parseMigLayout(engine.cluster().modelOf(id), *g.migLayout);
