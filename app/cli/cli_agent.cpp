@@ -1,8 +1,8 @@
 // tessera agent: the per-node daemon of docs/agent.md. Every interval it reads the node's GPU
 // telemetry (dcgm-exporter's scrape when one answers, else an NVML sample) and pushes it to
 // tesserad with PushTelemetry; while tesserad is away it keeps a bounded buffer and retries with
-// exponential backoff. It logs the node's inventory (its cluster-spec entry) at start and on
-// change: tesserad has no inventory RPC yet.
+// exponential backoff. It reports the node's inventory (ReportInventory) at start, on change and
+// after tesserad was away (a restarted tesserad learns it again), before any buffered sample.
 #include <netdb.h>
 #include <poll.h>
 #include <sys/socket.h>
@@ -21,6 +21,7 @@
 #include <sstream>
 #include <thread>
 
+#include "cli/agent_inventory.h"
 #include "cli/cli.h"
 #include "cli/cli_ctl.h"
 #include "cli/cli_node.h"
@@ -262,35 +263,59 @@ class Agent {
   void log(const std::string& message) { ctx_.err << "tessera agent: " << message << std::endl; }
 
   void cycle() {
-    logInventoryIfChanged();
+    probeInventory();
     Sample s = readTelemetry();
     if (!s.exposition.empty()) enqueue(std::move(s));
     if (Clock::now() >= nextAttempt_) flush();
   }
 
-  // The probe's spec entry, logged when it differs from the last one logged.
-  void logInventoryIfChanged() {
+  // Probes the node; a different inventory (or a first one) becomes due for tesserad. A probe
+  // that fails is logged when its error changes, and the last good inventory stays due.
+  void probeInventory() {
     NodeProbeOptions options;
     options.nvml = f_.nvml;
-    std::string text;
-    if (auto node = probeNode(options); !node) {
-      text = "cannot probe the node: " + node.error().str() + "\n";
-    } else {
-      const CatalogCheck check = checkAgainstCatalog(*node, catalog_);
-      for (const auto& w : check.warnings) text += "# warning: " + w + "\n";
-      for (const auto& u : check.unknown) text += "# " + u + "\n";
-      if (check.allKnown()) {
-        SpecNames names;
-        names.node = f_.node;
-        auto yaml = inventorySpecYaml(*node, check, names);
-        text += yaml ? *yaml : "# " + yaml.error().str() + "\n";
-      }
+    auto node = probeNode(options);
+    if (!node) {
+      const std::string error = "cannot probe the node: " + node.error().str();
+      if (error != probeError_) log(error);
+      probeError_ = error;
+      return;
     }
-    if (text == inventory_) return;
-    inventory_ = text;
-    log(std::string(firstInventory_ ? "inventory" : "inventory changed") +
-        " (logged only: tesserad has no inventory RPC yet):\n" + text);
-    firstInventory_ = false;
+    probeError_.clear();
+    const CatalogCheck check = checkAgainstCatalog(*node, catalog_);
+    v1::ReportInventoryRequest request = inventoryRequest(*node, check, f_.node);
+    std::string key;
+    (void)request.SerializeToString(&key);  // a plain message: the same fields, the same bytes
+    if (key == inventoryKey_) return;
+    std::string text;
+    for (const auto& u : check.unknown) text += "\n  " + u;
+    log(std::string(inventory_ ? "inventory changed" : "inventory") + ": " +
+        std::to_string(node->gpus.size()) + " GPUs, driver " + node->driverVersion + text);
+    inventoryKey_ = std::move(key);
+    inventory_ = std::move(request);
+    inventoryDue_ = true;
+  }
+
+  Sent sendInventory(std::string& message) {
+    v1::ReportInventoryResponse response;
+    grpc::ClientContext context;
+    session_.prepare(context);
+    const grpc::Status status = session_.stub().ReportInventory(&context, *inventory_, &response);
+    if (!status.ok()) return failed(status, message);
+    std::string said = "node " + f_.node + " " + response.admission();
+    for (const auto& c : response.changes()) said += "\n  " + c;
+    for (const auto& w : response.warnings()) said += "\n  warning: " + w;
+    if (said != inventoryReply_) log("tesserad took the inventory: " + said);
+    inventoryReply_ = said;
+    return Sent::Ok;
+  }
+
+  static Sent failed(const grpc::Status& status, std::string& message) {
+    message = status.error_message();
+    const auto code = status.error_code();
+    return code == grpc::StatusCode::UNAVAILABLE || code == grpc::StatusCode::DEADLINE_EXCEEDED
+               ? Sent::Unreachable
+               : Sent::Refused;
   }
 
   Sample readTelemetry() {
@@ -341,15 +366,13 @@ class Agent {
       warnings_ = warnings;
       return Sent::Ok;
     }
-    message = status.error_message();
-    const auto code = status.error_code();
-    return code == grpc::StatusCode::UNAVAILABLE || code == grpc::StatusCode::DEADLINE_EXCEEDED
-               ? Sent::Unreachable
-               : Sent::Refused;
+    return failed(status, message);
   }
 
-  // Sends the buffer oldest first; stops at the first failure and waits out the backoff.
+  // Sends the inventory when due, then the buffer oldest first; stops at the first failure and
+  // waits out the backoff.
   void flush() {
+    if (!flushInventory()) return;
     size_t sent = 0;
     while (!buffer_.empty()) {
       std::string message;
@@ -363,16 +386,8 @@ class Agent {
         // Retrying cannot help (a bad token, a node tesserad does not know): the sample goes.
         log("tesserad refused the sample (dropped): " + message);
         buffer_.pop_front();
-      } else if (!away_) {
-        log("tesserad at " + server_ + " unreachable (" + message + "); buffering up to " +
-            std::to_string(f_.buffer) + " samples");
-        away_ = true;
       }
-      const double wait = backoff_.next();
-      log("next try in " + number(wait, 1) + " s");
-      nextAttempt_ = Clock::now() + std::chrono::duration_cast<Clock::duration>(
-                                        std::chrono::duration<double>(wait));
-      return;
+      return waitAfterFailure(result, message);
     }
     if (away_) {
       log("tesserad is back: sent " + std::to_string(sent) + " buffered samples" +
@@ -382,6 +397,37 @@ class Agent {
     }
     dropped_ = 0;
     backoff_.reset();
+  }
+
+  // False when tesserad is unreachable (the backoff then runs). A refused inventory is not
+  // retried until it changes: the same report would be refused again.
+  bool flushInventory() {
+    if (!inventoryDue_ || !inventory_) return true;
+    std::string message;
+    const Sent result = sendInventory(message);
+    if (result == Sent::Refused) log("tesserad refused the inventory: " + message);
+    if (result != Sent::Unreachable) {
+      inventoryDue_ = false;
+      return true;
+    }
+    waitAfterFailure(result, message);
+    return false;
+  }
+
+  void waitAfterFailure(Sent result, const std::string& message) {
+    if (result == Sent::Unreachable) {
+      // A tesserad that restarted forgets which nodes reported: tell it again once it is back.
+      inventoryDue_ = inventory_.has_value();
+      if (!away_) {
+        log("tesserad at " + server_ + " unreachable (" + message + "); buffering up to " +
+            std::to_string(f_.buffer) + " samples");
+        away_ = true;
+      }
+    }
+    const double wait = backoff_.next();
+    log("next try in " + number(wait, 1) + " s");
+    nextAttempt_ = Clock::now() +
+                   std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(wait));
   }
 
   Context& ctx_;
@@ -395,8 +441,10 @@ class Agent {
   size_t dropped_ = 0;  // since tesserad was last reached
   bool away_ = false;
   Clock::time_point nextAttempt_{};
-  std::string inventory_, source_, warnings_;
-  bool firstInventory_ = true;
+  std::string source_, warnings_;
+  std::optional<v1::ReportInventoryRequest> inventory_;  // the last probed
+  std::string inventoryKey_, inventoryReply_, probeError_;
+  bool inventoryDue_ = false;
 };
 
 int runAgent(Context& ctx, AgentFlags& f) {
@@ -437,8 +485,9 @@ void addAgentVerb(CLI::App& app, Context& ctx) {
   f->connection.timeout = 10;
   auto* agent = app.add_subcommand(
       "agent",
-      "Per-node daemon: push this node's GPU telemetry (dcgm-exporter's scrape, else NVML) to "
-      "tesserad every interval, buffering and retrying while it is away (docs/agent.md)");
+      "Per-node daemon: report this node's inventory to tesserad at start and on change, and "
+      "push its GPU telemetry (dcgm-exporter's scrape, else NVML) every interval, buffering and "
+      "retrying while tesserad is away (docs/agent.md)");
   ctl::addConnectionOptions(*agent, f->connection);
   agent->add_option("--node", f->node, "The scheduler's name of this node (default: host name)")
       ->type_name("NAME");

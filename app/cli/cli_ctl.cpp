@@ -343,6 +343,7 @@ void addCtlVerbs(CLI::App& app, Context& ctx) {
   ctl::addActionCalls(calls);
   ctl::addClusterCalls(calls);
   ctl::addTelemetryCalls(calls);
+  ctl::addNodeCalls(calls);
 }
 
 }  // namespace tessera::cli

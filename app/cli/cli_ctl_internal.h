@@ -149,5 +149,6 @@ void addJobCalls(const Registrar& r);        // submit, get, list, explain
 void addActionCalls(const Registrar& r);     // cancel, hold, ..., reserve, unreserve
 void addClusterCalls(const Registrar& r);    // snapshot, watch, metrics, whoami, health, ...
 void addTelemetryCalls(const Registrar& r);  // telemetry push
+void addNodeCalls(const Registrar& r);       // node list, node admit
 
 }  // namespace tessera::cli::ctl

@@ -223,6 +223,7 @@ Status loadTesseradConfig(const std::string& path, TesseradConfig& c) {
   const std::map<std::string, Setter> keys{
       {"mode", value(path, c.mode)},
       {"executor", value(path, c.executor)},
+      {"inventory.auto_admit", value(path, c.inventoryAutoAdmit)},
       {"slurm.conf", value(path, c.slurm.conf)},
       {"slurm.bin_dir", value(path, c.slurm.binDir)},
       {"slurm.poll_interval", seconds(path, c.slurm.pollSeconds)},

@@ -64,6 +64,8 @@ struct SlurmSettings {
 struct TesseradConfig {
   std::string mode = "live";      // live | simulated-live
   std::string executor = "none";  // live mode: none | slurm
+  // Live mode: admit nodes that report their inventory without an operator (docs/tesserad.md).
+  bool inventoryAutoAdmit = false;
   SlurmSettings slurm;
   std::string database = "tesserad.db";
   std::string cluster;   // cluster spec; empty = the built-in demo cluster

@@ -78,6 +78,7 @@ BackendConfig backendConfig(const TesseradConfig& c, Loaded& l) {
   // layout changes only by an operator's repartition (carried out through slurm.mig_hook).
   if (c.executor == "slurm") b.policy.mig.createInstances = false;
   b.catalog = &l.catalog;
+  b.autoAdmitNodes = c.inventoryAutoAdmit;
   b.cycleSeconds = c.cycleSeconds;
   b.speed = c.speed;
   b.arrivalsPerHour = c.arrivalsPerHour;
@@ -229,6 +230,8 @@ int runTesserad(const TesseradConfig& config, bool checkOnly, std::ostream& out)
   declareMetrics(*registry);
   BackendConfig bc = backendConfig(config, l);
   bc.onCycle = [registry](const CycleReport& c) { updateMetrics(*registry, c); };
+  // Node inventories: what tesserad changed or doubts (catalog mismatches, GPUs held out).
+  bc.onWarning = [&log](const std::string& m) { log.warn("inventory", {{"detail", m}}); };
   if (config.executor == "slurm") {
     SlurmExecutorConfig sc = slurmExecutorConfig(config.slurm);
     if (sc.driver.migDir.empty())

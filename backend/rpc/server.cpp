@@ -12,6 +12,7 @@
 #include <set>
 
 #include "rpc/convert.h"
+#include "rpc/inventory_convert.h"
 #include "sim/dcgm_metrics.h"
 #include "topology/yaml_reader.h"
 
@@ -401,6 +402,46 @@ class ApiServer::Service final
                              resp->set_gpus(static_cast<uint32_t>(p.gpus));
                              for (const auto& w : p.warnings) resp->add_warnings(w);
                            }));
+    return reactor;
+  }
+
+  // --- node inventories: small handlers of their own, the checks are the keeper's
+  grpc::ServerUnaryReactor* ReportInventory(grpc::CallbackServerContext* ctx,
+                                            const v1::ReportInventoryRequest* req,
+                                            v1::ReportInventoryResponse* resp) override {
+    auto* reactor = ctx->DefaultReactor();
+    auto who = gate(ctx, Role::Agent);
+    if (!who) return finish(reactor, who.error());
+    auto report = inventoryReportFromProto(*req);
+    if (!report) return finish(reactor, invalid(report.error()));
+    backend_.reportInventory(std::move(*report),
+                             finishWith<InventoryReply>(reactor, [resp](const InventoryReply& r) {
+                               inventoryReplyToProto(r, *resp);
+                             }));
+    return reactor;
+  }
+
+  grpc::ServerUnaryReactor* ListNodeInventory(grpc::CallbackServerContext* ctx,
+                                              const v1::ListNodeInventoryRequest*,
+                                              v1::ListNodeInventoryResponse* resp) override {
+    auto* reactor = ctx->DefaultReactor();
+    auto who = gate(ctx, Role::Viewer);
+    if (!who) return finish(reactor, who.error());
+    backend_.nodeInventory(finishWith<std::vector<NodeInventoryView>>(
+        reactor,
+        [resp](const std::vector<NodeInventoryView>& n) { nodeInventoryToProto(n, *resp); }));
+    return reactor;
+  }
+
+  grpc::ServerUnaryReactor* AdmitNode(grpc::CallbackServerContext* ctx,
+                                      const v1::AdmitNodeRequest* req,
+                                      v1::AdmitNodeResponse* resp) override {
+    auto* reactor = ctx->DefaultReactor();
+    auto who = gate(ctx, Role::Admin);
+    if (!who) return finish(reactor, who.error());
+    backend_.admitNode(
+        req->node(), who->name,
+        finishWith<std::string>(reactor, [resp](const std::string& m) { resp->set_message(m); }));
     return reactor;
   }
 

@@ -66,7 +66,8 @@ namespace {
 
 std::unique_ptr<World> worldOf(const BackendConfig& c) {
   if (c.mode == BackendMode::Live)
-    return std::make_unique<LiveWorld>(c.executor ? c.executor() : nullptr);
+    return std::make_unique<LiveWorld>(c.executor ? c.executor() : nullptr, c.catalog,
+                                       c.autoAdmitNodes);
   return std::make_unique<SimulatedWorld>(SimulatedWorldConfig{
       c.speed, c.arrivalsPerHour, c.gpuFaultsPerDay, c.gpuFaultRepair, c.seed, c.runtimeScale});
 }

@@ -82,6 +82,12 @@ struct BackendConfig {
   std::function<Seconds()> clock;     // replaces the mode's clock (tests); never goes back
   // Live mode: what runs the jobs (none when unset: jobs end only when cancelled).
   std::function<std::unique_ptr<Executor>()> executor;
+  // Live mode: a node that reports its inventory and is not in the cluster model is admitted
+  // without an operator (tesserad.yaml inventory.auto_admit).
+  bool autoAdmitNodes = false;
+  // What the engine thread has to tell the operator's log (an agent's catalog mismatches, GPUs
+  // held out); called on the engine thread, must not block. Unset: not logged.
+  std::function<void(const std::string&)> onWarning;
   // Called on the engine thread after every cycle (the daemon's Prometheus figures). Part of the
   // configuration because the engine thread starts inside open().
   std::function<void(const CycleReport&)> onCycle;
@@ -126,6 +132,11 @@ class Backend final : public DaemonSession {
   // A node agent's dcgm-exporter scrape (live_telemetry.h); `node` names the node when the
   // scrape's Hostname labels do not. FailedPrecondition in simulated-live mode.
   void pushTelemetry(DcgmScrape scrape, std::string node, Reply<TelemetryPush> reply) override;
+  // Simulated-live mode answers FailedPrecondition; its warnings and changes also go to
+  // onWarning (node_report.h, inventory_keeper.h).
+  void reportInventory(InventoryReport report, Reply<InventoryReply> reply) override;
+  void admitNode(std::string node, std::string actor, Reply<std::string> reply) override;
+  void nodeInventory(Reply<std::vector<NodeInventoryView>> reply) override;
 
   // Readable from any thread. Once not serving, it stays so until the process restarts.
   [[nodiscard]] BackendHealth health() const override;

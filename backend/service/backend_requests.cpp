@@ -246,6 +246,44 @@ void Backend::pushTelemetry(DcgmScrape scrape, std::string node, Reply<Telemetry
       }));
 }
 
+void Backend::reportInventory(InventoryReport report, Reply<InventoryReply> reply) {
+  post(makeItem<InventoryReply, Item>(
+      std::nullopt, std::move(reply),
+      [report = std::move(report)](Backend& b,
+                                   Batch& batch) -> std::variant<InventoryReply, ApiError> {
+        auto taken = b.world_->reportInventory(*b.engine_, report);
+        if (!taken) return refusal(taken.error());
+        // Holds and layouts are the engine's setup; the snapshot shows them.
+        batch.setupChanged = batch.setupChanged || !taken->changes.empty();
+        batch.worldChanged = true;
+        if (b.config_.onWarning) {
+          for (const auto& c : taken->changes) b.config_.onWarning(report.node + ": " + c);
+          for (const auto& w : taken->warnings) b.config_.onWarning(report.node + ": " + w);
+        }
+        return std::move(*taken);
+      }));
+}
+
+void Backend::admitNode(std::string node, std::string actor, Reply<std::string> reply) {
+  post(makeItem<std::string, Item>(
+      std::nullopt, std::move(reply),
+      [node = std::move(node), actor = std::move(actor)](
+          Backend& b, Batch& batch) -> std::variant<std::string, ApiError> {
+        auto admitted = b.world_->admitNode(*b.engine_, node, actor);
+        if (!admitted) return refusal(admitted.error());
+        batch.worldChanged = true;
+        return std::move(*admitted);
+      }));
+}
+
+void Backend::nodeInventory(Reply<std::vector<NodeInventoryView>> reply) {
+  post(makeItem<std::vector<NodeInventoryView>, Item>(
+      std::nullopt, std::move(reply),
+      [](Backend& b, Batch&) -> std::variant<std::vector<NodeInventoryView>, ApiError> {
+        return b.world_->nodeInventory(*b.engine_);
+      }));
+}
+
 void Backend::backup(std::string path, Reply<uint64_t> reply) {
   post(makeItem<uint64_t, Item>(
       std::nullopt, std::move(reply),

@@ -1,8 +1,9 @@
 #pragma once
 // What tesserad's gRPC server serves: a ClusterSession plus the daemon's own faces - health, the
-// event hub that WatchEvents streams, backups, telemetry pushed by node agents, reports bounded
-// by a caller's deadline. The server depends on this interface, not on Backend (the one
-// implementation), so it can be built and tested over any session that offers these.
+// event hub that WatchEvents streams, backups, telemetry and inventories pushed by node agents
+// (and the admission of new nodes), reports bounded by a caller's deadline. The server depends
+// on this interface, not on Backend (the one implementation), so it can be built and tested over
+// any session that offers these.
 #include <functional>
 #include <string>
 #include <vector>
@@ -10,6 +11,7 @@
 #include "service/event_hub.h"
 #include "service/executor.h"
 #include "service/live_telemetry.h"
+#include "service/node_report.h"
 #include "service/session.h"
 #include "service/world.h"
 
@@ -40,6 +42,12 @@ class DaemonSession : public ClusterSession {
   // A node agent's dcgm-exporter scrape; `node` names the node when the scrape's Hostname
   // labels do not.
   virtual void pushTelemetry(DcgmScrape scrape, std::string node, Reply<TelemetryPush> reply) = 0;
+  // A node agent's inventory (node_report.h).
+  virtual void reportInventory(InventoryReport report, Reply<InventoryReply> reply) = 0;
+  // An operator admits a node that announced itself (audited as `actor`).
+  virtual void admitNode(std::string node, std::string actor, Reply<std::string> reply) = 0;
+  // Every node that reported its inventory since tesserad started.
+  virtual void nodeInventory(Reply<std::vector<NodeInventoryView>> reply) = 0;
 
   // Readable from any thread.
   [[nodiscard]] virtual BackendHealth health() const = 0;

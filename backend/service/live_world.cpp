@@ -14,6 +14,7 @@ namespace tessera {
 namespace {
 
 constexpr const char* kActor = "tesserad";
+constexpr const char* kTelemetryActor = "telemetry";
 
 // The jobs on GPU `g` go back to the queue, booked as preemptions with the fault as reason.
 void requeueJobsOn(Engine& engine, GpuId g, const Text& why) {
@@ -29,8 +30,9 @@ std::optional<GpuId> gpuAt(const Node& node, int index) {
 
 }  // namespace
 
-LiveWorld::LiveWorld(std::unique_ptr<Executor> executor)
-    : executor_(executor ? std::move(executor) : std::make_unique<NoExecutor>()) {}
+LiveWorld::LiveWorld(std::unique_ptr<Executor> executor, const GpuCatalog* catalog, bool autoAdmit)
+    : executor_(executor ? std::move(executor) : std::make_unique<NoExecutor>()),
+      inventory_(catalog, autoAdmit) {}
 
 Seconds LiveWorld::now(Seconds engineNow) const {
   return std::max(engineNow, static_cast<Seconds>(std::time(nullptr)));
@@ -54,12 +56,14 @@ Status LiveWorld::restore(const Engine&, const BackendExtras& extras) {
   for (const auto& [key, value] : extras.meta)
     if (key == kInstanceKey) instance_ = value;
   if (instance_.empty()) instance_ = newInstance();  // saved with the next commit
+  inventory_.restore(extras.meta);
   executor_->resync(instance_);
   return okStatus();
 }
 
 void LiveWorld::save(const Engine&, BackendExtras& extras) const {
   extras.meta = {{kInstanceKey, instance_}};
+  inventory_.save(extras.meta);
 }
 
 void LiveWorld::beforeCycle(Engine& engine, BackendExtras& extras) {
@@ -210,8 +214,14 @@ void LiveWorld::holdFaultyGpus(Engine& engine) {
       (void)engine.putNodeHold(
           g.node, NodeHold{HoldOwner::GpuFault, g.id,
                            phrase(text::kOutXid, r->xid, c.gpuName(g.id)), false, r->xidSince});
-    } else if (r->xid == 0 && held) {
+      // The hold alone is state; the event tells the log and watchers when and why.
+      engine.recordCommand(kTelemetryActor,
+                           literal("GPU " + c.gpuName(g.id) + ": Xid " + std::to_string(r->xid) +
+                                   " (" + message + "): held out (fault)"));
+    } else if (r->xid == 0 && held && !inventory_.holds(g.id)) {  // a missing GPU stays out
       (void)engine.removeNodeHold(g.node, HoldOwner::GpuFault, g.id);
+      engine.recordCommand(kTelemetryActor,
+                           literal("GPU " + c.gpuName(g.id) + ": no Xid any more: hold lifted"));
     }
   }
 }

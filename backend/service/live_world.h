@@ -2,16 +2,18 @@
 // A live cluster: the engine clock is the wall clock, node agents push their GPUs' telemetry,
 // and an Executor runs what the engine decides and reports what the cluster did by itself.
 // A GPU that an agent reports with an Xid that needs a reset holds its node (a GPU-fault hold,
-// as in the simulated world) until a fresh reading shows the GPU without it.
+// as in the simulated world) until a fresh reading shows the GPU without it. Agents' inventories
+// keep the model true to the hardware (inventory_keeper.h).
 #include <memory>
 
+#include "service/inventory_keeper.h"
 #include "service/world.h"
 
 namespace tessera {
 
 class LiveWorld final : public World {
  public:
-  explicit LiveWorld(std::unique_ptr<Executor> executor);
+  LiveWorld(std::unique_ptr<Executor> executor, const GpuCatalog* catalog, bool autoAdmit);
   [[nodiscard]] BackendMode mode() const override { return BackendMode::Live; }
   void startClock(Seconds) override {}
   [[nodiscard]] Seconds now(Seconds engineNow) const override;
@@ -30,6 +32,16 @@ class LiveWorld final : public World {
   void describeGpu(GpuId g, Seconds now, GpuView& view) const override;
   Expected<TelemetryPush> pushTelemetry(Engine& engine, const DcgmScrape& scrape,
                                         const std::string& node) override;
+  Expected<InventoryReply> reportInventory(Engine& engine, const InventoryReport& report) override {
+    return inventory_.ingest(engine, report);
+  }
+  Expected<std::string> admitNode(Engine& engine, const std::string& node,
+                                  const std::string& actor) override {
+    return inventory_.admit(engine, node, actor);
+  }
+  [[nodiscard]] std::vector<NodeInventoryView> nodeInventory(const Engine& engine) const override {
+    return inventory_.list(engine);
+  }
   [[nodiscard]] ExecutorStatus executor() const override { return executor_->status(); }
   void setWake(std::function<void()> wake) override { executor_->setWake(std::move(wake)); }
   [[nodiscard]] Status admit(const Job& job) const override { return executor_->admit(job); }
@@ -47,6 +59,7 @@ class LiveWorld final : public World {
   std::unique_ptr<Executor> executor_;
   std::string instance_;  // this database's name for the cluster (executor tags)
   LiveTelemetry live_;
+  InventoryKeeper inventory_;
 };
 
 }  // namespace tessera

@@ -15,6 +15,7 @@
 #include "scheduler/engine.h"
 #include "service/executor.h"
 #include "service/live_telemetry.h"
+#include "service/node_report.h"
 #include "service/session.h"
 #include "sim/dcgm_metrics.h"
 #include "sim/telemetry.h"
@@ -67,6 +68,17 @@ class World {
   // A node agent's scrape; FailedPrecondition-worthy error when the world makes its own.
   virtual Expected<TelemetryPush> pushTelemetry(Engine& engine, const DcgmScrape& scrape,
                                                 const std::string& node) = 0;
+  // A node agent's inventory (inventory_keeper.h); the simulated world has no agents.
+  virtual Expected<InventoryReply> reportInventory(Engine&, const InventoryReport&) {
+    return Error::wrongState(literal("node inventories are taken in live mode only"));
+  }
+  // An operator admits a node that announced itself; as above outside live mode.
+  virtual Expected<std::string> admitNode(Engine&, const std::string&, const std::string&) {
+    return Error::wrongState(literal("node admission is for live mode only"));
+  }
+  [[nodiscard]] virtual std::vector<NodeInventoryView> nodeInventory(const Engine&) const {
+    return {};
+  }
   [[nodiscard]] virtual ExecutorStatus executor() const = 0;
   // The host's wake-up for a cycle when the world has news (Executor::setWake); any thread.
   virtual void setWake(std::function<void()> wake) { (void)wake; }

@@ -88,7 +88,7 @@ class TstCliCtl : public QObject {
          {"submit",  "get",       "list",    "cancel",      "hold",  "release", "priority",
           "move",    "pin",       "preempt", "repartition", "drain", "undrain", "quota",
           "reserve", "unreserve", "explain", "snapshot",    "watch", "metrics", "whoami",
-          "health",  "backup",    "report",  "telemetry"}) {
+          "health",  "backup",    "report",  "telemetry",   "node"}) {
       QVERIFY2(contains(r.out, std::string("\n  ") + call + " "), call);
       const CliResult sub = runCli({"ctl", call, "--help"});
       QVERIFY2(sub.code == 0, qPrintable(describe(sub)));
@@ -104,6 +104,8 @@ class TstCliCtl : public QObject {
     QVERIFY(contains(runCli({"--help"}).out, "ctl"));
     // Calls with calls of their own list them and share the footer.
     QVERIFY(contains(runCli({"ctl", "telemetry", "--help"}).out, "\n  push "));
+    const CliResult node = runCli({"ctl", "node", "--help"});
+    QVERIFY(contains(node.out, "\n  list ") && contains(node.out, "\n  admit "));
     const CliResult push = runCli({"ctl", "telemetry", "push", "--help"});
     QVERIFY2(push.code == 0, qPrintable(describe(push)));
     for (const char* text : {"FILE", "--node", "--source", "tessera ctl --help"})

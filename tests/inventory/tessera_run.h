@@ -17,6 +17,45 @@ struct Run {
   QByteArray out, err;
 };
 
+// `tessera agent` as a child process, sampling every 0.2 s and retrying after at most 0.5 s so the
+// tests run fast, its stderr kept; stopped with SIGTERM to its own pid, killed if still running
+// when the test ends.
+class AgentProcess {
+ public:
+  AgentProcess(const std::string& server, const QString& tokenFile, const QString& node,
+               const QStringList& extra) {
+    process_.start(TESSERA_BIN, QStringList{"agent", "--server", QString::fromStdString(server),
+                                            "--token-file", tokenFile, "--node", node, "--interval",
+                                            "0.2", "--max-backoff", "0.5"}
+                                    << extra);
+    if (!process_.waitForStarted(5000)) qFatal("tessera agent did not start");
+  }
+  AgentProcess(const AgentProcess&) = delete;
+  AgentProcess& operator=(const AgentProcess&) = delete;
+  QString log() {
+    log_ += QString::fromUtf8(process_.readAllStandardError());
+    return log_;
+  }
+  // SIGTERM; the exit code when it stopped normally, else -1.
+  int terminate() {
+    process_.terminate();
+    if (!process_.waitForFinished(10000) || process_.exitStatus() != QProcess::NormalExit)
+      return -1;
+    log();
+    return process_.exitCode();
+  }
+  ~AgentProcess() {
+    if (process_.state() != QProcess::NotRunning) {
+      process_.kill();
+      process_.waitForFinished(5000);
+    }
+  }
+
+ private:
+  QProcess process_;
+  QString log_;
+};
+
 // `tessera args...` with `input` on stdin, to the end (a minute at most).
 inline Run runTessera(const QStringList& args, const QByteArray& input = {}) {
   QProcess p;

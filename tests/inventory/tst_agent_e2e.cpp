@@ -19,6 +19,7 @@
 #include "rpc/snapshot_gpu.h"
 
 using namespace tessera;
+using tessera::test::AgentProcess;
 using tessera::test::Daemon;
 using tessera::test::kFakeNvmlH100;
 using tessera::test::Run;
@@ -55,39 +56,6 @@ bool hasUtil(rpc::RemoteSession& c, double fraction) {
   return gpu.has_util() && std::abs(gpu.util() - fraction) < 1e-9;
 }
 
-class Agent {
- public:
-  Agent(const QTemporaryDir& dir, const std::string& server, const QStringList& extra) {
-    process_.start(TESSERA_BIN, QStringList{"agent", "--server", QString::fromStdString(server),
-                                            "--token-file", dir.filePath("agent.token"), "--node",
-                                            "pod-a-01", "--interval", "0.2", "--max-backoff", "0.5"}
-                                    << extra);
-    if (!process_.waitForStarted(5000)) qFatal("tessera agent did not start");
-  }
-  QString log() {
-    log_ += QString::fromUtf8(process_.readAllStandardError());
-    return log_;
-  }
-  // SIGTERM; the exit code when it stopped normally, else -1.
-  int terminate() {
-    process_.terminate();
-    if (!process_.waitForFinished(10000) || process_.exitStatus() != QProcess::NormalExit)
-      return -1;
-    log();
-    return process_.exitCode();
-  }
-  ~Agent() {
-    if (process_.state() != QProcess::NotRunning) {
-      process_.kill();
-      process_.waitForFinished(5000);
-    }
-  }
-
- private:
-  QProcess process_;
-  QString log_;
-};
-
 }  // namespace
 
 class TestAgentE2e : public QObject {
@@ -103,16 +71,16 @@ class TestAgentE2e : public QObject {
                       dir.filePath("tokens.yaml")}),
              qPrintable(d.log()));
     auto viewer = d.client(tokens["viewer"]);
-    Agent agent(dir, d.address(), {"--dcgm-url", ""});
+    AgentProcess agent(d.address(), dir.filePath("agent.token"), "pod-a-01", {"--dcgm-url", ""});
     QTRY_VERIFY_WITH_TIMEOUT(hasUtil(*viewer, 0.42), 15000);
     setUtil(dir, 43);  // every interval, not once
     QTRY_VERIFY_WITH_TIMEOUT(hasUtil(*viewer, 0.43), 15000);
     QCOMPARE(agent.terminate(), 0);
     const QString log = agent.log();
     QVERIFY2(log.contains("telemetry from nvml"), qPrintable(log));
-    // The inventory is logged once, as the probe's spec entry under the agent's node name.
-    QCOMPARE(log.count("inventory (logged only: tesserad has no inventory RPC yet)"), 1);
-    QVERIFY2(log.contains("pod-a-01"), qPrintable(log));
+    // The inventory is probed and reported once (it does not change), under the agent's name.
+    QCOMPARE(log.count("tessera agent: inventory: 1 GPUs"), 1);
+    QVERIFY2(log.contains("tesserad took the inventory: node pod-a-01 known"), qPrintable(log));
     QVERIFY2(!log.contains("refused"), qPrintable(log));
     QVERIFY2(log.contains("tessera agent: stopping"), qPrintable(log));
   }
@@ -144,7 +112,7 @@ class TestAgentE2e : public QObject {
              qPrintable(d.log()));
     auto viewer = d.client(tokens["viewer"]);
     const QString url = QString("http://127.0.0.1:%1/metrics").arg(exporter.serverPort());
-    Agent agent(dir, d.address(), {"--dcgm-url", url});
+    AgentProcess agent(d.address(), dir.filePath("agent.token"), "pod-a-01", {"--dcgm-url", url});
     QTRY_VERIFY_WITH_TIMEOUT(hasUtil(*viewer, 0.55), 15000);
     QVERIFY(scrapes > 0);
     // The exporter goes away: NVML takes over.
@@ -166,7 +134,8 @@ class TestAgentE2e : public QObject {
     Daemon d;
     QVERIFY2(d.start(daemonArgs), qPrintable(d.log()));
     const int port = d.port();
-    Agent agent(dir, d.address(), {"--dcgm-url", "", "--buffer", "3"});
+    AgentProcess agent(d.address(), dir.filePath("agent.token"), "pod-a-01",
+                       {"--dcgm-url", "", "--buffer", "3"});
     QTRY_VERIFY_WITH_TIMEOUT(hasUtil(*d.client(tokens["viewer"]), 0.42), 15000);
 
     d.kill();

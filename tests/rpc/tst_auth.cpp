@@ -129,6 +129,13 @@ std::vector<MatrixRow> callRows(const Targets& t) {
   report.set_from(0);  // up to the clock: the demo backend's data is all at one instant
   v1::PushTelemetryRequest push;
   push.set_exposition("DCGM_FI_DEV_GPU_UTIL{gpu=\"0\",Hostname=\"pod-a-01\"} 50\n");
+  // A node outside the model: reporting it changes nothing the other rows need; the admin's
+  // admission (the only allowed AdmitNode) comes after it.
+  v1::ReportInventoryRequest inventory;
+  inventory.set_node("new-node");
+  inventory.set_hostname("new-node");
+  v1::AdmitNodeRequest admit;
+  admit.set_node("new-node");
   // Each backup needs a new file.
   auto backups = std::make_shared<int>(0);
   const Call backup = [backups, dir = t.backupDir](Stub& stub, grpc::ClientContext& ctx) {
@@ -160,6 +167,14 @@ std::vector<MatrixRow> callRows(const Targets& t) {
        unary<v1::GetReportRequest, v1::GetReportResponse>(&Stub::GetReport, report)},
       {"PushTelemetry", "", kPushers,
        unary<v1::PushTelemetryRequest, v1::PushTelemetryResponse>(&Stub::PushTelemetry, push)},
+      {"ReportInventory", "", kPushers,
+       unary<v1::ReportInventoryRequest, v1::ReportInventoryResponse>(&Stub::ReportInventory,
+                                                                      inventory)},
+      {"ListNodeInventory", "", kReaders,
+       unary<v1::ListNodeInventoryRequest, v1::ListNodeInventoryResponse>(
+           &Stub::ListNodeInventory, v1::ListNodeInventoryRequest{})},
+      {"AdmitNode", "", kAdmins,
+       unary<v1::AdmitNodeRequest, v1::AdmitNodeResponse>(&Stub::AdmitNode, admit)},
       {"Backup", "", kAdmins, backup},
       {"WhoAmI", "", kReaders,
        unary<v1::WhoAmIRequest, v1::WhoAmIResponse>(&Stub::WhoAmI, v1::WhoAmIRequest{})},

@@ -126,6 +126,15 @@ class TstLiveTelemetry : public QObject {
     QCOMPARE(faulted.fault->message, std::string("GPU has fallen off the bus"));
     QCOMPARE(faulted.fault->since, f.now);
     QVERIFY(!faulted.fault->until);
+    // The fault's hold is an event too (actor "telemetry"), naming the GPU, the Xid and why.
+    std::vector<std::string> said;
+    b->inspect([&](const Engine& e) {
+      for (const Event& ev : e.events())
+        if (ev.actor == "telemetry") said.push_back(ev.reason.english());
+    });
+    QCOMPARE(said.size(), size_t{1});
+    QCOMPARE(said[0],
+             std::string("GPU pod-a-01/1: Xid 79 (GPU has fallen off the bus): held out (fault)"));
     // Xid 13 is the application's error, not the GPU's: no fault (the exporter keeps reporting
     // the last Xid, so it would mark the GPU for good).
     QVERIFY(near(gpuOf(s, "pod-a-01", 2).util, 0.3));

@@ -1,0 +1,87 @@
+#include "rpc/inventory_convert.h"
+
+#include "core/input_limits.h"
+
+namespace tessera::rpc {
+
+namespace {
+
+constexpr uint32_t kMaxGpuIndex = 1023;  // far above any board; keeps the index an int
+constexpr int kMaxWarnings = 256;
+
+Error badField(const std::string& field, const std::string& what) {
+  return Error{field + ": " + what, {}};
+}
+
+Expected<InventoryGpu> gpuFromProto(const v1::InventoryGpu& m, const std::string& at) {
+  if (m.index() > kMaxGpuIndex)
+    return badField(at + ".index", std::to_string(m.index()) + " is not a GPU index");
+  if (m.memory_mib() < 0)
+    return badField(at + ".memory_mib", std::to_string(m.memory_mib()) + " is negative");
+  TESSERA_CHECK(checkTextField(m.name(), kMaxNameChars, at + ".name"));
+  TESSERA_CHECK(checkTextField(m.uuid(), kMaxNameChars, at + ".uuid"));
+  TESSERA_CHECK(checkTextField(m.mig_layout(), kMaxReasonChars, at + ".mig_layout"));
+  TESSERA_CHECK(checkTextField(m.fault(), kMaxReasonChars, at + ".fault"));
+  if (!m.mig_enabled() && !m.mig_layout().empty())
+    return badField(at + ".mig_layout", "given while mig_enabled is false");
+  InventoryGpu g;
+  g.index = static_cast<int>(m.index());
+  g.name = m.name();
+  g.model = m.model();
+  g.uuid = m.uuid();
+  g.pciBusId = m.pci_bus_id();
+  g.memoryMiB = m.memory_mib();
+  g.migEnabled = m.mig_enabled();
+  if (m.mig_enabled() && !m.mig_layout().empty()) g.migLayout = m.mig_layout();
+  g.fault = m.fault();
+  return g;
+}
+
+}  // namespace
+
+Expected<InventoryReport> inventoryReportFromProto(const v1::ReportInventoryRequest& m) {
+  InventoryReport r;
+  r.node = m.node();
+  r.hostname = m.hostname();
+  r.source = m.source();
+  r.driverVersion = m.driver_version();
+  TESSERA_CHECK(checkTextField(m.driver_version(), kMaxNameChars, "driver_version"));
+  TESSERA_CHECK(checkTextField(m.source(), kMaxNameChars, "source"));
+  for (int i = 0; i < m.gpus_size(); ++i) {
+    TESSERA_TRY(g, gpuFromProto(m.gpus(i), "gpus[" + std::to_string(i) + "]"));
+    r.gpus.push_back(std::move(g));
+  }
+  if (m.warnings_size() > kMaxWarnings)
+    return badField("warnings", std::to_string(m.warnings_size()) + " warnings; at most " +
+                                    std::to_string(kMaxWarnings));
+  for (int i = 0; i < m.warnings_size(); ++i) {
+    TESSERA_CHECK(
+        checkTextField(m.warnings(i), kMaxReasonChars, "warnings[" + std::to_string(i) + "]"));
+    r.warnings.push_back(m.warnings(i));
+  }
+  return r;
+}
+
+void inventoryReplyToProto(const InventoryReply& r, v1::ReportInventoryResponse& out) {
+  out.set_admission(admissionName(r.admission));
+  for (const auto& c : r.changes) out.add_changes(c);
+  for (const auto& w : r.warnings) out.add_warnings(w);
+}
+
+void nodeInventoryToProto(const std::vector<NodeInventoryView>& nodes,
+                          v1::ListNodeInventoryResponse& out) {
+  for (const auto& n : nodes) {
+    auto* m = out.add_nodes();
+    m->set_node(n.node);
+    m->set_hostname(n.hostname);
+    m->set_admission(admissionName(n.admission));
+    m->set_reported_at(n.reportedAt);
+    m->set_gpus(static_cast<uint32_t>(n.gpus));
+    m->set_source(n.source);
+    m->set_driver_version(n.driverVersion);
+    for (const auto& w : n.warnings) m->add_warnings(w);
+    for (const auto& g : n.missingGpus) m->add_missing_gpus(g);
+  }
+}
+
+}  // namespace tessera::rpc

@@ -1,0 +1,299 @@
+#include "service/inventory_keeper.h"
+
+#include <algorithm>
+#include <sstream>
+
+#include "core/input_limits.h"
+#include "core/strings.h"
+#include "topology/mig_layout.h"
+
+namespace tessera {
+
+const char* admissionName(Admission a) {
+  switch (a) {
+    case Admission::Known:
+      return "known";
+    case Admission::Pending:
+      return "pending-admission";
+    case Admission::Admitted:
+      return "admitted";
+  }
+  return "known";
+}
+
+namespace {
+
+constexpr const char* kActor = "inventory";
+constexpr int kMaxGpusPerNode = 64;
+constexpr const char* kAdmittedKey = "inventory.admitted";
+constexpr const char* kHeldKey = "inventory.held";
+
+Error badField(const std::string& field, const std::string& what) {
+  return Error::of(literal(field + ": " + what));
+}
+
+std::string joined(const std::vector<std::string>& items) {
+  std::string out;
+  for (const auto& s : items) out += (out.empty() ? "" : ", ") + s;
+  return out;
+}
+
+const InventoryGpu* reportedAt(const InventoryReport& r, int index) {
+  for (const auto& g : r.gpus)
+    if (g.index == index) return &g;
+  return nullptr;
+}
+
+// The catalog's names, for a message about one it lacks (the first ten).
+std::string catalogNames(const GpuCatalog& catalog) {
+  std::vector<std::string> names;
+  for (const auto& m : catalog.models()) {
+    if (names.size() == 10) {
+      names.push_back("...");
+      break;
+    }
+    names.push_back(m->id);
+  }
+  return joined(names);
+}
+
+// The layout in canonical form (by start, busy marks dropped) for comparison and messages.
+std::string layoutText(const GpuModel& model, MigLayout layout) {
+  for (auto& inst : layout) inst.busy = false;
+  layout.sortByStart();
+  return layout.empty() ? std::string("-") : formatMigLayout(model, layout);
+}
+
+}  // namespace
+
+Status InventoryKeeper::check(const Engine& engine, const InventoryReport& r) const {
+  if (r.node.empty()) return badField("node", "empty (start the agent with --node NAME)");
+  TESSERA_CHECK(checkTextField(r.node, kMaxNameChars, "node"));
+  TESSERA_CHECK(checkTextField(r.hostname, kMaxNameChars, "hostname"));
+  if (r.gpus.size() > static_cast<size_t>(kMaxGpusPerNode))
+    return badField("gpus", std::to_string(r.gpus.size()) + " GPUs; at most " +
+                                std::to_string(kMaxGpusPerNode) + " per node");
+  std::set<int> indexes;
+  std::set<std::string> uuids;
+  const Node* known = engine.cluster().findNode(r.node);
+  for (size_t i = 0; i < r.gpus.size(); ++i) {
+    const InventoryGpu& g = r.gpus[i];
+    const std::string at = "gpus[" + std::to_string(i) + "]";
+    if (g.index < 0 || g.index >= kMaxGpusPerNode || !indexes.insert(g.index).second)
+      return badField(at + ".index", std::to_string(g.index) + " is out of range or repeated");
+    if (g.uuid.empty() || !uuids.insert(g.uuid).second)
+      return badField(at + ".uuid", "'" + g.uuid + "' is empty or repeated");
+    TESSERA_CHECK(checkTextField(g.model, kMaxNameChars, at + ".model"));
+    if (g.model.empty())
+      return badField(at + ".model", "the agent's catalog does not know '" + g.name +
+                                         "' (add the model to the GPU catalog on the node)");
+    if (catalog_ && !catalog_->find(g.model))
+      return badField(at + ".model", "unknown GPU model '" + g.model +
+                                         "' (tesserad's catalog: " + catalogNames(*catalog_) + ")");
+    if (known && g.migLayout && g.index < known->gpuCount()) {
+      const GpuId id = known->firstGpu + static_cast<GpuId>(g.index);
+      // A GPU the model has without MIG is a warning in applyToModel, not a refusal here.
+      const bool migInModel = engine.cluster().gpu(id).sharing.mode == SharingMode::Mig;
+      if (migInModel && engine.cluster().modelOf(id).id == g.model) {
+        // Parsed and checked as a repartition would be: a layout that cannot exist on this
+        // model (a placement it does not allow, overlapping instances) is bad data.
+        auto layout = parseMigLayout(engine.cluster().modelOf(id), *g.migLayout);
+        if (!layout) return badField(at + ".mig_layout", layout.error().str());
+        if (Status st = engine.state().checkMigLayout(id, *layout); !st)
+          return badField(at + ".mig_layout", st.error().str());
+      }
+    }
+  }
+  const auto it = nodes_.find(r.node);
+  if (it != nodes_.end() && !r.hostname.empty() && !it->second.report.hostname.empty() &&
+      it->second.report.hostname != r.hostname)
+    return Error::wrongState(literal(
+        "node: '" + r.node + "' is already reported by host '" + it->second.report.hostname +
+        "'; this report comes from host '" + r.hostname +
+        "' (two agents with one --node name? stop one, or restart tesserad to forget the old)"));
+  return okStatus();
+}
+
+Expected<InventoryReply> InventoryKeeper::ingest(Engine& engine, const InventoryReport& r) {
+  TESSERA_CHECK(check(engine, r));
+  InventoryReply reply;
+  reply.warnings = r.warnings;
+  const bool first = nodes_.find(r.node) == nodes_.end();
+  if (const Node* node = engine.cluster().findNode(r.node)) {
+    applyToModel(engine, *node, r, reply);
+  } else {
+    if (autoAdmit_ && admitted_.insert(r.node).second)
+      event(engine, "node " + r.node + " announced itself and was admitted (inventory.auto_admit)",
+            reply);
+    reply.admission = admitted_.count(r.node) ? Admission::Admitted : Admission::Pending;
+    if (first && reply.admission == Admission::Pending)
+      event(engine,
+            "node " + r.node + " (host " + r.hostname + ", " + std::to_string(r.gpus.size()) +
+                " GPUs) is not in the cluster model: pending admission (tessera ctl node admit " +
+                r.node + ")",
+            reply);
+  }
+  nodes_[r.node] = Record{r, engine.now(), reply.warnings};
+  return reply;
+}
+
+void InventoryKeeper::applyToModel(Engine& engine, const Node& node, const InventoryReport& r,
+                                   InventoryReply& reply) {
+  const Cluster& c = engine.cluster();
+  for (int i = 0; i < node.gpuCount(); ++i) {
+    const Gpu& gpu = c.gpu(node.firstGpu + static_cast<GpuId>(i));
+    const InventoryGpu* seen = reportedAt(r, i);
+    if (!seen) {
+      holdMissing(engine, gpu, "missing from the node's inventory", reply);
+      continue;
+    }
+    if (!seen->fault.empty()) {
+      holdMissing(engine, gpu, seen->fault, reply);
+      continue;
+    }
+    liftHold(engine, gpu, reply);
+    const GpuModel& model = c.modelOf(gpu.id);
+    if (seen->model != model.id)
+      reply.warnings.push_back(c.gpuName(gpu.id) + " is " + seen->model + " on the node but " +
+                               model.id + " in the cluster model");
+    else if (seen->migEnabled != (gpu.sharing.mode == SharingMode::Mig))
+      reply.warnings.push_back(c.gpuName(gpu.id) + ": MIG mode is " +
+                               (seen->migEnabled ? "on" : "off") +
+                               " on the node but not in the cluster model");
+    else if (seen->migLayout)
+      followLayout(engine, gpu, *seen, reply);
+  }
+  for (const auto& g : r.gpus)
+    if (g.index >= node.gpuCount())
+      reply.warnings.push_back(node.name + " reports GPU " + std::to_string(g.index) +
+                               ", which the cluster model lacks (it has " +
+                               std::to_string(node.gpuCount()) + ")");
+}
+
+// The GPU's jobs go back to the queue and its node is held for it (a GPU-fault hold, which
+// leaves the node's other GPUs schedulable only once the hold is lifted: as for an Xid).
+void InventoryKeeper::holdMissing(Engine& engine, const Gpu& gpu, const std::string& why,
+                                  InventoryReply& reply) {
+  if (held_.count(gpu.id)) return;
+  const std::string name = engine.cluster().gpuName(gpu.id);
+  const Text reason = literal("GPU " + name + ": " + why);
+  for (JobId j : engine.runningJobsOn(gpu.node, gpu.id))
+    (void)engine.preempt(j, kNoJob, kActor, reason);
+  (void)engine.putNodeHold(gpu.node, NodeHold{HoldOwner::GpuFault, gpu.id, reason, false, 0});
+  held_.insert(gpu.id);
+  event(engine, "GPU " + name + ": " + why + ": held out (fault)", reply);
+}
+
+void InventoryKeeper::liftHold(Engine& engine, const Gpu& gpu, InventoryReply& reply) {
+  if (!held_.erase(gpu.id)) return;
+  (void)engine.removeNodeHold(gpu.node, HoldOwner::GpuFault, gpu.id);
+  event(engine,
+        "GPU " + engine.cluster().gpuName(gpu.id) + ": back in the node's inventory: hold lifted",
+        reply);
+}
+
+// The node's layout replaces the engine's. Jobs on instances the node no longer has are
+// requeued by the repartition; each is named in a warning and the event, never dropped quietly.
+void InventoryKeeper::followLayout(Engine& engine, const Gpu& gpu, const InventoryGpu& seen,
+                                   InventoryReply& reply) {
+  const GpuModel& model = engine.cluster().modelOf(gpu.id);
+  auto layout = parseMigLayout(model, *seen.migLayout);  // checked in check()
+  if (!layout) return;
+  const GpuOccupancy& now = engine.state().gpu(gpu.id);
+  const std::string before = layoutText(model, now.layout);
+  const std::string after = layoutText(model, *layout);
+  if (before == after) return;
+  const std::string name = engine.cluster().gpuName(gpu.id);
+  std::vector<std::string> lost;
+  for (int i = 0; i < now.layout.size(); ++i) {
+    const JobId owner = now.instanceOwner[static_cast<size_t>(i)];
+    const bool kept = std::any_of(layout->begin(), layout->end(), [&](const MigInstance& m) {
+      return m.sameShape(now.layout[i]) && m.start == now.layout[i].start;
+    });
+    if (owner != kNoJob && !kept)
+      lost.push_back("job " + std::to_string(owner) + " on " +
+                     formatMigInstance(model, now.layout[i]));
+  }
+  for (const auto& l : lost)
+    reply.warnings.push_back(name + ": " + l + ": the instance is gone from the node; requeued");
+  layout->sortByStart();
+  if (Status st = engine.repartition(gpu.id, *layout, true, kActor); !st) {
+    reply.warnings.push_back(name + ": cannot follow the node's MIG layout " + after + ": " +
+                             st.error().str());
+    return;
+  }
+  event(engine,
+        name + ": MIG layout changed on the node: " + before + " -> " + after +
+            (lost.empty() ? std::string() : " (instances in use gone: " + joined(lost) + ")"),
+        reply);
+}
+
+void InventoryKeeper::event(Engine& engine, const std::string& line, InventoryReply& reply) const {
+  engine.recordCommand(kActor, literal(line));
+  reply.changes.push_back(line);
+}
+
+Expected<std::string> InventoryKeeper::admit(Engine& engine, const std::string& node,
+                                             const std::string& actor) {
+  if (engine.cluster().findNode(node))
+    return Error::wrongState(literal("node '" + node + "' is already in the cluster model"));
+  if (nodes_.find(node) == nodes_.end())
+    return Error::notFound(literal("no node '" + node + "' has reported its inventory"));
+  if (!admitted_.insert(node).second)
+    return Error::wrongState(literal("node '" + node + "' is already admitted"));
+  const std::string line = "node " + node + " admitted by " + actor;
+  engine.recordCommand(actor, literal(line));
+  return line;
+}
+
+std::vector<NodeInventoryView> InventoryKeeper::list(const Engine& engine) const {
+  std::vector<NodeInventoryView> out;
+  const Cluster& c = engine.cluster();
+  for (const auto& [name, rec] : nodes_) {
+    NodeInventoryView v;
+    v.node = name;
+    v.hostname = rec.report.hostname;
+    v.source = rec.report.source;
+    v.driverVersion = rec.report.driverVersion;
+    const bool known = c.findNode(name) != nullptr;
+    v.admission = known                   ? Admission::Known
+                  : admitted_.count(name) ? Admission::Admitted
+                                          : Admission::Pending;
+    v.reportedAt = rec.at;
+    v.gpus = static_cast<int>(rec.report.gpus.size());
+    v.warnings = rec.warnings;
+    for (GpuId g : held_)
+      if (known && c.node(c.gpu(g).node).name == name) v.missingGpus.push_back(c.gpuName(g));
+    out.push_back(std::move(v));
+  }
+  return out;
+}
+
+namespace {
+template <class Set>
+std::string listText(const Set& items) {
+  std::ostringstream s;
+  for (const auto& i : items) s << (s.tellp() > 0 ? "," : "") << i;
+  return s.str();
+}
+}  // namespace
+
+void InventoryKeeper::save(std::vector<std::pair<std::string, std::string>>& meta) const {
+  meta.emplace_back(kAdmittedKey, listText(admitted_));
+  meta.emplace_back(kHeldKey, listText(held_));
+}
+
+void InventoryKeeper::restore(const std::vector<std::pair<std::string, std::string>>& meta) {
+  admitted_.clear();
+  held_.clear();
+  for (const auto& [key, value] : meta) {
+    if (key == kAdmittedKey)
+      for (const auto& n : split(value, ','))
+        if (!n.empty()) admitted_.insert(std::string(n));
+    if (key == kHeldKey)
+      for (const auto& g : split(value, ','))
+        if (!g.empty()) held_.insert(static_cast<GpuId>(std::stoul(std::string(g))));
+  }
+}
+
+}  // namespace tessera

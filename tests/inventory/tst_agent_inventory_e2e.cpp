@@ -1,0 +1,364 @@
+// `tessera agent`'s inventory against a real tesserad process (live mode, a two-GPU H100 node
+// in the cluster spec, NVML served by the fake libnvidia-ml.so.1 from catalog-made fixtures the
+// test rewrites while the agent runs): the inventory arrives; a GPU that vanishes holds its node
+// with an event and comes back lifted; a MIG layout changed on the node replaces the engine's and
+// the job on a vanished instance is requeued and named; a node outside the model waits for an
+// admin's `tessera ctl node admit`; after tesserad restarts the agent reports again; and bad
+// reports get INVALID_ARGUMENT / FAILED_PRECONDITION / PERMISSION_DENIED with the field named.
+#include <QProcess>
+#include <QTemporaryDir>
+#include <QtTest>
+
+#include <fstream>
+
+#include "inventory/nvml_fixture.h"
+#include "inventory/tessera_run.h"
+#include "rpc/auth.h"
+#include "rpc/daemon_process.h"
+#include "rpc/snapshot_gpu.h"
+#include "topology/gpu_catalog.h"
+
+using namespace tessera;
+using tessera::test::AgentProcess;
+using tessera::test::Daemon;
+using tessera::test::Run;
+using tessera::test::runTessera;
+using tessera::test::snapshotGpu;
+
+namespace {
+
+constexpr const char* kSpec = R"(version: 1
+name: inventory-test
+node_templates:
+  h100x2: {gpu_model: H100-SXM5-80GB, gpus: 2}
+fabric:
+  leafs:
+    - {name: leaf-1}
+nodes:
+  - name: gpu-a
+    template: h100x2
+    leaf: leaf-1
+    gpus:
+      "0": {mig: "3g.40gb@0,3g.40gb@4"}
+      "1": {mig: "3g.40gb@0,3g.40gb@4"}
+)";
+
+const GpuModel& h100() {
+  static const GpuCatalog catalog = GpuCatalog::builtin();
+  return *catalog.find("H100-SXM5-80GB");
+}
+
+// The fake NVML serves `gpus` H100s, each with `layout`; the agent reads the file at each probe.
+void serveNode(const QTemporaryDir& dir, int gpus, const std::string& layout) {
+  const std::string path = dir.filePath("node.txt").toStdString();
+  auto parsed = parseMigLayout(h100(), layout);
+  if (!parsed) qFatal("layout: %s", parsed.error().str().c_str());
+  std::ofstream(path) << test::fixtureFromCatalog(h100(), *parsed, gpus);
+  qputenv("TESSERA_FAKE_NVML", QByteArray::fromStdString(path));
+}
+
+std::map<std::string, std::string> writeFiles(const QTemporaryDir& dir) {
+  std::ofstream(dir.filePath("cluster.yaml").toStdString()) << kSpec;
+  std::map<std::string, std::string> tokens;
+  std::ofstream file(dir.filePath("tokens.yaml").toStdString());
+  file << "tokens:\n";
+  for (const char* role : {"agent", "viewer", "admin"}) {
+    tokens[role] = *generateToken();
+    file << "  - {name: node-" << role << ", role: " << role
+         << ", sha256: " << sha256Hex(tokens[role]) << "}\n";
+    std::ofstream(dir.filePath(QString(role) + ".token").toStdString()) << tokens[role] << "\n";
+  }
+  return tokens;
+}
+
+QStringList daemonArgs(const QTemporaryDir& dir) {
+  return {"--mode",    "live",
+          "--db",      dir.filePath("inv.db"),
+          "--tokens",  dir.filePath("tokens.yaml"),
+          "--cluster", dir.filePath("cluster.yaml")};
+}
+
+// A unary call that must succeed (a failure ends the test with its message).
+template <class Response, class Request, class Method>
+Response must(rpc::RemoteSession& c, Method method, const Request& request) {
+  grpc::ClientContext ctx;
+  c.prepare(ctx);
+  Response response;
+  const grpc::Status st = (c.stub().*method)(&ctx, request, &response);
+  if (!st.ok()) qFatal("call failed: %s", st.error_message().c_str());
+  return response;
+}
+
+v1::NodeInventorySummary nodeSummary(rpc::RemoteSession& c, const std::string& node) {
+  const auto list = must<v1::ListNodeInventoryResponse>(c, &v1::Scheduler::Stub::ListNodeInventory,
+                                                        v1::ListNodeInventoryRequest{});
+  for (const auto& n : list.nodes())
+    if (n.node() == node) return n;
+  return {};
+}
+
+v1::SnapshotNode snapshotNode(rpc::RemoteSession& c, const std::string& node) {
+  const auto snapshot =
+      must<v1::ClusterSnapshot>(c, &v1::Scheduler::Stub::GetSnapshot, v1::GetSnapshotRequest{});
+  for (const auto& n : snapshot.nodes())
+    if (n.name() == node) return n;
+  return {};
+}
+
+bool hasGpuFaultHold(const v1::SnapshotNode& n, const std::string& gpu) {
+  for (const auto& h : n.holds())
+    if (h.owner() == "gpu-fault" && h.gpu() == gpu) return true;
+  return false;
+}
+
+// Every event's reason so far, one per line (the stream is read until it goes quiet).
+QString eventReasons(rpc::RemoteSession& c) {
+  grpc::ClientContext ctx;
+  c.prepare(ctx);
+  ctx.set_deadline(std::chrono::system_clock::now() + std::chrono::milliseconds(1500));
+  auto reader = c.stub().WatchEvents(&ctx, v1::WatchEventsRequest{});
+  v1::WatchEventsResponse batch;
+  QString all;
+  while (reader->Read(&batch))
+    for (const auto& e : batch.events()) all += QString::fromStdString(e.reason()) + "\n";
+  return all;
+}
+
+v1::JobSpec migJob() {
+  v1::JobSpec job;
+  job.set_team("vision");
+  job.mutable_per_task()->set_mig_profile("3g.40gb");
+  return job;
+}
+
+grpc::Status report(rpc::RemoteSession& c, const v1::ReportInventoryRequest& r) {
+  grpc::ClientContext ctx;
+  c.prepare(ctx);
+  v1::ReportInventoryResponse response;
+  return c.stub().ReportInventory(&ctx, r, &response);
+}
+
+v1::ReportInventoryRequest goodReport(const std::string& host) {
+  v1::ReportInventoryRequest r;
+  r.set_node("gpu-a");
+  r.set_hostname(host);
+  for (uint32_t i = 0; i < 2; ++i) {
+    auto* g = r.add_gpus();
+    g->set_index(i);
+    g->set_model("H100-SXM5-80GB");
+    g->set_uuid("GPU-" + std::to_string(i));
+    g->set_mig_enabled(true);
+    g->set_mig_layout("3g.40gb@0,3g.40gb@4");
+  }
+  return r;
+}
+
+}  // namespace
+
+class TestAgentInventoryE2e : public QObject {
+  Q_OBJECT
+
+ private slots:
+  void gpuVanishesAndComesBack() {
+    QTemporaryDir dir;
+    auto tokens = writeFiles(dir);
+    serveNode(dir, 2, "3g.40gb@0,3g.40gb@4");
+    Daemon d;
+    QVERIFY2(d.start(daemonArgs(dir)), qPrintable(d.log()));
+    auto viewer = d.client(tokens["viewer"]);
+    AgentProcess agent(d.address(), dir.filePath("agent.token"), "gpu-a", {"--dcgm-url", ""});
+    QTRY_COMPARE_WITH_TIMEOUT(nodeSummary(*viewer, "gpu-a").admission(), std::string("known"),
+                              15000);
+    QCOMPARE(nodeSummary(*viewer, "gpu-a").gpus(), 2u);
+    QCOMPARE(snapshotNode(*viewer, "gpu-a").state(), std::string("up"));
+
+    serveNode(dir, 1, "3g.40gb@0,3g.40gb@4");  // GPU 1 is gone from the node
+    QTRY_VERIFY_WITH_TIMEOUT(hasGpuFaultHold(snapshotNode(*viewer, "gpu-a"), "gpu-a/1"), 15000);
+    QCOMPARE(snapshotNode(*viewer, "gpu-a").state(), std::string("draining"));
+    QCOMPARE(nodeSummary(*viewer, "gpu-a").missing_gpus_size(), 1);
+    QCOMPARE(nodeSummary(*viewer, "gpu-a").missing_gpus(0), std::string("gpu-a/1"));
+    QVERIFY2(eventReasons(*viewer).contains(
+                 "GPU gpu-a/1: missing from the node's inventory: held out (fault)"),
+             qPrintable(eventReasons(*viewer)));
+
+    serveNode(dir, 2, "3g.40gb@0,3g.40gb@4");  // back
+    QTRY_COMPARE_WITH_TIMEOUT(snapshotNode(*viewer, "gpu-a").state(), std::string("up"), 15000);
+    QVERIFY(!hasGpuFaultHold(snapshotNode(*viewer, "gpu-a"), "gpu-a/1"));
+    QCOMPARE(nodeSummary(*viewer, "gpu-a").missing_gpus_size(), 0);
+    QVERIFY(
+        eventReasons(*viewer).contains("GPU gpu-a/1: back in the node's inventory: hold lifted"));
+    QCOMPARE(agent.terminate(), 0);
+    QVERIFY2(agent.log().contains("tesserad took the inventory: node gpu-a known"),
+             qPrintable(agent.log()));
+    QVERIFY2(d.log().contains("msg=inventory"), qPrintable(d.log()));
+  }
+
+  void migLayoutChangedOnTheNodeIsFollowed() {
+    QTemporaryDir dir;
+    auto tokens = writeFiles(dir);
+    serveNode(dir, 2, "3g.40gb@0,3g.40gb@4");
+    Daemon d;
+    QVERIFY2(d.start(daemonArgs(dir)), qPrintable(d.log()));
+    auto admin = d.client(tokens["admin"]);
+    // A job on one of the 3g.40gb instances: the change below takes its instance away.
+    grpc::ClientContext ctx;
+    admin->prepare(ctx);
+    v1::SubmitRequest submit;
+    *submit.mutable_job() = migJob();
+    v1::SubmitResponse submitted;
+    const grpc::Status st = admin->stub().Submit(&ctx, submit, &submitted);
+    QVERIFY2(st.ok(), st.error_message().c_str());
+    AgentProcess agent(d.address(), dir.filePath("agent.token"), "gpu-a", {"--dcgm-url", ""});
+    QTRY_VERIFY_WITH_TIMEOUT(
+        snapshotGpu(*admin, "gpu-a", 0).mig_layout().find('*') != std::string::npos ||
+            snapshotGpu(*admin, "gpu-a", 1).mig_layout().find('*') != std::string::npos,
+        15000);
+    const int busy =
+        snapshotGpu(*admin, "gpu-a", 0).mig_layout().find('*') != std::string::npos ? 0 : 1;
+
+    serveNode(dir, 2, "7g.80gb@0");
+    // Both GPUs follow the node in one report; only the busy one names a job. (The snapshot's
+    // layout is not checked: with no executor the engine may repartition a free GPU again for
+    // the requeued job.)
+    const QString change =
+        "gpu-a/%1: MIG layout changed on the node: 3g.40gb@0,3g.40gb@4 -> "
+        "7g.80gb@0";
+    QTRY_VERIFY_WITH_TIMEOUT(
+        eventReasons(*admin).contains(change.arg(busy) + QString(" (instances in use gone: job "
+                                                                 "%1 on 3g.40gb@")
+                                                             .arg(submitted.id())),
+        15000);
+    QVERIFY(eventReasons(*admin).contains(change.arg(1 - busy) + "\n"));
+    QTRY_VERIFY_WITH_TIMEOUT(
+        agent.log().contains(
+            QString("warning: gpu-a/%1: job %2 on 3g.40gb@").arg(busy).arg(submitted.id())),
+        10000);
+    QVERIFY(agent.log().contains("the instance is gone from the node; requeued"));
+    QCOMPARE(agent.terminate(), 0);
+  }
+
+  void newNodeWaitsForAdmission() {
+    QTemporaryDir dir;
+    auto tokens = writeFiles(dir);
+    serveNode(dir, 2, "3g.40gb@0,3g.40gb@4");
+    Daemon d;
+    QVERIFY2(d.start(daemonArgs(dir)), qPrintable(d.log()));
+    auto viewer = d.client(tokens["viewer"]);
+    AgentProcess agent(d.address(), dir.filePath("agent.token"), "gpu-new", {"--dcgm-url", ""});
+    QTRY_COMPARE_WITH_TIMEOUT(nodeSummary(*viewer, "gpu-new").admission(),
+                              std::string("pending-admission"), 15000);
+    QCOMPARE(snapshotNode(*viewer, "gpu-new").name(), std::string());  // not schedulable
+    QVERIFY(eventReasons(*viewer).contains("node gpu-new"));
+    const QStringList ctl{"ctl", "--server", QString::fromStdString(d.address()), "--token-file"};
+    const Run listed = runTessera(QStringList(ctl) << dir.filePath("viewer.token") << "node"
+                                                   << "list");
+    QCOMPARE(listed.code, 0);
+    QVERIFY2(listed.out.contains("gpu-new") && listed.out.contains("pending-admission"),
+             listed.out.constData());
+    // A viewer may not admit; an admin may, once.
+    const Run denied = runTessera(QStringList(ctl) << dir.filePath("viewer.token") << "node"
+                                                   << "admit"
+                                                   << "gpu-new");
+    QVERIFY(denied.code != 0);
+    const Run admitted = runTessera(QStringList(ctl) << dir.filePath("admin.token") << "node"
+                                                     << "admit"
+                                                     << "gpu-new");
+    QVERIFY2(admitted.code == 0, admitted.err.constData());
+    QVERIFY2(admitted.out.contains("node gpu-new admitted by node-admin"),
+             admitted.out.constData());
+    QCOMPARE(nodeSummary(*viewer, "gpu-new").admission(), std::string("admitted"));
+    const Run again = runTessera(QStringList(ctl) << dir.filePath("admin.token") << "node"
+                                                  << "admit"
+                                                  << "gpu-new");
+    QVERIFY(again.code != 0);
+    QVERIFY2(again.err.contains("node 'gpu-new' is already admitted"), again.err.constData());
+    const Run unknown = runTessera(QStringList(ctl) << dir.filePath("admin.token") << "node"
+                                                    << "admit"
+                                                    << "nobody");
+    QVERIFY2(unknown.err.contains("no node 'nobody' has reported its inventory"),
+             unknown.err.constData());
+    QCOMPARE(agent.terminate(), 0);
+  }
+
+  void reportsAgainAfterTesseradRestarts() {
+    QTemporaryDir dir;
+    auto tokens = writeFiles(dir);
+    serveNode(dir, 2, "3g.40gb@0,3g.40gb@4");
+    Daemon d;
+    QVERIFY2(d.start(daemonArgs(dir)), qPrintable(d.log()));
+    const int port = d.port();
+    AgentProcess agent(d.address(), dir.filePath("agent.token"), "gpu-a", {"--dcgm-url", ""});
+    QTRY_COMPARE_WITH_TIMEOUT(nodeSummary(*d.client(tokens["viewer"]), "gpu-a").gpus(), 2u, 15000);
+    d.kill();
+    QTRY_VERIFY_WITH_TIMEOUT(agent.log().contains("unreachable"), 15000);
+    Daemon back;
+    QVERIFY2(back.start(daemonArgs(dir) << "--listen" << QString("127.0.0.1:%1").arg(port)),
+             qPrintable(back.log()));
+    // The new process knows no reports: only a resent inventory can put the node in its list.
+    QTRY_COMPARE_WITH_TIMEOUT(nodeSummary(*back.client(tokens["viewer"]), "gpu-a").gpus(), 2u,
+                              20000);
+    QCOMPARE(agent.log().count("tessera agent: inventory: 2 GPUs"), 1);  // probed once
+    QCOMPARE(agent.terminate(), 0);
+    QCOMPARE(back.terminate(), 0);
+  }
+
+  void badReportsAreRefused() {
+    QTemporaryDir dir;
+    auto tokens = writeFiles(dir);
+    Daemon d;
+    QVERIFY2(d.start(daemonArgs(dir)), qPrintable(d.log()));
+    auto agent = d.client(tokens["agent"]);
+    QVERIFY(report(*agent, goodReport("host-1")).ok());
+
+    auto noUuid = goodReport("host-1");
+    noUuid.mutable_gpus(1)->clear_uuid();
+    grpc::Status st = report(*agent, noUuid);
+    QCOMPARE(st.error_code(), grpc::StatusCode::INVALID_ARGUMENT);
+    QVERIFY2(st.error_message().starts_with("gpus[1].uuid: '' is empty or repeated"),
+             st.error_message().c_str());
+
+    auto unknownModel = goodReport("host-1");
+    unknownModel.mutable_gpus(0)->set_model("Z100-SXM9");
+    st = report(*agent, unknownModel);
+    QCOMPARE(st.error_code(), grpc::StatusCode::INVALID_ARGUMENT);
+    QVERIFY2(st.error_message().starts_with("gpus[0].model: unknown GPU model 'Z100-SXM9'"),
+             st.error_message().c_str());
+
+    auto badLayout = goodReport("host-1");
+    badLayout.mutable_gpus(0)->set_mig_layout("3g.40gb@1");
+    st = report(*agent, badLayout);
+    QCOMPARE(st.error_code(), grpc::StatusCode::INVALID_ARGUMENT);
+    QVERIFY2(st.error_message().starts_with("gpus[0].mig_layout: "), st.error_message().c_str());
+
+    auto layoutWithoutMig = goodReport("host-1");
+    layoutWithoutMig.mutable_gpus(0)->set_mig_enabled(false);
+    st = report(*agent, layoutWithoutMig);
+    QCOMPARE(st.error_code(), grpc::StatusCode::INVALID_ARGUMENT);
+    QVERIFY2(st.error_message() == "gpus[0].mig_layout: given while mig_enabled is false",
+             st.error_message().c_str());
+
+    st = report(*agent, goodReport("host-2"));  // another machine claims gpu-a
+    QCOMPARE(st.error_code(), grpc::StatusCode::FAILED_PRECONDITION);
+    QVERIFY2(st.error_message().starts_with(
+                 "node: 'gpu-a' is already reported by host 'host-1'; this report comes from "
+                 "host 'host-2'"),
+             st.error_message().c_str());
+
+    auto noName = goodReport("host-1");
+    noName.clear_node();
+    st = report(*agent, noName);
+    QCOMPARE(st.error_code(), grpc::StatusCode::INVALID_ARGUMENT);
+    QVERIFY2(st.error_message().starts_with("node: empty"), st.error_message().c_str());
+
+    st = report(*d.client(tokens["viewer"]), goodReport("host-1"));
+    QCOMPARE(st.error_code(), grpc::StatusCode::PERMISSION_DENIED);
+    // None of the refused reports changed anything: the node is up with its two GPUs.
+    auto viewer = d.client(tokens["viewer"]);
+    QCOMPARE(snapshotNode(*viewer, "gpu-a").state(), std::string("up"));
+    QCOMPARE(nodeSummary(*viewer, "gpu-a").hostname(), std::string("host-1"));
+    QCOMPARE(d.terminate(), 0);
+  }
+};
+
+QTEST_GUILESS_MAIN(TestAgentInventoryE2e)
+#include "tst_agent_inventory_e2e.moc"

@@ -1,0 +1,164 @@
+// Node inventories through the Backend (live mode, the demo cluster): auto-admission, a GPU
+// reported faulty held and lifted, its hold surviving a restart and telemetry without an Xid,
+// an admission kept across a restart, model and MIG-mode mismatches and GPUs the model lacks as
+// warnings, and a simulated-live backend refusing reports.
+#include <QTemporaryDir>
+#include <QtTest>
+
+#include "backend_test_util.h"
+#include "clusterspec/cluster_spec.h"
+#include "service/backend.h"
+#include "workload/workload_spec.h"
+
+using namespace tessera;
+using namespace tessera::test;
+
+namespace {
+
+struct Fixture {
+  QTemporaryDir dir;
+  std::unique_ptr<Backend> open(BackendMode mode = BackendMode::Live, bool autoAdmit = false) {
+    BackendConfig c;
+    c.database = dir.filePath("inv.db").toStdString();
+    c.mode = mode;
+    c.cluster = demoCluster();
+    c.tenants = *demoWorkload();
+    c.tenants.jobs.clear();
+    c.runCycles = false;
+    c.autoAdmitNodes = autoAdmit;
+    auto b = Backend::open(c);
+    if (!b) qFatal("open: %s", b.error().str().c_str());
+    return std::move(*b);
+  }
+};
+
+// pod-a-01 as the demo cluster has it: 8 H100s, no MIG.
+InventoryReport podA01() {
+  InventoryReport r;
+  r.node = "pod-a-01";
+  r.hostname = "pod-a-01";
+  for (int i = 0; i < 8; ++i) {
+    InventoryGpu g;
+    g.index = i;
+    g.model = "H100-SXM5-80GB";
+    g.uuid = "GPU-" + std::to_string(i);
+    r.gpus.push_back(g);
+  }
+  return r;
+}
+
+std::variant<InventoryReply, ApiError> report(Backend& b, const InventoryReport& r) {
+  return await<InventoryReply>([&](auto reply) { b.reportInventory(r, reply); });
+}
+
+bool heldFor(Backend& b, const std::string& gpu) {
+  bool held = false;
+  b.inspect([&](const Engine& e) {
+    const Gpu* g = e.cluster().findGpu(gpu);
+    held = g && e.nodeHolds(g->node).find(HoldOwner::GpuFault, g->id) != nullptr;
+  });
+  return held;
+}
+
+bool contains(const std::vector<std::string>& lines, const std::string& line) {
+  return std::find(lines.begin(), lines.end(), line) != lines.end();
+}
+
+}  // namespace
+
+class TstNodeInventory : public QObject {
+  Q_OBJECT
+
+ private slots:
+  void autoAdmitAdmitsOnTheFirstReport() {
+    Fixture f;
+    auto b = f.open(BackendMode::Live, true);
+    InventoryReport r = podA01();
+    r.node = r.hostname = "new-1";
+    const InventoryReply reply = ok(report(*b, r));
+    QCOMPARE(reply.admission, Admission::Admitted);
+    QVERIFY(contains(reply.changes,
+                     "node new-1 announced itself and was admitted (inventory.auto_admit)"));
+    QCOMPARE(ok(report(*b, r)).changes.size(), size_t{0});  // said once
+  }
+
+  void anAdmissionSurvivesARestart() {
+    Fixture f;
+    InventoryReport r = podA01();
+    r.node = r.hostname = "new-2";
+    {
+      auto b = f.open();
+      QCOMPARE(ok(report(*b, r)).admission, Admission::Pending);
+      QCOMPARE(ok(await<std::string>([&](auto x) { b->admitNode("new-2", "alice", x); })),
+               std::string("node new-2 admitted by alice"));
+    }
+    auto b = f.open();
+    QCOMPARE(ok(report(*b, r)).admission, Admission::Admitted);
+  }
+
+  void aFaultyGpuIsHeldUntilReportedHealthy() {
+    Fixture f;
+    InventoryReport r = podA01();
+    r.gpus[3].fault = "GPU has fallen off the bus";
+    {
+      auto b = f.open();
+      const InventoryReply reply = ok(report(*b, r));
+      QVERIFY(
+          contains(reply.changes, "GPU pod-a-01/3: GPU has fallen off the bus: held out (fault)"));
+      QVERIFY(heldFor(*b, "pod-a-01/3"));
+    }
+    // After a restart the hold is still the inventory's: telemetry without an Xid keeps it.
+    auto b = f.open();
+    QVERIFY(heldFor(*b, "pod-a-01/3"));
+    auto scrape =
+        parseDcgmMetrics("DCGM_FI_DEV_GPU_UTIL{gpu=\"3\",Hostname=\"pod-a-01\"} 5\n", "test");
+    QVERIFY(scrape.ok());
+    ok(await<TelemetryPush>([&](auto x) { b->pushTelemetry(*scrape, "", x); }));
+    QVERIFY(heldFor(*b, "pod-a-01/3"));
+    r.gpus[3].fault.clear();
+    QVERIFY(contains(ok(report(*b, r)).changes,
+                     "GPU pod-a-01/3: back in the node's inventory: hold lifted"));
+    QVERIFY(!heldFor(*b, "pod-a-01/3"));
+  }
+
+  void mismatchesAreWarnings() {
+    Fixture f;
+    auto b = f.open();
+    InventoryReport r = podA01();
+    r.gpus[0].model = "A100-SXM4-80GB";
+    r.gpus[1].migEnabled = true;
+    r.gpus[1].migLayout = "-";
+    InventoryGpu extra = r.gpus[2];
+    extra.index = 8;
+    extra.uuid = "GPU-8";
+    r.gpus.push_back(extra);
+    r.warnings = {"H100-SXM5-80GB: profile 19 has 9984 MiB on the node, the catalog says 10240"};
+    const InventoryReply reply = ok(report(*b, r));
+    QCOMPARE(reply.admission, Admission::Known);
+    QVERIFY(contains(reply.warnings, r.warnings[0]));  // the agent's catalog check, kept
+    QVERIFY(contains(reply.warnings,
+                     "pod-a-01/0 is A100-SXM4-80GB on the node but H100-SXM5-80GB in the "
+                     "cluster model"));
+    QVERIFY(contains(reply.warnings,
+                     "pod-a-01/1: MIG mode is on on the node but not in the cluster model"));
+    QVERIFY(contains(reply.warnings,
+                     "pod-a-01 reports GPU 8, which the cluster model lacks (it has 8)"));
+    const auto listed =
+        ok(await<std::vector<NodeInventoryView>>([&](auto x) { b->nodeInventory(x); }));
+    QCOMPARE(listed.size(), size_t{1});
+    QCOMPARE(listed[0].warnings, reply.warnings);
+  }
+
+  void aSimulatedClusterRefusesReports() {
+    Fixture f;
+    auto b = f.open(BackendMode::SimulatedLive);
+    const auto refused = report(*b, podA01());
+    QVERIFY(std::holds_alternative<ApiError>(refused));
+    QCOMPARE(std::get<ApiError>(refused).kind, ErrorKind::FailedPrecondition);
+    QCOMPARE(std::get<ApiError>(refused).message,
+             std::string("node inventories are taken in live mode only"));
+  }
+};
+
+QTEST_GUILESS_MAIN(TstNodeInventory)
+#include "tst_node_inventory.moc"
