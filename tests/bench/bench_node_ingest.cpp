@@ -31,6 +31,7 @@
 #include "rpc/client.h"
 #include "rpc/convert.h"
 #include "rpc/server.h"
+#include "service/backend.h"
 #include "workload/workload_spec.h"
 
 using namespace tessera;
