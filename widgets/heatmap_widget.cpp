@@ -13,6 +13,7 @@
 #include <unordered_map>
 
 #include "engine_text.h"
+#include "node_holds_text.h"
 
 namespace tessera::widgets {
 
@@ -937,6 +938,13 @@ QString HeatmapWidget::nodeToolTip(int layoutNode) const {
                      .arg(qs(n.pool).toHtmlEscaped(), stateText(layoutNode));
   if (const int zones = layout_.nodes()[static_cast<size_t>(layoutNode)].zoneCount; zones > 1)
     html += QStringLiteral("<br>") + tr("GPUs in %1 NUMA zones").arg(zones);
+  // The state's reason is one hold's; a node out for Slurm and an operator at once has two, and
+  // clearing one leaves it out: list each with its owner.
+  QStringList holds = NodeHolds::lines(n, snapshot_.executor.name);
+  for (QString& h : holds) h = h.toHtmlEscaped();
+  if (!holds.isEmpty())
+    html += QStringLiteral("<br>") + tr("Holds:") + QStringLiteral("<br>&nbsp;&nbsp;") +
+            holds.join(QStringLiteral("<br>&nbsp;&nbsp;"));
   return html;
 }
 
