@@ -215,6 +215,10 @@ class HeatmapWidget : public QWidget {
   void computeFragmentation();
   void refreshFlags();
   void setHover(int tile, int instance);
+  // The keyboard's GPU cursor (heatmap_keys.cpp): the hover tile, moved by the arrow keys.
+  [[nodiscard]] int tileToward(int from, int dx, int dy) const;
+  bool cursorKey(QKeyEvent* e);
+  void selectAtCursor(Qt::KeyboardModifiers mods);
   void clickAt(QPointF viewPos, Qt::KeyboardModifiers mods);
   void finishRubberBand(Qt::KeyboardModifiers mods);
   void panBy(QPointF delta);
