@@ -409,27 +409,45 @@ class HeatmapWidget::Painter {
     return {interpolate(scaleOf(w_.layer_), std::round(*v * 64) / 64)};
   }
 
-  // Every visible tile, batched by color: one brush change per color, not per tile.
-  void tiles() {
-    fills_.clear();
-    hatched_.clear();
-    for (int k : w_.visibleTiles_) {
-      const Look l = look(k);
-      const QRectF r = view(layout_.tiles()[static_cast<size_t>(k)].rect);
-      fills_.emplace_back(l.fill, r);
-      if (l.hatched) hatched_.push_back(r);
+  // Each tile's fill for the layer shown, and the tiles in fill order: kept until the snapshot,
+  // the layer or the demand changes (HeatmapWidget::Fills).
+  void computeFills() {
+    Fills& f = w_.fills_;
+    const size_t n = layout_.tiles().size();
+    f.fill.resize(n);
+    f.hatched.resize(n);
+    f.byFill.resize(n);
+    for (size_t k = 0; k < n; ++k) {
+      const Look l = look(static_cast<int>(k));
+      f.fill[k] = l.fill;
+      f.hatched[k] = l.hatched ? 1 : 0;
+      f.byFill[k] = static_cast<int>(k);
     }
-    std::sort(fills_.begin(), fills_.end(),
-              [](const auto& a, const auto& b) { return a.first < b.first; });
+    std::stable_sort(f.byFill.begin(), f.byFill.end(), [&f](int a, int b) {
+      return f.fill[static_cast<size_t>(a)] < f.fill[static_cast<size_t>(b)];
+    });
+    f.valid = true;
+  }
+
+  // Every exposed tile, batched by color: one brush change per color, not per tile.
+  void tiles() {
+    if (!w_.fills_.valid) computeFills();
+    const Fills& f = w_.fills_;
+    hatched_.clear();
     p_.setPen(Qt::NoPen);
-    for (size_t i = 0; i < fills_.size();) {
-      size_t j = i;
+    for (size_t i = 0; i < f.byFill.size();) {
+      const QRgb fill = f.fill[static_cast<size_t>(f.byFill[i])];
       rects_.clear();
-      while (j < fills_.size() && fills_[j].first == fills_[i].first)
-        rects_.push_back(fills_[j++].second);
-      p_.setBrush(rgb(fills_[i].first));
+      for (; i < f.byFill.size() && f.fill[static_cast<size_t>(f.byFill[i])] == fill; ++i) {
+        const auto k = static_cast<size_t>(f.byFill[i]);
+        const QRectF& scene = layout_.tiles()[k].rect;
+        if (!scene.intersects(sceneExposed_)) continue;
+        rects_.push_back(view(scene));
+        if (f.hatched[k]) hatched_.push_back(rects_.back());
+      }
+      if (rects_.empty()) continue;
+      p_.setBrush(rgb(fill));
       p_.drawRects(rects_.data(), static_cast<int>(rects_.size()));
-      i = j;
     }
     if (!hatched_.empty()) {
       p_.setBrush(hatchBrush());
@@ -442,9 +460,10 @@ class HeatmapWidget::Painter {
   void faultMarks() {
     p_.setPen(Qt::NoPen);
     p_.setBrush(rgb(color::fault));
-    for (int k : w_.visibleTiles_) {
-      if (!w_.gpuOf(k).fault) continue;
-      const QRectF r = view(layout_.tiles()[static_cast<size_t>(k)].rect);
+    for (int k : w_.faultTiles_) {
+      const QRectF& scene = layout_.tiles()[static_cast<size_t>(k)].rect;
+      if (!scene.intersects(sceneExposed_)) continue;
+      const QRectF r = view(scene);
       const double side = std::max(3.0, r.width() * 0.4);
       const QPointF corner[3] = {r.topRight(), r.topRight() - QPointF(side, 0),
                                  r.topRight() + QPointF(0, side)};
@@ -618,7 +637,6 @@ class HeatmapWidget::Painter {
   const HeatmapLayout& layout_;
   double tilePx_;
   QRectF sceneExposed_;
-  std::vector<std::pair<QRgb, QRectF>> fills_;
   std::vector<QRectF> hatched_;
   std::vector<QRectF> rects_;
 };
@@ -659,6 +677,9 @@ void HeatmapWidget::rebuild() {
         static_cast<quint8>(nodeStateOf(snapshot_.nodes[static_cast<size_t>(n.snapshotNode)])));
   computeTeams();
   computeFragmentation();
+  faultTiles_.clear();
+  for (size_t k = 0; k < layout_.tiles().size(); ++k)
+    if (gpuOf(static_cast<int>(k)).fault) faultTiles_.push_back(static_cast<int>(k));
   refreshFlags();
   if (autoFit_) fitToView();
   update();
@@ -697,6 +718,7 @@ double HeatmapWidget::tileFragmentation(int tile) const {
 }
 
 void HeatmapWidget::computeFragmentation() {
+  fills_.valid = false;
   const auto values =
       gpuFragmentation(snapshot_, demand_, catalog_ ? *catalog_ : GpuCatalog::builtin());
   tileFragmentation_.assign(layout_.tiles().size(), 0.0f);
@@ -747,6 +769,7 @@ void HeatmapWidget::refreshFlags() {
 void HeatmapWidget::setLayer(HeatmapLayer layer) {
   if (layer_ == layer) return;
   layer_ = layer;
+  fills_.valid = false;
   update();
 }
 
