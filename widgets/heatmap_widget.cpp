@@ -668,8 +668,13 @@ void HeatmapWidget::setSnapshot(const ClusterSnapshot& snapshot) {
 
 // Everything derived from the snapshot; the view and what the operator is doing stay.
 void HeatmapWidget::rebuild() {
+  // The keyboard's GPU cursor (the hover tile) stays on its GPU across refreshes.
+  const QString cursor = hoverTile_ >= 0 ? keyOf(hoverTile_) : QString();
   layout_.build(snapshot_);
-  hoverTile_ = hoverInstance_ = -1;
+  hoverInstance_ = -1;
+  const auto slash = cursor.lastIndexOf(QLatin1Char('/'));
+  hoverTile_ =
+      cursor.isEmpty() ? -1 : layout_.tileOf(cursor.left(slash), cursor.mid(slash + 1).toInt());
   resolveDropTarget();
   nodeState_.clear();
   for (const HeatmapNodeBox& n : layout_.nodes())

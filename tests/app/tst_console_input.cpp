@@ -69,6 +69,18 @@ QStringList moveTo(QPoint global) {
   return {QStringLiteral("mousemove"), QString::number(global.x()), QString::number(global.y())};
 }
 
+// `first`, then `key` `times` times, 15 ms apart (xdotool's default pace loses presses under
+// load).
+QStringList keys(const QString& first, const QString& key, int times) {
+  QStringList chain{"key", first};
+  if (times > 0)
+    chain << "key"
+          << "--delay"
+          << "15"
+          << "--repeat" << QString::number(times) << key;
+  return chain;
+}
+
 QStringList pause(double seconds) {
   return {QStringLiteral("sleep"), QString::number(seconds)};
 }
@@ -148,7 +160,7 @@ class TstConsoleInput : public QObject {
             });
     const QPoint from = rowCenter(queue, kHeldJob);
     xdo(moveTo(from) + QStringList{"mousedown", "1"} + moveTo(from + QPoint(12, 0)) +
-        moveTo(from + QPoint(30, -10)) + pause(0.2) + moveTo(target->second) + pause(1.2) +
+        moveTo(from + QPoint(30, -10)) + pause(0.2) + moveTo(target->second) + pause(3) +
         QStringList{"mouseup", "1"});
     sampler.stop();
     // The engine's answer, not the pending orange: the job is held, so it says it would wait.
@@ -216,26 +228,14 @@ class TstConsoleInput : public QObject {
     xdo(moveTo({1919, 1079}) + QStringList{"key", "F6"});
     QTRY_VERIFY(heatmap->hasFocus());
     // The first Right puts the cursor on the first GPU; each further one steps to the next.
-    QStringList keys{"key", "Right"};
-    if (tile > 0)
-      keys << "key"
-           << "--delay"
-           << "2"
-           << "--repeat" << QString::number(tile) << "Right";
-    xdo(keys + QStringList{"key", "Return"});
+    xdo(keys("Right", "Right", tile) + QStringList{"key", "Return"});
     QTRY_COMPARE(heatmap->selectedGpus(), QStringList{target->first});
 
     xdo({"key", "shift+F6"});
     QTRY_VERIFY(queue->hasFocus());
     const int row = queueRow(queue, kHeldJob);
     QVERIFY(row >= 0);
-    QStringList down{"key", "Home"};
-    if (row > 0)
-      down << "key"
-           << "--delay"
-           << "2"
-           << "--repeat" << QString::number(row) << "Down";
-    xdo(down);
+    xdo(keys("Home", "Down", row));
     QTRY_COMPARE(queue->currentIndex().data(widgets::JobTableModel::JobIdRole).toULongLong(),
                  kHeldJob);
     xdo({"key", "g"});
@@ -270,10 +270,9 @@ class TstConsoleInput : public QObject {
         QTest::qWaitFor([&] { return placementOf(window, kHeldJob) == gpu; }, 15000);
     QStringList log;
     for (int i = 0; i < window.activity()->count(); ++i) log << window.activity()->item(i)->text();
-    QVERIFY2(placed,
-             qPrintable(QString("job %1 on \"%2\", not %3; activity:\n%4")
-                            .arg(kHeldJob)
-                            .arg(placementOf(window, kHeldJob), gpu, log.join('\n'))));
+    QVERIFY2(placed, qPrintable(QString("job %1 on \"%2\", not %3; activity:\n%4")
+                                    .arg(kHeldJob)
+                                    .arg(placementOf(window, kHeldJob), gpu, log.join('\n'))));
   }
 
   static int queueRow(QTreeView* view, JobId job) {
