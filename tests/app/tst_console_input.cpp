@@ -60,7 +60,7 @@ void xdo(const QStringList& chain) {
   QProcess p;
   p.start(QStringLiteral("xdotool"), chain);
   QVERIFY2(p.waitForStarted(5000), "xdotool did not start");
-  QTRY_VERIFY_WITH_TIMEOUT(p.state() == QProcess::NotRunning, 20000);
+  QTRY_VERIFY_WITH_TIMEOUT(p.state() == QProcess::NotRunning, 120000);
   QVERIFY2(p.exitStatus() == QProcess::NormalExit && p.exitCode() == 0,
            qPrintable(QString::fromLocal8Bit(p.readAllStandardError())));
 }
