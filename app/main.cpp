@@ -5,7 +5,6 @@
 #include <QLibraryInfo>
 #include <QLocale>
 #include <QSettings>
-#include <QTimer>
 #include <QTranslator>
 
 #include <cstdio>
@@ -104,8 +103,8 @@ int runWithoutDisplay(int argc, char** argv) {
 
 // Renders the window to `file` once it has been laid out, then quits (0, or 2 if not written).
 void screenshotLater(tessera::console::MainWindow& window, const QString& file) {
-  // Long enough for the embedded engine's first cycle and the first refresh to be painted.
-  QTimer::singleShot(2500, &window, [&window, file] {
+  // Once the charts hold some history (the embedded engine's first cycles painted meanwhile).
+  window.whenChartsFilled([&window, file] {
     const bool ok = window.grab().save(file);
     std::fprintf(ok ? stdout : stderr, ok ? "wrote %s\n" : "tessera: cannot write %s\n",
                  qPrintable(file));

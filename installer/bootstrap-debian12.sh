@@ -25,6 +25,9 @@ PACKAGES=(
   # headless GUI at run/test time: without a font every glyph renders as a box;
   # fonts-wqy-microhei: CJK glyphs for the Simplified Chinese translation
   xvfb xauth fonts-dejavu-core fonts-wqy-microhei
+  # the console's real-input tests (tests/app/tst_console_input*) move a real pointer and type
+  # real keys on their own Xvfb display with it
+  xdotool
   # Slurm 22.05 as the live executor and the single-host test cluster (tests/slurm): the daemons,
   # the clients (sbatch/squeue/scontrol) and munge; slurm-wlm-basic-plugins (pulled in) carries
   # job_submit/lua (with liblua5.1), topology/tree and jobcomp/filetxt. Installing starts nothing:

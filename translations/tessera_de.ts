@@ -789,6 +789,18 @@
         <source>Demo speed</source>
         <translation>Demo-Tempo</translation>
     </message>
+    <message>
+        <source>Pin to selected GPUs</source>
+        <translation>An die ausgewählten GPUs binden</translation>
+    </message>
+    <message>
+        <source>Go to heatmap</source>
+        <translation>Zur Heatmap</translation>
+    </message>
+    <message>
+        <source>Go to pending queue</source>
+        <translation>Zur Warteschlange „Wartend“</translation>
+    </message>
 </context>
 <context>
     <name>tessera::console::SettingsDialog</name>
@@ -2231,6 +2243,10 @@ Seit %1</translation>
         <source>GPU fault</source>
         <translation>GPU-Fehler</translation>
     </message>
+    <message>
+        <source>Holds:</source>
+        <translation>Zurückgehalten von:</translation>
+    </message>
 </context>
 <context>
     <name>tessera::widgets::IdleGpuModel</name>
@@ -2491,6 +2507,14 @@ Seit %1</translation>
         <source>What would help:</source>
         <translation>Was helfen würde:</translation>
     </message>
+    <message>
+        <source>Slurm job %1: %2</source>
+        <translation>Slurm-Job %1: %2</translation>
+    </message>
+    <message>
+        <source>Slurm differs from Tessera&apos;s state (%1)</source>
+        <translation>Slurm weicht vom Zustand in Tessera ab (%1)</translation>
+    </message>
 </context>
 <context>
     <name>tessera::widgets::JobQueueView</name>
@@ -2612,6 +2636,10 @@ Seit %1</translation>
     <message>
         <source>Slurm job</source>
         <translation>Slurm-Job</translation>
+    </message>
+    <message>
+        <source>Slurm %1</source>
+        <translation>Slurm %1</translation>
     </message>
 </context>
 <context>
@@ -2813,6 +2841,37 @@ Seit %1</translation>
     <message>
         <source>job %1</source>
         <translation>Job %1</translation>
+    </message>
+</context>
+<context>
+    <name>tessera::widgets::NodeHolds</name>
+    <message>
+        <source>operator</source>
+        <translation>Operator</translation>
+    </message>
+    <message>
+        <source>node failure</source>
+        <translation>Knotenausfall</translation>
+    </message>
+    <message>
+        <source>GPU fault</source>
+        <translation>GPU-Fehler</translation>
+    </message>
+    <message>
+        <source>MIG reconfiguration</source>
+        <translation>MIG-Umkonfiguration</translation>
+    </message>
+    <message>
+        <source>%1: %2</source>
+        <translation>%1: %2</translation>
+    </message>
+    <message>
+        <source>down</source>
+        <translation>ausgefallen</translation>
+    </message>
+    <message>
+        <source>draining</source>
+        <translation>wird geleert</translation>
     </message>
 </context>
 <context>
@@ -3254,6 +3313,14 @@ Seit %1</translation>
     <message>
         <source>No tensor-activity telemetry for this range: the tensor line is hidden.</source>
         <translation>Keine Tensor-Aktivitätstelemetrie für diesen Zeitraum: Die Tensor-Linie wird ausgeblendet.</translation>
+    </message>
+    <message>
+        <source>Utilization</source>
+        <translation>Auslastung</translation>
+    </message>
+    <message>
+        <source>By team</source>
+        <translation>Nach Team</translation>
     </message>
 </context>
 </TS>

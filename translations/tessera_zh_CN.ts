@@ -789,6 +789,18 @@
         <source>Demo speed</source>
         <translation>演示速度</translation>
     </message>
+    <message>
+        <source>Pin to selected GPUs</source>
+        <translation>固定到所选 GPU</translation>
+    </message>
+    <message>
+        <source>Go to heatmap</source>
+        <translation>转到热图</translation>
+    </message>
+    <message>
+        <source>Go to pending queue</source>
+        <translation>转到等待队列</translation>
+    </message>
 </context>
 <context>
     <name>tessera::console::SettingsDialog</name>
@@ -2228,6 +2240,10 @@ Since %1</source>
         <source>GPU fault</source>
         <translation>GPU 故障</translation>
     </message>
+    <message>
+        <source>Holds:</source>
+        <translation>保留方：</translation>
+    </message>
 </context>
 <context>
     <name>tessera::widgets::IdleGpuModel</name>
@@ -2488,6 +2504,14 @@ Since %1</source>
         <source>What would help:</source>
         <translation>可行的办法：</translation>
     </message>
+    <message>
+        <source>Slurm job %1: %2</source>
+        <translation>Slurm 作业 %1：%2</translation>
+    </message>
+    <message>
+        <source>Slurm differs from Tessera&apos;s state (%1)</source>
+        <translation>Slurm 与 Tessera 的状态不一致（%1）</translation>
+    </message>
 </context>
 <context>
     <name>tessera::widgets::JobQueueView</name>
@@ -2609,6 +2633,10 @@ Since %1</source>
     <message>
         <source>Slurm job</source>
         <translation>Slurm 作业</translation>
+    </message>
+    <message>
+        <source>Slurm %1</source>
+        <translation>Slurm %1</translation>
     </message>
 </context>
 <context>
@@ -2810,6 +2838,37 @@ Since %1</source>
     <message>
         <source>job %1</source>
         <translation>作业 %1</translation>
+    </message>
+</context>
+<context>
+    <name>tessera::widgets::NodeHolds</name>
+    <message>
+        <source>operator</source>
+        <translation>操作员</translation>
+    </message>
+    <message>
+        <source>node failure</source>
+        <translation>节点故障</translation>
+    </message>
+    <message>
+        <source>GPU fault</source>
+        <translation>GPU 故障</translation>
+    </message>
+    <message>
+        <source>MIG reconfiguration</source>
+        <translation>MIG 重新配置</translation>
+    </message>
+    <message>
+        <source>%1: %2</source>
+        <translation>%1：%2</translation>
+    </message>
+    <message>
+        <source>down</source>
+        <translation>离线</translation>
+    </message>
+    <message>
+        <source>draining</source>
+        <translation>排空中</translation>
     </message>
 </context>
 <context>
@@ -3251,6 +3310,14 @@ Since %1</source>
     <message>
         <source>No tensor-activity telemetry for this range: the tensor line is hidden.</source>
         <translation>此时间范围内没有 Tensor 活跃度遥测：Tensor 曲线已隐藏。</translation>
+    </message>
+    <message>
+        <source>Utilization</source>
+        <translation>利用率</translation>
+    </message>
+    <message>
+        <source>By team</source>
+        <translation>按团队</translation>
     </message>
 </context>
 </TS>

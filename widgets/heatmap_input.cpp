@@ -128,6 +128,7 @@ void HeatmapWidget::setHover(int tile, int instance) {
 }
 
 void HeatmapWidget::keyPressEvent(QKeyEvent* e) {
+  if (cursorKey(e)) return;
   const QPointF center(width() / 2.0, height() / 2.0);
   switch (e->key()) {
     case Qt::Key_Space:

@@ -13,6 +13,7 @@
 #include <unordered_map>
 
 #include "engine_text.h"
+#include "node_holds_text.h"
 
 namespace tessera::widgets {
 
@@ -408,27 +409,45 @@ class HeatmapWidget::Painter {
     return {interpolate(scaleOf(w_.layer_), std::round(*v * 64) / 64)};
   }
 
-  // Every visible tile, batched by color: one brush change per color, not per tile.
-  void tiles() {
-    fills_.clear();
-    hatched_.clear();
-    for (int k : w_.visibleTiles_) {
-      const Look l = look(k);
-      const QRectF r = view(layout_.tiles()[static_cast<size_t>(k)].rect);
-      fills_.emplace_back(l.fill, r);
-      if (l.hatched) hatched_.push_back(r);
+  // Each tile's fill for the layer shown, and the tiles in fill order: kept until the snapshot,
+  // the layer or the demand changes (HeatmapWidget::Fills).
+  void computeFills() {
+    Fills& f = w_.fills_;
+    const size_t n = layout_.tiles().size();
+    f.fill.resize(n);
+    f.hatched.resize(n);
+    f.byFill.resize(n);
+    for (size_t k = 0; k < n; ++k) {
+      const Look l = look(static_cast<int>(k));
+      f.fill[k] = l.fill;
+      f.hatched[k] = l.hatched ? 1 : 0;
+      f.byFill[k] = static_cast<int>(k);
     }
-    std::sort(fills_.begin(), fills_.end(),
-              [](const auto& a, const auto& b) { return a.first < b.first; });
+    std::stable_sort(f.byFill.begin(), f.byFill.end(), [&f](int a, int b) {
+      return f.fill[static_cast<size_t>(a)] < f.fill[static_cast<size_t>(b)];
+    });
+    f.valid = true;
+  }
+
+  // Every exposed tile, batched by color: one brush change per color, not per tile.
+  void tiles() {
+    if (!w_.fills_.valid) computeFills();
+    const Fills& f = w_.fills_;
+    hatched_.clear();
     p_.setPen(Qt::NoPen);
-    for (size_t i = 0; i < fills_.size();) {
-      size_t j = i;
+    for (size_t i = 0; i < f.byFill.size();) {
+      const QRgb fill = f.fill[static_cast<size_t>(f.byFill[i])];
       rects_.clear();
-      while (j < fills_.size() && fills_[j].first == fills_[i].first)
-        rects_.push_back(fills_[j++].second);
-      p_.setBrush(rgb(fills_[i].first));
+      for (; i < f.byFill.size() && f.fill[static_cast<size_t>(f.byFill[i])] == fill; ++i) {
+        const auto k = static_cast<size_t>(f.byFill[i]);
+        const QRectF& scene = layout_.tiles()[k].rect;
+        if (!scene.intersects(sceneExposed_)) continue;
+        rects_.push_back(view(scene));
+        if (f.hatched[k]) hatched_.push_back(rects_.back());
+      }
+      if (rects_.empty()) continue;
+      p_.setBrush(rgb(fill));
       p_.drawRects(rects_.data(), static_cast<int>(rects_.size()));
-      i = j;
     }
     if (!hatched_.empty()) {
       p_.setBrush(hatchBrush());
@@ -441,9 +460,10 @@ class HeatmapWidget::Painter {
   void faultMarks() {
     p_.setPen(Qt::NoPen);
     p_.setBrush(rgb(color::fault));
-    for (int k : w_.visibleTiles_) {
-      if (!w_.gpuOf(k).fault) continue;
-      const QRectF r = view(layout_.tiles()[static_cast<size_t>(k)].rect);
+    for (int k : w_.faultTiles_) {
+      const QRectF& scene = layout_.tiles()[static_cast<size_t>(k)].rect;
+      if (!scene.intersects(sceneExposed_)) continue;
+      const QRectF r = view(scene);
       const double side = std::max(3.0, r.width() * 0.4);
       const QPointF corner[3] = {r.topRight(), r.topRight() - QPointF(side, 0),
                                  r.topRight() + QPointF(0, side)};
@@ -617,7 +637,6 @@ class HeatmapWidget::Painter {
   const HeatmapLayout& layout_;
   double tilePx_;
   QRectF sceneExposed_;
-  std::vector<std::pair<QRgb, QRectF>> fills_;
   std::vector<QRectF> hatched_;
   std::vector<QRectF> rects_;
 };
@@ -649,8 +668,13 @@ void HeatmapWidget::setSnapshot(const ClusterSnapshot& snapshot) {
 
 // Everything derived from the snapshot; the view and what the operator is doing stay.
 void HeatmapWidget::rebuild() {
+  // The keyboard's GPU cursor (the hover tile) stays on its GPU across refreshes.
+  const QString cursor = hoverTile_ >= 0 ? keyOf(hoverTile_) : QString();
   layout_.build(snapshot_);
-  hoverTile_ = hoverInstance_ = -1;
+  hoverInstance_ = -1;
+  const auto slash = cursor.lastIndexOf(QLatin1Char('/'));
+  hoverTile_ =
+      cursor.isEmpty() ? -1 : layout_.tileOf(cursor.left(slash), cursor.mid(slash + 1).toInt());
   resolveDropTarget();
   nodeState_.clear();
   for (const HeatmapNodeBox& n : layout_.nodes())
@@ -658,6 +682,9 @@ void HeatmapWidget::rebuild() {
         static_cast<quint8>(nodeStateOf(snapshot_.nodes[static_cast<size_t>(n.snapshotNode)])));
   computeTeams();
   computeFragmentation();
+  faultTiles_.clear();
+  for (size_t k = 0; k < layout_.tiles().size(); ++k)
+    if (gpuOf(static_cast<int>(k)).fault) faultTiles_.push_back(static_cast<int>(k));
   refreshFlags();
   if (autoFit_) fitToView();
   update();
@@ -696,6 +723,7 @@ double HeatmapWidget::tileFragmentation(int tile) const {
 }
 
 void HeatmapWidget::computeFragmentation() {
+  fills_.valid = false;
   const auto values =
       gpuFragmentation(snapshot_, demand_, catalog_ ? *catalog_ : GpuCatalog::builtin());
   tileFragmentation_.assign(layout_.tiles().size(), 0.0f);
@@ -746,6 +774,7 @@ void HeatmapWidget::refreshFlags() {
 void HeatmapWidget::setLayer(HeatmapLayer layer) {
   if (layer_ == layer) return;
   layer_ = layer;
+  fills_.valid = false;
   update();
 }
 
@@ -937,6 +966,13 @@ QString HeatmapWidget::nodeToolTip(int layoutNode) const {
                      .arg(qs(n.pool).toHtmlEscaped(), stateText(layoutNode));
   if (const int zones = layout_.nodes()[static_cast<size_t>(layoutNode)].zoneCount; zones > 1)
     html += QStringLiteral("<br>") + tr("GPUs in %1 NUMA zones").arg(zones);
+  // The state's reason is one hold's; a node out for Slurm and an operator at once has two, and
+  // clearing one leaves it out: list each with its owner.
+  QStringList holds = NodeHolds::lines(n, snapshot_.executor.name);
+  for (QString& h : holds) h = h.toHtmlEscaped();
+  if (!holds.isEmpty())
+    html += QStringLiteral("<br>") + tr("Holds:") + QStringLiteral("<br>&nbsp;&nbsp;") +
+            holds.join(QStringLiteral("<br>&nbsp;&nbsp;"));
   return html;
 }
 

@@ -215,6 +215,10 @@ class HeatmapWidget : public QWidget {
   void computeFragmentation();
   void refreshFlags();
   void setHover(int tile, int instance);
+  // The keyboard's GPU cursor (heatmap_keys.cpp): the hover tile, moved by the arrow keys.
+  [[nodiscard]] int tileToward(int from, int dx, int dy) const;
+  bool cursorKey(QKeyEvent* e);
+  void selectAtCursor(Qt::KeyboardModifiers mods);
   void clickAt(QPointF viewPos, Qt::KeyboardModifiers mods);
   void finishRubberBand(Qt::KeyboardModifiers mods);
   void panBy(QPointF delta);
@@ -254,6 +258,17 @@ class HeatmapWidget : public QWidget {
   QPointF lastPos_;
   QRectF band_;  // view coordinates
   bool spaceHeld_ = false;
+  // What a full repaint of 10,000 GPUs would otherwise recompute every frame though only a new
+  // snapshot, layer or demand changes it: each tile's fill (and whether it is hatched), the
+  // tiles in fill order (so a paint batches by color without sorting) and the faulted tiles.
+  struct Fills {
+    bool valid = false;
+    std::vector<QRgb> fill;       // per layout tile
+    std::vector<quint8> hatched;  // per layout tile: no telemetry for this layer
+    std::vector<int> byFill;      // layout tiles sorted by fill
+  };
+  Fills fills_;
+  std::vector<int> faultTiles_;  // layout tiles whose GPU has a fault
   // Scratch buffers reused by every paint.
   std::vector<int> visibleTiles_;
   std::vector<int> visibleNodes_;

@@ -81,6 +81,7 @@ void JobInspector::buildUi() {
   large.setPointSizeF(large.pointSizeF() * 1.5);
   large.setBold(true);
   reason_->setFont(large);
+  clusterJob_ = addLabel("clusterJob", false);
   summary_ = addLabel("summary", false);
   rejections_ = addLabel("rejections", true);
   queue_ = addLabel("queue", false);
@@ -122,8 +123,8 @@ void JobInspector::setNow(Seconds now) {
 void JobInspector::clear() {
   x_.reset();
   title_->setText(tr("No job selected"));
-  for (QLabel* l : {reason_, summary_, rejections_, queue_, blockers_, fragmentation_, placement_,
-                    suggestions_})
+  for (QLabel* l : {reason_, clusterJob_, summary_, rejections_, queue_, blockers_, fragmentation_,
+                    placement_, suggestions_})
     showText(l, {});
   history_->clear();
   updateActions();
@@ -132,6 +133,7 @@ void JobInspector::clear() {
 void JobInspector::setExplanation(const Explanation& x) {
   x_ = x;
   showHeader();
+  showClusterJob();
   showQueue();
   showBlockers();
   showText(fragmentation_, displayText(x.fragmentation));
@@ -140,6 +142,28 @@ void JobInspector::setExplanation(const Explanation& x) {
   showSuggestions();
   showHistory();
   updateActions();
+}
+
+void JobInspector::setClusterJobs(const std::vector<JobInfo>& jobs) {
+  clusterJobs_.clear();
+  for (const JobInfo& j : jobs)
+    if (j.external) clusterJobs_.emplace(j.row.job.id, j);
+  if (x_) showClusterJob();
+}
+
+// "Slurm job 4711: PENDING: Resources", and when that is not what Tessera decided, saying so:
+// the operator then knows the cluster is not (yet) doing what the panel above explains.
+void JobInspector::showClusterJob() {
+  const auto it = x_ ? clusterJobs_.find(x_->job) : clusterJobs_.end();
+  if (it == clusterJobs_.end()) return showText(clusterJob_, {});
+  const JobInfo& info = it->second;
+  QString text = tr("Slurm job %1: %2")
+                     .arg(QString::fromStdString(info.external->id),
+                          JobTableModel::slurmStateText(*info.external));
+  if (JobTableModel::slurmDisagrees(info))
+    text += QLatin1Char('\n') +
+            tr("Slurm differs from Tessera's state (%1)").arg(stateWord(info.row.state));
+  showText(clusterJob_, text);
 }
 
 QStringList JobInspector::rejectionLines(const NodeFilterResult& filter) {

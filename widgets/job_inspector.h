@@ -11,9 +11,11 @@
 #include <QWidget>
 
 #include <optional>
+#include <unordered_map>
 #include <vector>
 
 #include "scheduler/explain.h"
+#include "service/session.h"
 
 class QComboBox;
 class QLabel;
@@ -38,6 +40,9 @@ class JobInspector : public QWidget {
   void clear();
   // The classes offered by "Set priority" (the engine's priority classes, by name).
   void setPriorityClasses(const QStringList& classes);
+  // The jobs' Slurm side (executor slurm): the selected job's Slurm id, state and reason are
+  // shown under the title, and stay current as the job lists refresh.
+  void setClusterJobs(const std::vector<JobInfo>& jobs);
 
   [[nodiscard]] JobId job() const { return x_ ? x_->job : kNoJob; }
   [[nodiscard]] const std::optional<Explanation>& explanation() const { return x_; }
@@ -59,6 +64,7 @@ class JobInspector : public QWidget {
   QLabel* addLabel(const char* objectName, bool links);
   QPushButton* addAction(QLayout* row, const QString& text, JobAction action);
   void showHeader();
+  void showClusterJob();
   void showBlockers();
   void showQueue();
   void showSuggestions();
@@ -69,8 +75,10 @@ class JobInspector : public QWidget {
 
   std::optional<Explanation> x_;
   std::optional<Seconds> now_;
+  std::unordered_map<JobId, JobInfo> clusterJobs_;  // the jobs that have a Slurm job
   QLabel* title_ = nullptr;
   QLabel* reason_ = nullptr;
+  QLabel* clusterJob_ = nullptr;
   QLabel* summary_ = nullptr;
   QLabel* rejections_ = nullptr;
   QLabel* blockers_ = nullptr;

@@ -159,16 +159,44 @@ Seconds JobTableModel::waitOf(const JobInfo& info) const {
 }
 
 QString JobTableModel::reasonText(const JobInfo& info) const {
-  if (info.row.state == JobState::Running && !info.placement.empty()) return placementText(info);
-  return displayText(info.row.reason);
+  QString text = info.row.state == JobState::Running && !info.placement.empty()
+                     ? placementText(info)
+                     : displayText(info.row.reason);
+  // What the cluster does when it is not what Tessera decided: it is the operator's next lead.
+  if (slurmDisagrees(info)) {
+    const QString slurm = tr("Slurm %1").arg(slurmStateText(*info.external));
+    text = text.isEmpty() ? slurm : text + QStringLiteral(" \u00b7 ") + slurm;
+  }
+  return text;
+}
+
+// Tessera holds its pending jobs in Slurm (JobHeld*) and releases them when it places them, so
+// these pairs are Slurm agreeing; anything else (a placement Slurm has not started, a job Slurm
+// refused or ended by itself) is worth the operator's eye.
+bool JobTableModel::slurmDisagrees(const JobInfo& info) {
+  if (!info.external) return false;
+  const std::string& state = info.external->state;
+  const bool slurmRunning = state == "RUNNING" || state == "CONFIGURING" || state == "COMPLETING";
+  switch (info.row.state) {
+    case JobState::Pending:
+      return state != "PENDING" || info.external->reason.rfind("JobHeld", 0) != 0;
+    case JobState::Running:
+      return !slurmRunning;
+    default:
+      return slurmRunning || state == "PENDING";
+  }
 }
 
 // "4711 PENDING: Resources": the Slurm job beside Tessera's state, with Slurm's own reason when
 // it gives one (it may disagree with Tessera's, e.g. a pin Slurm refused).
 QString JobTableModel::externalText(const JobInfo& info) {
   if (!info.external) return {};
-  const ExternalJob& x = *info.external;
-  QString text = qs(x.id) + QLatin1Char(' ') + qs(x.state);
+  return qs(info.external->id) + QLatin1Char(' ') + slurmStateText(*info.external);
+}
+
+// "PENDING: Resources", or "RUNNING" when Slurm gives no reason ("None").
+QString JobTableModel::slurmStateText(const ExternalJob& x) {
+  QString text = qs(x.state);
   if (!x.reason.empty() && x.reason != "None") text += QStringLiteral(": ") + qs(x.reason);
   return text;
 }

@@ -80,6 +80,10 @@ class JobTableModel : public QAbstractTableModel {
   static QString durationText(Seconds s);
   // "node/0-3, node2/4 [3g.40gb@0]": where a running job's tasks are.
   static QString placementText(const JobInfo& info);
+  // Slurm's state and reason for a job ("PENDING: Resources").
+  static QString slurmStateText(const ExternalJob& x);
+  // Whether Slurm's view of the job is not the one Tessera's state implies (see the .cpp).
+  static bool slurmDisagrees(const JobInfo& info);
 
  signals:
   // The operator dropped `job` just ahead of `before` in the pending queue; before == kNoJob

@@ -10,6 +10,7 @@
 #include "core/engine_text.h"
 #include "engine_text.h"
 #include "job_table_model.h"
+#include "node_holds_text.h"
 #include "service/gpu_fragmentation.h"
 
 namespace tessera::widgets {
@@ -178,6 +179,15 @@ std::vector<OverviewModel::Row> OverviewModel::idleRows() const {
   return rows;
 }
 
+// A node that is out, with each owner's hold ("operator: draining (psu) · slurm: down (...)"),
+// or the state's reason where the session sends no holds.
+OverviewModel::Row OverviewModel::nodeOutRow(const NodeView& n) const {
+  const QStringList holds = NodeHolds::lines(n, snapshot_.executor.name);
+  return {QString::fromStdString(n.name),
+          holds.isEmpty() ? displayText(n.stateReason) : holds.join(QStringLiteral(" \u00b7 ")),
+          {}};
+}
+
 std::vector<OverviewModel::Row> OverviewModel::nodeRows() const {
   int faults = 0, down = 0, draining = 0;
   std::vector<Row> out;
@@ -185,8 +195,7 @@ std::vector<OverviewModel::Row> OverviewModel::nodeRows() const {
     for (const GpuView& g : n.gpus) faults += g.fault ? 1 : 0;
     if (n.state == "up") continue;
     (n.state == "down" ? down : draining) += 1;
-    if (out.size() < kMaxRows)
-      out.push_back({QString::fromStdString(n.name), displayText(n.stateReason), {}});
+    if (out.size() < kMaxRows) out.push_back(nodeOutRow(n));
   }
   std::vector<Row> rows{{tr("GPU faults"), QString::number(faults), {}},
                         {tr("Nodes down"), QString::number(down), {}},

@@ -74,6 +74,7 @@ class OverviewModel : public QAbstractItemModel {
   [[nodiscard]] std::vector<Row> strandedRows() const;
   [[nodiscard]] std::vector<Row> idleRows() const;
   [[nodiscard]] std::vector<Row> nodeRows() const;
+  [[nodiscard]] Row nodeOutRow(const NodeView& n) const;
   [[nodiscard]] std::vector<Row> executorRows() const;
   [[nodiscard]] static QString sectionTitle(Section s);
 

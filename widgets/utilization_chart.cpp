@@ -7,14 +7,18 @@
 #include <QDateTime>
 #include <QHBoxLayout>
 #include <QLabel>
+#include <QTabBar>
 #include <QThreadPool>
 #include <QVBoxLayout>
 #include <QtCharts/QAreaSeries>
 #include <QtCharts/QChart>
 #include <QtCharts/QChartView>
 #include <QtCharts/QDateTimeAxis>
+#include <QtCharts/QLegend>
+#include <QtCharts/QLegendMarker>
 #include <QtCharts/QLineSeries>
 #include <QtCharts/QValueAxis>
+#include <QFontMetrics>
 
 #include <algorithm>
 #include <map>
@@ -99,7 +103,7 @@ QString labelValue(const std::string& name, const std::string& prefix) {
 }
 
 constexpr int kScopeKindRole = Qt::UserRole;
-constexpr QSize kMinChartSize(160, 120);
+constexpr QSize kMinChartSize(160, 100);
 constexpr int kTitledHeight = 420;
 constexpr int kScopeNameRole = Qt::UserRole + 1;
 
@@ -135,6 +139,14 @@ UtilizationChart::UtilizationChart(QWidget* parent) : QWidget(parent) {
   layout->addWidget(note_);
   buildUtilizationChart();
   buildTeamChart();
+  tabs_ = new QTabBar(this);
+  tabs_->setObjectName(QStringLiteral("chartTabs"));
+  tabs_->addTab(tr("Utilization"));
+  tabs_->addTab(tr("By team"));
+  tabs_->setDrawBase(false);
+  tabs_->hide();
+  connect(tabs_, &QTabBar::currentChanged, this, &UtilizationChart::arrangeCharts);
+  layout->addWidget(tabs_);
   charts_ = new QBoxLayout(QBoxLayout::TopToBottom);
   charts_->addWidget(utilView_, 3);
   charts_->addWidget(teamView_, 2);
@@ -151,11 +163,46 @@ bool UtilizationChart::chartsSideBySide() const {
 // its labels are never elided.
 void UtilizationChart::resizeEvent(QResizeEvent* event) {
   QWidget::resizeEvent(event);
+  arrangeCharts();
+}
+
+// Wide and low: side by side, each chart its share of the width - unless a legend would not fit
+// there (its names elided), then one chart at a time over the whole width, picked by the tabs.
+// Tall: one above the other.
+void UtilizationChart::arrangeCharts() {
   const bool wide = width() * 2 >= height() * 3;
+  // The layout's stretch: the utilization chart 3, the team chart 2.
+  const bool legendsFit =
+      legendWidth(utilView_) <= width() * 3 / 5 && legendWidth(teamView_) <= width() * 2 / 5;
+  const bool oneAtATime = wide && !legendsFit;
+  tabs_->setVisible(oneAtATime);
+  utilView_->setVisible(!oneAtATime || tabs_->currentIndex() == 0);
+  teamView_->setVisible(!oneAtATime || tabs_->currentIndex() == 1);
   charts_->setDirection(wide ? QBoxLayout::LeftToRight : QBoxLayout::TopToBottom);
-  const int chartWidth = wide ? width() / 2 : width();
+  // One at a time means a low dock: the legend goes beside the plot, one name a line, and the
+  // plot keeps the height. Elsewhere it goes below where its names fit in a row.
+  placeLegend(utilView_, oneAtATime ? 0 : wide ? width() * 3 / 5 : width());
+  placeLegend(teamView_, oneAtATime ? 0 : wide ? width() * 2 / 5 : width());
+  const int chartWidth = wide && !oneAtATime ? width() / 2 : width();
   for (QDateTimeAxis* x : {utilX_, teamX_}) x->setTickCount(std::clamp(chartWidth / 110, 3, 7));
   updateTitle();
+}
+
+void UtilizationChart::placeLegend(QChartView* view, int width) {
+  view->chart()->legend()->setAlignment(legendWidth(view) <= width ? Qt::AlignBottom
+                                                                   : Qt::AlignRight);
+}
+
+// What a chart needs across for its legend's whole names: each entry's label, its marker (about
+// a line high) and the spacing around them, plus the chart's margins and the view's frame. The
+// legend's own size hint follows its elided labels, so it cannot tell.
+int UtilizationChart::legendWidth(const QChartView* view) {
+  const QChart* c = view->chart();
+  const QFontMetrics fm(c->legend()->font());
+  int width = c->margins().left() + c->margins().right() + 2 * view->frameWidth() + 16;
+  for (const QLegendMarker* m : c->legend()->markers())
+    if (m->isVisible()) width += fm.horizontalAdvance(m->label()) + fm.height() + 18;
+  return width;
 }
 
 void UtilizationChart::buildScopeSelector(QVBoxLayout* layout) {
@@ -435,6 +482,7 @@ void UtilizationChart::setTeamSeries(const std::vector<std::pair<QString, Metric
   const Seconds from = times.empty() ? 0 : *times.begin();
   const Seconds to = times.empty() ? 0 : *times.rbegin();
   fitAxes(c, teamX_, teamY_, from, to, top);
+  arrangeCharts();  // the legend names other teams now: it may need more room
 }
 
 // --- MetricFetcher

@@ -29,6 +29,7 @@ class QChartView;
 class QComboBox;
 class QDateTimeAxis;
 class QLabel;
+class QTabBar;
 class QLineSeries;
 class QValueAxis;
 class QVBoxLayout;
@@ -78,6 +79,9 @@ class UtilizationChart : public QWidget {
   QSize sizeHint() const override { return {720, 520}; }
   // Side by side (LeftToRight) in a wide, low dock; one above the other otherwise.
   [[nodiscard]] bool chartsSideBySide() const;
+  // The tabs that pick one chart at a time: shown where the dock is low and side by side would
+  // cut the legends (a 1366 px screen's bottom area); hidden otherwise.
+  [[nodiscard]] QTabBar* chartTabs() const { return tabs_; }
 
  protected:
   void resizeEvent(QResizeEvent* event) override;
@@ -112,12 +116,16 @@ class UtilizationChart : public QWidget {
   void updateNote(const Missing& missing);
   void updateTitle();
   void scopePicked();
+  void arrangeCharts();
+  [[nodiscard]] static int legendWidth(const QChartView* view);
+  static void placeLegend(QChartView* view, int width);
 
   QComboBox* scopeBox_ = nullptr;
   QLabel* note_ = nullptr;
   QChartView* utilView_ = nullptr;
   QChartView* teamView_ = nullptr;
   QBoxLayout* charts_ = nullptr;
+  QTabBar* tabs_ = nullptr;
   QLineSeries* allocated_ = nullptr;
   QLineSeries* busy_ = nullptr;
   QLineSeries* effective_ = nullptr;

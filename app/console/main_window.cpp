@@ -235,6 +235,12 @@ void MainWindow::addJobActions(QAbstractItemView* view) {
   add(tr("Release"), QKeySequence(Qt::Key_R), [](JobId id) { return Command{cmd::Release{id}}; });
   add(tr("Preempt"), QKeySequence(Qt::Key_P), [](JobId id) { return Command{cmd::Preempt{id}}; });
   add(tr("Cancel job"), QKeySequence::Delete, [](JobId id) { return Command{cmd::Cancel{id}}; });
+  // The keyboard's drop: the GPUs selected on the heatmap (Enter there, or a rubber band).
+  add(tr("Pin to selected GPUs"), QKeySequence(Qt::Key_G), [this](JobId id) {
+    cmd::Pin pin{id, {}, {}};
+    for (const QString& gpu : heatmap_->selectedGpus()) pin.gpus.push_back(gpu.toStdString());
+    return Command{pin};
+  });
   add(tr("Move to top"), QKeySequence(Qt::CTRL | Qt::Key_Up), [](JobId id) {
     return Command{cmd::Move{id, cmd::Move::To::Top, kNoJob}};
   });
@@ -401,7 +407,10 @@ void MainWindow::connectSession() {
 }
 
 void MainWindow::showSnapshot(const ClusterSnapshot& s) {
+  // The charts get their series with the first snapshot, not at the first 5 s tick.
+  const bool first = now_ == 0 && s.now > 0;
   now_ = s.now;
+  if (first) fetchMetrics();
   lastSnapshot_ = s;
   updateReportClock();
   heatmap_->setSnapshot(s);
@@ -438,6 +447,7 @@ QString MainWindow::executorText(const ClusterSnapshot::Executor& x) const {
 
 void MainWindow::showJobs(const std::vector<JobInfo>& jobs) {
   jobModel_->setJobs(jobs, now_);
+  inspector_->setClusterJobs(jobs);
   overviewModel_->setJobs(jobs);
   gantt_->setData(lastSnapshot_, jobs);
   // The MIG map marks free slices no waiting request can use: the demand is what is pending.

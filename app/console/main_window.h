@@ -7,6 +7,7 @@
 // through the session - the same path as the CLI and the API.
 #include <QMainWindow>
 
+#include <functional>
 #include <memory>
 
 #include "console/console_layout.h"
@@ -15,6 +16,7 @@
 class QAbstractItemView;
 class QAction;
 class QComboBox;
+class QMenu;
 class QTimer;
 class QLabel;
 class QLineEdit;
@@ -56,6 +58,8 @@ class MainWindow : public QMainWindow {
   [[nodiscard]] widgets::HeatmapWidget* heatmap() const { return heatmap_; }
   [[nodiscard]] widgets::MigMapWidget* migMap() const { return migMap_; }
   [[nodiscard]] widgets::JobTableModel* jobs() const { return jobModel_; }
+  // The session's last snapshot, as the panels show it.
+  [[nodiscard]] const ClusterSnapshot& lastSnapshot() const { return lastSnapshot_; }
   [[nodiscard]] widgets::ConsoleSession* session() const { return session_; }
   [[nodiscard]] QListWidget* activity() const { return activity_; }
   // "Export report…" (Ctrl+E), and its dialog once opened (nullptr before).
@@ -86,6 +90,11 @@ class MainWindow : public QMainWindow {
   [[nodiscard]] QAction* resetLayoutAction() const { return resetLayout_; }
   void resetLayout();
 
+  // For screenshots (--screenshot): runs the embedded demo fast until the utilization charts
+  // hold some history (at most 30 s), back at its usual speed, then calls `ready` once the
+  // charts were fetched again, so a picture never shows empty charts.
+  void whenChartsFilled(std::function<void()> ready);
+
  protected:
   void closeEvent(QCloseEvent* event) override;
   void showEvent(QShowEvent* event) override;
@@ -104,6 +113,7 @@ class MainWindow : public QMainWindow {
   void showTeamHoldings(const ClusterSnapshot& s);
   void restoreSettings();
   void buildViewMenu();
+  void addFocusActions(QMenu* menu);
   [[nodiscard]] QString layoutGroup() const;
   bool restoreLayout();
   void saveLayout();

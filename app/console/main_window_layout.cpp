@@ -9,6 +9,7 @@
 #include <QSettings>
 
 #include "console/main_window.h"
+#include "heatmap_widget.h"
 
 namespace tessera::console {
 
@@ -32,8 +33,23 @@ void MainWindow::buildViewMenu() {
   resetLayout_ = menu->addAction(tr("Reset layout"), this, &MainWindow::resetLayout);
   resetLayout_->setObjectName(QStringLiteral("resetLayout"));
   menu->addSeparator();
+  addFocusActions(menu);
+  menu->addSeparator();
   for (auto* d : findChildren<QDockWidget*>(Qt::FindDirectChildrenOnly))
     menu->addAction(d->toggleViewAction());
+}
+
+// Without a mouse: F6 goes to the heatmap (arrows move its GPU cursor), Shift+F6 to the Pending
+// queue (arrows pick a job, G pins it to the GPUs selected on the heatmap, the Menu key opens
+// its context menu).
+void MainWindow::addFocusActions(QMenu* menu) {
+  QAction* heatmap = menu->addAction(tr("Go to heatmap"), this, [this] { heatmap_->setFocus(); });
+  heatmap->setShortcut(QKeySequence(Qt::Key_F6));
+  QAction* pending = menu->addAction(tr("Go to pending queue"), this, [this] {
+    raisePanel(QStringLiteral("pending"));
+    if (auto* d = findChild<QDockWidget*>(QStringLiteral("pending"))) d->widget()->setFocus();
+  });
+  pending->setShortcut(QKeySequence(Qt::SHIFT | Qt::Key_F6));
 }
 
 QAction* MainWindow::layoutAction(LayoutPreset preset) const {

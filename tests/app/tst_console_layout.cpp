@@ -9,7 +9,12 @@
 #include <QListWidget>
 #include <QScrollArea>
 #include <QSettings>
+#include <QTabBar>
 #include <QtCharts/QChartView>
+#include <QGraphicsScene>
+#include <QGraphicsTextItem>
+#include <QtCharts/QLegend>
+#include <QtCharts/QLegendMarker>
 #include <QtTest>
 
 #include <map>
@@ -123,6 +128,9 @@ class TstConsoleLayout : public QObject {
     console::MainWindow window(demoOptions());
     openAt(window, screen);
     QTRY_VERIFY_WITH_TIMEOUT(window.jobs()->rowCount() > 0, 10000);
+    // The charts with their series: a legend names every line (the teams' come with data).
+    auto* chart = window.findChild<widgets::UtilizationChart*>();
+    QTRY_VERIFY_WITH_TIMEOUT(chart->teamView()->chart()->series().size() >= 3, 20000);
     for (LayoutPreset preset : console::kLayoutPresets) {
       const QString name = console::layoutPresetKey(preset);
       window.applyLayout(preset);
@@ -279,20 +287,27 @@ class TstConsoleLayout : public QObject {
   }
 
  private:
-  // Every chart on screen has a readable plot, and so do the charts once their tab is raised.
-  // Capacity shows them from the start; Operations too where the bottom area has room for the
-  // queue and the charts side by side (a window 1600 px wide or more).
+  // Every chart on screen has a readable plot and legend, and so do the charts once their tab
+  // is raised. Operations and Capacity show them from the start, beside the queue, at every size.
   static void checkCharts(const console::MainWindow& window, LayoutPreset preset) {
     const QString name = console::layoutPresetKey(preset);
     auto* chart = window.findChild<widgets::UtilizationChart*>();
-    if (preset == LayoutPreset::Capacity ||
-        (preset == LayoutPreset::Operations && window.width() >= 1600))
-      QVERIFY2(shown(chart), qPrintable(name));
+    if (preset != LayoutPreset::Mig) QVERIFY2(shown(chart), qPrintable(name));
     checkShownPlots(window, name);
     window.findChild<QDockWidget*>("utilization")->raise();
     QCoreApplication::processEvents();
     QVERIFY2(shown(chart), qPrintable(name));
-    QCOMPARE(checkShownPlots(window, name + " (raised)"), 2);
+    // Both charts at once, or one at a time behind the chart tabs where the legends need it.
+    QTabBar* tabs = chart->chartTabs();
+    if (!tabs->isVisible()) {
+      QCOMPARE(checkShownPlots(window, name + " (raised)"), 2);
+      return;
+    }
+    for (int t : {1, 0}) {
+      tabs->setCurrentIndex(t);
+      QCoreApplication::processEvents();
+      QCOMPARE(checkShownPlots(window, name + QString(" (raised, tab %1)").arg(t)), 1);
+    }
   }
 
   // Returns how many charts are on screen.
@@ -307,9 +322,29 @@ class TstConsoleLayout : public QObject {
       }();
       qInfo("%s %s: chart plot %.0fx%.0f", qPrintable(name), QTest::currentDataTag(), plot.width(),
             plot.height());
+      checkLegend(view, name);
       ++checked;
     }
     return checked;
+  }
+
+  // The legend shows every line's whole name: where it lacks the room Qt elides the labels
+  // ("Allo…"), so each marker's label must be among the texts the chart's scene draws.
+  static void checkLegend(QChartView* view, const QString& name) {
+    const QLegend* legend = view->chart()->legend();
+    QVERIFY2(legend->isVisible(), qPrintable(name));
+    QSet<QString> drawn;
+    for (QGraphicsItem* item : view->scene()->items())
+      if (auto* text = dynamic_cast<QGraphicsTextItem*>(item); text && text->isVisible())
+        drawn.insert(text->toPlainText());
+    int labels = 0;
+    for (const QLegendMarker* m : legend->markers()) {
+      if (!m->isVisible()) continue;
+      QVERIFY2(drawn.contains(m->label()),
+               qPrintable(QString("%1: legend entry \"%2\" cut").arg(name, m->label())));
+      ++labels;
+    }
+    qInfo("%s %s: %d legend entries whole", qPrintable(name), QTest::currentDataTag(), labels);
   }
 
   // The pending queue, when on screen (always in Operations), shows each key column with at

@@ -1,6 +1,7 @@
 // Topology heatmap benchmark (heatmap issue): a synthetic 10,000-GPU cluster (1,250 nodes x 8
-// GPUs under 2 spines / 40 leaves, with MIG nodes, NVL racks, several teams, missing telemetry
-// and drained/down nodes). Measures, as the median of N runs (default 100; p90 and max beside):
+// GPUs under 2 spines / 40 leaves, with MIG nodes, NVL racks, several teams, missing telemetry,
+// drained/down nodes and faulted GPUs). Measures, as the median of N runs (default 100; p90 and max
+// beside):
 //   - setSnapshot (layout + per-tile state) of the whole cluster;
 //   - a full repaint into a 1920x1080 QImage, fitted (every GPU visible: target < 16 ms on the
 //     median, one frame at 60 Hz), and zoomed in to where labels and MIG sub-tiles are drawn;
@@ -118,6 +119,8 @@ ClusterSnapshot synthesize(int nodes) {
     for (int i = 0; i < 8; ++i) {
       GpuView g = mig ? migGpu(n, i) : exclusiveGpu(n, i, rng);
       if (rack) g.nvlinkDomain = "rack-" + std::to_string(n / 4);
+      // About one GPU in 200 faulted (Xid 79): every layer draws their corners.
+      if ((n * 8 + i) % 199 == 11) g.fault = GpuView::Fault{79, "fallen off the bus", 0, {}};
       nv.gpus.push_back(std::move(g));
     }
     s.nodes.push_back(std::move(nv));

@@ -740,6 +740,22 @@ class TstHeatmap : public QObject {
     QVERIFY(f.w.toolTipAt(header).contains(QStringLiteral("(Xid 79 on GPU a2/1)")));
   }
 
+  // A node out for Slurm and for an operator at once: the node's tooltip lists each hold with
+  // its owner (clearing the operator's drain would leave Slurm's).
+  void nodeTooltipListsHoldsWithOwners() {
+    ClusterSnapshot s = tinySnapshot();
+    s.executor = {"slurm", "ready", {}, 0};
+    s.nodes[1].state = "down";
+    s.nodes[1].holds = {{"executor", {}, literal("Not responding"), true, 0},
+                        {"operator", {}, literal("psu swap"), false, 0}};
+    Fixture f(s);
+    const QPoint header = f.at(nodeBox(f.w.heatmapLayout(), "a2").header.center());
+    const QString tip = f.w.toolTipAt(header);
+    QVERIFY2(tip.contains(QStringLiteral("slurm: down (Not responding)<br>&nbsp;&nbsp;operator: "
+                                         "draining (psu swap)")),
+             qPrintable(tip));
+  }
+
   // A fault the source gave no message for still says what it is, in the console's words.
   void aFaultWithoutAMessageIsNamed() {
     ClusterSnapshot s = tinySnapshot();

@@ -779,6 +779,59 @@ class TstJobTableModel : public QObject {
     QVERIFY(child<QLabel>(w, "rejections")->isHidden());
   }
 
+  // On a Slurm cluster: Slurm's job id in its column (sorted by number), and Slurm's state and
+  // reason beside Tessera's in the Reason column only where they disagree (Tessera holds its
+  // pending jobs in Slurm, so a pending job held there is Slurm agreeing).
+  void slurmBesideTessera() {
+    JobTableModel model;
+    QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::QtTest);
+    std::vector<JobInfo> jobs = fixture();
+    find(jobs, 102)->external = ExternalJob{"4713", "PENDING", "Resources", {}};  // not started
+    find(jobs, 103)->external = ExternalJob{"4714", "PENDING", "BadConstraints", {}};
+    model.setJobs(jobs, kNow);
+    QCOMPARE(cell(model, 101, JobTableModel::ClusterJob),
+             QStringLiteral("4711 PENDING: JobHeldUser"));
+    QCOMPARE(cell(model, 101, JobTableModel::Reason),
+             QStringLiteral("the gang needs 4 nodes with 8 free GPUs in one NVLink domain; 2 fit"));
+    QCOMPARE(cell(model, 104, JobTableModel::Reason), QStringLiteral("pod-a-01/0-3"));
+    QCOMPARE(cell(model, 102, JobTableModel::Reason),
+             QStringLiteral("inf-01/4 [3g.40gb@0], inf-01/5 [3g.40gb@4] \u00b7 Slurm PENDING: "
+                            "Resources"));
+    QVERIFY(cell(model, 103, JobTableModel::Reason)
+                .endsWith(QStringLiteral(" \u00b7 Slurm PENDING: BadConstraints")));
+    // Slurm ids sort as numbers: 4711 before 4712 before 4713 before 4714, jobs without last.
+    const int col = JobTableModel::ClusterJob;
+    auto sortKey = [&](JobId id) {
+      return model.index(model.rowOf(id), col).data(JobTableModel::SortRole);
+    };
+    QVERIFY(sortKey(101).toLongLong() < sortKey(104).toLongLong());
+    QVERIFY(sortKey(104).toLongLong() < sortKey(103).toLongLong());
+    QVERIFY(sortKey(103).toLongLong() < sortKey(105).toLongLong());
+
+    // The inspector gives the selected job's Slurm side, and says when it is not Tessera's.
+    JobInspector w;
+    w.setClusterJobs(jobs);
+    Explanation x = explanationFixture();
+    w.setExplanation(x);
+    QCOMPARE(child<QLabel>(w, "clusterJob")->text(),
+             QStringLiteral("Slurm job 4711: PENDING: JobHeldUser"));
+    x.job = 102;
+    x.state = JobState::Running;
+    w.setExplanation(x);
+    QCOMPARE(
+        child<QLabel>(w, "clusterJob")->text(),
+        QStringLiteral("Slurm job 4713: PENDING: Resources\nSlurm differs from Tessera's state "
+                       "(running)"));
+    // A refresh that sees Slurm start it updates the panel; a job without a Slurm job shows none.
+    find(jobs, 102)->external->state = "RUNNING";
+    find(jobs, 102)->external->reason = "None";
+    w.setClusterJobs(jobs);
+    QCOMPARE(child<QLabel>(w, "clusterJob")->text(), QStringLiteral("Slurm job 4713: RUNNING"));
+    x.job = 106;
+    w.setExplanation(x);
+    QVERIFY(child<QLabel>(w, "clusterJob")->isHidden());
+  }
+
   void inspectorLinksEmitSignals() {
     JobInspector w;
     w.setExplanation(explanationFixture());

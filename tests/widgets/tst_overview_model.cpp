@@ -126,6 +126,29 @@ class TstOverviewModel : public QObject {
     QVERIFY(value(model, OverviewModel::Executor, "Last sync").startsWith("10"));
   }
 
+  // On a Slurm cluster a node can be out for Slurm (its drain, the executor's hold) and for an
+  // operator at once: the row names each hold with its owner, Slurm by the executor's name.
+  void nodeHoldsWithTheirOwners() {
+    OverviewModel model;
+    QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::QtTest);
+    ClusterSnapshot s = snapshot();
+    s.executor = {"slurm", "ready", {}, 990};
+    NodeView& b = s.nodes[1];
+    b.holds = {{"executor", {}, literal("NHC: ib0 down"), true, 800},
+               {"operator", {}, literal("psu"), false, 900}};
+    NodeView& c = s.nodes[2];
+    c.holds = {{"gpu-fault", "c/0", literal("Xid 79"), false, 900}};
+    model.setSnapshot(s);
+    QCOMPARE(value(model, OverviewModel::Nodes, "b"),
+             QString("slurm: down (NHC: ib0 down) \u00b7 operator: draining (psu)"));
+    QCOMPARE(value(model, OverviewModel::Nodes, "c"),
+             QString("GPU fault: draining [c/0] (Xid 79)"));
+    // Without an executor the hold's owner is the role's own word.
+    s.executor = {};
+    model.setSnapshot(s);
+    QVERIFY(value(model, OverviewModel::Nodes, "b").startsWith("executor: down"));
+  }
+
   // Without telemetry the busy figures say so instead of showing zero.
   void noTelemetryIsNotZero() {
     OverviewModel model;
