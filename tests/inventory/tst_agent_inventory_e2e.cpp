@@ -78,6 +78,15 @@ QStringList daemonArgs(const QTemporaryDir& dir) {
           "--cluster", dir.filePath("cluster.yaml")};
 }
 
+// What most cases start from: the files written, the fake NVML serving two H100s split into
+// 3g.40gb halves, and tesserad serving (false, its log in d.log(), when it does not).
+bool startOnMigNode(const QTemporaryDir& dir, Daemon& d,
+                    std::map<std::string, std::string>& tokens) {
+  tokens = writeFiles(dir);
+  serveNode(dir, 2, "3g.40gb@0,3g.40gb@4");
+  return d.start(daemonArgs(dir));
+}
+
 // A unary call that must succeed (a failure ends the test with its message).
 template <class Response, class Request, class Method>
 Response must(rpc::RemoteSession& c, Method method, const Request& request) {
@@ -161,10 +170,9 @@ class TestAgentInventoryE2e : public QObject {
  private slots:
   void gpuVanishesAndComesBack() {
     QTemporaryDir dir;
-    auto tokens = writeFiles(dir);
-    serveNode(dir, 2, "3g.40gb@0,3g.40gb@4");
     Daemon d;
-    QVERIFY2(d.start(daemonArgs(dir)), qPrintable(d.log()));
+    std::map<std::string, std::string> tokens;
+    QVERIFY2(startOnMigNode(dir, d, tokens), qPrintable(d.log()));
     auto viewer = d.client(tokens["viewer"]);
     AgentProcess agent(d.address(), dir.filePath("agent.token"), "gpu-a", {"--dcgm-url", ""});
     QTRY_COMPARE_WITH_TIMEOUT(nodeSummary(*viewer, "gpu-a").admission(), std::string("known"),
@@ -195,10 +203,9 @@ class TestAgentInventoryE2e : public QObject {
 
   void migLayoutChangedOnTheNodeIsFollowed() {
     QTemporaryDir dir;
-    auto tokens = writeFiles(dir);
-    serveNode(dir, 2, "3g.40gb@0,3g.40gb@4");
     Daemon d;
-    QVERIFY2(d.start(daemonArgs(dir)), qPrintable(d.log()));
+    std::map<std::string, std::string> tokens;
+    QVERIFY2(startOnMigNode(dir, d, tokens), qPrintable(d.log()));
     auto admin = d.client(tokens["admin"]);
     // A job on one of the 3g.40gb instances: the change below takes its instance away.
     grpc::ClientContext ctx;
@@ -239,10 +246,9 @@ class TestAgentInventoryE2e : public QObject {
 
   void newNodeWaitsForAdmission() {
     QTemporaryDir dir;
-    auto tokens = writeFiles(dir);
-    serveNode(dir, 2, "3g.40gb@0,3g.40gb@4");
     Daemon d;
-    QVERIFY2(d.start(daemonArgs(dir)), qPrintable(d.log()));
+    std::map<std::string, std::string> tokens;
+    QVERIFY2(startOnMigNode(dir, d, tokens), qPrintable(d.log()));
     auto viewer = d.client(tokens["viewer"]);
     AgentProcess agent(d.address(), dir.filePath("agent.token"), "gpu-new", {"--dcgm-url", ""});
     QTRY_COMPARE_WITH_TIMEOUT(nodeSummary(*viewer, "gpu-new").admission(),
@@ -282,10 +288,9 @@ class TestAgentInventoryE2e : public QObject {
 
   void reportsAgainAfterTesseradRestarts() {
     QTemporaryDir dir;
-    auto tokens = writeFiles(dir);
-    serveNode(dir, 2, "3g.40gb@0,3g.40gb@4");
     Daemon d;
-    QVERIFY2(d.start(daemonArgs(dir)), qPrintable(d.log()));
+    std::map<std::string, std::string> tokens;
+    QVERIFY2(startOnMigNode(dir, d, tokens), qPrintable(d.log()));
     const int port = d.port();
     AgentProcess agent(d.address(), dir.filePath("agent.token"), "gpu-a", {"--dcgm-url", ""});
     QTRY_COMPARE_WITH_TIMEOUT(nodeSummary(*d.client(tokens["viewer"]), "gpu-a").gpus(), 2u, 15000);
