@@ -168,7 +168,8 @@ struct FragScore final : ScorePlugin {
       const uint32_t allowed = frag::isSharing(pod) ? shareableGpus(state, job, node) : ~0u;
       before += F(v);
       for (int t = 0; t < tasks; ++t)
-        v = frag::withPod(v, pod, frag::bestMove(v, pod, F, measure.scale, allowed).gpu);
+        v = frag::withPod(
+            v, pod, frag::bestMove(v, pod, F, measure.scale, allowed, measure.exactGpuTies).gpu);
       after += F(v);
     }
     // A single task on one node: exactly the openb experiment's node score.

@@ -115,12 +115,16 @@ struct Measure {
   // Reach fragments: their weight against FGD's own measure (1 = reach alone). A partial weight
   // keeps FGD's view of a node where the reach count is too pessimistic.
   double reachWeight = 1;
+  // A sharing pod's GPU among those with the same (truncated) score: the one whose placement
+  // lowers F most, instead of the first by index. The coarse score ties many GPUs of a node; the
+  // index order then leaves remainders no later pod can use.
+  bool exactGpuTies = false;
 };
 // FGD as the paper's simulator computes it (the engine's `fgd` plugin).
 inline constexpr Measure kFgdMeasure{};
 // Ours (the openb `tessera` policy, the engine's `fgd-reach` plugin). Every field was chosen by
 // cross-validation across trace families (docs/openb-experiment.md, "Generalization").
-inline constexpr Measure kTesseraMeasure{false, true, false, 4000, 0.75};
+inline constexpr Measure kTesseraMeasure{false, true, false, 4000, 0.40, true};
 [[nodiscard]] double fragmentation(const Measure& m, const NodeView& n,
                                    std::span<const TypicalPod> typical);
 
@@ -129,9 +133,10 @@ inline constexpr Measure kTesseraMeasure{false, true, false, 4000, 0.75};
 [[nodiscard]] int64_t fgdScore(double before, double after, double scale = 1000);
 
 // The score of placing `p` on `n` and, for a sharing pod, the GPU it takes: the first GPU (index
-// order) among those in `allowed` with the best score. `frag` maps a node to its F (callers
-// memoise it); `scale` is fgdScore's, 0 compares dF itself. gpu = -1 when a
-// sharing pod fits no allowed GPU (score -inf) or the pod is not a sharing one.
+// order) among those in `allowed` with the best score or, with `exactTies`, the one among them
+// with the lowest F after the move. `frag` maps a node to its F (callers memoise it); `scale` is
+// fgdScore's, 0 compares dF itself. gpu = -1 when a sharing pod fits no allowed GPU (score -inf)
+// or the pod is not a sharing one.
 struct Move {
   double score = -std::numeric_limits<double>::infinity();
   int gpu = -1;
@@ -139,12 +144,14 @@ struct Move {
 // The same with F(n) already known (the experiment memoises it per node state).
 template <typename Frag>
 [[nodiscard]] Move bestMoveFrom(double before, const NodeView& n, const PodDemand& p, Frag&& frag,
-                                double scale = 1000, uint32_t allowed = 0xffu) {
+                                double scale = 1000, uint32_t allowed = 0xffu,
+                                bool exactTies = false) {
   auto scoreOf = [&](double after) {
     return scale <= 0 ? before - after : static_cast<double>(fgdScore(before, after, scale));
   };
   if (!isSharing(p)) return {scoreOf(frag(withPod(n, p))), -1};
   Move best;
+  double bestAfter = 0;
   for (int g = 0; g < n.gpus && g < kMaxGpusPerNode; ++g) {
     const int32_t left = n.left[static_cast<size_t>(g)];
     if (left < p.milli || ((allowed >> g) & 1u) == 0) continue;
@@ -153,15 +160,19 @@ template <typename Frag>
     for (int e = 0; e < g && !seen; ++e)
       seen = ((allowed >> e) & 1u) != 0 && n.left[static_cast<size_t>(e)] == left;
     if (seen) continue;
-    const double s = scoreOf(frag(withPod(n, p, g)));
-    if (best.gpu < 0 || s > best.score) best = {s, g};
+    const double after = frag(withPod(n, p, g));
+    const double s = scoreOf(after);
+    if (best.gpu < 0 || s > best.score || (exactTies && s == best.score && after < bestAfter)) {
+      best = {s, g};
+      bestAfter = after;
+    }
   }
   return best;
 }
 template <typename Frag>
 [[nodiscard]] Move bestMove(const NodeView& n, const PodDemand& p, Frag&& frag, double scale = 1000,
-                            uint32_t allowed = 0xffu) {
-  return bestMoveFrom(frag(n), n, p, frag, scale, allowed);
+                            uint32_t allowed = 0xffu, bool exactTies = false) {
+  return bestMoveFrom(frag(n), n, p, frag, scale, allowed, exactTies);
 }
 
 }  // namespace tessera::frag

@@ -236,7 +236,7 @@ class FragPolicy final : public PlacementPolicy {
   // The first GPU (index order) with the best score, as the reference's FGD Reserve.
   int chooseSharedGpu(const ClusterState& c, int node, const PodDemand& pod, Rng&) override {
     return frag::bestMove(c.nodes[static_cast<size_t>(node)], pod, cachedFrag(),
-                          options_.measure.scale)
+                          options_.measure.scale, 0xffu, options_.measure.exactGpuTies)
         .gpu;
   }
 
@@ -368,7 +368,7 @@ const std::vector<std::string>& ablationPolicyNames() {
 }
 
 std::optional<TesseraVariant> tesseraVariant(const std::string& name) {
-  int cpu = 0, gpu = 0, scale = 0, coverage = 0, used = 0, reach = 100;
+  int cpu = 0, gpu = 0, scale = 0, coverage = 0, used = 0, reach = 100, exactTies = 0;
   if (std::sscanf(name.c_str(), "tessera/c%1dg%1ds%dm%d%n", &cpu, &gpu, &scale, &coverage, &used) !=
       4)
     return std::nullopt;
@@ -377,14 +377,19 @@ std::optional<TesseraVariant> tesseraVariant(const std::string& name) {
   if (static_cast<size_t>(used) < name.size() &&
       std::sscanf(name.c_str() + used, "r%d%n", &reach, &more) == 1)
     used += more;
+  // An optional "e<0|1>": a sharing pod's GPU among tied scores by the lowest F after the move.
+  if (static_cast<size_t>(used) < name.size() &&
+      std::sscanf(name.c_str() + used, "e%1d%n", &exactTies, &more) == 1)
+    used += more;
   if (static_cast<size_t>(used) != name.size() || cpu > 1 || gpu > 1 || scale <= 0 ||
-      coverage <= 0 || coverage > 100 || reach < 0 || reach > 100)
+      coverage <= 0 || coverage > 100 || reach < 0 || reach > 100 || exactTies > 1)
     return std::nullopt;
   TesseraVariant v{frag::kTesseraMeasure, coverage / 100.0};
   v.measure.cpuReach = cpu == 1;
   v.measure.gpuReach = gpu == 1;
   v.measure.scale = scale;
   v.measure.reachWeight = reach / 100.0;
+  v.measure.exactGpuTies = exactTies == 1;
   return v;
 }
 

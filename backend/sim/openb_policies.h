@@ -59,7 +59,8 @@ const std::vector<std::string>& policyNames();
 const std::vector<std::string>& ablationPolicyNames();
 // nullptr for an unknown name. Besides the registry's names, "tessera/c<0|1>g<0|1>s<scale>m<pct>"
 // is tessera with other parameters (cpuReach, gpuReach, sigmoid scale, online mix coverage %), with
-// an optional "r<pct>" (the reach measure's weight against FGD's): the cross-validation's grid
+// an optional "r<pct>" (the reach measure's weight against FGD's) and "e<0|1>" (a sharing pod's GPU
+// among tied scores by the lowest F after the move): the cross-validation's grid
 // (docs/openb-experiment.md).
 std::unique_ptr<PlacementPolicy> makePolicy(const std::string& name, const PolicyContext& ctx);
 // tessera's online mix coverage, chosen with its measure (frag::kTesseraMeasure) by

@@ -176,6 +176,26 @@ class TstOpenbExperiment : public QObject {
     QCOMPARE(fragmentation(m, n, mix), 0.0);
   }
 
+  // A sharing pod's GPU when the truncated score ties: FGD takes the first GPU by index, exact
+  // ties the one that lowers F most. Node: GPUs with 1000, 400 and 700 milli free; pod 300 milli;
+  // the mix: 300-milli pods (4 of 10) and 700-milli pods (6 of 10).
+  //   on GPU 0: 700 left, F stays 400 x 0.6 = 240 (the 400 cannot take 700);
+  //   on GPU 1: 100 left, F = 100 x 1 = 100 (nothing fits 100) - the lowest;
+  //   on GPU 2: 400 left, F = (400 + 400) x 0.6 = 480.
+  // F before is 240; at scale 4000 the drops of 0 and 140 milli truncate to the same score (50).
+  void exactGpuTiesTakeTheLowestF() {
+    const NodeView n = node(64000, {1000, 400, 700}, 0);
+    const std::vector<TypicalPod> mix = {{pod(1000, 1, 300), 0.4}, {pod(1000, 1, 700), 0.6}};
+    auto F = [&](const NodeView& v) { return nodeFragmentation(v, mix); };
+    QCOMPARE(F(n), 240.0);
+    QCOMPARE(F(withPod(n, pod(1000, 1, 300), 1)), 100.0);
+    QCOMPARE(fgdScore(240, 240, 4000), fgdScore(240, 100, 4000));
+    QCOMPARE(frag::bestMove(n, pod(1000, 1, 300), F, 4000).gpu, 0);
+    QCOMPARE(frag::bestMove(n, pod(1000, 1, 300), F, 4000, 0xffu, true).gpu, 1);
+    // At FGD's own scale the drop of 140 is a better score, so both take GPU 1.
+    QCOMPARE(frag::bestMove(n, pod(1000, 1, 300), F, 1000).gpu, 1);
+  }
+
   void fgdScoreIsTheTruncatedSigmoid() {
     QCOMPARE(fgdScore(1000, 0), int64_t{73});  // int(sigmoid(1) * 100)
     QCOMPARE(fgdScore(0, 0), int64_t{50});
@@ -407,13 +427,15 @@ class TstOpenbExperiment : public QObject {
   void tesseraVariants() {
     for (const char* bad :
          {"tessera/c2g0s1000m95", "tessera/c1g0s0m95", "tessera/c1g0s1000", "tessera/c1g0s1000m101",
-          "tessera/c1g0s1000m95x", "tessera/c1g0s1000m95r101", "tessera/c1g0s1000m95r"})
+          "tessera/c1g0s1000m95x", "tessera/c1g0s1000m95r101", "tessera/c1g0s1000m95r",
+          "tessera/c1g0s1000m95r40e2", "tessera/c1g0s1000m95r40e"})
       QVERIFY2(!makePolicy(bad, {}), bad);
     const frag::Measure& m = frag::kTesseraMeasure;
     const std::string own = "tessera/c" + std::to_string(int(m.cpuReach)) + "g" +
                             std::to_string(int(m.gpuReach)) + "s" + std::to_string(int(m.scale)) +
                             "m" + std::to_string(int(std::lround(kTesseraMixCoverage * 100))) +
-                            "r" + std::to_string(int(std::lround(m.reachWeight * 100)));
+                            "r" + std::to_string(int(std::lround(m.reachWeight * 100))) + "e" +
+                            std::to_string(int(m.exactGpuTies));
     auto nodes = readOpenbNodeList(openbFile("openb_node_list_gpu_node.csv"));
     auto pods = readOpenbPodRows(openbFile("openb_pod_list_default.csv"));
     QVERIFY(nodes && pods);
