@@ -144,9 +144,11 @@ install)
   fi
 
   pid=""
+  apid=""
   installed=0
   cleanup() {
     [ -z "$pid" ] || kill -KILL "$pid" 2>/dev/null || true
+    [ -z "$apid" ] || kill -KILL "$apid" 2>/dev/null || true
     if [ "$installed" = 1 ]; then
       DEBIAN_FRONTEND=noninteractive dpkg --purge tessera-agent tesserad tessera >/dev/null 2>&1 || true
     fi
@@ -182,6 +184,13 @@ install)
     env -u TESSERA_SERVER -u TESSERA_TOKEN -u TESSERA_CA -u TESSERA_CTL_CONFIG HOME="$work" tessera ctl "$@"
   }
 
+  # A node's agent token, as an operator adds one: the hash into tokens.yaml, the secret for the
+  # agent's user only.
+  new=$(tesserad token --name test-node --role agent)
+  printf '%s\n' "$new" | grep '^  - {name: test-node' >>/etc/tessera/tokens.yaml
+  printf '%s\n' "$new" | sed -n 's/^token .*: //p' |
+    install -m 0640 -g tessera-agent /dev/stdin /etc/tessera/agent.token
+
   # tesserad as the unit starts it: its ExecStart= command line, as its User= and Group=.
   unit=/lib/systemd/system/tesserad.service
   read -r -a cmd <<<"$(sed -n 's/^ExecStart=//p' "$unit")"
@@ -209,6 +218,32 @@ install)
   anon=$(ctl --timeout 5 whoami 2>&1) || code=$?
   [ "$code" = 4 ] && printf '%s\n' "$anon" | grep -qi unauthenticated ||
     fail "a call without a token should be refused as unauthenticated (exit 4): exit $code, $anon"
+
+  # The agent as its unit starts it (Environment=, ExecStart=, User=, Group=): it reads its token
+  # as tessera-agent and runs (no GPU here: it logs that it cannot probe) until SIGTERM.
+  aunit=/lib/systemd/system/tessera-agent.service
+  read -r -a acmd <<<"$(sed -n 's/^ExecStart=//p' "$aunit")"
+  aenv=$(sed -n 's/^Environment=//p' "$aunit")
+  auser=$(sed -n 's/^User=//p' "$aunit")
+  agroup=$(sed -n 's/^Group=//p' "$aunit")
+  (cd / && umask 0077 && exec env "$aenv" setpriv --reuid="$auser" --regid="$agroup" --init-groups -- "${acmd[@]}") \
+    >"$work/agent.log" 2>&1 &
+  apid=$!
+  for _ in $(seq 1 40); do
+    grep -q "server ${aenv#TESSERA_SERVER=}" "$work/agent.log" && break
+    kill -0 "$apid" 2>/dev/null || break
+    sleep 0.25
+  done
+  sleep 1
+  kill -0 "$apid" 2>/dev/null || { cat "$work/agent.log" >&2; fail "the agent exited as $auser"; }
+  grep -q "server ${aenv#TESSERA_SERVER=}" "$work/agent.log" || { cat "$work/agent.log" >&2; fail "the agent did not start"; }
+  kill -TERM "$apid"
+  code=0
+  wait "$apid" || code=$?
+  apid=""
+  [ "$code" = 0 ] || { cat "$work/agent.log" >&2; fail "the agent exited $code after SIGTERM"; }
+  echo "the agent ran as $auser with its token and stopped cleanly on SIGTERM"
+
   kill -TERM "$pid"
   code=0
   wait "$pid" || code=$?
