@@ -118,6 +118,9 @@ int runConsole(int argc, char** argv) {
   QApplication::setApplicationName(QStringLiteral("tessera"));
   QApplication::setOrganizationName(QStringLiteral("Tessera"));
   QApplication::setApplicationVersion(QStringLiteral("0.1.0"));
+  // The installed desktop entry (installer/packaging): Wayland's app id and the X11 startup
+  // notification then match it, so the shell shows its name and icon for the window.
+  QGuiApplication::setDesktopFileName(QStringLiteral("io.github.tessera.Console"));
   // UI language: see console/settings_dialog.h (system locale, TESSERA_LANG, ui/language, which
   // the Settings dialog edits). Qt's own strings (standard dialog buttons, shortcuts) come from
   // qtbase_*.qm when Qt's translations are installed; without them those stay English.

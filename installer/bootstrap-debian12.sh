@@ -33,6 +33,11 @@ PACKAGES=(
   # job_submit/lua (with liblua5.1), topology/tree and jobcomp/filetxt. Installing starts nothing:
   # the tests run their own munged/slurmctld/slurmd inside the build dir.
   slurmctld slurmd slurm-client munge
+  # the Debian packages (docs/packaging.md, the `deb` target and the tests labelled packaging):
+  # help2man writes the man pages from --help, librsvg2-bin renders the icons, lintian,
+  # desktop-file-utils and appstream check what is shipped, man-db (groff) renders the pages,
+  # file checks the icons' sizes, iproute2 (ss) sees whether tesserad's ports are free
+  help2man librsvg2-bin lintian desktop-file-utils appstream man-db file iproute2
 )
 
 missing=()
