@@ -84,6 +84,8 @@ struct NodeInventory {
   std::string hostname;
   std::string driverVersion;
   std::string cudaVersion;  // nvidia-smi only
+  int cpus = 0;             // the host's online CPUs (0 = unknown)
+  int64_t memoryMiB = 0;    // the host's memory (MemTotal; 0 = unknown)
   std::vector<GpuInventory> gpus;
   // Path classes between GPUs as `nvidia-smi topo -m` prints them, [gpu][gpu]; empty = unknown.
   std::vector<std::vector<GpuLink>> links;
