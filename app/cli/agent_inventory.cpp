@@ -52,6 +52,7 @@ v1::InventoryGpu gpuMessage(const GpuInventory& g, const GpuModel* model,
   }
   m.set_numa_node(g.numaNode);
   m.set_cpu_affinity(g.cpuAffinity);
+  m.set_fault(g.fault);
   return m;
 }
 

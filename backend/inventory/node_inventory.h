@@ -77,6 +77,9 @@ struct GpuInventory {
   std::vector<NvlinkPeer> nvlinks;
   int numaNode = -1;        // -1 = unknown
   std::string cpuAffinity;  // cpulist, "" = unknown
+  // Why the GPU cannot be used although the driver lists it (NVML: GPU is lost, fallen off the
+  // bus); empty for a healthy GPU. Nothing but its index is known of a faulted GPU.
+  std::string fault;
 };
 
 struct NodeInventory {

@@ -83,6 +83,7 @@ Status InventoryKeeper::check(const Engine& engine, const InventoryReport& r) co
     const std::string at = "gpus[" + std::to_string(i) + "]";
     if (g.index < 0 || g.index >= kMaxGpusPerNode || !indexes.insert(g.index).second)
       return badField(at + ".index", std::to_string(g.index) + " is out of range or repeated");
+    if (!g.fault.empty()) continue;  // a GPU fallen off the bus is known by its index alone
     if (g.uuid.empty() || !uuids.insert(g.uuid).second)
       return badField(at + ".uuid", "'" + g.uuid + "' is empty or repeated");
     TESSERA_CHECK(checkTextField(g.model, kMaxNameChars, at + ".model"));

@@ -265,6 +265,16 @@ class TestAgentInventoryE2e : public QObject {
     QVERIFY(
         eventReasons(*viewer).contains("GPU gpu-a/1: back in the node's inventory: hold lifted"));
 
+    // GPU 1 falls off the bus: NVML still counts it but answers GPU_IS_LOST. The agent reports
+    // it with its fault, and it is held out until it answers again.
+    serveNode(dir, 2, "3g.40gb@0,3g.40gb@4", "lost 1\n");
+    QTRY_VERIFY_WITH_TIMEOUT(hasGpuFaultHold(snapshotNode(*viewer, "gpu-a"), "gpu-a/1"), 15000);
+    QVERIFY2(eventReasons(*viewer).contains(
+                 "GPU gpu-a/1: fallen off the bus (NVML nvmlDeviceGetName (GPU 1) failed: GPU is "
+                 "lost (15)): held out (fault)"),
+             qPrintable(eventReasons(*viewer)));
+    serveNode(dir, 2, "3g.40gb@0,3g.40gb@4");
+    QTRY_COMPARE_WITH_TIMEOUT(snapshotNode(*viewer, "gpu-a").state(), std::string("up"), 15000);
     QCOMPARE(agent.terminate(), 0);
     QVERIFY2(agent.log().contains("tesserad took the inventory: node gpu-a known"),
              qPrintable(agent.log()));
