@@ -52,15 +52,21 @@ v1::InventoryGpu gpuMessage(const GpuInventory& g, const GpuModel* model,
   }
   m.set_numa_node(g.numaNode);
   m.set_cpu_affinity(g.cpuAffinity);
+  m.set_fault(g.fault);
   return m;
 }
 
 }  // namespace
 
 v1::ReportInventoryRequest inventoryRequest(const NodeInventory& node, const CatalogCheck& check,
-                                            const std::string& nodeName) {
+                                            const AgentPlace& place) {
   v1::ReportInventoryRequest r;
-  r.set_node(nodeName);
+  r.set_node(place.node);
+  r.set_leaf(place.leaf);
+  r.set_pool(place.pool);
+  r.set_cpus(node.cpus);
+  r.set_memory_mib(node.memoryMiB);
+  r.set_topo(topoText(node));
   r.set_hostname(node.hostname);
   r.set_source(node.source);
   r.set_driver_version(node.driverVersion);

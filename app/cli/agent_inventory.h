@@ -10,7 +10,14 @@
 
 namespace tessera::cli {
 
+// The node's names in the cluster model (agent --node, --leaf, --pool).
+struct AgentPlace {
+  std::string node;
+  std::string leaf;
+  std::string pool;
+};
+
 v1::ReportInventoryRequest inventoryRequest(const NodeInventory& node, const CatalogCheck& check,
-                                            const std::string& nodeName);
+                                            const AgentPlace& place);
 
 }  // namespace tessera::cli

@@ -186,7 +186,7 @@ bool sleepUntil(Clock::time_point t) {
 
 struct AgentFlags {
   ctl::GlobalFlags connection;
-  std::string node;
+  AgentPlace place;  // --node, --leaf, --pool
   double interval = 10;
   std::string dcgmUrl = "http://127.0.0.1:9400/metrics";
   size_t buffer = 60;
@@ -230,7 +230,7 @@ class Agent {
         host_(probeHostName()) {}
 
   int run() {
-    log("node " + f_.node + ", server " + server_ + ", every " + number(f_.interval) +
+    log("node " + f_.place.node + ", server " + server_ + ", every " + number(f_.interval) +
         " s, buffer " + std::to_string(f_.buffer) + " samples; telemetry from " +
         (f_.dcgmUrl.empty() ? std::string()
                             : "dcgm-exporter at " + f_.dcgmUrl +
@@ -283,7 +283,7 @@ class Agent {
     }
     probeError_.clear();
     const CatalogCheck check = checkAgainstCatalog(*node, catalog_);
-    v1::ReportInventoryRequest request = inventoryRequest(*node, check, f_.node);
+    v1::ReportInventoryRequest request = inventoryRequest(*node, check, f_.place);
     std::string key;
     (void)request.SerializeToString(&key);  // a plain message: the same fields, the same bytes
     if (key == inventoryKey_) return;
@@ -302,7 +302,7 @@ class Agent {
     session_.prepare(context);
     const grpc::Status status = session_.stub().ReportInventory(&context, *inventory_, &response);
     if (!status.ok()) return failed(status, message);
-    std::string said = "node " + f_.node + " " + response.admission();
+    std::string said = "node " + f_.place.node + " " + response.admission();
     for (const auto& c : response.changes()) said += "\n  " + c;
     for (const auto& w : response.warnings()) said += "\n  warning: " + w;
     if (said != inventoryReply_) log("tesserad took the inventory: " + said);
@@ -354,7 +354,7 @@ class Agent {
     v1::PushTelemetryRequest request;
     request.set_exposition(s.exposition);
     request.set_source("tessera agent (" + s.source + ")");
-    request.set_node(f_.node);
+    request.set_node(f_.place.node);
     v1::PushTelemetryResponse response;
     grpc::ClientContext context;
     session_.prepare(context);
@@ -461,7 +461,7 @@ int runAgent(Context& ctx, AgentFlags& f) {
   if (!session) return ctx.fail("agent: " + session.error().str(), kExitUsage);
   const GpuCatalog* catalog = ctx.catalog();
   if (!catalog) return kExitUsage;
-  if (f.node.empty()) f.node = probeHostName();
+  if (f.place.node.empty()) f.place.node = probeHostName();
   const StopSignals signals;
   return Agent(ctx, f, **session, *catalog, options->address).run();
 }
@@ -489,7 +489,15 @@ void addAgentVerb(CLI::App& app, Context& ctx) {
       "push its GPU telemetry (dcgm-exporter's scrape, else NVML) every interval, buffering and "
       "retrying while tesserad is away (docs/agent.md)");
   ctl::addConnectionOptions(*agent, f->connection);
-  agent->add_option("--node", f->node, "The scheduler's name of this node (default: host name)")
+  agent
+      ->add_option("--node", f->place.node,
+                   "The scheduler's name of this node (default: host name)")
+      ->type_name("NAME");
+  agent
+      ->add_option("--leaf", f->place.leaf,
+                   "The fabric leaf the node joins under when admitted (default: one of its own)")
+      ->type_name("NAME");
+  agent->add_option("--pool", f->place.pool, "The node's pool when admitted (default: none)")
       ->type_name("NAME");
   agent->add_option("--interval", f->interval, "Seconds between samples (fractions allowed)")
       ->check(positiveSeconds())

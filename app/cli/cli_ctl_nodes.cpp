@@ -1,6 +1,6 @@
 // tessera ctl's node-inventory calls: `node list` shows every node whose agent reported its
 // inventory (admission, GPUs held out because the node lacks them, catalog mismatches), and
-// `node admit NAME` lets a node that announced itself into the cluster.
+// `node admit NAME` lets a node that announced itself join the running cluster model.
 #include <string>
 
 #include "cli/cli_ctl_internal.h"
@@ -47,7 +47,10 @@ void addNodeCalls(const Registrar& r) {
   r.onCall(list, [](Call& c) { return listNodes(c); });
   auto name = std::make_shared<std::string>();
   auto* admit = node->add_subcommand(
-      "admit", "Admit a node that announced itself and is not in the cluster model (admin)");
+      "admit",
+      "Admit a node that announced itself and is not in the cluster model: it joins the model "
+      "(built from its inventory, under its agent's --leaf and --pool) and jobs may run on it "
+      "(admin)");
   admit->add_option("NAME", *name, "The node, as `node list` names it")->required();
   r.onCall(admit, [name](Call& c) { return admitNode(c, *name); });
 }

@@ -29,7 +29,7 @@ void printUnknownModels(Context& ctx, const NodeInventory& node, const CatalogCh
   ctx.out << "# catalog entry for the GPU model(s) this node reports; add it under models: in a\n"
              "# catalog file (docs/gpu-catalog.md) and pass --catalog FILE\nversion: 1\nmodels:\n";
   for (size_t i = 0; i < node.gpus.size(); ++i)
-    if (!check.models[i]) {
+    if (!check.models[i] && node.gpus[i].fault.empty()) {
       ctx.out << catalogStanza(node.gpus[i]);
       break;
     }

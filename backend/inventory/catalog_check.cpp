@@ -216,6 +216,10 @@ CatalogCheck checkAgainstCatalog(const NodeInventory& node, const GpuCatalog& ca
   std::set<std::string> migWarnings;
   std::set<std::string> unknownNames;
   for (const auto& gpu : node.gpus) {
+    if (!gpu.fault.empty()) {  // nothing of a faulted GPU but its index is known
+      check.models.push_back(nullptr);
+      continue;
+    }
     auto model = matchModel(gpu, catalog, check.warnings);
     if (model) MigComparison(*model, gpu, migWarnings).run();
     if (!model && unknownNames.insert(gpu.name).second)

@@ -137,7 +137,8 @@ json gpuJson(const GpuInventory& g, const GpuModel* model) {
       {"mig_devices", devices},
       {"nvlink_peers", peers},
       {"numa_node", g.numaNode < 0 ? json(nullptr) : json(g.numaNode)},
-      {"cpu_affinity", g.cpuAffinity}};
+      {"cpu_affinity", g.cpuAffinity},
+      {"fault", g.fault.empty() ? json(nullptr) : json(g.fault)}};
 }
 
 }  // namespace
@@ -187,6 +188,11 @@ Expected<std::string> migLayoutText(const GpuInventory& gpu, const GpuModel& mod
 
 Expected<std::string> inventorySpecYaml(const NodeInventory& node, const CatalogCheck& check,
                                         const SpecNames& names) {
+  for (const auto& g : node.gpus)
+    if (!g.fault.empty())
+      return Error{"GPU " + std::to_string(g.index) + " has " + g.fault +
+                       ": a spec entry needs every GPU of the node",
+                   {}};
   TESSERA_TRY(model, onlyModel(check));
   const std::string templ = names.templ.empty() ? names.node + "-hw" : names.templ;
   TESSERA_TRY(templateText, templateYaml(node, model, templ));

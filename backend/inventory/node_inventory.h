@@ -77,6 +77,9 @@ struct GpuInventory {
   std::vector<NvlinkPeer> nvlinks;
   int numaNode = -1;        // -1 = unknown
   std::string cpuAffinity;  // cpulist, "" = unknown
+  // Why the GPU cannot be used although the driver lists it (NVML: GPU is lost, fallen off the
+  // bus); empty for a healthy GPU. Nothing but its index is known of a faulted GPU.
+  std::string fault;
 };
 
 struct NodeInventory {
@@ -84,6 +87,8 @@ struct NodeInventory {
   std::string hostname;
   std::string driverVersion;
   std::string cudaVersion;  // nvidia-smi only
+  int cpus = 0;             // the host's online CPUs (0 = unknown)
+  int64_t memoryMiB = 0;    // the host's memory (MemTotal; 0 = unknown)
   std::vector<GpuInventory> gpus;
   // Path classes between GPUs as `nvidia-smi topo -m` prints them, [gpu][gpu]; empty = unknown.
   std::vector<std::vector<GpuLink>> links;

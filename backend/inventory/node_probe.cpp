@@ -2,6 +2,7 @@
 
 #include <unistd.h>
 
+#include <algorithm>
 #include <array>
 
 #include "inventory/nvsmi_probe.h"
@@ -41,6 +42,12 @@ std::string probeHostName() {
 Expected<NodeInventory> probeNode(const NodeProbeOptions& options) {
   TESSERA_TRY(node, probeSelected(options));
   node.hostname = probeHostName();
+  // A recorded node's CPUs and memory are not this machine's: unknown then.
+  if (options.recordedDir.empty()) {
+    node.cpus = static_cast<int>(std::max(0L, sysconf(_SC_NPROCESSORS_ONLN)));
+    node.memoryMiB =
+        std::max(0L, sysconf(_SC_PHYS_PAGES)) * std::max(0L, sysconf(_SC_PAGE_SIZE)) / (1 << 20);
+  }
   return node;
 }
 

@@ -36,12 +36,18 @@ class NvmlProber {
     unsigned count = 0;
     TESSERA_CHECK(call(api_.nvmlDeviceGetCount_v2(&count), "nvmlDeviceGetCount_v2"));
     for (unsigned i = 0; i < count; ++i) {
+      lost_ = false;
       nvmlDevice_t device = nullptr;
-      TESSERA_CHECK(call(api_.nvmlDeviceGetHandleByIndex_v2(i, &device),
-                         "nvmlDeviceGetHandleByIndex_v2", static_cast<int>(i)));
+      auto gpu = [&]() -> Expected<GpuInventory> {
+        TESSERA_CHECK(call(api_.nvmlDeviceGetHandleByIndex_v2(i, &device),
+                           "nvmlDeviceGetHandleByIndex_v2", static_cast<int>(i)));
+        return readGpu(device, static_cast<int>(i), node);
+      }();
+      // A GPU that fell off the bus is listed with its fault, not a failed probe: tesserad must
+      // learn of it to hold it out. Any other error fails the probe.
+      if (!gpu && !lost_) return gpu.error();
+      node.gpus.push_back(gpu ? std::move(*gpu) : lostGpu(static_cast<int>(i), gpu.error()));
       devices_.push_back(device);
-      TESSERA_TRY(gpu, readGpu(device, static_cast<int>(i), node));
-      node.gpus.push_back(std::move(gpu));
     }
     readLinkMatrix(node);
     return node;
@@ -53,7 +59,15 @@ class NvmlProber {
     return failure(r, name, gpu);
   }
 
+  static GpuInventory lostGpu(int index, const Error& why) {
+    GpuInventory gpu;
+    gpu.index = index;
+    gpu.fault = "fallen off the bus (" + why.str() + ")";
+    return gpu;
+  }
+
   Error failure(nvmlReturn_t r, const char* name, int gpu) const {
+    lost_ = lost_ || r == NVML_ERROR_GPU_IS_LOST;
     const std::string where = gpu >= 0 ? " (GPU " + std::to_string(gpu) + ")" : "";
     return Error{"NVML " + std::string(name) + where + " failed: " + api_.describe(r), {}};
   }
@@ -252,6 +266,12 @@ class NvmlProber {
 
   void readLinkMatrix(NodeInventory& node) const {
     const size_t n = node.gpus.size();
+    for (const auto& g : node.gpus)
+      if (!g.fault.empty()) {
+        node.notes.push_back("PCIe relations unknown: GPU " + std::to_string(g.index) + " " +
+                             g.fault);
+        return;
+      }
     node.links.assign(n, std::vector<GpuLink>(n, GpuLink{LinkKind::Self, 0}));
     for (size_t a = 0; a < n; ++a) {
       for (size_t b = 0; b < n; ++b) {
@@ -307,6 +327,7 @@ class NvmlProber {
   const NvmlApi& api_;
   const NvmlProbeOptions& options_;
   std::vector<nvmlDevice_t> devices_;
+  mutable bool lost_ = false;  // a call about the GPU being read answered GPU_IS_LOST
 };
 
 }  // namespace

@@ -8,6 +8,7 @@ namespace {
 
 constexpr uint32_t kMaxGpuIndex = 1023;  // far above any board; keeps the index an int
 constexpr int kMaxWarnings = 256;
+constexpr size_t kMaxTopoChars = 65536;  // 64 GPUs' matrix is under 20 KiB
 
 Error badField(const std::string& field, const std::string& what) {
   return Error{field + ": " + what, {}};
@@ -37,6 +38,22 @@ Expected<InventoryGpu> gpuFromProto(const v1::InventoryGpu& m, const std::string
   return g;
 }
 
+// What a node joining the model is built from: host CPUs and memory, the topo matrix, leaf, pool.
+Status placeFromProto(const v1::ReportInventoryRequest& m, InventoryReport& r) {
+  if (m.cpus() < 0) return badField("cpus", std::to_string(m.cpus()) + " is negative");
+  if (m.memory_mib() < 0)
+    return badField("memory_mib", std::to_string(m.memory_mib()) + " is negative");
+  TESSERA_CHECK(checkProgramField(m.topo(), kMaxTopoChars, "topo"));  // tabs and lines
+  TESSERA_CHECK(checkTextField(m.leaf(), kMaxNameChars, "leaf"));
+  TESSERA_CHECK(checkTextField(m.pool(), kMaxNameChars, "pool"));
+  r.cpus = m.cpus();
+  r.memoryMiB = m.memory_mib();
+  r.topo = m.topo();
+  r.leaf = m.leaf();
+  r.pool = m.pool();
+  return okStatus();
+}
+
 }  // namespace
 
 Expected<InventoryReport> inventoryReportFromProto(const v1::ReportInventoryRequest& m) {
@@ -47,6 +64,7 @@ Expected<InventoryReport> inventoryReportFromProto(const v1::ReportInventoryRequ
   r.driverVersion = m.driver_version();
   TESSERA_CHECK(checkTextField(m.driver_version(), kMaxNameChars, "driver_version"));
   TESSERA_CHECK(checkTextField(m.source(), kMaxNameChars, "source"));
+  TESSERA_CHECK(placeFromProto(m, r));
   for (int i = 0; i < m.gpus_size(); ++i) {
     TESSERA_TRY(g, gpuFromProto(m.gpus(i), "gpus[" + std::to_string(i) + "]"));
     r.gpus.push_back(std::move(g));

@@ -5,6 +5,7 @@
 #include <map>
 #include <unordered_set>
 
+#include "clusterspec/cluster_spec_writer.h"
 #include "core/engine_text.h"
 #include "core/strings.h"
 #include "scheduler/command_yaml.h"
@@ -112,8 +113,7 @@ Status Backend::restoreOrCreate() {
       return Error{"the database " + config_.database + " was written in " + *mode +
                        " mode; start tesserad in that mode or with a new database",
                    {}};
-    static const GpuCatalog builtin = GpuCatalog::builtin();
-    TESSERA_TRY(loaded, state_->load(config_.catalog ? *config_.catalog : builtin));
+    TESSERA_TRY(loaded, state_->load(catalog()));
     engine_.emplace(std::move(loaded.engine));
     extras_ = std::move(loaded.extras);
     restoredJobs_ = loaded.activeJobs;
@@ -235,6 +235,18 @@ void Backend::engineLoop() {
   }
 }
 
+namespace {
+
+// Puts items[from..] back at the head of the queue, in order, for the next batch.
+template <class Queue, class Items>
+void requeueFront(Queue& queue, std::mutex& mutex, Items& items, size_t from) {
+  std::lock_guard lock(mutex);
+  for (size_t k = items.size(); k > from; --k) queue.push_front(std::move(items[k - 1]));
+  items.resize(from);
+}
+
+}  // namespace
+
 void Backend::runBatch(std::vector<std::unique_ptr<Item>>& items, bool tick) {
   if (broken_) {
     for (auto& item : items) item->finish(*broken_);
@@ -248,10 +260,21 @@ void Backend::runBatch(std::vector<std::unique_ptr<Item>>& items, bool tick) {
     if (items[i]->deadline && *items[i]->deadline < now) continue;
     items[i]->apply(*this, batch);
     applied[i] = true;
+    // A node joining rebuilds the engine after this batch's commit: the requests after it wait
+    // for the engine that has the node (a second admission then builds on the first).
+    if (batch.joining && i + 1 < items.size()) {
+      requeueFront(queue_, queueMutex_, items, i + 1);
+      applied.resize(items.size());
+      break;
+    }
   }
   // The requests are committed and answered before the cycle runs: a cycle over a long queue
   // can take a second, and no reply should wait for it (one more fsync per cycle is the price).
   const Status committed = commit(batch);
+  // A node that joined is in the stored model: the engine is rebuilt on it as a restart would,
+  // before anyone hears of the join.
+  if (batch.joining) stateVersion_.fetch_add(1);
+  const Status rebuilt = committed && batch.joining ? reloadFromStore() : okStatus();
   for (size_t i = 0; i < items.size(); ++i) {
     if (!applied[i])
       items[i]->expire();
@@ -262,6 +285,10 @@ void Backend::runBatch(std::vector<std::unique_ptr<Item>>& items, bool tick) {
     rollbackToStore(committed.error());
     return;
   }
+  if (!rebuilt)
+    return stopServing(Error{
+        "a node joined the cluster model and " + rebuilt.error().str() + "; restart tesserad", {}});
+  if (batch.joining) wakeForCycle();  // the next cycle may place on the node
   // Only what is durable is carried out: a crash before the next commit loses nothing the
   // cluster was told (the executor finds its own work again by tag).
   world_->afterDecisions(*engine_);
@@ -339,6 +366,7 @@ Status Backend::commit(Batch& batch) {
       TESSERA_CHECK(metricStore_->compactInTransaction(engine_->now()));
       TESSERA_CHECK(pruneHistoryInTransaction(*db_, engine_->now(), config_.historyRetention));
     }
+    if (batch.joining) TESSERA_CHECK(storeJoinedCluster(*batch.joining));
     return okStatus();
   });
   if (!st) return st;
@@ -357,23 +385,40 @@ void Backend::rollbackToStore(const Error& why) {
   // Memory must not run ahead of the database: rebuild from what is stored. When even that
   // fails, the engine holds changes that were reported as not applied; a later commit must not
   // store them, so the backend refuses all further work until it is restarted.
-  static const GpuCatalog builtin = GpuCatalog::builtin();
-  const auto cannotReload = [&why](const std::string& what, const Error& e) {
-    return Error{"a write failed (" + why.str() + ") and " + what + " could not be reloaded (" +
-                     e.str() + "); restart tesserad",
-                 {}};
-  };
   stateVersion_.fetch_add(1);
-  auto loaded = state_->load(config_.catalog ? *config_.catalog : builtin);
-  if (!loaded) return stopServing(cannotReload("the state", loaded.error()));
+  if (const Status st = reloadFromStore(); !st)
+    stopServing(Error{
+        "a write failed (" + why.str() + ") and " + st.error().str() + "; restart tesserad", {}});
+}
+
+const GpuCatalog& Backend::catalog() const {
+  return config_.catalog ? *config_.catalog : GpuCatalog::builtin();
+}
+
+Status Backend::reloadFromStore() {
+  auto loaded = state_->load(catalog());
+  if (!loaded) return Error{"the state could not be reloaded (" + loaded.error().str() + ")", {}};
   engine_.emplace(std::move(loaded->engine));
   extras_ = std::move(loaded->extras);
   eventCursor_ = engine_->eventCount();
   auto openRuns = usageStore_->openRuns();
-  if (!openRuns) return stopServing(cannotReload("the usage ledger", openRuns.error()));
+  if (!openRuns)
+    return Error{"the usage ledger could not be reloaded (" + openRuns.error().str() + ")", {}};
   usage_.resume(*engine_, std::move(*openRuns));
   if (auto restored = world_->restore(*engine_, extras_); !restored)
-    stopServing(cannotReload("the world's state", restored.error()));
+    return Error{"the world's state could not be reloaded (" + restored.error().str() + ")", {}};
+  return okStatus();
+}
+
+// Inside the batch's transaction: the grown model replaces the stored one, and is loaded back
+// with the batch's state before anything is committed: a model the database could not rebuild
+// after a restart fails the batch and changes nothing.
+Status Backend::storeJoinedCluster(const Cluster& cluster) {
+  TESSERA_CHECK(state_->putMeta("cluster", writeClusterSpec(cluster)));
+  auto trial = state_->load(catalog());
+  if (!trial)
+    return Error{"the cluster model with the new node does not load: " + trial.error().str(), {}};
+  return okStatus();
 }
 
 void Backend::stopServing(Error why) {

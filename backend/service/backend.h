@@ -175,6 +175,11 @@ class Backend final : public DaemonSession {
   CycleStats tickWork(Batch& batch);
   Status commit(Batch& batch);
   void rollbackToStore(const Error& why);
+  // Rebuilds the engine, the usage ledger and the world from the database, as a restart does
+  // (a rollback; a node that joined the cluster model).
+  Status reloadFromStore();
+  Status storeJoinedCluster(const Cluster& cluster);
+  [[nodiscard]] const GpuCatalog& catalog() const;
   // Refuses all further work with `why`, and tells the health watchers.
   void stopServing(Error why);
   [[nodiscard]] Seconds clockNow() const;

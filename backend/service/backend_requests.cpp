@@ -253,6 +253,7 @@ void Backend::reportInventory(InventoryReport report, Reply<InventoryReply> repl
                                    Batch& batch) -> std::variant<InventoryReply, ApiError> {
         auto taken = b.world_->reportInventory(*b.engine_, report);
         if (!taken) return refusal(taken.error());
+        if (taken->join) batch.joining = std::move(taken->join->cluster);
         // Holds and layouts are the engine's setup; the snapshot shows them.
         batch.setupChanged = batch.setupChanged || !taken->changes.empty();
         batch.worldChanged = true;
@@ -272,7 +273,9 @@ void Backend::admitNode(std::string node, std::string actor, Reply<std::string> 
         auto admitted = b.world_->admitNode(*b.engine_, node, actor);
         if (!admitted) return refusal(admitted.error());
         batch.worldChanged = true;
-        return std::move(*admitted);
+        batch.joining = std::move(admitted->cluster);
+        if (b.config_.onWarning) b.config_.onWarning(admitted->message);
+        return std::move(admitted->message);
       }));
 }
 

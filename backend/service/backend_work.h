@@ -57,6 +57,9 @@ struct Backend::Batch {
   Seconds sampleTime = 0;
   bool compactMetrics = false;
   bool worldChanged = false;  // what the snapshot shows changed outside the engine (readings)
+  // A node joins the cluster model (node_join.h): stored with the batch, then the engine is
+  // rebuilt on it as a restart would.
+  std::shared_ptr<const Cluster> joining;
 };
 
 struct Backend::Item {

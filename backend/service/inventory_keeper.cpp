@@ -3,8 +3,10 @@
 #include <algorithm>
 #include <sstream>
 
+#include "core/engine_text.h"
 #include "core/input_limits.h"
 #include "core/strings.h"
+#include "service/node_join.h"
 #include "topology/mig_layout.h"
 
 namespace tessera {
@@ -81,6 +83,7 @@ Status InventoryKeeper::check(const Engine& engine, const InventoryReport& r) co
     const std::string at = "gpus[" + std::to_string(i) + "]";
     if (g.index < 0 || g.index >= kMaxGpusPerNode || !indexes.insert(g.index).second)
       return badField(at + ".index", std::to_string(g.index) + " is out of range or repeated");
+    if (!g.fault.empty()) continue;  // a GPU fallen off the bus is known by its index alone
     if (g.uuid.empty() || !uuids.insert(g.uuid).second)
       return badField(at + ".uuid", "'" + g.uuid + "' is empty or repeated");
     TESSERA_CHECK(checkTextField(g.model, kMaxNameChars, at + ".model"));
@@ -122,10 +125,8 @@ Expected<InventoryReply> InventoryKeeper::ingest(Engine& engine, const Inventory
   if (const Node* node = engine.cluster().findNode(r.node)) {
     applyToModel(engine, *node, r, reply);
   } else {
-    if (autoAdmit_ && admitted_.insert(r.node).second)
-      event(engine, "node " + r.node + " announced itself and was admitted (inventory.auto_admit)",
-            reply);
-    reply.admission = admitted_.count(r.node) ? Admission::Admitted : Admission::Pending;
+    reply.admission = Admission::Pending;
+    if (autoAdmit_ || admitted_.count(r.node)) joinAdmitted(engine, r, reply);
     if (first && reply.admission == Admission::Pending)
       event(engine,
             "node " + r.node + " (host " + r.hostname + ", " + std::to_string(r.gpus.size()) +
@@ -135,6 +136,41 @@ Expected<InventoryReply> InventoryKeeper::ingest(Engine& engine, const Inventory
   }
   nodes_[r.node] = Record{r, engine.now(), reply.warnings};
   return reply;
+}
+
+const GpuCatalog& InventoryKeeper::catalog() const {
+  return catalog_ ? *catalog_ : GpuCatalog::builtin();
+}
+
+Expected<NodeJoin> InventoryKeeper::join(const Engine& engine, const InventoryReport& r) const {
+  TESSERA_TRY(cluster, clusterWithNode(engine.cluster(), r, catalog()));
+  const Node& n = *cluster->findNode(r.node);
+  const NodeHardware& hw = *n.hw;
+  std::string what = std::to_string(hw.gpuCount) + " x " + hw.gpuModel->id;
+  if (hw.cpus > 0) what += ", " + std::to_string(hw.cpus) + " CPUs";
+  if (hw.memoryMiB > 0) what += ", " + std::to_string(hw.memoryMiB / 1024) + " GiB";
+  what += ", leaf " + cluster->switches()[static_cast<size_t>(n.leaf)].name;
+  if (!n.pool.empty()) what += ", pool " + n.pool;
+  return NodeJoin{r.node, "node " + r.node + " joins the cluster model (" + what + ")",
+                  std::move(cluster)};
+}
+
+// Auto-admitted, or admitted by an operator before admission made nodes join: the node joins
+// with this report. A report that cannot make a node (a faulted GPU, two models) leaves it
+// pending with the reason as a warning, and it tries again with the next report.
+void InventoryKeeper::joinAdmitted(Engine& engine, const InventoryReport& r,
+                                   InventoryReply& reply) {
+  auto joined = join(engine, r);
+  if (!joined) {
+    reply.warnings.push_back("node " + r.node + " is admitted but cannot join the cluster model: " +
+                             joined.error().str());
+    return;
+  }
+  const std::string why = admitted_.count(r.node) ? "admitted before" : "inventory.auto_admit";
+  admitted_.erase(r.node);
+  event(engine, joined->message + ": admitted (" + why + ")", reply);
+  reply.admission = Admission::Admitted;
+  reply.join = std::move(*joined);
 }
 
 void InventoryKeeper::applyToModel(Engine& engine, const Node& node, const InventoryReport& r,
@@ -233,17 +269,19 @@ void InventoryKeeper::event(Engine& engine, const std::string& line, InventoryRe
   reply.changes.push_back(line);
 }
 
-Expected<std::string> InventoryKeeper::admit(Engine& engine, const std::string& node,
-                                             const std::string& actor) {
+Expected<NodeJoin> InventoryKeeper::admit(Engine& engine, const std::string& node,
+                                          const std::string& actor) {
   if (engine.cluster().findNode(node))
     return Error::wrongState(literal("node '" + node + "' is already in the cluster model"));
-  if (nodes_.find(node) == nodes_.end())
+  const auto it = nodes_.find(node);
+  if (it == nodes_.end())
     return Error::notFound(literal("no node '" + node + "' has reported its inventory"));
-  if (!admitted_.insert(node).second)
-    return Error::wrongState(literal("node '" + node + "' is already admitted"));
-  const std::string line = "node " + node + " admitted by " + actor;
-  engine.recordCommand(actor, literal(line));
-  return line;
+  TESSERA_TRY(joined, join(engine, it->second.report));
+  // Audited as the operator's commands are ("hold job 7: applied: ...").
+  engine.recordCommand(
+      actor, phrase(text::kAuditApplied, literal("admit node " + node), literal(joined.message)));
+  admitted_.erase(node);
+  return joined;
 }
 
 std::vector<NodeInventoryView> InventoryKeeper::list(const Engine& engine) const {

@@ -28,9 +28,10 @@ class InventoryKeeper {
   // Checks the report (unknown model, bad layout, a name another host claims) and applies it.
   // A refusal changes nothing; its message names the field.
   Expected<InventoryReply> ingest(Engine& engine, const InventoryReport& report);
-  // An operator admits a node that reported itself; NotFound when none did, WrongState when it
-  // is already in the model or admitted.
-  Expected<std::string> admit(Engine& engine, const std::string& node, const std::string& actor);
+  // An operator admits a node that reported itself: the model with the node added
+  // (node_join.h), audited as `actor`'s command; NotFound when no such node reported,
+  // WrongState when it is already in the model or its inventory cannot make a node.
+  Expected<NodeJoin> admit(Engine& engine, const std::string& node, const std::string& actor);
   [[nodiscard]] std::vector<NodeInventoryView> list(const Engine& engine) const;
   // Whether the keeper holds GPU `g` out (telemetry must not lift that hold).
   [[nodiscard]] bool holds(GpuId g) const { return held_.count(g) != 0; }
@@ -53,12 +54,19 @@ class InventoryKeeper {
   void followLayout(Engine& engine, const Gpu& gpu, const InventoryGpu& seen,
                     InventoryReply& reply);
   void event(Engine& engine, const std::string& line, InventoryReply& reply) const;
+  // A node outside the model that is admitted (auto-admit, or by an operator before nodes
+  // joined the running engine) joins it with this report; when it cannot, it stays pending.
+  void joinAdmitted(Engine& engine, const InventoryReport& report, InventoryReply& reply);
+  Expected<NodeJoin> join(const Engine& engine, const InventoryReport& report) const;
+  [[nodiscard]] const GpuCatalog& catalog() const;
 
   const GpuCatalog* catalog_;
   bool autoAdmit_;
   std::map<std::string, Record> nodes_;  // by node name: every node that reported
-  std::set<std::string> admitted_;       // nodes outside the model an operator admitted
-  std::set<GpuId> held_;                 // GPUs held out because their node lacks them
+  // Nodes outside the model that were admitted but have not joined it yet (admitted before
+  // nodes joined the running engine); each joins with its next report.
+  std::set<std::string> admitted_;
+  std::set<GpuId> held_;  // GPUs held out because their node lacks them
 };
 
 }  // namespace tessera

@@ -35,8 +35,8 @@ class LiveWorld final : public World {
   Expected<InventoryReply> reportInventory(Engine& engine, const InventoryReport& report) override {
     return inventory_.ingest(engine, report);
   }
-  Expected<std::string> admitNode(Engine& engine, const std::string& node,
-                                  const std::string& actor) override {
+  Expected<NodeJoin> admitNode(Engine& engine, const std::string& node,
+                               const std::string& actor) override {
     return inventory_.admit(engine, node, actor);
   }
   [[nodiscard]] std::vector<NodeInventoryView> nodeInventory(const Engine& engine) const override {

@@ -4,6 +4,7 @@
 // catalog model and writes its MIG layout in the layout syntax; tesserad checks both against its
 // own catalog and cluster (inventory_keeper.h).
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
@@ -33,6 +34,22 @@ struct InventoryReport {
   std::string driverVersion;
   std::vector<InventoryGpu> gpus;
   std::vector<std::string> warnings;  // the probe's catalog check and notes, as the agent saw them
+  // What a node joining the model is built from (node_join.h); 0 or empty = unknown.
+  int cpus = 0;
+  int64_t memoryMiB = 0;
+  std::string topo;  // `nvidia-smi topo -m` text: path classes, CPU and NUMA affinity
+  std::string leaf;  // the fabric leaf it hangs under; empty: a leaf of its own
+  std::string pool;
+};
+
+class Cluster;
+
+// A node the cluster model lacked joining it (an operator's admission, or inventory.auto_admit):
+// the model with the node added, which the backend stores and rebuilds its engine on.
+struct NodeJoin {
+  std::string node;
+  std::string message;  // what was done, in the operator's words
+  std::shared_ptr<const Cluster> cluster;
 };
 
 enum class Admission : uint8_t { Known, Pending, Admitted };
@@ -45,6 +62,7 @@ struct InventoryReply {
   Admission admission = Admission::Known;
   std::vector<std::string> changes;
   std::vector<std::string> warnings;
+  std::optional<NodeJoin> join;  // admitted (auto-admit, or earlier by an operator): joins now
 };
 
 // One reporting node as `tessera ctl node list` shows it.

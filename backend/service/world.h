@@ -72,8 +72,9 @@ class World {
   virtual Expected<InventoryReply> reportInventory(Engine&, const InventoryReport&) {
     return Error::wrongState(literal("node inventories are taken in live mode only"));
   }
-  // An operator admits a node that announced itself; as above outside live mode.
-  virtual Expected<std::string> admitNode(Engine&, const std::string&, const std::string&) {
+  // An operator admits a node that announced itself: the model with the node added, which the
+  // backend stores and rebuilds the engine on; as above outside live mode.
+  virtual Expected<NodeJoin> admitNode(Engine&, const std::string&, const std::string&) {
     return Error::wrongState(literal("node admission is for live mode only"));
   }
   [[nodiscard]] virtual std::vector<NodeInventoryView> nodeInventory(const Engine&) const {

@@ -7,6 +7,7 @@
 //   migdev G index K uuid U gi I ci C   nvlink G link L peer BUS-ID
 //   topo G H level N                    error FUNCTION CODE   (that call answers CODE)
 //   gpu G util PERCENT | temp CELSIUS | power_mw MILLIWATTS | mem_used_mib MIB
+//   lost G                              (GPU G has fallen off the bus: GPU_IS_LOST)
 // "profile" lines belong to the GPU of the last "gpu" line. Profile indexes a file does not list
 // answer INVALID_ARGUMENT, as past the last index of a real driver.
 #include <cstdlib>
@@ -54,6 +55,7 @@ struct FakeGpu {
   std::deque<FakeMigDevice> migs;
   std::map<unsigned, std::string> nvlinks;  // link -> peer bus id
   std::map<unsigned, int> topo;             // other GPU -> common ancestor level
+  bool lost = false;                        // fallen off the bus: its calls answer GPU_IS_LOST
 };
 
 // What an nvmlDevice_t points at: a GPU, or one of its MIG devices.
@@ -205,6 +207,10 @@ void readLine(const std::string& line, unsigned& current) {
     in >> g >> other >> w >> level;
     gpuAt(g).topo[other] = level;
   }
+  if (kind == "lost") {
+    in >> g;
+    gpuAt(g).lost = true;
+  }
   if (kind == "error") {
     std::string function;
     nvmlReturn_t code = 0;
@@ -237,6 +243,10 @@ nvmlReturn_t injected(const char* function) {
 
 #define FAKE_INJECTED_ERROR(name) \
   if (const nvmlReturn_t e = injected(#name); e != NVML_SUCCESS) return e
+
+// A GPU fallen off the bus answers every call about it so.
+#define FAKE_LOST_GPU(device) \
+  if (handleOf(device)->gpu->lost) return NVML_ERROR_GPU_IS_LOST
 
 DeviceHandle* handleOf(nvmlDevice_t d) {
   return reinterpret_cast<DeviceHandle*>(d);
@@ -324,12 +334,14 @@ __attribute__((visibility("default"))) nvmlReturn_t nvmlDeviceGetHandleByIndex_v
 __attribute__((visibility("default"))) nvmlReturn_t nvmlDeviceGetName(nvmlDevice_t d, char* name,
                                                                       unsigned length) {
   FAKE_INJECTED_ERROR(nvmlDeviceGetName);
+  FAKE_LOST_GPU(d);
   return copyText(handleOf(d)->gpu->name, name, length);
 }
 
 __attribute__((visibility("default"))) nvmlReturn_t nvmlDeviceGetUUID(nvmlDevice_t d, char* uuid,
                                                                       unsigned length) {
   FAKE_INJECTED_ERROR(nvmlDeviceGetUUID);
+  FAKE_LOST_GPU(d);
   const DeviceHandle* h = handleOf(d);
   return copyText(h->mig ? h->mig->uuid : h->gpu->uuid, uuid, length);
 }
@@ -337,6 +349,7 @@ __attribute__((visibility("default"))) nvmlReturn_t nvmlDeviceGetUUID(nvmlDevice
 __attribute__((visibility("default"))) nvmlReturn_t nvmlDeviceGetPciInfo_v3(nvmlDevice_t d,
                                                                             nvmlPciInfo_t* pci) {
   FAKE_INJECTED_ERROR(nvmlDeviceGetPciInfo_v3);
+  FAKE_LOST_GPU(d);
   const FakeGpu& gpu = *handleOf(d)->gpu;
   *pci = nvmlPciInfo_t{};
   std::strncpy(pci->busId, gpu.busId.c_str(), sizeof pci->busId - 1);
@@ -347,6 +360,7 @@ __attribute__((visibility("default"))) nvmlReturn_t nvmlDeviceGetPciInfo_v3(nvml
 __attribute__((visibility("default"))) nvmlReturn_t nvmlDeviceGetMemoryInfo(nvmlDevice_t d,
                                                                             nvmlMemory_t* memory) {
   FAKE_INJECTED_ERROR(nvmlDeviceGetMemoryInfo);
+  FAKE_LOST_GPU(d);
   const FakeGpu& gpu = *handleOf(d)->gpu;
   memory->total = gpu.memMiB << 20;
   memory->used = gpu.memUsedMiB << 20;
@@ -358,6 +372,7 @@ __attribute__((visibility("default"))) nvmlReturn_t nvmlDeviceGetMigMode(nvmlDev
                                                                          unsigned* current,
                                                                          unsigned* pending) {
   FAKE_INJECTED_ERROR(nvmlDeviceGetMigMode);
+  FAKE_LOST_GPU(d);
   const FakeGpu& gpu = *handleOf(d)->gpu;
   if (gpu.migStatus != NVML_SUCCESS) return gpu.migStatus;
   *current = gpu.migCurrent;

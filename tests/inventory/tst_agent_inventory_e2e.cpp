@@ -3,8 +3,10 @@
 // test rewrites while the agent runs): the inventory arrives; a GPU that vanishes holds its node
 // with an event and comes back lifted; a MIG layout changed on the node replaces the engine's and
 // the job on a vanished instance is requeued and named; a node outside the model waits for an
-// admin's `tessera ctl node admit`; after tesserad restarts the agent reports again; and bad
-// reports get INVALID_ARGUMENT / FAILED_PRECONDITION / PERMISSION_DENIED with the field named.
+// admin's `tessera ctl node admit` (or inventory.auto_admit) and then joins the running engine,
+// a job runs on it and both survive a tesserad restart; after tesserad restarts the agent reports
+// again; and bad reports get INVALID_ARGUMENT / FAILED_PRECONDITION / PERMISSION_DENIED with the
+// field named.
 #include <QProcess>
 #include <QTemporaryDir>
 #include <QtTest>
@@ -32,8 +34,9 @@ name: inventory-test
 node_templates:
   h100x2: {gpu_model: H100-SXM5-80GB, gpus: 2}
 fabric:
+  spines: [spine-1]
   leafs:
-    - {name: leaf-1}
+    - {name: leaf-1, spine: spine-1}
 nodes:
   - name: gpu-a
     template: h100x2
@@ -43,18 +46,35 @@ nodes:
       "1": {mig: "3g.40gb@0,3g.40gb@4"}
 )";
 
-const GpuModel& h100() {
-  static const GpuCatalog catalog = GpuCatalog::builtin();
-  return *catalog.find("H100-SXM5-80GB");
+const GpuModel& model(const char* id) {
+  return *GpuCatalog::builtin().find(id);
 }
 
-// The fake NVML serves `gpus` H100s, each with `layout`; the agent reads the file at each probe.
-void serveNode(const QTemporaryDir& dir, int gpus, const std::string& layout) {
-  const std::string path = dir.filePath("node.txt").toStdString();
-  auto parsed = parseMigLayout(h100(), layout);
+const GpuModel& h100() {
+  return model("H100-SXM5-80GB");
+}
+
+// The fake NVML serves `gpus` GPUs of `m` from `file`, each with `layout`, to agents started from
+// now on; an agent reads the file at each probe.
+void serveModel(const QTemporaryDir& dir, const QString& file, const GpuModel& m, int gpus,
+                const std::string& layout, const std::string& extra = {}) {
+  const std::string path = dir.filePath(file).toStdString();
+  auto parsed = parseMigLayout(m, layout);
   if (!parsed) qFatal("layout: %s", parsed.error().str().c_str());
-  std::ofstream(path) << test::fixtureFromCatalog(h100(), *parsed, gpus);
+  std::ofstream(path) << test::fixtureFromCatalog(m, *parsed, gpus) << extra;
   qputenv("TESSERA_FAKE_NVML", QByteArray::fromStdString(path));
+}
+
+// The model's node gpu-a: `gpus` H100s, each with `layout`; `extra` fixture lines ("lost 1").
+void serveNode(const QTemporaryDir& dir, int gpus, const std::string& layout,
+               const std::string& extra = {}) {
+  serveModel(dir, "node.txt", h100(), gpus, layout, extra);
+}
+
+// A node the model lacks: two A100 80GB, each one 7g.80gb instance (no H100 of gpu-a can hold
+// an A100 job, so such a job can only run there).
+void serveNewNode(const QTemporaryDir& dir) {
+  serveModel(dir, "new.txt", model("A100-SXM4-80GB"), 2, "7g.80gb@0");
 }
 
 std::map<std::string, std::string> writeFiles(const QTemporaryDir& dir) {
@@ -106,6 +126,13 @@ v1::NodeInventorySummary nodeSummary(rpc::RemoteSession& c, const std::string& n
   return {};
 }
 
+grpc::Status snapshotStatus(rpc::RemoteSession& c) {
+  grpc::ClientContext ctx;
+  c.prepare(ctx);
+  v1::ClusterSnapshot snapshot;
+  return c.stub().GetSnapshot(&ctx, v1::GetSnapshotRequest{}, &snapshot);
+}
+
 v1::SnapshotNode snapshotNode(rpc::RemoteSession& c, const std::string& node) {
   const auto snapshot =
       must<v1::ClusterSnapshot>(c, &v1::Scheduler::Stub::GetSnapshot, v1::GetSnapshotRequest{});
@@ -140,6 +167,40 @@ v1::JobSpec migJob() {
   return job;
 }
 
+v1::JobSpec a100Job() {
+  v1::JobSpec job;
+  job.set_team("vision");
+  job.mutable_per_task()->set_mig_profile("7g.80gb");
+  job.add_gpu_models("A100-SXM4-80GB");
+  return job;
+}
+
+grpc::Status submit(rpc::RemoteSession& c, const v1::JobSpec& job, uint64_t* id = nullptr) {
+  grpc::ClientContext ctx;
+  c.prepare(ctx);
+  v1::SubmitRequest request;
+  *request.mutable_job() = job;
+  v1::SubmitResponse response;
+  const grpc::Status st = c.stub().Submit(&ctx, request, &response);
+  if (id) *id = response.id();
+  return st;
+}
+
+// Whether a job holds an instance of the node's GPU 0 or 1 (busy instances are marked *).
+bool busyOn(rpc::RemoteSession& c, const std::string& node) {
+  return snapshotGpu(c, node, 0).mig_layout().find('*') != std::string::npos ||
+         snapshotGpu(c, node, 1).mig_layout().find('*') != std::string::npos;
+}
+
+grpc::Status admit(rpc::RemoteSession& c, const std::string& node) {
+  grpc::ClientContext ctx;
+  c.prepare(ctx);
+  v1::AdmitNodeRequest request;
+  request.set_node(node);
+  v1::AdmitNodeResponse response;
+  return c.stub().AdmitNode(&ctx, request, &response);
+}
+
 grpc::Status report(rpc::RemoteSession& c, const v1::ReportInventoryRequest& r) {
   grpc::ClientContext ctx;
   c.prepare(ctx);
@@ -147,9 +208,17 @@ grpc::Status report(rpc::RemoteSession& c, const v1::ReportInventoryRequest& r) 
   return c.stub().ReportInventory(&ctx, r, &response);
 }
 
-v1::ReportInventoryRequest goodReport(const std::string& host) {
+// The agent reports the node, then the admin admits it: the admission's status (the report's
+// when that fails).
+grpc::Status reportAndAdmit(rpc::RemoteSession& agent, rpc::RemoteSession& admin,
+                            const v1::ReportInventoryRequest& r) {
+  const grpc::Status reported = report(agent, r);
+  return reported.ok() ? admit(admin, r.node()) : reported;
+}
+
+v1::ReportInventoryRequest goodReport(const std::string& host, const std::string& node = "gpu-a") {
   v1::ReportInventoryRequest r;
-  r.set_node("gpu-a");
+  r.set_node(node);
   r.set_hostname(host);
   for (uint32_t i = 0; i < 2; ++i) {
     auto* g = r.add_gpus();
@@ -195,6 +264,17 @@ class TestAgentInventoryE2e : public QObject {
     QCOMPARE(nodeSummary(*viewer, "gpu-a").missing_gpus_size(), 0);
     QVERIFY(
         eventReasons(*viewer).contains("GPU gpu-a/1: back in the node's inventory: hold lifted"));
+
+    // GPU 1 falls off the bus: NVML still counts it but answers GPU_IS_LOST. The agent reports
+    // it with its fault, and it is held out until it answers again.
+    serveNode(dir, 2, "3g.40gb@0,3g.40gb@4", "lost 1\n");
+    QTRY_VERIFY_WITH_TIMEOUT(hasGpuFaultHold(snapshotNode(*viewer, "gpu-a"), "gpu-a/1"), 15000);
+    QVERIFY2(eventReasons(*viewer).contains(
+                 "GPU gpu-a/1: fallen off the bus (NVML nvmlDeviceGetName (GPU 1) failed: GPU is "
+                 "lost (15)): held out (fault)"),
+             qPrintable(eventReasons(*viewer)));
+    serveNode(dir, 2, "3g.40gb@0,3g.40gb@4");
+    QTRY_COMPARE_WITH_TIMEOUT(snapshotNode(*viewer, "gpu-a").state(), std::string("up"), 15000);
     QCOMPARE(agent.terminate(), 0);
     QVERIFY2(agent.log().contains("tesserad took the inventory: node gpu-a known"),
              qPrintable(agent.log()));
@@ -244,17 +324,25 @@ class TestAgentInventoryE2e : public QObject {
     QCOMPARE(agent.terminate(), 0);
   }
 
-  void newNodeWaitsForAdmission() {
+  // A node the model lacks waits for an admin; admitted, it joins the running engine under the
+  // leaf and pool its agent names, a job that fits only there starts on it, and after tesserad
+  // restarts the node (and the job on it) is still there.
+  void newNodeJoinsWhenAdmitted() {
     QTemporaryDir dir;
     Daemon d;
     std::map<std::string, std::string> tokens;
     QVERIFY2(startOnMigNode(dir, d, tokens), qPrintable(d.log()));
     auto viewer = d.client(tokens["viewer"]);
-    AgentProcess agent(d.address(), dir.filePath("agent.token"), "gpu-new", {"--dcgm-url", ""});
+    auto admin = d.client(tokens["admin"]);
+    serveNewNode(dir);
+    AgentProcess agent(d.address(), dir.filePath("agent.token"), "gpu-new",
+                       {"--dcgm-url", "", "--leaf", "leaf-1", "--pool", "a100"});
     QTRY_COMPARE_WITH_TIMEOUT(nodeSummary(*viewer, "gpu-new").admission(),
                               std::string("pending-admission"), 15000);
     QCOMPARE(snapshotNode(*viewer, "gpu-new").name(), std::string());  // not schedulable
     QVERIFY(eventReasons(*viewer).contains("node gpu-new"));
+    // No GPU of the model can run an A100 job yet: refused at submit.
+    QCOMPARE(submit(*admin, a100Job()).error_code(), grpc::StatusCode::INVALID_ARGUMENT);
     const QStringList ctl{"ctl", "--server", QString::fromStdString(d.address()), "--token-file"};
     const Run listed = runTessera(QStringList(ctl) << dir.filePath("viewer.token") << "node"
                                                    << "list");
@@ -270,20 +358,76 @@ class TestAgentInventoryE2e : public QObject {
                                                      << "admit"
                                                      << "gpu-new");
     QVERIFY2(admitted.code == 0, admitted.err.constData());
-    QVERIFY2(admitted.out.contains("node gpu-new admitted by node-admin"),
+    QVERIFY2(admitted.out.contains("node gpu-new joins the cluster model (2 x A100-SXM4-80GB"),
              admitted.out.constData());
-    QCOMPARE(nodeSummary(*viewer, "gpu-new").admission(), std::string("admitted"));
+    QCOMPARE(snapshotNode(*viewer, "gpu-new").leaf(), std::string("leaf-1"));
+    QCOMPARE(snapshotNode(*viewer, "gpu-new").pool(), std::string("a100"));
+    QCOMPARE(snapshotNode(*viewer, "gpu-new").gpus_size(), 2);
+    QCOMPARE(snapshotGpu(*viewer, "gpu-new", 1).mig_layout(), std::string("7g.80gb@0"));
+    QCOMPARE(nodeSummary(*viewer, "gpu-new").admission(), std::string("known"));
+    QVERIFY2(eventReasons(*viewer).contains(
+                 "admit node gpu-new: applied: node gpu-new joins the cluster model"),
+             qPrintable(eventReasons(*viewer)));
     const Run again = runTessera(QStringList(ctl) << dir.filePath("admin.token") << "node"
                                                   << "admit"
                                                   << "gpu-new");
     QVERIFY(again.code != 0);
-    QVERIFY2(again.err.contains("node 'gpu-new' is already admitted"), again.err.constData());
+    QVERIFY2(again.err.contains("node 'gpu-new' is already in the cluster model"),
+             again.err.constData());
     const Run unknown = runTessera(QStringList(ctl) << dir.filePath("admin.token") << "node"
                                                     << "admit"
                                                     << "nobody");
     QVERIFY2(unknown.err.contains("no node 'nobody' has reported its inventory"),
              unknown.err.constData());
+
+    uint64_t job = 0;
+    const grpc::Status st = submit(*admin, a100Job(), &job);
+    QVERIFY2(st.ok(), st.error_message().c_str());
+    QTRY_VERIFY_WITH_TIMEOUT(busyOn(*admin, "gpu-new"), 15000);
     QCOMPARE(agent.terminate(), 0);
+
+    const int port = d.port();
+    // The old connections go with the old process (a new channel could share their subchannel
+    // to the same address and see it closed).
+    viewer.reset();
+    admin.reset();
+    d.kill();
+    Daemon back;
+    QVERIFY2(back.start(daemonArgs(dir) << "--listen" << QString("127.0.0.1:%1").arg(port)),
+             qPrintable(back.log()));
+    auto after = back.client(tokens["viewer"]);
+    QTRY_VERIFY_WITH_TIMEOUT(snapshotStatus(*after).ok(), 10000);
+    QCOMPARE(snapshotNode(*after, "gpu-new").leaf(), std::string("leaf-1"));
+    QCOMPARE(snapshotNode(*after, "gpu-new").gpus_size(), 2);
+    QVERIFY(busyOn(*after, "gpu-new"));  // the job runs where it ran
+    QCOMPARE(back.terminate(), 0);
+  }
+
+  // inventory.auto_admit: the node joins at its first report, under a leaf of its own when its
+  // agent names none.
+  void autoAdmittedNodeJoins() {
+    QTemporaryDir dir;
+    auto tokens = writeFiles(dir);
+    const std::string config = dir.filePath("tesserad.yaml").toStdString();
+    std::ofstream(config) << "inventory:\n  auto_admit: true\n";
+    Daemon d;
+    QVERIFY2(d.start(daemonArgs(dir) << "--config" << QString::fromStdString(config)),
+             qPrintable(d.log()));
+    serveNewNode(dir);
+    AgentProcess agent(d.address(), dir.filePath("agent.token"), "gpu-new", {"--dcgm-url", ""});
+    auto viewer = d.client(tokens["viewer"]);
+    QTRY_COMPARE_WITH_TIMEOUT(snapshotNode(*viewer, "gpu-new").leaf(), std::string("leaf-gpu-new"),
+                              15000);
+    QVERIFY2(eventReasons(*viewer).contains("node gpu-new joins the cluster model (2 x "
+                                            "A100-SXM4-80GB"),
+             qPrintable(eventReasons(*viewer)));
+    QVERIFY(eventReasons(*viewer).contains("admitted (inventory.auto_admit)"));
+    QVERIFY(submit(*d.client(tokens["admin"]), a100Job()).ok());
+    QTRY_VERIFY_WITH_TIMEOUT(busyOn(*viewer, "gpu-new"), 15000);
+    QCOMPARE(agent.terminate(), 0);
+    QVERIFY2(agent.log().contains("tesserad took the inventory: node gpu-new admitted"),
+             qPrintable(agent.log()));
+    QCOMPARE(d.terminate(), 0);
   }
 
   void reportsAgainAfterTesseradRestarts() {
@@ -357,6 +501,31 @@ class TestAgentInventoryE2e : public QObject {
 
     st = report(*d.client(tokens["viewer"]), goodReport("host-1"));
     QCOMPARE(st.error_code(), grpc::StatusCode::PERMISSION_DENIED);
+
+    // Reports that cannot make a node of the model (GPUs of two models, one faulted, a leaf
+    // that is a spine) are taken, but their admission is refused with the field first.
+    auto admin = d.client(tokens["admin"]);
+    auto mixed = goodReport("host-3", "gpu-mixed");
+    mixed.mutable_gpus(1)->set_model("A100-SXM4-80GB");
+    mixed.mutable_gpus(1)->set_mig_layout("7g.80gb@0");
+    st = reportAndAdmit(*agent, *admin, mixed);
+    QCOMPARE(st.error_code(), grpc::StatusCode::FAILED_PRECONDITION);
+    QVERIFY2(st.error_message().starts_with("gpus[1].model: A100-SXM4-80GB beside H100-SXM5-80GB"),
+             st.error_message().c_str());
+    auto faulted = goodReport("host-4", "gpu-faulted");
+    faulted.mutable_gpus(0)->set_fault("GPU is lost");
+    st = reportAndAdmit(*agent, *admin, faulted);
+    QCOMPARE(st.error_code(), grpc::StatusCode::FAILED_PRECONDITION);
+    QVERIFY2(st.error_message().starts_with("gpus[0].fault: GPU 0 is faulted (GPU is lost)"),
+             st.error_message().c_str());
+    QCOMPARE(nodeSummary(*d.client(tokens["viewer"]), "gpu-faulted").admission(),
+             std::string("pending-admission"));
+    auto spineLeaf = goodReport("host-5", "gpu-spine");
+    spineLeaf.set_leaf("spine-1");
+    st = reportAndAdmit(*agent, *admin, spineLeaf);
+    QCOMPARE(st.error_code(), grpc::StatusCode::FAILED_PRECONDITION);
+    QVERIFY2(st.error_message().starts_with("leaf: 'spine-1' is a spine of the fabric"),
+             st.error_message().c_str());
     // None of the refused reports changed anything: the node is up with its two GPUs.
     auto viewer = d.client(tokens["viewer"]);
     QCOMPARE(snapshotNode(*viewer, "gpu-a").state(), std::string("up"));

@@ -329,8 +329,9 @@ class TestInventory : public QObject {
     QTest::addColumn<QString>("message");
     QTest::newRow("no driver") << "error nvmlInit_v2 9"
                                << "NVML nvmlInit_v2 failed: Driver Not Loaded (9)";
-    QTest::newRow("GPU lost") << "error nvmlDeviceGetMemoryInfo 15"
-                              << "NVML nvmlDeviceGetMemoryInfo (GPU 0) failed: GPU is lost (15)";
+    QTest::newRow("memory call") << "error nvmlDeviceGetMemoryInfo 999"
+                                 << "NVML nvmlDeviceGetMemoryInfo (GPU 0) failed: Unknown Error "
+                                    "(999)";
     QTest::newRow("profile call") << "error nvmlDeviceGetGpuInstanceProfileInfo 4"
                                   << "nvmlDeviceGetGpuInstanceProfileInfo (GPU 0) failed: "
                                      "Insufficient Permissions (4)";
@@ -348,6 +349,34 @@ class TestInventory : public QObject {
     auto node = probeFake(recordedH100Fixtures() + ":" + extra);
     QVERIFY(!node.ok());
     QVERIFY2(has(node.error().str(), message.toStdString()), node.error().str().c_str());
+  }
+
+  // A GPU fallen off the bus (NVML answers GPU_IS_LOST) is listed by its index with the fault,
+  // not a failed probe: tesserad must learn of it. The catalog check passes over it, and a spec
+  // entry, which needs every GPU, is refused naming it.
+  void lostGpuIsListedWithItsFault() {
+    const GpuModel& m = *GpuCatalog::builtin().find("H100-SXM5-80GB");
+    QTemporaryDir dir;
+    const std::string fixture = dir.path().toStdString() + "/node.txt";
+    writeText(fixture, fixtureFromCatalog(m, *parseMigLayout(m, "7g.80gb@0"), 2) + "lost 1\n");
+    auto node = probeFake(fixture);
+    QVERIFY2(node.ok(), node ? "" : node.error().str().c_str());
+    QCOMPARE(node->gpus.size(), size_t{2});
+    QVERIFY(node->gpus[0].fault.empty());
+    QCOMPARE(node->gpus[0].name, m.productName);
+    QCOMPARE(node->gpus[1].index, 1);
+    QVERIFY2(node->gpus[1].fault ==
+                 "fallen off the bus (NVML nvmlDeviceGetName (GPU 1) failed: "
+                 "GPU is lost (15))",
+             node->gpus[1].fault.c_str());
+    const CatalogCheck check = checkAgainstCatalog(*node, GpuCatalog::builtin());
+    QVERIFY(check.allKnown());
+    QVERIFY(check.models[0] != nullptr);
+    QVERIFY(check.models[1] == nullptr);
+    auto yaml = inventorySpecYaml(*node, check, SpecNames{"gpu-x", "", "leaf"});
+    QVERIFY(!yaml.ok());
+    QVERIFY2(has(yaml.error().str(), "GPU 1 has fallen off the bus"), yaml.error().str().c_str());
+    QVERIFY(has(inventoryJson(*node, check), "\"fault\": \"fallen off the bus"));
   }
 
   void driverWithoutMigSupport() {

@@ -130,10 +130,13 @@ std::vector<MatrixRow> callRows(const Targets& t) {
   v1::PushTelemetryRequest push;
   push.set_exposition("DCGM_FI_DEV_GPU_UTIL{gpu=\"0\",Hostname=\"pod-a-01\"} 50\n");
   // A node outside the model: reporting it changes nothing the other rows need; the admin's
-  // admission (the only allowed AdmitNode) comes after it.
+  // admission (the only allowed AdmitNode) comes after it and adds the node with its GPU.
   v1::ReportInventoryRequest inventory;
   inventory.set_node("new-node");
   inventory.set_hostname("new-node");
+  auto* gpu = inventory.add_gpus();
+  gpu->set_model("H100-SXM5-80GB");
+  gpu->set_uuid("GPU-new-0");
   v1::AdmitNodeRequest admit;
   admit.set_node("new-node");
   // Each backup needs a new file.

@@ -1,9 +1,13 @@
-// Node inventories through the Backend (live mode, the demo cluster): auto-admission, a GPU
-// reported faulty held and lifted, its hold surviving a restart and telemetry without an Xid,
-// an admission kept across a restart, model and MIG-mode mismatches and GPUs the model lacks as
+// Node inventories through the Backend (live mode, the demo cluster): auto-admission and an
+// admin's admission making the node join the running engine (a running job undisturbed, the
+// node kept across a restart), a GPU reported faulty held and lifted, its hold surviving a
+// restart and telemetry without an Xid, model and MIG-mode mismatches and GPUs the model lacks as
 // warnings, and a simulated-live backend refusing reports.
 #include <QTemporaryDir>
 #include <QtTest>
+
+#include <future>
+#include <thread>
 
 #include "backend_test_util.h"
 #include "clusterspec/cluster_spec.h"
@@ -60,6 +64,39 @@ bool heldFor(Backend& b, const std::string& gpu) {
   return held;
 }
 
+size_t gpuCount(Backend& b) {
+  size_t n = 0;
+  b.inspect([&](const Engine& e) { n = e.cluster().gpus().size(); });
+  return n;
+}
+
+bool hasNode(Backend& b, const std::string& node) {
+  bool found = false;
+  b.inspect([&](const Engine& e) { found = e.cluster().findNode(node) != nullptr; });
+  return found;
+}
+
+// One whole-GPU job of the demo workload's first team.
+JobId submitDemoJob(Backend& b) {
+  Job j = demoWorkload()->jobs.front();
+  j.id = kNoJob;
+  return ok(await<std::vector<JobId>>(
+                [&](auto reply) { b.submit({j}, Caller{"alice"}, std::nullopt, reply); }))
+      .front();
+}
+
+// The GPUs the job runs on (empty when it does not run).
+std::vector<GpuId> gpusOf(Backend& b, JobId job) {
+  std::vector<GpuId> gpus;
+  b.inspect([&](const Engine& e) {
+    const JobRecord* r = e.job(job);
+    if (r && r->state == JobState::Running && r->placement)
+      for (const auto& t : r->placement->tasks)
+        gpus.insert(gpus.end(), t.gpus.begin(), t.gpus.end());
+  });
+  return gpus;
+}
+
 bool contains(const std::vector<std::string>& lines, const std::string& line) {
   return std::find(lines.begin(), lines.end(), line) != lines.end();
 }
@@ -70,30 +107,92 @@ class TstNodeInventory : public QObject {
   Q_OBJECT
 
  private slots:
-  void autoAdmitAdmitsOnTheFirstReport() {
+  void autoAdmitJoinsOnTheFirstReport() {
     Fixture f;
     auto b = f.open(BackendMode::Live, true);
+    const size_t gpusBefore = gpuCount(*b);
     InventoryReport r = podA01();
     r.node = r.hostname = "new-1";
     const InventoryReply reply = ok(report(*b, r));
     QCOMPARE(reply.admission, Admission::Admitted);
     QVERIFY(contains(reply.changes,
-                     "node new-1 announced itself and was admitted (inventory.auto_admit)"));
-    QCOMPARE(ok(report(*b, r)).changes.size(), size_t{0});  // said once
+                     "node new-1 joins the cluster model (8 x H100-SXM5-80GB, leaf leaf-new-1): "
+                     "admitted (inventory.auto_admit)"));
+    QCOMPARE(gpuCount(*b), gpusBefore + 8);
+    const InventoryReply again = ok(report(*b, r));  // now a node of the model
+    QCOMPARE(again.admission, Admission::Known);
+    QCOMPARE(again.changes.size(), size_t{0});
   }
 
-  void anAdmissionSurvivesARestart() {
+  // The join rebuilds the engine from the database: a running job keeps its GPUs, the GPUs
+  // already in the model keep their ids, and the node is there after a restart.
+  void anAdmittedNodeJoinsAndSurvivesARestart() {
     Fixture f;
     InventoryReport r = podA01();
     r.node = r.hostname = "new-2";
+    r.cpus = 64;
+    r.memoryMiB = 512 * 1024;
+    r.leaf = "leaf-extra";
+    r.pool = "spare";
+    JobId job = kNoJob;
+    std::vector<GpuId> placedOn;
     {
       auto b = f.open();
+      job = submitDemoJob(*b);
+      ok(await<CycleStats>([&](auto reply) { b->cycleNow(reply); }));
+      placedOn = gpusOf(*b, job);
+      QVERIFY(!placedOn.empty());
       QCOMPARE(ok(report(*b, r)).admission, Admission::Pending);
+      QVERIFY(!hasNode(*b, "new-2"));
       QCOMPARE(ok(await<std::string>([&](auto x) { b->admitNode("new-2", "alice", x); })),
-               std::string("node new-2 admitted by alice"));
+               std::string("node new-2 joins the cluster model (8 x H100-SXM5-80GB, 64 CPUs, "
+                           "512 GiB, leaf leaf-extra, pool spare)"));
+      QVERIFY(hasNode(*b, "new-2"));
+      QCOMPARE(gpusOf(*b, job), placedOn);
+      QCOMPARE(kindOf(await<std::string>([&](auto x) { b->admitNode("new-2", "alice", x); })),
+               ErrorKind::FailedPrecondition);
+      QCOMPARE(kindOf(await<std::string>([&](auto x) { b->admitNode("nobody", "alice", x); })),
+               ErrorKind::NotFound);
     }
     auto b = f.open();
-    QCOMPARE(ok(report(*b, r)).admission, Admission::Admitted);
+    QVERIFY(hasNode(*b, "new-2"));
+    QCOMPARE(gpusOf(*b, job), placedOn);
+    QCOMPARE(ok(report(*b, r)).admission, Admission::Known);
+    b->inspect([](const Engine& e) {
+      const Node& n = *e.cluster().findNode("new-2");
+      QCOMPARE(n.hw->cpus, 64);
+      QCOMPARE(n.hw->memoryMiB, int64_t{512 * 1024});
+      QCOMPARE(n.pool, std::string("spare"));
+      QCOMPARE(e.cluster().switches()[static_cast<size_t>(n.leaf)].name, std::string("leaf-extra"));
+    });
+  }
+
+  // Two admissions in one batch: the second waits for the engine the first grew, so both
+  // nodes join (built from one base, the second would drop the first).
+  void twoAdmissionsInOneBatchBothJoin() {
+    Fixture f;
+    auto b = f.open();
+    for (const char* name : {"new-3", "new-4"}) {
+      InventoryReport r = podA01();
+      r.node = r.hostname = name;
+      QCOMPARE(ok(report(*b, r)).admission, Admission::Pending);
+    }
+    std::promise<void> inside;
+    std::thread blocker([&] {
+      b->inspect([&](const Engine&) {
+        inside.set_value();
+        std::this_thread::sleep_for(std::chrono::milliseconds(300));
+      });
+    });
+    inside.get_future().wait();  // the engine thread is busy: both admissions queue together
+    std::promise<std::variant<std::string, ApiError>> first, second;
+    b->admitNode("new-3", "alice", [&](auto r) { first.set_value(std::move(r)); });
+    b->admitNode("new-4", "alice", [&](auto r) { second.set_value(std::move(r)); });
+    blocker.join();
+    ok(first.get_future().get());
+    ok(second.get_future().get());
+    QVERIFY(hasNode(*b, "new-3"));
+    QVERIFY(hasNode(*b, "new-4"));
   }
 
   void aFaultyGpuIsHeldUntilReportedHealthy() {
