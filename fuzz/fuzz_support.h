@@ -20,9 +20,14 @@ inline std::string_view text(const uint8_t* data, size_t size) {
 }
 
 // For the readers that take a path: the input written to /tmp/tessera-fuzz-<pid>.<extension>
-// (one file per process, rewritten for each input), and that path.
+// (one file per process, rewritten for each input and removed at exit), and that path.
 inline const std::string& writeInput(const uint8_t* data, size_t size, const char* extension) {
-  static const std::string path = "/tmp/tessera-fuzz-" + std::to_string(getpid()) + "." + extension;
+  struct TempFile {
+    std::string path;
+    ~TempFile() { std::remove(path.c_str()); }
+  };
+  static const TempFile file{"/tmp/tessera-fuzz-" + std::to_string(getpid()) + "." + extension};
+  const std::string& path = file.path;
   std::ofstream out(path, std::ios::binary | std::ios::trunc);
   out.write(reinterpret_cast<const char*>(data), static_cast<std::streamsize>(size));
   return path;
