@@ -16,6 +16,9 @@ template <class... Ts>
 struct Overload : Ts... {
   using Ts::operator()...;
 };
+// Aggregate deduction (C++20) comes with clang 17; the fuzz preset builds with clang 14.
+template <class... Ts>
+Overload(Ts...) -> Overload<Ts...>;
 
 std::string jobText(JobId id) {
   return "job " + std::to_string(id);
