@@ -43,10 +43,13 @@ void printActResponse(Call& c, const v1::ActResponse& r) {
           << (text.empty() ? "" : ": " + text) << "\n";
   const v1::Impact& i = r.impact();
   Table t;
-  t.add({"impact", std::to_string(i.started_size()) + " start, " +
-                       std::to_string(i.preempted_size()) + " preempted, " +
+  // An applied action runs no cycle of its own (docs/api.md): what starts is not known yet.
+  const std::string starts =
+      r.applied() ? std::string() : std::to_string(i.started_size()) + " start, ";
+  t.add({"impact", starts + std::to_string(i.preempted_size()) + " preempted, " +
                        std::to_string(i.stopped_size()) + " stopped, " +
-                       fixed(i.gpu_hours_lost(), 2) + " GPU-hours lost"});
+                       fixed(i.gpu_hours_lost(), 2) + " GPU-hours lost" +
+                       (r.applied() ? "; the next cycle decides what starts" : "")});
   if (i.started_size()) t.add({"starts", joinAll(i.started())});
   if (i.preempted_size()) t.add({"preempts", joinAll(i.preempted())});
   if (i.stopped_size()) t.add({"stops", joinAll(i.stopped())});

@@ -374,11 +374,11 @@ std::optional<JobId> targetJob(const Command& c) {
       c);
 }
 
-Expected<CommandResult> execute(Engine& engine, const Command& c, const std::string& actor,
-                                bool dryRun) {
-  TESSERA_CHECK(checkCommandFields(c));
-  // The impact is always predicted first: the command, then one cycle, in a what-if undone
-  // as a whole (no copy of the engine).
+namespace {
+
+// A dry run: the command, then one cycle, in a what-if undone as a whole (no copy of the
+// engine). The impact is what that cycle would start and evict.
+Expected<CommandResult> predict(Engine& engine, const Command& c, const std::string& actor) {
   CommandResult result;
   Expected<Text> message = Text{};
   {
@@ -390,26 +390,49 @@ Expected<CommandResult> execute(Engine& engine, const Command& c, const std::str
       result.impact = impactOf(engine, whatIf);
     }
   }
-  if (!message) {
-    if (!dryRun)
-      engine.recordCommand(
-          actor, phrase(text::kAuditRefused, describeText(c), message.error().sentence()));
-    return message.error();
+  if (!message) return message.error();
+  if (const auto* r = std::get_if<cmd::CreateReservation>(&c))
+    result.impact.warnings = reservationConflicts(engine, *r);
+  result.message = phrase(text::kDryRun, *message, result.impact.summary());
+  return result;
+}
+
+// An applied command runs no cycle: its impact is what the command itself did (the job it
+// stopped or requeued); what starts in the GPUs it frees is the next cycle's decision, which
+// tesserad runs at once and reports in its events. The what-if here only makes the command
+// atomic: one that fails half-way leaves nothing behind.
+Expected<CommandResult> apply(Engine& engine, const Command& c, const std::string& actor) {
+  CommandResult result;
+  Expected<Text> applied = Text{};
+  {
+    Engine::WhatIf attempt(engine, Engine::WhatIf::Purpose::Apply);
+    applied = applyTo(engine, c, actor, result.touched.jobs);
+    if (applied) {
+      result.impact = impactOf(engine, attempt);
+      attempt.keep();
+    }
+  }
+  if (!applied) {
+    engine.recordCommand(actor,
+                         phrase(text::kAuditRefused, describeText(c), applied.error().sentence()));
+    return applied.error();
   }
   if (const auto* r = std::get_if<cmd::CreateReservation>(&c))
     result.impact.warnings = reservationConflicts(engine, *r);
-  if (dryRun) {
-    result.message = phrase(text::kDryRun, *message, result.impact.summary());
-    return result;
-  }
-  auto applied = applyTo(engine, c, actor, result.touched.jobs);
-  if (!applied) return applied.error();  // cannot differ from the fork; kept for safety
   result.applied = true;
   if (const auto job = targetJob(c)) result.touched.jobs.push_back(*job);
   result.touched.setup = std::holds_alternative<cmd::SetQuota>(c);
   result.message = *applied;
   engine.recordCommand(actor, phrase(text::kAuditApplied, describeText(c), *applied));
   return result;
+}
+
+}  // namespace
+
+Expected<CommandResult> execute(Engine& engine, const Command& c, const std::string& actor,
+                                bool dryRun) {
+  TESSERA_CHECK(checkCommandFields(c));
+  return dryRun ? predict(engine, c, actor) : apply(engine, c, actor);
 }
 
 }  // namespace tessera

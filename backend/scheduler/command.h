@@ -2,8 +2,8 @@
 // One vocabulary of operator actions: every change an operator can make is a Command value. The
 // console's gestures, the CLI, scenario files and the gRPC API all build the same value and send
 // it through execute(), which either applies it (and records an audit event: who, when, what,
-// result) or, as a dry run, applies it to a fork of the engine, runs one cycle there and reports
-// the predicted impact without changing anything.
+// result) or, as a dry run, applies it in a what-if on the engine, runs one cycle there, reports
+// the predicted impact and undoes it all.
 #include <string>
 #include <variant>
 #include <vector>
@@ -95,7 +95,8 @@ struct PlacementChange {
   bool operator==(const PlacementChange&) const = default;
 };
 
-// The predicted (dry run) or observed (apply) effect of a command followed by one cycle.
+// A dry run's prediction of the command and the cycle after it; for an applied command, what the
+// command itself did (the next cycle decides what starts).
 struct Impact {
   std::vector<JobId> started;                     // pending -> running
   std::vector<JobId> preempted;                   // running -> pending

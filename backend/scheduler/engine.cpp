@@ -156,7 +156,7 @@ class ShapeCache {
   explicit ShapeCache(bool byRequester) : byRequester_(byRequester) {}
 
   void reset(const ReservationBook& book, Seconds now) {
-    entries_.clear();
+    clear();
     froms_.clear();
     teamHolds_ = false;
     for (const auto& r : book.all())
@@ -191,10 +191,34 @@ class ShapeCache {
   void remember(const ShapeKey& k, const Text& reason, PluginCode c) {
     entries_.insert_or_assign(k, Verdict{reason, c});
   }
-  void clear() { entries_.clear(); }
+
+  // A failed placement does not depend on who asks (team holds aside): with preemption on, a
+  // job of another team or priority skips the search and goes on to its own preemption and
+  // backfill steps. Thousands of queued jobs spread over teams and priorities otherwise cost
+  // one placement search per (shape, team, priority) each cycle.
+  [[nodiscard]] const Verdict* findUnplaced(const ShapeKey& k) const {
+    if (!byRequester_) return nullptr;  // the key above is this one already
+    const auto it = unplaced_.find(placementKey(k));
+    return it == unplaced_.end() ? nullptr : &it->second;
+  }
+  void rememberUnplaced(const ShapeKey& k, const Text& reason, PluginCode c) {
+    if (byRequester_) unplaced_.insert_or_assign(placementKey(k), Verdict{reason, c});
+  }
+
+  void clear() {
+    entries_.clear();
+    unplaced_.clear();
+  }
 
  private:
+  [[nodiscard]] ShapeKey placementKey(ShapeKey k) const {
+    k.priority = 0;
+    if (!teamHolds_) k.team = -1;
+    return k;
+  }
+
   std::unordered_map<ShapeKey, Verdict, ShapeKeyHash> entries_;
+  std::unordered_map<ShapeKey, Verdict, ShapeKeyHash> unplaced_;
   std::vector<Seconds> froms_;
   bool teamHolds_ = false;
   bool byRequester_ = false;
@@ -240,11 +264,9 @@ constexpr size_t kPrefetchAhead = 12;
 // verdict cache read.
 void prefetchRecord(const JobRecord& j) {
   __builtin_prefetch(&j.shape, 1);
-  __builtin_prefetch(&j.reason, 1);
-  __builtin_prefetch(&j.job.held, 0);
-  __builtin_prefetch(&j.job.estimatedRuntime, 0);
+  __builtin_prefetch(&j.pinned, 1);       // and the verdict's plugin name after it
+  __builtin_prefetch(&j.job.id, 0);       // priority, tasks, held, runtime
   __builtin_prefetch(&j.job.perTask, 0);  // admission's demand
-  __builtin_prefetch(&j.pinned, 0);
 }
 
 }  // namespace
@@ -583,6 +605,7 @@ void Engine::start(JobRecord& job, GangPlacement placement, Text why, Seconds at
            phrase(text::kAdmittedWhy, std::move(why)));
   addEvent(EventKind::Started, job, JobState::Running, std::move(where));
   job.reason = {};
+  job.blockedBy.clear();
   ++stats_.started;
 }
 
@@ -966,12 +989,11 @@ GangResult Engine::tryPlace(Transaction& tx, const JobRecord& job, const CycleCo
   return placeGang(tx, state_, job.job, options);
 }
 
-bool Engine::tryPreempt(CycleContext& ctx, JobRecord& job, CycleStats& stats) {
+bool Engine::tryPreempt(CycleContext& ctx, JobRecord& job, const Text& why, CycleStats& stats) {
   auto plan = plugins_.preemption->plan(*this, ctx, job);
   if (!plan) return false;
   std::vector<JobId> victims;
   for (const auto& v : plan->victims) victims.push_back(v.job);
-  const Text why = job.reason;
   for (const auto& v : plan->victims) {
     JobRecord* victim = mutableJob(v.job);
     evict(*victim, job, v,
@@ -983,6 +1005,7 @@ bool Engine::tryPreempt(CycleContext& ctx, JobRecord& job, CycleStats& stats) {
   GangResult r = tryPlace(tx, job, ctx, now_);
   if (!r.placement || !permit(ctx, job, *r.placement).ok()) {
     // The plan was simulated on this state; this is a defect, not an operator's problem.
+    touch(job);
     job.reason = phrase(text::kPreemptPlanFailed, r.reason);
     return false;
   }
@@ -1045,6 +1068,9 @@ CycleStats Engine::runCycle() {
     });
   }
   CycleContext ctx = context();
+  // A what-if asks what starts and what is evicted: it leaves the verdicts of the jobs that stay
+  // pending as the last cycle wrote them, so it writes (and undoes) nothing for ~all the queue.
+  const bool predicting = journal_.journal != nullptr;
   // Finished jobs leave the active index now and then, not on every cycle: only a first build
   // of the queue index, a full sort and FGD's demand mix read it, and all skip what is not active.
   if (++activeSweep_ % 64 == 0)
@@ -1058,13 +1084,21 @@ CycleStats Engine::runCycle() {
   RefusalCache refused;
   bool blockedAhead = false;
   int preemptAttempts = 0;
+  // A job's verdict when it stays pending: what an operator reads as its reason.
+  const auto note = [predicting](JobRecord& j, const Text& reason, PluginCode code,
+                                 const std::string& plugin) {
+    if (predicting) return;
+    j.reason = reason;
+    j.pendingCode = code;
+    j.blockedBy = plugin;
+  };
   // A blocked job may start by evicting others (bounded per cycle)...
-  auto preemptFor = [&](JobRecord& j) {
+  auto preemptFor = [&](JobRecord& j, const Text& why) {
     if (!plugins_.preemption || preemptAttempts >= policy_.preemption.maxAttemptsPerCycle)
       return false;
     ++preemptAttempts;
     const auto p0 = std::chrono::steady_clock::now();
-    const bool preempted = tryPreempt(ctx, j, st);
+    const bool preempted = tryPreempt(ctx, j, why, st);
     st.preemptMs += msSince(p0);
     if (!preempted) return false;
     startedNow.push_back(static_cast<size_t>(&j - jobs_.data()));
@@ -1095,25 +1129,19 @@ CycleStats Engine::runCycle() {
     // verdict): fetch the records a few jobs ahead so their cache misses overlap.
     if (k + kPrefetchAhead < order.size()) prefetchRecord(jobs_[order[k + kPrefetchAhead]]);
     JobRecord& j = jobs_[order[k]];
-    if (journal_.journal) [[unlikely]]
-      saveVerdict(order[k]);  // every path below rewrites it
     ++st.considered;
     PluginStatus s = admit(ctx, j);
     for (const auto& f : plugins_.filter)
       if (s.ok()) s = f->check(ctx, j);
     if (!s.ok()) {
-      j.reason = s.reason;
-      j.pendingCode = s.code;
-      j.blockedBy = s.plugin;
+      note(j, s.reason, s.code, s.plugin);
       continue;
     }
-    j.blockedBy.clear();
     const bool cacheable = j.pinned.empty();
     const ShapeKey key = failed.keyOf(j, now_);
     if (cacheable) {
       if (const auto* v = failed.find(key)) {
-        j.reason = v->reason;
-        j.pendingCode = v->code;
+        note(j, v->reason, v->code, {});
         ++st.shapeCacheHits;
         continue;
       }
@@ -1121,55 +1149,72 @@ CycleStats Engine::runCycle() {
     // A team at its quota is refused before its job is placed: placing each queued job of such
     // a team only to refuse it is what a cycle would otherwise spend its time on.
     if (const PluginStatus* q = quotaRefusal(refused, ctx, j)) {
-      j.reason = q->reason;
-      j.pendingCode = q->code;
-      j.blockedBy = q->plugin;
+      note(j, q->reason, q->code, q->plugin);
       ++st.refusedUnplaced;
-      if (!preemptFor(j)) reserveFor(j);
+      if (!preemptFor(j, q->reason)) reserveFor(j);
       continue;
     }
-    Transaction tx(state_);
-    ++st.placements;
-    GangResult r = tryPlace(tx, j, ctx, now_);
-    if (r.placement) {
-      PluginStatus p = permit(ctx, j, *r.placement);
-      if (p.ok()) {
-        tx.commit();
-        const char* why = text::kPlaced;
-        if (blockedAhead) {
-          ++st.backfilled;
-          ++stats_.backfilled;
-          why = text::kBackfilled;
+    Text reason;
+    PluginCode code = PluginCode::Unschedulable;
+    if (const auto* v = cacheable ? failed.findUnplaced(key) : nullptr) {
+      reason = v->reason;
+      code = v->code;
+      ++st.shapeCacheHits;
+    } else {
+      Transaction tx(state_);
+      ++st.placements;
+      GangResult r = tryPlace(tx, j, ctx, now_);
+      if (r.placement) {
+        PluginStatus p = permit(ctx, j, *r.placement);
+        if (p.ok()) {
+          tx.commit();
+          const char* why = text::kPlaced;
+          if (blockedAhead) {
+            ++st.backfilled;
+            ++stats_.backfilled;
+            why = text::kBackfilled;
+          }
+          start(j, std::move(*r.placement), phrase(why));
+          startedNow.push_back(order[k]);
+          ++st.started;
+          continue;
         }
-        start(j, std::move(*r.placement), phrase(why));
-        startedNow.push_back(order[k]);
-        ++st.started;
+        tx.discard();
+        note(j, p.reason, p.code, p.plugin);
+        // Refused by quota: lower-priority work of its own team (or borrowed GPUs) may make
+        // room; otherwise it still gets its place on the timeline (when enough of its team's
+        // work ends), so it has an ETA and smaller jobs cannot push it back.
+        if (!preemptFor(j, p.reason)) reserveFor(j);
         continue;
       }
       tx.discard();
-      j.reason = p.reason;
-      j.pendingCode = p.code;
-      j.blockedBy = p.plugin;
-      // Refused by quota: lower-priority work of its own team (or borrowed GPUs) may make room;
-      // otherwise it still gets its place on the timeline (when enough of its team's work ends),
-      // so it has an ETA and smaller jobs cannot push it back.
-      if (!preemptFor(j)) reserveFor(j);
+      reason = std::move(r.reason);
+      code = onlyStaticRejections(r.filter) ? PluginCode::Unresolvable : PluginCode::Unschedulable;
+      if (cacheable) failed.rememberUnplaced(key, reason, code);
+    }
+    note(j, reason, code, {});
+    if (code == PluginCode::Unresolvable) {
+      if (cacheable) failed.remember(key, reason, code);
       continue;
     }
-    tx.discard();
-    j.reason = r.reason;
-    j.pendingCode =
-        onlyStaticRejections(r.filter) ? PluginCode::Unresolvable : PluginCode::Unschedulable;
-    if (j.pendingCode == PluginCode::Unresolvable) {
-      if (cacheable) failed.remember(key, j.reason, j.pendingCode);
-      continue;
-    }
-    if (preemptFor(j) || reserveFor(j)) continue;
-    if (cacheable) failed.remember(key, j.reason, j.pendingCode);
+    if (preemptFor(j, reason) || reserveFor(j)) continue;
+    if (cacheable) failed.remember(key, reason, code);
   }
-  // Positions among the jobs still pending, as an operator reads the queue after the cycle: a
-  // dense array, so the pass does not touch 150,000 job records again.
-  // Only the entries of last cycle's queue are reset: not one pass over every job ever seen.
+  if (!predicting) numberQueue(order, startedNow);
+  if (policy_.checkInvariants) st.invariantViolations = invariantViolations();
+  st.cycleMs = msSince(t0);
+  ++stats_.cycles;
+  stats_.lastCycleMs = st.cycleMs;
+  stats_.maxCycleMs = std::max(stats_.maxCycleMs, st.cycleMs);
+  stats_.totalCycleMs += st.cycleMs;
+  stats_.last = st;
+  return st;
+}
+
+// Positions among the jobs still pending, as an operator reads the queue after the cycle: a
+// dense array, so the pass does not touch 150,000 job records again.
+// Only the entries of last cycle's queue are reset: not one pass over every job ever seen.
+void Engine::numberQueue(const std::vector<size_t>& order, const std::vector<size_t>& startedNow) {
   for (uint32_t i : positioned_) positions_[i] = 0;
   positioned_.clear();
   positions_.resize(jobs_.size(), 0);
@@ -1183,14 +1228,6 @@ CycleStats Engine::runCycle() {
     positions_[idx] = ++still;
     positioned_.push_back(static_cast<uint32_t>(idx));
   }
-  if (policy_.checkInvariants) st.invariantViolations = invariantViolations();
-  st.cycleMs = msSince(t0);
-  ++stats_.cycles;
-  stats_.lastCycleMs = st.cycleMs;
-  stats_.maxCycleMs = std::max(stats_.maxCycleMs, st.cycleMs);
-  stats_.totalCycleMs += st.cycleMs;
-  stats_.last = st;
-  return st;
 }
 
 // ---------------------------------------------------------------- operator mutations

@@ -42,10 +42,10 @@ struct JobRecord {
   Seconds workKept = 0;        // seconds of work saved by checkpoints in earlier runs
   std::optional<Seconds> eta;  // estimated start from the last cycle's backfill plan
   Text reason;                 // why it is pending, or why it last changed state
+  std::vector<GpuId> pinned;   // operator pin, resolved
   std::string blockedBy;       // the admission or permit plugin that held it back ("" = placement)
-  std::vector<JobId> waitingFor;  // running jobs whose end that estimate needs
-  std::vector<GpuId> pinned;      // operator pin, resolved
   Job job;
+  std::vector<JobId> waitingFor;  // running jobs whose end that estimate needs
   std::optional<GangPlacement> placement;
   Seconds startTime = 0;  // of the current (or last) run
   Seconds endTime = 0;    // when it completed, failed or was cancelled
@@ -202,21 +202,28 @@ class Engine {
   // --- what-ifs on the engine itself
   // A dry run's command and cycle run on this engine and are undone as a whole when the WhatIf
   // ends: what a command or a cycle may change is saved when it begins (the cluster state, the
-  // queues and books, in size bounded by the cluster and the running jobs), a job record on its
-  // first change, and a pending job's verdict by moving it aside. No copy of the job table,
-  // which a long queue and a long history made the dominant cost of a fork. One at a time.
+  // queues and books, in size bounded by the cluster and the running jobs) and a job record on
+  // its first change. No copy of the job table, which a long queue and a long history made the
+  // dominant cost of a fork. One at a time.
+  //
+  // The same journal makes an applied command atomic: `Purpose::Apply` keeps the policy as it
+  // is (a prediction keeps the last backfill plan), and keep() ends it without undoing.
   class WhatIf {
    public:
-    explicit WhatIf(Engine& engine);
+    enum class Purpose : uint8_t { Predict, Apply };
+    explicit WhatIf(Engine& engine, Purpose purpose = Purpose::Predict);
     ~WhatIf();
     WhatIf(const WhatIf&) = delete;
     WhatIf& operator=(const WhatIf&) = delete;
     // The jobs whose record changed since it began, in storage order: (as it was, as it is);
     // `as it was` is nullptr for a job submitted inside the what-if.
     [[nodiscard]] std::vector<std::pair<const JobRecord*, const JobRecord*>> changedJobs() const;
+    // Keeps every change made since it began; nothing is undone at the end.
+    void keep();
 
    private:
     Engine& engine_;
+    bool kept_ = false;
   };
 
   // --- used by plugins, commands and explanations
@@ -325,7 +332,9 @@ class Engine {
   [[nodiscard]] std::string classNames() const;  // "production, batch, ..." for refusals
   void evict(JobRecord& victim, const JobRecord& by, const Victim& cost, Text why);
   void accrueUsage(Seconds dt);
-  bool tryPreempt(CycleContext& ctx, JobRecord& job, CycleStats& stats);
+  // `why` is the job's verdict this cycle, quoted in the reason it starts with.
+  bool tryPreempt(CycleContext& ctx, JobRecord& job, const Text& why, CycleStats& stats);
+  void numberQueue(const std::vector<size_t>& order, const std::vector<size_t>& startedNow);
   bool tryReserve(const CycleContext& ctx, JobRecord& job, CycleStats& stats);
   [[nodiscard]] std::vector<size_t> orderedPending(const CycleContext& ctx) const;
   // The same order from the queue index, when the policy's keys allow one (else a full sort).
@@ -343,6 +352,9 @@ class Engine {
     JournalSlot& operator=(JournalSlot&&) noexcept;
     ~JournalSlot();
     std::unique_ptr<Journal> journal;
+    // The last what-if's journal, emptied but with its buffers: the next one copies the queue
+    // index (megabytes at 150,000 jobs) into memory already mapped instead of faulting it in.
+    std::unique_ptr<Journal> spare;
   };
   // Saves record `index` before its first change inside a what-if (a no-op outside one).
   // Also files the job again in the queue index: every change to a record passes here.
@@ -353,10 +365,9 @@ class Engine {
   }
   void touch(const JobRecord& r) { touch(static_cast<size_t>(&r - jobs_.data())); }
   void saveRecord(size_t index);
-  // Moves a pending job's verdict (reason, code, plugin) aside before a cycle rewrites it.
-  void saveVerdict(size_t index);
   void beginWhatIf();
   void rollBackWhatIf();
+  void keepWhatIf();
 
   // Mutable: what-ifs on a const Engine (explanations, plugins) change it only inside a
   // Transaction they always discard. Not for concurrent use; fork the Engine for another thread.

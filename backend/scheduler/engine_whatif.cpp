@@ -3,9 +3,10 @@
 // What is saved when it begins is what a command or a cycle may change and what does not grow
 // with the queue or the history: the cluster state, node holds, policy and plugins, the books
 // (quotas, fair share, reservations, team use), the running list and the index vectors. A job
-// record is saved on its first change (touch); a pending job's verdict, which every cycle
-// rewrites for every job it considers, is moved aside instead of copied. Records and events
-// added inside are dropped at the end.
+// record is saved on its first change (touch). The cycle of a what-if leaves the verdicts of
+// jobs that stay pending alone (Engine::runCycle), so nothing per queued job is saved. Records
+// and events added inside are dropped at the end. The journal's buffers are kept for the next
+// what-if: a dry run comes with every console hover.
 #include <algorithm>
 #include <cassert>
 
@@ -14,8 +15,6 @@
 namespace tessera {
 
 struct Engine::Journal {
-  static constexpr uint8_t kRecord = 1, kVerdict = 2;
-
   explicit Journal(const ClusterState& s) : state(s) {}
   ClusterState state;
   std::vector<NodeHolds> nodeHolds;
@@ -36,15 +35,8 @@ struct Engine::Journal {
   int64_t nextRank = 0;
   size_t finished = 0, jobs = 0, events = 0;
 
-  std::vector<uint8_t> saved;  // per record that existed at the start: kRecord | kVerdict
+  std::vector<uint8_t> saved;  // per record that existed at the start: 1 once saved
   std::vector<std::pair<uint32_t, JobRecord>> records;
-  struct Verdict {
-    uint32_t index = 0;
-    Text reason;
-    PluginCode code = PluginCode::Unschedulable;
-    std::string blockedBy;
-  };
-  std::vector<Verdict> verdicts;
 };
 
 Engine::JournalSlot::JournalSlot() = default;
@@ -58,7 +50,11 @@ Engine::JournalSlot::~JournalSlot() = default;
 
 void Engine::beginWhatIf() {
   assert(!journal_.journal && "one what-if at a time");
-  auto j = std::make_unique<Journal>(state_);
+  std::unique_ptr<Journal> j = std::move(journal_.spare);
+  if (j)
+    j->state = state_;
+  else
+    j = std::make_unique<Journal>(state_);
   j->nodeHolds = nodeHolds_;
   j->policy = policy_;
   j->plugins = plugins_;
@@ -88,18 +84,9 @@ void Engine::beginWhatIf() {
 
 void Engine::saveRecord(size_t index) {
   Journal& j = *journal_.journal;
-  if (index >= j.jobs || (j.saved[index] & Journal::kRecord)) return;
-  j.saved[index] |= Journal::kRecord;
+  if (index >= j.jobs || j.saved[index]) return;
+  j.saved[index] = 1;
   j.records.emplace_back(static_cast<uint32_t>(index), jobs_[index]);
-}
-
-void Engine::saveVerdict(size_t index) {
-  Journal& j = *journal_.journal;
-  if (index >= j.jobs || j.saved[index]) return;  // a saved record holds its verdict already
-  j.saved[index] |= Journal::kVerdict;
-  JobRecord& r = jobs_[index];
-  j.verdicts.push_back(
-      {static_cast<uint32_t>(index), std::move(r.reason), r.pendingCode, std::move(r.blockedBy)});
 }
 
 void Engine::rollBackWhatIf() {
@@ -108,15 +95,10 @@ void Engine::rollBackWhatIf() {
   for (size_t i = j.jobs; i < jobs_.size(); ++i) index_.erase(jobs_[i].job.id);
   jobs_.erase(jobs_.begin() + static_cast<std::ptrdiff_t>(j.jobs), jobs_.end());
   events_.erase(events_.begin() + static_cast<std::ptrdiff_t>(j.events), events_.end());
-  // Whole records first: a verdict moved aside before the record was saved is the older value.
   for (auto& [index, record] : j.records) jobs_[index] = std::move(record);
-  for (auto& v : j.verdicts) {
-    JobRecord& r = jobs_[v.index];
-    r.reason = std::move(v.reason);
-    r.pendingCode = v.code;
-    r.blockedBy = std::move(v.blockedBy);
-  }
-  state_ = std::move(j.state);
+  j.records.clear();
+  // Swapped rather than moved where they are large: the journal keeps the buffers.
+  std::swap(state_, j.state);
   nodeHolds_ = std::move(j.nodeHolds);
   policy_ = std::move(j.policy);
   plugins_ = std::move(j.plugins);
@@ -124,12 +106,12 @@ void Engine::rollBackWhatIf() {
   fairShare_ = std::move(j.fairShare);
   reservations_ = std::move(j.reservations);
   classes_ = std::move(j.classes);
-  running_ = std::move(j.running);
-  positioned_ = std::move(j.positioned);
-  active_ = std::move(j.active);
+  std::swap(running_, j.running);
+  std::swap(positioned_, j.positioned);
+  std::swap(active_, j.active);
   withEta_ = std::move(j.withEta);
-  queueIndex_ = std::move(j.queueIndex);
-  positions_ = std::move(j.positions);
+  std::swap(queueIndex_, j.queueIndex);
+  std::swap(positions_, j.positions);
   runningEnds_ = std::move(j.runningEnds);
   teamUse_ = std::move(j.teamUse);
   future_ = std::move(j.future);
@@ -138,18 +120,33 @@ void Engine::rollBackWhatIf() {
   lastPlan_ = j.lastPlan;
   nextRank_ = j.nextRank;
   finished_ = j.finished;
+  journal_.spare = std::move(owned);
 }
 
-Engine::WhatIf::WhatIf(Engine& engine) : engine_(engine) {
+// Ends a what-if whose changes stay: the saved state goes to the spare journal unused.
+void Engine::keepWhatIf() {
+  std::unique_ptr<Journal> owned = std::move(journal_.journal);
+  owned->records.clear();
+  journal_.spare = std::move(owned);
+}
+
+Engine::WhatIf::WhatIf(Engine& engine, Purpose purpose) : engine_(engine) {
   engine_.beginWhatIf();
   // Its cycle keeps the last backfill plan, as a cycle between plans does (reservations of jobs
   // that start or leave are dropped): a prediction asks what starts and what is evicted, and
   // planning up to `depth` reservations again would be half of its time.
-  if (engine_.lastPlan_ >= 0) engine_.policy_.backfill.interval = kForever;
+  if (purpose == Purpose::Predict && engine_.lastPlan_ >= 0)
+    engine_.policy_.backfill.interval = kForever;
 }
 
 Engine::WhatIf::~WhatIf() {
-  engine_.rollBackWhatIf();
+  if (!kept_) engine_.rollBackWhatIf();
+}
+
+void Engine::WhatIf::keep() {
+  if (kept_) return;
+  kept_ = true;
+  engine_.keepWhatIf();
 }
 
 std::vector<std::pair<const JobRecord*, const JobRecord*>> Engine::WhatIf::changedJobs() const {

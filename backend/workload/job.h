@@ -75,25 +75,27 @@ struct JobLaunch {
 };
 
 struct Job {
+  // What a scheduling cycle reads of every queued job comes first, next to the engine record's
+  // own head (scheduler/engine.h): the pass over 150,000 pending jobs is bound by cache misses.
   JobId id = kNoJob;
+  int priority = 0;  // resolved from the class
+  int tasks = 1;     // gang size: all tasks start together or none does
+  bool held = false;
+  bool preemptible = false;
+  WorkloadClass workloadClass = WorkloadClass::Batch;
+  std::optional<Seconds> estimatedRuntime;
+  GpuRequest perTask;
   std::string name;
   std::string team;
   std::string priorityClass;
-  int priority = 0;  // resolved from the class
-  bool preemptible = false;
-  WorkloadClass workloadClass = WorkloadClass::Batch;
-  int tasks = 1;  // gang size: all tasks start together or none does
-  GpuRequest perTask;
   int cpusPerTask = 0;
   int64_t memoryMiBPerTask = 0;
   ModelConstraint model;
   std::string pool;  // empty = any pool
   TopologyConstraint topology;
   Seconds submitTime = 0;
-  std::optional<Seconds> estimatedRuntime;
   std::optional<Seconds> checkpointInterval;
   std::optional<Seconds> lastCheckpoint;
-  bool held = false;
   int64_t queueRank = 0;  // operator's move in the queue: lower goes first among equal priority
   // Operator pin by name ("node/index" GPUs, whole nodes); the engine resolves them at submit.
   std::vector<std::string> pinGpus;

@@ -344,6 +344,9 @@ void BM_Act150kPending(benchmark::State& state) {
                           copyMs.back());
       }
       applied.push_back(timeMs([&] { (void)execute(e, cmd::Cancel{victim}, "bench", false); }));
+      // An applied command runs no cycle (the daemon runs one right after): run it here, untimed,
+      // so every sample meets the steady state rather than GPUs freed by the samples before.
+      e.runCycle();
     }
     pending = e.pending().size();
   }

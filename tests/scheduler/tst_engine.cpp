@@ -452,6 +452,36 @@ class TstEngine : public QObject {
     QVERIFY(Snapshot::of(e) == before);
   }
 
+  // With preemption on, a verdict is kept per (shape, team, priority): who asks decides whom
+  // it may evict. A failed placement does not depend on who asks, so the search runs once per
+  // shape; each requester still gets its own preemption step.
+  void aFailedPlacementIsSearchedOncePerShape() {
+    Policy p;
+    p.backfill.plugin = "none";  // reservations would reset the cache between jobs
+    Engine e = makeEngine(tenants(), p);
+    Job big = job(1, 4, "vision", "serving");
+    big.estimatedRuntime = 7200;
+    QVERIFY(e.submit(big));
+    QVERIFY(e.submit(job(2, 4, "nlp", "serving")));
+    e.runCycle();
+    QCOMPARE(e.state().freeWholeGpus(), 0);  // serving jobs nobody below may evict
+    JobId id = 10;
+    for (const char* team : {"vision", "nlp"})
+      for (const char* cls : {"experiment", "spot", "production-training"})
+        QVERIFY(e.submit(job(id++, 2, team, cls)));
+    const CycleStats st = e.runCycle();
+    QCOMPARE(st.considered, 6);
+    QCOMPARE(st.started, 0);
+    QCOMPARE(st.placements, 1);      // six requesters, one search
+    QCOMPARE(st.shapeCacheHits, 5);  // not vacuous: all six went through the pass
+    const Text first = e.job(10)->reason;
+    QVERIFY(!first.empty());
+    for (JobId j = 11; j < id; ++j) {
+      QCOMPARE(e.job(j)->state, JobState::Pending);
+      QCOMPARE(q(e.job(j)->reason), q(first));
+    }
+  }
+
   // Dry runs are what-ifs on the engine itself, undone as a whole: every kind of command, with
   // the cycle after it, leaves the engine deciding exactly as a copy taken before them does.
   void aWhatIfPutsEverythingBack() {
@@ -542,6 +572,34 @@ class TstEngine : public QObject {
     QCOMPARE(e.events().back().kind, EventKind::Command);
     QCOMPARE(q(e.events().back().actor), QString("bob"));
     QCOMPARE(q(e.events().back().reason), QString("hold job 1: refused: job 1 is already held"));
+    checkSeqHasNoGaps(e);
+  }
+
+  // An applied command runs no cycle: it reports what it did itself, and the GPUs it frees go
+  // to the queue at the next cycle, as its dry run predicted.
+  void anAppliedCommandLeavesStartsToTheNextCycle() {
+    Engine e = makeEngine();
+    QVERIFY(e.submit(job(1, 4)));
+    QVERIFY(e.submit(job(3, 4)));
+    e.runCycle();
+    QVERIFY(e.submit(job(2, 4)));  // the cluster's 8 GPUs are taken
+    e.runCycle();
+    QCOMPARE(stateOf(e, 2), JobState::Pending);
+    const auto predicted = execute(e, cmd::Cancel{1}, "alice", true);
+    QVERIFY(predicted);
+    QCOMPARE(predicted->impact.started, std::vector<JobId>{2});
+
+    const uint64_t cycles = e.stats().cycles;
+    const auto r = execute(e, cmd::Cancel{1}, "alice", false);
+    QVERIFY2(r, r ? "" : r.error().str().c_str());
+    QVERIFY(r->applied);
+    QCOMPARE(r->impact.stopped, std::vector<JobId>{1});
+    QVERIFY(r->impact.started.empty());
+    QCOMPARE(e.stats().cycles, cycles);
+    QCOMPARE(stateOf(e, 1), JobState::Cancelled);
+    QCOMPARE(stateOf(e, 2), JobState::Pending);
+    e.runCycle();
+    QCOMPARE(stateOf(e, 2), JobState::Running);
     checkSeqHasNoGaps(e);
   }
 
