@@ -161,6 +161,10 @@ Status Backend::restoreOrCreate() {
   TESSERA_TRY(metricReadDb, Database::open(config_.database));
   metricReadDb_ = std::make_unique<Database>(std::move(metricReadDb));
   metricRead_ = std::make_unique<MetricStore>(*metricReadDb_, config_.retention);
+  TESSERA_TRY(jobReadDb, Database::open(config_.database));
+  jobReadDb_ = std::make_unique<Database>(std::move(jobReadDb));
+  jobRead_ = std::make_unique<StateStore>(*jobReadDb_);
+  jobReadEvents_ = std::make_unique<EventStore>(*jobReadDb_);
   if (!hub_)
     hub_ = std::make_unique<EventHub>(
         config_.eventMemory, storeSeq_,
@@ -293,32 +297,43 @@ void Backend::runBatch(std::vector<std::unique_ptr<Item>>& items, bool tick) {
   // cluster was told (the executor finds its own work again by tag).
   world_->afterDecisions(*engine_);
   // Readers during the cycle below are served this view rather than waiting for the cycle.
-  if (snapshotWanted_.exchange(false) || ((tick || batch.tick) && snapshotsRead())) publishView();
+  if (viewWanted_.exchange(false) || ((tick || batch.tick) && viewsRead())) publishView();
   if (tick) {
     Batch cycle;
     cycle.tick = true;
     tickWork(cycle);
     if (const Status st = commit(cycle); !st) return rollbackToStore(st.error());
     world_->afterDecisions(*engine_);
-    if (snapshotsRead()) publishView();
+    if (viewsRead()) publishView();
   }
   forgetStoredHistory();
 }
 
-bool Backend::snapshotsRead() const {
+bool Backend::readRecently(const std::atomic<int64_t>& lastRead) {
   const int64_t now = Clock::now().time_since_epoch().count();
-  return now - lastSnapshotRead_.load() < std::chrono::nanoseconds(std::chrono::minutes(1)).count();
+  return now - lastRead.load() < std::chrono::nanoseconds(std::chrono::minutes(1)).count();
+}
+
+bool Backend::viewsRead() const {
+  return readRecently(lastSnapshotRead_) || readRecently(lastJobsRead_);
 }
 
 void Backend::publishView() {
   const uint64_t version = stateVersion_.load();
+  PublishedView view;
   {
     std::lock_guard lock(viewMutex_);
-    if (view_.snapshot && view_.version == version) return;
+    if (view_.version == version) view = view_;
   }
-  auto built = std::make_shared<const ClusterSnapshot>(snapshotOf(*engine_, *world_, storeSeq_));
+  view.version = version;
+  if (!view.snapshot && readRecently(lastSnapshotRead_))
+    view.snapshot = std::make_shared<const ClusterSnapshot>(snapshotOf(*engine_, *world_, storeSeq_));
+  if (!readRecently(lastJobsRead_))
+    jobsView_.reset();  // nobody reads jobs: no copy of the job table is kept
+  else if (!view.jobs)
+    view.jobs = jobsView_.build(*engine_, *world_, extras_.actualRuntime);
   std::lock_guard lock(viewMutex_);
-  view_ = {version, std::move(built)};
+  view_ = std::move(view);
 }
 
 void Backend::forgetStoredHistory() {
@@ -347,6 +362,7 @@ Status Backend::commit(Batch& batch) {
   if (batch.tick || !fresh.empty() || !batch.dirty.empty() || batch.setupChanged ||
       batch.worldChanged)
     stateVersion_.fetch_add(1);
+  jobsView_.touched(batch.dirty);
   usage_.follow(*engine_);
   const std::vector<UsageRecord> usageRows = usage_.changed();
   // A batch of reads changed nothing worth an fsync (the clock alone is recomputed on restart).
@@ -401,6 +417,7 @@ Status Backend::reloadFromStore() {
   engine_.emplace(std::move(loaded->engine));
   extras_ = std::move(loaded->extras);
   eventCursor_ = engine_->eventCount();
+  jobsView_.reset();
   auto openRuns = usageStore_->openRuns();
   if (!openRuns)
     return Error{"the usage ledger could not be reloaded (" + openRuns.error().str() + ")", {}};
