@@ -256,6 +256,10 @@ void Backend::runBatch(std::vector<std::unique_ptr<Item>>& items, bool tick) {
     for (auto& item : items) item->finish(*broken_);
     return;
   }
+  struct Finally {
+    Backend* b;
+    ~Finally() { b->endPublish(); }
+  } publishEnds{this};
   if (const Seconds now = clockNow(); now > engine_->now()) (void)engine_->advanceTo(now);
   Batch batch;
   std::vector<bool> applied(items.size(), false);
@@ -274,6 +278,7 @@ void Backend::runBatch(std::vector<std::unique_ptr<Item>>& items, bool tick) {
   }
   // The requests are committed and answered before the cycle runs: a cycle over a long queue
   // can take a second, and no reply should wait for it (one more fsync per cycle is the price).
+  publishPending_ = tick && viewsRead();  // a view follows the commit, before the cycle
   const Status committed = commit(batch);
   // A node that joined is in the stored model: the engine is rebuilt on it as a restart would,
   // before anyone hears of the join.
@@ -298,13 +303,30 @@ void Backend::runBatch(std::vector<std::unique_ptr<Item>>& items, bool tick) {
   world_->afterDecisions(*engine_);
   // Readers during the cycle below are served this view rather than waiting for the cycle.
   if (viewWanted_.exchange(false) || ((tick || batch.tick) && viewsRead())) publishView();
+  endPublish();
   if (tick) {
     Batch cycle;
     cycle.tick = true;
     tickWork(cycle);
+    // The views are built before the commit, from the state it stores: readers keep the last
+    // view (and the rows it matches) while they are built, and wait only for the commit's write.
+    PublishedView next;
+    if (viewsRead()) {
+      std::vector<JobId> changed;
+      for (uint64_t i = eventCursor_; i < engine_->eventCount(); ++i)
+        if (const Event* ev = engine_->eventAt(i); ev && ev->job != kNoJob)
+          changed.push_back(ev->job);
+      jobsView_.touched(changed);
+      next = buildView(storeSeq_ + (engine_->eventCount() - eventCursor_), {});
+    }
+    publishPending_ = viewsRead();
     if (const Status st = commit(cycle); !st) return rollbackToStore(st.error());
     world_->afterDecisions(*engine_);
-    if (viewsRead()) publishView();
+    if (next.snapshot || next.jobs)
+      swapView(std::move(next));
+    else if (viewsRead())
+      publishView();
+    endPublish();
   }
   forgetStoredHistory();
 }
@@ -319,21 +341,50 @@ bool Backend::viewsRead() const {
 }
 
 void Backend::publishView() {
-  const uint64_t version = stateVersion_.load();
-  PublishedView view;
+  PublishedView current;
   {
     std::lock_guard lock(viewMutex_);
-    if (view_.version == version) view = view_;
+    if (view_.version == stateVersion_.load()) current = view_;
   }
-  view.version = version;
+  swapView(buildView(storeSeq_, std::move(current)));
+}
+
+Backend::PublishedView Backend::buildView(uint64_t lastEventSeq, PublishedView reuse) {
+  PublishedView view = std::move(reuse);
   if (!view.snapshot && readRecently(lastSnapshotRead_))
-    view.snapshot = std::make_shared<const ClusterSnapshot>(snapshotOf(*engine_, *world_, storeSeq_));
+    view.snapshot =
+        std::make_shared<const ClusterSnapshot>(snapshotOf(*engine_, *world_, lastEventSeq));
   if (!readRecently(lastJobsRead_))
     jobsView_.reset();  // nobody reads jobs: no copy of the job table is kept
   else if (!view.jobs)
     view.jobs = jobsView_.build(*engine_, *world_, extras_.actualRuntime);
-  std::lock_guard lock(viewMutex_);
-  view_ = std::move(view);
+  return view;
+}
+
+void Backend::swapView(PublishedView view) {
+  {
+    std::lock_guard lock(viewMutex_);
+    view.version = stateVersion_.load();
+    view_ = std::move(view);
+  }
+  viewCv_.notify_all();
+}
+
+void Backend::endPublish() {
+  {
+    std::lock_guard lock(viewMutex_);  // so a reader's wait cannot miss the change
+    publishPending_ = false;
+  }
+  viewCv_.notify_all();
+}
+
+Backend::PublishedView Backend::currentView() {
+  std::unique_lock lock(viewMutex_);
+  const auto current = [this] { return view_.version == stateVersion_.load(); };
+  // Never on the engine thread itself (a reply callback that reads): it publishes that view.
+  if (!current() && publishPending_ && std::this_thread::get_id() != thread_.get_id())
+    viewCv_.wait_for(lock, std::chrono::seconds(5), [&] { return current() || !publishPending_; });
+  return current() ? view_ : PublishedView{};
 }
 
 void Backend::forgetStoredHistory() {

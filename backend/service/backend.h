@@ -253,11 +253,22 @@ class Backend final : public DaemonSession {
     std::shared_ptr<const JobsView> jobs;
   };
   void publishView();
+  // The parts being read, from the engine as it is now, reusing those of `reuse` (engine thread).
+  PublishedView buildView(uint64_t lastEventSeq, PublishedView reuse);
+  // Publishes `view` as showing the current state version.
+  void swapView(PublishedView view);
+  // The published view when it shows the current state (else an empty one). Between a commit and
+  // the view the engine thread publishes after it (publishPending_), it waits for that view
+  // rather than sending the reader to the engine thread, which may by then run the next cycle.
+  PublishedView currentView();
+  void endPublish();
   // Whether anyone read that part in the last minute: a daemon nobody watches builds no views.
   [[nodiscard]] static bool readRecently(const std::atomic<int64_t>& lastRead);
   [[nodiscard]] bool viewsRead() const;
   std::atomic<uint64_t> stateVersion_{1};
   std::atomic<bool> viewWanted_{false};
+  std::atomic<bool> publishPending_{false};
+  std::condition_variable viewCv_;  // a view was published, or publishPending_ ended
   std::atomic<int64_t> lastSnapshotRead_{0};  // steady clock, nanoseconds
   std::atomic<int64_t> lastJobsRead_{0};
   mutable std::mutex viewMutex_;

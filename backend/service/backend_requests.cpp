@@ -64,12 +64,9 @@ template <typename T, typename Read>
 std::optional<std::variant<T, ApiError>> Backend::readPublished(Read read) {
   lastJobsRead_ = Clock::now().time_since_epoch().count();
   for (int attempt = 0; attempt < 3 && health().serving; ++attempt) {
-    std::shared_ptr<const JobsView> jobs;
-    const uint64_t version = stateVersion_.load();
-    {
-      std::lock_guard lock(viewMutex_);
-      if (view_.version == version) jobs = view_.jobs;
-    }
+    const PublishedView view = currentView();
+    const std::shared_ptr<const JobsView>& jobs = view.jobs;
+    const uint64_t version = view.version;
     if (!jobs) break;
     std::lock_guard lock(jobReadMutex_);
     std::variant<T, ApiError> answer = read(*jobs);
@@ -237,11 +234,7 @@ void Backend::explainBrief(JobId id, Reply<Explanation> reply) {
 
 void Backend::snapshot(Reply<ClusterSnapshot> reply) {
   lastSnapshotRead_ = Clock::now().time_since_epoch().count();
-  std::shared_ptr<const ClusterSnapshot> current;
-  {
-    std::lock_guard lock(viewMutex_);
-    if (view_.snapshot && view_.version == stateVersion_.load()) current = view_.snapshot;
-  }
+  const std::shared_ptr<const ClusterSnapshot> current = currentView().snapshot;
   if (current && health().serving) {
     reply(*current);
     return;

@@ -1069,6 +1069,10 @@ void partReads(const Options& o, const std::string& dir, Report& report) {
               static_cast<unsigned long long>(after.cycles - before.cycles));
   for (size_t k = 0; k < calls.size(); ++k) {
     const bench::Summary l = bench::summarize(ms[k]);
+    std::string slow;  // which calls took over 100 ms (by index): the tail's cause
+    for (size_t i = 0; i < ms[k].size(); ++i)
+      if (ms[k][i] > 100) slow += " #" + std::to_string(i) + " " + fixed(ms[k][i], 0) + " ms";
+    if (!slow.empty() && k < fast) std::printf("  %s over 100 ms:%s\n", calls[k].name.c_str(), slow.c_str());
     const bool full = calls[k].name.starts_with("Explain full");
     report.add({"reads", calls[k].name, latencyText(l),
                 full ? "(on the engine thread)" : "p99 < 50 ms",
