@@ -58,8 +58,9 @@ JobLive Backend::liveOf(const JobRecord& r) const {
 }
 
 // The view and the read connection show the same commit when no commit began between taking the
-// view and the end of the read: a commit moves stateVersion_ before it writes, and a view is
-// published only after its commit. A read that straddles a commit is tried again.
+// view and the end of the read: a commit moves stateVersion_ before it writes, and a view takes
+// the version when it is swapped in, after its commit's write. A read that straddles a commit is
+// tried again.
 template <typename T, typename Read>
 std::optional<std::variant<T, ApiError>> Backend::readPublished(Read read) {
   lastJobsRead_ = Clock::now().time_since_epoch().count();
