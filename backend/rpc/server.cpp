@@ -302,9 +302,12 @@ class ApiServer::Service final
     if (!who) return finish(reactor, who.error());
     if (req->job() == 0)
       return finish(reactor, {grpc::StatusCode::INVALID_ARGUMENT, "job: required"});
-    backend_.explainJob(req->job(), finishWith<Explanation>(reactor, [resp](const Explanation& x) {
-                          *resp = explanationToProto(x);
-                        }));
+    auto done = finishWith<Explanation>(
+        reactor, [resp](const Explanation& x) { *resp = explanationToProto(x); });
+    if (req->brief())
+      backend_.explainBrief(req->job(), std::move(done));
+    else
+      backend_.explainJob(req->job(), std::move(done));
     return reactor;
   }
 

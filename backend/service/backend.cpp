@@ -161,6 +161,10 @@ Status Backend::restoreOrCreate() {
   TESSERA_TRY(metricReadDb, Database::open(config_.database));
   metricReadDb_ = std::make_unique<Database>(std::move(metricReadDb));
   metricRead_ = std::make_unique<MetricStore>(*metricReadDb_, config_.retention);
+  TESSERA_TRY(jobReadDb, Database::open(config_.database));
+  jobReadDb_ = std::make_unique<Database>(std::move(jobReadDb));
+  jobRead_ = std::make_unique<StateStore>(*jobReadDb_);
+  jobReadEvents_ = std::make_unique<EventStore>(*jobReadDb_);
   if (!hub_)
     hub_ = std::make_unique<EventHub>(
         config_.eventMemory, storeSeq_,
@@ -252,6 +256,10 @@ void Backend::runBatch(std::vector<std::unique_ptr<Item>>& items, bool tick) {
     for (auto& item : items) item->finish(*broken_);
     return;
   }
+  struct Finally {
+    Backend* b;
+    ~Finally() { b->endPublish(); }
+  } publishEnds{this};
   if (const Seconds now = clockNow(); now > engine_->now()) (void)engine_->advanceTo(now);
   Batch batch;
   std::vector<bool> applied(items.size(), false);
@@ -270,6 +278,7 @@ void Backend::runBatch(std::vector<std::unique_ptr<Item>>& items, bool tick) {
   }
   // The requests are committed and answered before the cycle runs: a cycle over a long queue
   // can take a second, and no reply should wait for it (one more fsync per cycle is the price).
+  publishPending_ = tick && viewsRead();  // a view follows the commit, before the cycle
   const Status committed = commit(batch);
   // A node that joined is in the stored model: the engine is rebuilt on it as a restart would,
   // before anyone hears of the join.
@@ -293,32 +302,89 @@ void Backend::runBatch(std::vector<std::unique_ptr<Item>>& items, bool tick) {
   // cluster was told (the executor finds its own work again by tag).
   world_->afterDecisions(*engine_);
   // Readers during the cycle below are served this view rather than waiting for the cycle.
-  if (snapshotWanted_.exchange(false) || ((tick || batch.tick) && snapshotsRead())) publishView();
+  if (viewWanted_.exchange(false) || ((tick || batch.tick) && viewsRead())) publishView();
+  endPublish();
   if (tick) {
     Batch cycle;
     cycle.tick = true;
     tickWork(cycle);
+    // The views are built before the commit, from the state it stores: readers keep the last
+    // view (and the rows it matches) while they are built, and wait only for the commit's write.
+    PublishedView next;
+    if (viewsRead()) {
+      std::vector<JobId> changed;
+      for (uint64_t i = eventCursor_; i < engine_->eventCount(); ++i)
+        if (const Event* ev = engine_->eventAt(i); ev && ev->job != kNoJob)
+          changed.push_back(ev->job);
+      jobsView_.touched(changed);
+      next = buildView(storeSeq_ + (engine_->eventCount() - eventCursor_), {});
+    }
+    publishPending_ = viewsRead();
     if (const Status st = commit(cycle); !st) return rollbackToStore(st.error());
     world_->afterDecisions(*engine_);
-    if (snapshotsRead()) publishView();
+    if (next.snapshot || next.jobs)
+      swapView(std::move(next));
+    else if (viewsRead())
+      publishView();
+    endPublish();
   }
   forgetStoredHistory();
 }
 
-bool Backend::snapshotsRead() const {
+bool Backend::readRecently(const std::atomic<int64_t>& lastRead) {
   const int64_t now = Clock::now().time_since_epoch().count();
-  return now - lastSnapshotRead_.load() < std::chrono::nanoseconds(std::chrono::minutes(1)).count();
+  return now - lastRead.load() < std::chrono::nanoseconds(std::chrono::minutes(1)).count();
+}
+
+bool Backend::viewsRead() const {
+  return readRecently(lastSnapshotRead_) || readRecently(lastJobsRead_);
 }
 
 void Backend::publishView() {
-  const uint64_t version = stateVersion_.load();
+  PublishedView current;
   {
     std::lock_guard lock(viewMutex_);
-    if (view_.snapshot && view_.version == version) return;
+    if (view_.version == stateVersion_.load()) current = view_;
   }
-  auto built = std::make_shared<const ClusterSnapshot>(snapshotOf(*engine_, *world_, storeSeq_));
-  std::lock_guard lock(viewMutex_);
-  view_ = {version, std::move(built)};
+  swapView(buildView(storeSeq_, std::move(current)));
+}
+
+Backend::PublishedView Backend::buildView(uint64_t lastEventSeq, PublishedView reuse) {
+  PublishedView view = std::move(reuse);
+  if (!view.snapshot && readRecently(lastSnapshotRead_))
+    view.snapshot =
+        std::make_shared<const ClusterSnapshot>(snapshotOf(*engine_, *world_, lastEventSeq));
+  if (!readRecently(lastJobsRead_))
+    jobsView_.reset();  // nobody reads jobs: no copy of the job table is kept
+  else if (!view.jobs)
+    view.jobs = jobsView_.build(*engine_, *world_, extras_.actualRuntime);
+  return view;
+}
+
+void Backend::swapView(PublishedView view) {
+  {
+    std::lock_guard lock(viewMutex_);
+    view.version = stateVersion_.load();
+    view_ = std::move(view);
+  }
+  viewCv_.notify_all();
+}
+
+void Backend::endPublish() {
+  {
+    std::lock_guard lock(viewMutex_);  // so a reader's wait cannot miss the change
+    publishPending_ = false;
+  }
+  viewCv_.notify_all();
+}
+
+Backend::PublishedView Backend::currentView() {
+  std::unique_lock lock(viewMutex_);
+  const auto current = [this] { return view_.version == stateVersion_.load(); };
+  // Never on the engine thread itself (a reply callback that reads): it publishes that view.
+  if (!current() && publishPending_ && std::this_thread::get_id() != thread_.get_id())
+    viewCv_.wait_for(lock, std::chrono::seconds(5), [&] { return current() || !publishPending_; });
+  return current() ? view_ : PublishedView{};
 }
 
 void Backend::forgetStoredHistory() {
@@ -347,6 +413,7 @@ Status Backend::commit(Batch& batch) {
   if (batch.tick || !fresh.empty() || !batch.dirty.empty() || batch.setupChanged ||
       batch.worldChanged)
     stateVersion_.fetch_add(1);
+  jobsView_.touched(batch.dirty);
   usage_.follow(*engine_);
   const std::vector<UsageRecord> usageRows = usage_.changed();
   // A batch of reads changed nothing worth an fsync (the clock alone is recomputed on restart).
@@ -401,6 +468,7 @@ Status Backend::reloadFromStore() {
   engine_.emplace(std::move(loaded->engine));
   extras_ = std::move(loaded->extras);
   eventCursor_ = engine_->eventCount();
+  jobsView_.reset();
   auto openRuns = usageStore_->openRuns();
   if (!openRuns)
     return Error{"the usage ledger could not be reloaded (" + openRuns.error().str() + ")", {}};

@@ -27,6 +27,7 @@
 #include "service/daemon_session.h"
 #include "service/event_hub.h"
 #include "service/executor.h"
+#include "service/jobs_view.h"
 #include "service/session.h"
 #include "service/world.h"
 #include "sim/metrics.h"
@@ -91,6 +92,8 @@ struct BackendConfig {
   // Called on the engine thread after every cycle (the daemon's Prometheus figures). Part of the
   // configuration because the engine thread starts inside open().
   std::function<void(const CycleReport&)> onCycle;
+  // Called on the backup's worker thread after each step of a backup (tests: hold one midway).
+  std::function<void()> onBackupStep;
 };
 
 class Backend final : public DaemonSession {
@@ -103,10 +106,17 @@ class Backend final : public DaemonSession {
 
   void submit(std::vector<Job> jobs, const Caller& who, Deadline d,
               Reply<std::vector<JobId>> reply) override;
+  // GetJob, ListJobs and explainBrief are answered on the caller's thread from the jobs view
+  // published after the last change (jobs_view.h) and the database rows of that same commit (a
+  // read connection of their own), so they never wait behind a cycle; when the view is not
+  // current (a write committed since, or nobody read jobs in the last minute) the engine thread
+  // answers and then publishes a view. A read after a write sees the write.
   void job(JobId id, Reply<JobInfo> reply) override;
   void jobs(JobFilter filter, Reply<JobPage> reply) override;
+  void explainBrief(JobId id, Reply<Explanation> reply) override;
   void act(Command command, bool dryRun, const Caller& who, Deadline d,
            Reply<CommandResult> reply) override;
+  // On the engine thread: the per-node breakdown and counterfactuals need the live engine.
   void explainJob(JobId id, Reply<Explanation> reply) override;
   // Answered on the caller's thread from the view published after the last change when it is
   // current (so a read never waits behind a cycle), else on the engine thread, which then
@@ -127,7 +137,9 @@ class Backend final : public DaemonSession {
   [[nodiscard]] Seconds committedNow() const { return committedNow_.load(); }
   // Runs a scheduling cycle now (with the tick's other work), after the queued requests.
   void cycleNow(Reply<CycleStats> reply);
-  // A consistent copy of the database at `path` (which must not exist).
+  // A consistent copy of the database at `path` (which must not exist), taken on a worker thread
+  // from a read connection of its own (one WAL snapshot: the engine thread goes on committing);
+  // it shares the report workers' limit of kMaxReports.
   void backup(std::string path, Reply<uint64_t> reply) override;
   // A node agent's dcgm-exporter scrape (live_telemetry.h); `node` names the node when the
   // scrape's Hostname labels do not. FailedPrecondition in simulated-live mode.
@@ -187,13 +199,20 @@ class Backend final : public DaemonSession {
   // Per team and pool: allocated, and with telemetry busy, SM active, tensor active.
   void sampleScopes(std::vector<std::pair<std::string, double>>& out, bool simulated) const;
   [[nodiscard]] UsageRecorder::TelemetryOf usageTelemetry() const;
-  [[nodiscard]] JobInfo infoOf(const JobRecord& r) const;
+  [[nodiscard]] JobLive liveOf(const JobRecord& r) const;
+  // Runs `read` on the caller's thread over the current jobs view and the read connection; none
+  // when the view is stale or missing (the caller asks the engine thread then).
+  template <typename T, typename Read>
+  std::optional<std::variant<T, ApiError>> readPublished(Read read);
   // An active job's history: what the database holds, then the engine's events not stored yet.
   [[nodiscard]] Expected<std::vector<Text>> historyOf(const JobRecord& r) const;
   // The job's history lines from the event store.
   [[nodiscard]] Expected<std::vector<Text>> storedHistory(JobId id) const;
   void runReport(const ReportRequest& request, const ReportLimits& limits,
                  const Reply<Report>& reply) const;
+  void runBackup(const std::string& path, const Reply<uint64_t>& reply) const;
+  // Runs `work` on a worker thread (reports, backups), or says why not.
+  std::optional<ApiError> startWorker(std::function<void()> work);
   void stopReports();
 
   BackendConfig config_;
@@ -208,6 +227,10 @@ class Backend final : public DaemonSession {
   std::mutex metricReadMutex_;  // one statement at a time on the connection below
   std::unique_ptr<Database> metricReadDb_;
   std::unique_ptr<MetricStore> metricRead_;
+  std::mutex jobReadMutex_;  // one statement at a time on the connection below
+  std::unique_ptr<Database> jobReadDb_;
+  std::unique_ptr<StateStore> jobRead_;
+  std::unique_ptr<EventStore> jobReadEvents_;
   std::unique_ptr<EventHub> hub_;
   std::optional<Engine> engine_;
   BackendExtras extras_;
@@ -220,22 +243,37 @@ class Backend final : public DaemonSession {
   size_t restoredJobs_ = 0;
   double restoreSeconds_ = 0;
 
-  // The published snapshot and the state version it shows. stateVersion_ moves (engine thread)
-  // whenever what a snapshot shows may have changed; the view is rebuilt after the commit of a
-  // cycle, and of requests before a cycle, while someone reads snapshots, and after requests
-  // when a reader found it stale.
+  // The published views and the state version they show. stateVersion_ moves (engine thread,
+  // before the commit writes) whenever what a view shows may have changed; the views are rebuilt
+  // after the commit of a cycle, and of requests before a cycle, while someone reads them, and
+  // after requests when a reader found them stale. Each part is built only while it is read.
   struct PublishedView {
     uint64_t version = 0;
     std::shared_ptr<const ClusterSnapshot> snapshot;
+    std::shared_ptr<const JobsView> jobs;
   };
   void publishView();
-  // Whether anyone read a snapshot in the last minute: a daemon nobody watches builds no views.
-  [[nodiscard]] bool snapshotsRead() const;
+  // The parts being read, from the engine as it is now, reusing those of `reuse` (engine thread).
+  PublishedView buildView(uint64_t lastEventSeq, PublishedView reuse);
+  // Publishes `view` as showing the current state version.
+  void swapView(PublishedView view);
+  // The published view when it shows the current state (else an empty one). Between a commit and
+  // the view the engine thread publishes after it (publishPending_), it waits for that view
+  // rather than sending the reader to the engine thread, which may by then run the next cycle.
+  PublishedView currentView();
+  void endPublish();
+  // Whether anyone read that part in the last minute: a daemon nobody watches builds no views.
+  [[nodiscard]] static bool readRecently(const std::atomic<int64_t>& lastRead);
+  [[nodiscard]] bool viewsRead() const;
   std::atomic<uint64_t> stateVersion_{1};
-  std::atomic<bool> snapshotWanted_{false};
+  std::atomic<bool> viewWanted_{false};
+  std::atomic<bool> publishPending_{false};
+  std::condition_variable viewCv_;  // a view was published, or publishPending_ ended
   std::atomic<int64_t> lastSnapshotRead_{0};  // steady clock, nanoseconds
+  std::atomic<int64_t> lastJobsRead_{0};
   mutable std::mutex viewMutex_;
   PublishedView view_;
+  JobsViewBuilder jobsView_;  // engine thread
 
   std::unique_ptr<World> world_;
   Seconds lastSample_ = -1;

@@ -64,7 +64,13 @@ void Backend::report(ReportRequest request, ReportLimits limits, Reply<Report> r
     reply(std::move(*bad));
     return;
   }
-  std::unique_lock lock(reportMutex_);
+  if (auto refused = startWorker([this, request = std::move(request), limits = std::move(limits),
+                                  reply] { runReport(request, limits, reply); }))
+    reply(std::move(*refused));
+}
+
+std::optional<ApiError> Backend::startWorker(std::function<void()> work) {
+  std::lock_guard lock(reportMutex_);
   // Join the workers that finished, so a long-running backend does not collect dead threads.
   for (auto it = reports_.begin(); it != reports_.end();) {
     if (!it->done) {
@@ -74,31 +80,23 @@ void Backend::report(ReportRequest request, ReportLimits limits, Reply<Report> r
     it->thread.join();
     it = reports_.erase(it);
   }
-  std::optional<ApiError> refused;
-  if (reportsStopping_)
-    refused = ApiError{ErrorKind::Unavailable, "the backend is shutting down"};
-  else if (reports_.size() >= kMaxReports)
-    refused = ApiError{ErrorKind::ResourceExhausted,
-                       "at most " + std::to_string(kMaxReports) +
-                           " reports are computed at a time; try again when one finished"};
-  if (refused) {
-    lock.unlock();
-    reply(std::move(*refused));
-    return;
-  }
+  if (reportsStopping_) return ApiError{ErrorKind::Unavailable, "the backend is shutting down"};
+  if (reports_.size() >= kMaxReports)
+    return ApiError{ErrorKind::ResourceExhausted,
+                    "at most " + std::to_string(kMaxReports) +
+                        " reports and backups run at a time; try again when one finished"};
   ReportWorker& worker = reports_.emplace_back();
   try {
-    worker.thread = std::thread(
-        [this, &worker, request = std::move(request), limits = std::move(limits), reply] {
-          runReport(request, limits, reply);
-          worker.done = true;
-        });
+    worker.thread = std::thread([&worker, work = std::move(work)] {
+      work();
+      worker.done = true;
+    });
   } catch (const std::system_error& e) {
     reports_.pop_back();
-    lock.unlock();
-    reply(ApiError{ErrorKind::ResourceExhausted,
-                   std::string("cannot start a thread for the report: ") + e.what()});
+    return ApiError{ErrorKind::ResourceExhausted,
+                    std::string("cannot start a worker thread: ") + e.what()};
   }
+  return std::nullopt;
 }
 
 void Backend::runReport(const ReportRequest& request, const ReportLimits& limits,

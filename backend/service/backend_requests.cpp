@@ -53,67 +53,107 @@ void Backend::submit(std::vector<Job> jobs, const Caller& who, Deadline d,
       }));
 }
 
-JobInfo Backend::infoOf(const JobRecord& r) const {
-  const Cluster& c = engine_->cluster();
+JobLive Backend::liveOf(const JobRecord& r) const {
+  return tessera::liveOf(*engine_, *world_, r, extras_.actualRuntime);
+}
+
+// The view and the read connection show the same commit when no commit began between taking the
+// view and the end of the read: a commit moves stateVersion_ before it writes, and a view takes
+// the version when it is swapped in, after its commit's write. A read that straddles a commit is
+// tried again.
+template <typename T, typename Read>
+std::optional<std::variant<T, ApiError>> Backend::readPublished(Read read) {
+  lastJobsRead_ = Clock::now().time_since_epoch().count();
+  for (int attempt = 0; attempt < 3 && health().serving; ++attempt) {
+    const PublishedView view = currentView();
+    const std::shared_ptr<const JobsView>& jobs = view.jobs;
+    const uint64_t version = view.version;
+    if (!jobs) break;
+    std::lock_guard lock(jobReadMutex_);
+    std::variant<T, ApiError> answer = read(*jobs);
+    if (stateVersion_.load() == version) return answer;
+  }
+  viewWanted_ = true;
+  return std::nullopt;
+}
+
+namespace {
+
+// A job as its stored row shows it (the engine no longer holds it).
+std::variant<JobInfo, ApiError> storedJob(const StateStore& store, JobId id) {
+  auto row = store.job(id);
+  if (!row) return ApiError{ErrorKind::Internal, row.error().str()};
+  if (!*row) return noSuchJob(id);
   JobInfo info;
-  info.row.job = r.job;
-  info.row.state = r.state;
-  info.row.startTime = r.startTime;
-  info.row.endTime = r.active() ? 0 : r.endTime;
-  info.row.preemptions = r.preemptions;
-  info.row.gpuHoursLost = r.gpuHoursLost;
-  info.row.reason = r.reason;
-  if (auto it = extras_.actualRuntime.find(r.job.id); it != extras_.actualRuntime.end())
-    info.row.actualRuntime = it->second;
-  info.priority = r.job.priority;
-  info.queuePosition = engine_->queuePosition(r);
-  if (r.state == JobState::Pending) info.eta = r.eta;
-  info.blockedBy = r.blockedBy;
-  info.external = world_->externalJob(r.job.id);
-  if (r.state == JobState::Running && r.placement)
-    for (const auto& t : r.placement->tasks) {
-      PlacedTask p;
-      p.node = c.node(t.node).name;
-      for (GpuId g : t.gpus) p.gpus.push_back(c.gpu(g).index);
-      p.migStart = t.migStart;
-      info.placement.push_back(std::move(p));
-    }
+  info.row = std::move(**row);
   return info;
 }
 
+// A page of stored rows, the active ones as `live` shows them.
+template <typename Live>
+std::variant<JobPage, ApiError> jobPage(const StateStore& store, const JobFilter& filter,
+                                        Live live) {
+  auto rows = store.list(filter);
+  if (!rows) return ApiError{ErrorKind::Internal, rows.error().str()};
+  JobPage page;
+  for (JobRow& row : *rows) {
+    if (std::optional<JobInfo> info = live(row.job.id)) {
+      page.jobs.push_back(std::move(*info));
+    } else {
+      JobInfo stored;
+      stored.row = std::move(row);
+      page.jobs.push_back(std::move(stored));
+    }
+  }
+  if (rows->size() == filter.limit && !page.jobs.empty())
+    page.nextAfter = page.jobs.back().row.job.id;
+  return page;
+}
+
+// Explain of a job only the database holds.
+std::variant<Explanation, ApiError> storedExplain(const StateStore& store,
+                                                  const EventStore& events, JobId id) {
+  auto row = store.job(id);
+  if (!row) return ApiError{ErrorKind::Internal, row.error().str()};
+  if (!*row) return noSuchJob(id);
+  auto history = events.forJob(id, 1000);
+  if (!history) return ApiError{ErrorKind::Internal, history.error().str()};
+  return storedExplanation(**row, *history);
+}
+
+}  // namespace
+
 void Backend::job(JobId id, Reply<JobInfo> reply) {
+  auto published = readPublished<JobInfo>([&](const JobsView& v) -> std::variant<JobInfo, ApiError> {
+    if (const JobLive* j = v.find(id)) return infoOf(*j);
+    return storedJob(*jobRead_, id);
+  });
+  if (published) return reply(std::move(*published));
   post(makeItem<JobInfo, Item>(std::nullopt, std::move(reply),
                                [id](Backend& b, Batch&) -> std::variant<JobInfo, ApiError> {
-                                 if (const JobRecord* r = b.engine_->job(id)) return b.infoOf(*r);
-                                 auto row = b.state_->job(id);
-                                 if (!row) return ApiError{ErrorKind::Internal, row.error().str()};
-                                 if (!*row) return noSuchJob(id);
-                                 JobInfo info;
-                                 info.row = std::move(**row);
-                                 return info;
+                                 if (const JobRecord* r = b.engine_->job(id))
+                                   return infoOf(b.liveOf(*r));
+                                 return storedJob(*b.state_, id);
                                }));
 }
 
 void Backend::jobs(JobFilter filter, Reply<JobPage> reply) {
+  auto published = readPublished<JobPage>([&](const JobsView& v) {
+    return jobPage(*jobRead_, filter, [&v](JobId id) -> std::optional<JobInfo> {
+      const JobLive* j = v.find(id);
+      return j && j->active() ? std::optional(infoOf(*j)) : std::nullopt;
+    });
+  });
+  if (published) return reply(std::move(*published));
   post(makeItem<JobPage, Item>(std::nullopt, std::move(reply),
                                [filter](Backend& b, Batch&) -> std::variant<JobPage, ApiError> {
-                                 auto rows = b.state_->list(filter);
-                                 if (!rows)
-                                   return ApiError{ErrorKind::Internal, rows.error().str()};
-                                 JobPage page;
-                                 for (JobRow& row : *rows) {
-                                   const JobRecord* r = b.engine_->job(row.job.id);
-                                   if (r && r->active()) {
-                                     page.jobs.push_back(b.infoOf(*r));
-                                   } else {
-                                     JobInfo info;
-                                     info.row = std::move(row);
-                                     page.jobs.push_back(std::move(info));
-                                   }
-                                 }
-                                 if (rows->size() == filter.limit && !page.jobs.empty())
-                                   page.nextAfter = page.jobs.back().row.job.id;
-                                 return page;
+                                 return jobPage(*b.state_, filter,
+                                                [&b](JobId id) -> std::optional<JobInfo> {
+                                                  const JobRecord* r = b.engine_->job(id);
+                                                  return r && r->active()
+                                                             ? std::optional(infoOf(b.liveOf(*r)))
+                                                             : std::nullopt;
+                                                });
                                }));
 }
 
@@ -175,33 +215,32 @@ void Backend::explainJob(JobId id, Reply<Explanation> reply) {
                                      }
                                      // Finished before the last restart: its record and its history
                                      // from the event log.
-                                     auto row = b.state_->job(id);
-                                     if (!row)
-                                       return ApiError{ErrorKind::Internal, row.error().str()};
-                                     if (!*row) return noSuchJob(id);
-                                     Explanation x;
-                                     x.job = id;
-                                     x.state = (*row)->state;
-                                     x.dominantReason = (*row)->reason;
-                                     auto h = b.storedHistory(id);
-                                     if (!h) return ApiError{ErrorKind::Internal, h.error().str()};
-                                     x.history = std::move(*h);
-                                     return x;
+                                     return storedExplain(*b.state_, *b.eventStore_, id);
                                    }));
+}
+
+void Backend::explainBrief(JobId id, Reply<Explanation> reply) {
+  auto published =
+      readPublished<Explanation>([&](const JobsView& v) -> std::variant<Explanation, ApiError> {
+        const JobLive* j = v.find(id);
+        if (!j) return storedExplain(*jobRead_, *jobReadEvents_, id);
+        // Everything the view shows is stored: the history is the database's.
+        auto history = jobReadEvents_->forJob(id, 1000);
+        if (!history) return ApiError{ErrorKind::Internal, history.error().str()};
+        return briefExplanation(*j, v.pending, *history);
+      });
+  if (published) return reply(std::move(*published));
+  explainJob(id, std::move(reply));  // the engine thread's answer holds the brief one
 }
 
 void Backend::snapshot(Reply<ClusterSnapshot> reply) {
   lastSnapshotRead_ = Clock::now().time_since_epoch().count();
-  std::shared_ptr<const ClusterSnapshot> current;
-  {
-    std::lock_guard lock(viewMutex_);
-    if (view_.snapshot && view_.version == stateVersion_.load()) current = view_.snapshot;
-  }
+  const std::shared_ptr<const ClusterSnapshot> current = currentView().snapshot;
   if (current && health().serving) {
     reply(*current);
     return;
   }
-  snapshotWanted_ = true;
+  viewWanted_ = true;
   post(makeItem<ClusterSnapshot, Item>(
       std::nullopt, std::move(reply),
       [](Backend& b, Batch&) -> std::variant<ClusterSnapshot, ApiError> {
@@ -288,17 +327,33 @@ void Backend::nodeInventory(Reply<std::vector<NodeInventoryView>> reply) {
 }
 
 void Backend::backup(std::string path, Reply<uint64_t> reply) {
-  post(makeItem<uint64_t, Item>(
-      std::nullopt, std::move(reply),
-      [path](Backend& b, Batch&) -> std::variant<uint64_t, ApiError> {
-        std::error_code ec;
-        if (path.empty()) return ApiError{ErrorKind::InvalidArgument, "path: empty"};
-        if (std::filesystem::exists(path, ec))
-          return ApiError{ErrorKind::FailedPrecondition, "path: " + path + " already exists"};
-        if (auto st = b.db_->backupTo(path); !st)
-          return ApiError{ErrorKind::FailedPrecondition, st.error().str()};
-        return static_cast<uint64_t>(std::filesystem::file_size(path, ec));
-      }));
+  std::error_code ec;
+  if (path.empty()) return reply(ApiError{ErrorKind::InvalidArgument, "path: empty"});
+  if (std::filesystem::exists(path, ec))
+    return reply(ApiError{ErrorKind::FailedPrecondition, "path: " + path + " already exists"});
+  if (auto refused = startWorker([this, path, reply] { runBackup(path, reply); }))
+    reply(std::move(*refused));
+}
+
+void Backend::runBackup(const std::string& path, const Reply<uint64_t>& reply) const {
+  // Its own connection: the engine's belongs to the engine thread, and a backup from it would
+  // hold the engine thread for the copy's whole duration.
+  auto source = Database::openReadOnly(config_.database);
+  if (!source)
+    return reply(ApiError{ErrorKind::Unavailable,
+                          "the database cannot be read for a backup: " + source.error().str()});
+  const Status copied = source->backupTo(path, [this] {
+    if (config_.onBackupStep) config_.onBackupStep();
+    return !reportsStopping_.load();
+  });
+  if (!copied) {
+    std::error_code ec;
+    std::filesystem::remove(path, ec);  // no half copy is left to be mistaken for a backup
+    return reply(ApiError{reportsStopping_ ? ErrorKind::Unavailable : ErrorKind::FailedPrecondition,
+                          reportsStopping_ ? "the backend is shutting down" : copied.error().str()});
+  }
+  std::error_code ec;
+  reply(static_cast<uint64_t>(std::filesystem::file_size(path, ec)));
 }
 
 ClusterSession::CancelWatch Backend::watchChanges(std::function<void()> onChange) {

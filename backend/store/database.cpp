@@ -264,18 +264,35 @@ int64_t Database::changes() const {
   return sqlite3_changes64(db_);
 }
 
-Status Database::backupTo(const std::string& target) const {
+Status Database::backupTo(const std::string& target, const std::function<bool()>& progress) {
+  // A read of the schema opens the transaction's snapshot; every step then reads that one.
+  TESSERA_CHECK(exec("BEGIN"));
+  if (auto first = readInt("SELECT count(*) FROM sqlite_master"); !first) {
+    (void)exec("ROLLBACK");
+    return first.error();
+  }
   sqlite3* out = nullptr;
   if (sqlite3_open(target.c_str(), &out) != SQLITE_OK) {
     Error e{"cannot create the backup: " + std::string(sqlite3_errmsg(out)), {target, 0, 0, ""}};
     sqlite3_close(out);
+    (void)exec("ROLLBACK");
     return e;
   }
   sqlite3_backup* b = sqlite3_backup_init(out, "main", db_, "main");
-  int rc = b ? sqlite3_backup_step(b, -1) : SQLITE_ERROR;
+  int rc = b ? SQLITE_OK : SQLITE_ERROR;
+  bool abandoned = false;
+  while (b && (rc == SQLITE_OK || rc == SQLITE_BUSY || rc == SQLITE_LOCKED)) {
+    rc = sqlite3_backup_step(b, kBackupPages);
+    if (rc == SQLITE_BUSY || rc == SQLITE_LOCKED) sqlite3_sleep(5);
+    if (progress && !progress()) {
+      abandoned = true;
+      break;
+    }
+  }
   if (b) sqlite3_backup_finish(b);
-  const std::string why = sqlite3_errmsg(out);
+  const std::string why = abandoned ? "abandoned" : sqlite3_errmsg(out);
   sqlite3_close(out);
+  (void)exec("ROLLBACK");
   if (rc != SQLITE_DONE) return Error{"backup failed: " + why, {target, 0, 0, ""}};
   return okStatus();
 }

@@ -47,8 +47,13 @@ class Database {
   // Rows the last INSERT, UPDATE or DELETE changed.
   [[nodiscard]] int64_t changes() const;
 
-  // A consistent copy of the live database at `target` (SQLite's online backup API).
-  Status backupTo(const std::string& target) const;
+  // A consistent copy of the live database at `target` (SQLite's online backup API), read in
+  // one read transaction of this connection: in WAL mode the copy is the database as of its
+  // start while other connections go on writing (without the transaction, a write between two
+  // steps would restart the copy). Copies kBackupPages pages per step; after each (the last
+  // too), `progress` (when given) may return false to abandon the copy.
+  static constexpr int kBackupPages = 256;
+  Status backupTo(const std::string& target, const std::function<bool()>& progress = {});
 
  private:
   Database(sqlite3* db, std::string path) : db_(db), path_(std::move(path)) {}

@@ -209,6 +209,52 @@ int storedEventsOf(const Fixture& f, JobId job) {
   return n;
 }
 
+// Holds the engine thread in a task until release(), as a long cycle does.
+class EngineHold {
+ public:
+  explicit EngineHold(Backend& b)
+      : thread_([this, &b] {
+          b.inspect([this](const Engine&) {
+            entered_.set_value();
+            released_.wait();
+          });
+        }) {
+    entered_.get_future().wait();
+  }
+  ~EngineHold() {
+    release();
+    thread_.join();
+  }
+  EngineHold(const EngineHold&) = delete;
+  EngineHold& operator=(const EngineHold&) = delete;
+  void release() {
+    if (!done_.exchange(true)) release_.set_value();
+  }
+
+ private:
+  std::promise<void> entered_, release_;
+  std::shared_future<void> released_ = release_.get_future().share();
+  std::atomic<bool> done_{false};
+  std::thread thread_;
+};
+
+// The reply to `call` when it came within five seconds; answerSoon: a reply that must succeed.
+template <typename T, typename Call>
+std::optional<std::variant<T, ApiError>> answerWithin(Call&& call) {
+  auto p = std::make_shared<std::promise<std::variant<T, ApiError>>>();
+  auto answer = p->get_future();
+  call([p](std::variant<T, ApiError> r) { p->set_value(std::move(r)); });
+  if (answer.wait_for(std::chrono::seconds(5)) != std::future_status::ready) return std::nullopt;
+  return answer.get();
+}
+
+template <typename T, typename Call>
+std::optional<T> answerSoon(Call&& call) {
+  auto r = answerWithin<T>(std::forward<Call>(call));
+  if (!r) return std::nullopt;
+  return ok(*r);
+}
+
 }  // namespace
 
 class TstBackend : public QObject {
@@ -697,25 +743,98 @@ class TstBackend : public QObject {
     ok(await<ClusterSnapshot>([&](auto reply) { b->snapshot(reply); }));  // a console attached
     submit(*b, {demoJobs()[0]});
     cycle(*b);  // while snapshots are read, a cycle publishes the view
-    std::promise<void> entered, release;
-    std::thread busy([&] {
-      b->inspect([&](const Engine&) {
-        entered.set_value();
-        release.get_future().wait();
-      });
-    });
-    entered.get_future().wait();
-    std::promise<ClusterSnapshot> got;
-    b->snapshot([&](std::variant<ClusterSnapshot, ApiError> r) {
-      got.set_value(std::get<ClusterSnapshot>(std::move(r)));
-    });
-    auto answer = got.get_future();
-    const bool answered = answer.wait_for(std::chrono::seconds(5)) == std::future_status::ready;
+    EngineHold hold(*b);
+    const auto snapshot = answerSoon<ClusterSnapshot>([&](auto r) { b->snapshot(r); });
+    hold.release();
+    QVERIFY2(snapshot, "GetSnapshot waited for the engine thread");
+    QCOMPARE(snapshot->runningJobs + snapshot->pendingJobs, 1);
+  }
+
+  // GetJob, ListJobs and a brief Explain are served from the published jobs view while the engine
+  // thread is busy (a long cycle), with the state of the last commit, and the same answers as
+  // the engine thread gives.
+  void jobReadsNeverWaitForTheEngineThread() {
+    Fixture f;
+    auto b = f.open();
+    const auto ids = submit(*b, {demoJobs()[0], demoJobs()[4]});
+    const JobId running = ids[0], held = ids[1];
+    QVERIFY(std::holds_alternative<CommandResult>(
+        act(*b, parse("{hold: " + std::to_string(held) + "}"))));
+    ok(await<JobInfo>([&](auto reply) { b->job(held, reply); }));  // a reader attached
+    cycle(*b);  // while jobs are read, a cycle publishes the view
+    EngineHold hold(*b);
+    const auto run = answerSoon<JobInfo>([&](auto r) { b->job(running, r); });
+    const auto wait = answerSoon<JobInfo>([&](auto r) { b->job(held, r); });
+    const auto page = answerSoon<JobPage>([&](auto r) { b->jobs(JobFilter{}, r); });
+    const auto why = answerSoon<Explanation>([&](auto r) { b->explainBrief(held, r); });
+    const auto whyRunning = answerSoon<Explanation>([&](auto r) { b->explainBrief(running, r); });
+    const auto missing = answerWithin<JobInfo>([&](auto r) { b->job(held + 100, r); });
+    hold.release();
+    QVERIFY2(run && wait && page && why && whyRunning && missing,
+             "a job read waited for the engine thread");
+    QCOMPARE(std::get<ApiError>(*missing).kind, ErrorKind::NotFound);
+    QCOMPARE(page->jobs.size(), size_t{2});
+    QVERIFY(!run->placement.empty());
+
+    // The engine thread's answers (a write makes the view stale) are the same.
+    submit(*b, {demoJobs()[4]});
+    const JobInfo engineRun = ok(await<JobInfo>([&](auto r) { b->job(running, r); }));
+    const JobInfo engineWait = ok(await<JobInfo>([&](auto r) { b->job(held, r); }));
+    for (const auto& [viewed, engine] : {std::pair{*run, engineRun}, std::pair{*wait, engineWait}}) {
+      QCOMPARE(jobStateName(viewed.row.state), jobStateName(engine.row.state));
+      QCOMPARE(viewed.row.reason.english(), engine.row.reason.english());
+      QCOMPARE(viewed.row.job.held, engine.row.job.held);
+      QCOMPARE(viewed.row.startTime, engine.row.startTime);
+      QCOMPARE(viewed.priority, engine.priority);
+      QCOMPARE(viewed.queuePosition, engine.queuePosition);
+      QCOMPARE(viewed.blockedBy, engine.blockedBy);
+      QCOMPARE(viewed.placement.size(), engine.placement.size());
+    }
+    QCOMPARE(page->jobs[1].row.reason.english(), engineWait.row.reason.english());
+    const Explanation full = ok(await<Explanation>([&](auto r) { b->explainJob(held, r); }));
+    QCOMPARE(why->dominantReason.english(), engineWait.row.reason.english());
+    QCOMPARE(why->history.size(), full.history.size());
+    const Explanation fullRunning =
+        ok(await<Explanation>([&](auto r) { b->explainJob(running, r); }));
+    QCOMPARE(whyRunning->dominantReason.english(), fullRunning.dominantReason.english());
+  }
+
+  // A backup copies one snapshot of the database on a worker thread: the engine thread goes on
+  // committing meanwhile, and the copy opens as a database of its own, as of the backup's start.
+  void aBackupNeverHoldsTheEngineThread() {
+    Fixture f;
+    BackendConfig c = f.config();
+    std::promise<void> stepped, release;
+    std::shared_future<void> released = release.get_future().share();
+    std::atomic<bool> first{true};
+    c.onBackupStep = [&] {
+      if (!first.exchange(false)) return;
+      stepped.set_value();
+      released.wait();
+    };
+    auto opened = Backend::open(c);
+    QVERIFY(opened);
+    Backend& b = **opened;
+    const JobId before = submit(b, std::vector<Job>(2000, demoJobs()[4])).front();
+    const std::string copy = f.dir.filePath("copy.db").toStdString();
+    std::promise<std::variant<uint64_t, ApiError>> copied;
+    b.backup(copy, [&](std::variant<uint64_t, ApiError> r) { copied.set_value(std::move(r)); });
+    stepped.get_future().wait();  // the backup is under way, held after its first step
+    const auto during = answerSoon<std::vector<JobId>>(
+        [&](auto r) { b.submit({demoJobs()[0]}, Caller{}, std::nullopt, r); });
     release.set_value();
-    busy.join();
-    QVERIFY2(answered, "GetSnapshot waited for the engine thread");
-    const ClusterSnapshot snapshot = answer.get();
-    QCOMPARE(snapshot.runningJobs + snapshot.pendingJobs, 1);
+    QVERIFY2(during, "a submit waited for the backup");
+    QVERIFY(ok(copied.get_future().get()) > 0);
+
+    BackendConfig restored = f.config();
+    restored.database = copy;
+    auto fromCopy = Backend::open(restored);
+    QVERIFY(fromCopy);
+    QVERIFY(std::holds_alternative<JobInfo>(
+        await<JobInfo>([&](auto r) { (*fromCopy)->job(before, r); })));
+    const JobId later = during->front();
+    QCOMPARE(kindOf(await<JobInfo>([&](auto r) { (*fromCopy)->job(later, r); })),
+             ErrorKind::NotFound);
   }
 
   void aSnapshotShowsACommandAtOnce() {

@@ -1,0 +1,161 @@
+#include "service/jobs_view.h"
+
+#include <algorithm>
+
+#include "core/engine_text.h"
+
+namespace tessera {
+
+const JobLive* JobsView::find(JobId id) const {
+  const auto it = std::lower_bound(jobs.begin(), jobs.end(), id,
+                                   [](const JobLive& j, JobId v) { return j.job->id < v; });
+  return it != jobs.end() && it->job->id == id ? &*it : nullptr;
+}
+
+JobLive liveOf(const Engine& e, const World& world, const JobRecord& r,
+               const std::unordered_map<JobId, Seconds>& actualRuntime,
+               std::shared_ptr<const Job> job) {
+  const Cluster& c = e.cluster();
+  JobLive j;
+  j.job = job ? std::move(job) : std::make_shared<const Job>(r.job);
+  j.state = r.state;
+  j.startTime = r.startTime;
+  j.endTime = r.active() ? 0 : r.endTime;
+  j.preemptions = r.preemptions;
+  j.gpuHoursLost = r.gpuHoursLost;
+  j.reason = r.reason;
+  if (auto it = actualRuntime.find(r.job.id); it != actualRuntime.end())
+    j.actualRuntime = it->second;
+  j.queuePosition = e.queuePosition(r);
+  if (r.state == JobState::Pending) {
+    j.eta = r.eta;
+    j.waitingFor = r.waitingFor;
+  }
+  j.blockedBy = r.blockedBy;
+  j.external = world.externalJob(r.job.id);
+  if (r.placement && (r.state == JobState::Running || r.state == JobState::Admitted))
+    for (const auto& t : r.placement->tasks) {
+      PlacedTask p;
+      p.node = c.node(t.node).name;
+      for (GpuId g : t.gpus) p.gpus.push_back(c.gpu(g).index);
+      p.migStart = t.migStart;
+      j.placement.push_back(std::move(p));
+    }
+  return j;
+}
+
+JobInfo infoOf(const JobLive& j) {
+  JobInfo info;
+  info.row.job = *j.job;
+  info.row.state = j.state;
+  info.row.startTime = j.startTime;
+  info.row.endTime = j.endTime;
+  info.row.preemptions = j.preemptions;
+  info.row.gpuHoursLost = j.gpuHoursLost;
+  info.row.reason = j.reason;
+  info.row.actualRuntime = j.actualRuntime;
+  info.priority = j.job->priority;
+  info.queuePosition = j.queuePosition;
+  info.eta = j.eta;
+  info.blockedBy = j.blockedBy;
+  info.external = j.external;
+  if (j.state == JobState::Running) info.placement = j.placement;
+  return info;
+}
+
+namespace {
+
+std::vector<Text> historyLines(const std::vector<Event>& events) {
+  std::vector<Text> lines;
+  lines.reserve(events.size());
+  for (const Event& ev : events) lines.push_back(historyLine(ev));
+  return lines;
+}
+
+// explain()'s words for a job that holds GPUs: "running since T on pod-a-02 GPU 3 4".
+Text placementText(const std::vector<PlacedTask>& placement) {
+  std::vector<Text> tasks;
+  for (const PlacedTask& t : placement) {
+    std::string gpus;
+    for (int g : t.gpus) gpus += (gpus.empty() ? "" : " ") + std::to_string(g);
+    tasks.push_back(phrase(text::kGpuOfNode, t.node, gpus));
+  }
+  return clauseList(std::move(tasks));
+}
+
+}  // namespace
+
+Explanation briefExplanation(const JobLive& j, int queueLength, const std::vector<Event>& history) {
+  Explanation x;
+  x.job = j.job->id;
+  x.state = j.state;
+  x.history = historyLines(history);
+  switch (j.state) {
+    case JobState::Pending:
+      x.dominantReason = j.reason;
+      if (j.queuePosition > 0) x.queuePosition = j.queuePosition;
+      x.queueLength = queueLength;
+      x.eta = j.eta;
+      if (j.eta) x.blockingJobs = j.waitingFor;
+      break;
+    case JobState::Admitted:
+    case JobState::Running:
+      x.placement = placementText(j.placement);
+      x.dominantReason = phrase(text::kRunningSince, j.startTime, x.placement);
+      break;
+    default:
+      x.dominantReason = history.empty()
+                             ? jobStateText(j.state)
+                             : phrase(text::kLabelled, jobStateText(j.state), history.back().reason);
+      break;
+  }
+  return x;
+}
+
+Explanation storedExplanation(const JobRow& row, const std::vector<Event>& history) {
+  Explanation x;
+  x.job = row.job.id;
+  x.state = row.state;
+  x.dominantReason = row.reason;
+  x.history = historyLines(history);
+  return x;
+}
+
+void JobsViewBuilder::touched(const std::vector<JobId>& ids) {
+  if (last_) touched_.insert(ids.begin(), ids.end());
+}
+
+void JobsViewBuilder::reset() {
+  last_.reset();
+  touched_.clear();
+}
+
+std::shared_ptr<const JobsView> JobsViewBuilder::build(
+    const Engine& engine, const World& world,
+    const std::unordered_map<JobId, Seconds>& actualRuntime) {
+  auto view = std::make_shared<JobsView>();
+  std::vector<const JobRecord*> records = engine.jobs();
+  const auto byId = [](const JobRecord* a, const JobRecord* b) { return a->job.id < b->job.id; };
+  if (!std::is_sorted(records.begin(), records.end(), byId))
+    std::sort(records.begin(), records.end(), byId);
+  view->jobs.reserve(records.size());
+  // Both in id order: one walk pairs each record with its entry in the last view.
+  const std::vector<JobLive> none;
+  const std::vector<JobLive>& before = last_ ? last_->jobs : none;
+  auto prev = before.begin();
+  for (const JobRecord* r : records) {
+    const JobId id = r->job.id;
+    while (prev != before.end() && prev->job->id < id) ++prev;
+    std::shared_ptr<const Job> job;
+    if (prev != before.end() && prev->job->id == id && prev->state == r->state &&
+        !touched_.contains(id))
+      job = prev->job;
+    view->jobs.push_back(liveOf(engine, world, *r, actualRuntime, std::move(job)));
+    if (r->state == JobState::Pending) ++view->pending;
+  }
+  touched_.clear();
+  last_ = view;
+  return view;
+}
+
+}  // namespace tessera
