@@ -297,7 +297,8 @@ void Backend::runBatch(std::vector<std::unique_ptr<Item>>& items, bool tick) {
   if (!rebuilt)
     return stopServing(Error{
         "a node joined the cluster model and " + rebuilt.error().str() + "; restart tesserad", {}});
-  if (batch.joining) wakeForCycle();  // the next cycle may place on the node
+  // The next cycle may place on the node, or on what the action freed.
+  if (batch.joining || batch.acted) wakeForCycle();
   // Only what is durable is carried out: a crash before the next commit loses nothing the
   // cluster was told (the executor finds its own work again by tag).
   world_->afterDecisions(*engine_);

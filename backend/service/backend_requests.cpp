@@ -180,6 +180,7 @@ void Backend::act(Command command, bool dryRun, const Caller& who, Deadline d,
         batch.dirty.insert(batch.dirty.end(), result->touched.jobs.begin(),
                            result->touched.jobs.end());
         batch.setupChanged = batch.setupChanged || result->touched.setup;
+        batch.acted = batch.acted || result->applied;
         return std::move(*result);
       }));
 }

@@ -60,6 +60,9 @@ struct Backend::Batch {
   // A node joins the cluster model (node_join.h): stored with the batch, then the engine is
   // rebuilt on it as a restart would.
   std::shared_ptr<const Cluster> joining;
+  // An operator action was applied: it runs no cycle itself (scheduler/command.h), so one runs
+  // right after the batch rather than at the next tick.
+  bool acted = false;
 };
 
 struct Backend::Item {

@@ -837,6 +837,28 @@ class TstBackend : public QObject {
              ErrorKind::NotFound);
   }
 
+  // An applied action runs no cycle itself; the backend runs one right after it instead of at
+  // the next tick, so a released job starts at once.
+  void anAppliedActionWakesTheCycle() {
+    Fixture f;
+    BackendConfig c = f.config();
+    c.runCycles = true;
+    c.cycleSeconds = 3600;  // no tick during the test
+    auto opened = Backend::open(c);
+    QVERIFY(opened);
+    Backend& b = **opened;
+    const JobId held = twoHeldJobs(b).first;
+    const auto stateOf = [&] {
+      JobState s = JobState::Pending;
+      b.inspect([&](const Engine& e) { s = e.job(held)->state; });
+      return s;
+    };
+    QCOMPARE(stateOf(), JobState::Pending);
+    QVERIFY(std::holds_alternative<CommandResult>(
+        act(b, parse("{release: " + std::to_string(held) + "}"))));
+    QTRY_COMPARE_WITH_TIMEOUT(stateOf(), JobState::Running, 10000);
+  }
+
   void aSnapshotShowsACommandAtOnce() {
     Fixture f;
     auto b = f.open();
