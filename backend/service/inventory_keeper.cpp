@@ -206,8 +206,8 @@ void InventoryKeeper::applyToModel(Engine& engine, const Node& node, const Inven
                                std::to_string(node.gpuCount()) + ")");
 }
 
-// The GPU's jobs go back to the queue and its node is held for it (a GPU-fault hold, which
-// leaves the node's other GPUs schedulable only once the hold is lifted: as for an Xid).
+// The GPU's jobs go back to the queue and its node is held for it (an inventory hold, which
+// only a report showing the GPU again lifts: node_holds.h).
 void InventoryKeeper::holdMissing(Engine& engine, const Gpu& gpu, const std::string& why,
                                   InventoryReply& reply) {
   if (held_.count(gpu.id)) return;
@@ -215,14 +215,14 @@ void InventoryKeeper::holdMissing(Engine& engine, const Gpu& gpu, const std::str
   const Text reason = literal("GPU " + name + ": " + why);
   for (JobId j : engine.runningJobsOn(gpu.node, gpu.id))
     (void)engine.preempt(j, kNoJob, kActor, reason);
-  (void)engine.putNodeHold(gpu.node, NodeHold{HoldOwner::GpuFault, gpu.id, reason, false, 0});
+  (void)engine.putNodeHold(gpu.node, NodeHold{HoldOwner::Inventory, gpu.id, reason, false, 0});
   held_.insert(gpu.id);
   event(engine, "GPU " + name + ": " + why + ": held out (fault)", reply);
 }
 
 void InventoryKeeper::liftHold(Engine& engine, const Gpu& gpu, InventoryReply& reply) {
   if (!held_.erase(gpu.id)) return;
-  (void)engine.removeNodeHold(gpu.node, HoldOwner::GpuFault, gpu.id);
+  (void)engine.removeNodeHold(gpu.node, HoldOwner::Inventory, gpu.id);
   event(engine,
         "GPU " + engine.cluster().gpuName(gpu.id) + ": back in the node's inventory: hold lifted",
         reply);

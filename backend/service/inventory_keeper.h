@@ -33,8 +33,6 @@ class InventoryKeeper {
   // WrongState when it is already in the model or its inventory cannot make a node.
   Expected<NodeJoin> admit(Engine& engine, const std::string& node, const std::string& actor);
   [[nodiscard]] std::vector<NodeInventoryView> list(const Engine& engine) const;
-  // Whether the keeper holds GPU `g` out (telemetry must not lift that hold).
-  [[nodiscard]] bool holds(GpuId g) const { return held_.count(g) != 0; }
 
   // What survives a restart, as BackendExtras::meta entries (admitted nodes, held GPUs).
   void save(std::vector<std::pair<std::string, std::string>>& meta) const;

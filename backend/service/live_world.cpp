@@ -218,7 +218,7 @@ void LiveWorld::holdFaultyGpus(Engine& engine) {
       engine.recordCommand(kTelemetryActor,
                            literal("GPU " + c.gpuName(g.id) + ": Xid " + std::to_string(r->xid) +
                                    " (" + message + "): held out (fault)"));
-    } else if (r->xid == 0 && held && !inventory_.holds(g.id)) {  // a missing GPU stays out
+    } else if (r->xid == 0 && held) {  // a missing GPU stays out: the inventory's own hold
       (void)engine.removeNodeHold(g.node, HoldOwner::GpuFault, g.id);
       engine.recordCommand(kTelemetryActor,
                            literal("GPU " + c.gpuName(g.id) + ": no Xid any more: hold lifted"));

@@ -141,9 +141,10 @@ v1::SnapshotNode snapshotNode(rpc::RemoteSession& c, const std::string& node) {
   return {};
 }
 
-bool hasGpuFaultHold(const v1::SnapshotNode& n, const std::string& gpu) {
+// The hold the inventory puts on a GPU its node lacks or reports faulty.
+bool hasInventoryHold(const v1::SnapshotNode& n, const std::string& gpu) {
   for (const auto& h : n.holds())
-    if (h.owner() == "gpu-fault" && h.gpu() == gpu) return true;
+    if (h.owner() == "inventory" && h.gpu() == gpu) return true;
   return false;
 }
 
@@ -250,7 +251,7 @@ class TestAgentInventoryE2e : public QObject {
     QCOMPARE(snapshotNode(*viewer, "gpu-a").state(), std::string("up"));
 
     serveNode(dir, 1, "3g.40gb@0,3g.40gb@4");  // GPU 1 is gone from the node
-    QTRY_VERIFY_WITH_TIMEOUT(hasGpuFaultHold(snapshotNode(*viewer, "gpu-a"), "gpu-a/1"), 15000);
+    QTRY_VERIFY_WITH_TIMEOUT(hasInventoryHold(snapshotNode(*viewer, "gpu-a"), "gpu-a/1"), 15000);
     QCOMPARE(snapshotNode(*viewer, "gpu-a").state(), std::string("draining"));
     QCOMPARE(nodeSummary(*viewer, "gpu-a").missing_gpus_size(), 1);
     QCOMPARE(nodeSummary(*viewer, "gpu-a").missing_gpus(0), std::string("gpu-a/1"));
@@ -260,7 +261,7 @@ class TestAgentInventoryE2e : public QObject {
 
     serveNode(dir, 2, "3g.40gb@0,3g.40gb@4");  // back
     QTRY_COMPARE_WITH_TIMEOUT(snapshotNode(*viewer, "gpu-a").state(), std::string("up"), 15000);
-    QVERIFY(!hasGpuFaultHold(snapshotNode(*viewer, "gpu-a"), "gpu-a/1"));
+    QVERIFY(!hasInventoryHold(snapshotNode(*viewer, "gpu-a"), "gpu-a/1"));
     QCOMPARE(nodeSummary(*viewer, "gpu-a").missing_gpus_size(), 0);
     QVERIFY(
         eventReasons(*viewer).contains("GPU gpu-a/1: back in the node's inventory: hold lifted"));
@@ -268,7 +269,7 @@ class TestAgentInventoryE2e : public QObject {
     // GPU 1 falls off the bus: NVML still counts it but answers GPU_IS_LOST. The agent reports
     // it with its fault, and it is held out until it answers again.
     serveNode(dir, 2, "3g.40gb@0,3g.40gb@4", "lost 1\n");
-    QTRY_VERIFY_WITH_TIMEOUT(hasGpuFaultHold(snapshotNode(*viewer, "gpu-a"), "gpu-a/1"), 15000);
+    QTRY_VERIFY_WITH_TIMEOUT(hasInventoryHold(snapshotNode(*viewer, "gpu-a"), "gpu-a/1"), 15000);
     QVERIFY2(eventReasons(*viewer).contains(
                  "GPU gpu-a/1: fallen off the bus (NVML nvmlDeviceGetName (GPU 1) failed: GPU is "
                  "lost (15)): held out (fault)"),

@@ -1,8 +1,9 @@
 // Node inventories through the Backend (live mode, the demo cluster): auto-admission and an
 // admin's admission making the node join the running engine (a running job undisturbed, the
-// node kept across a restart), a GPU reported faulty held and lifted, its hold surviving a
-// restart and telemetry without an Xid, model and MIG-mode mismatches and GPUs the model lacks as
-// warnings, and a simulated-live backend refusing reports.
+// node kept across a restart), a GPU reported faulty held and lifted, its hold (owner
+// "inventory") surviving a restart, telemetry without an Xid, an operator's undrain and the
+// executor's sync, model and MIG-mode mismatches and GPUs the model lacks as warnings, and a
+// simulated-live backend refusing reports.
 #include <QTemporaryDir>
 #include <QtTest>
 
@@ -19,8 +20,27 @@ using namespace tessera::test;
 
 namespace {
 
+// An executor that only reports what the test puts in `next` (the Slurm executor's node sync:
+// a node Slurm drained, then resumed), once, at the next cycle.
+class SyncExecutor final : public Executor {
+ public:
+  explicit SyncExecutor(std::shared_ptr<Observations> next) : next_(std::move(next)) {}
+  [[nodiscard]] ExecutorStatus status() const override { return {}; }
+  [[nodiscard]] Status admit(const Job&) const override { return okStatus(); }
+  void carryOut(const Engine&) override {}
+  Observations observe(const Engine&) override { return std::exchange(*next_, Observations{}); }
+  void adopted(int64_t, JobId) override {}
+  void refused(int64_t, const std::string&) override {}
+  void resync(const std::string&) override {}
+  [[nodiscard]] std::optional<ExternalJob> job(JobId) const override { return std::nullopt; }
+
+ private:
+  std::shared_ptr<Observations> next_;
+};
+
 struct Fixture {
   QTemporaryDir dir;
+  std::shared_ptr<Observations> observed = std::make_shared<Observations>();
   std::unique_ptr<Backend> open(BackendMode mode = BackendMode::Live, bool autoAdmit = false) {
     BackendConfig c;
     c.database = dir.filePath("inv.db").toStdString();
@@ -30,6 +50,7 @@ struct Fixture {
     c.tenants.jobs.clear();
     c.runCycles = false;
     c.autoAdmitNodes = autoAdmit;
+    c.executor = [next = observed] { return std::make_unique<SyncExecutor>(next); };
     auto b = Backend::open(c);
     if (!b) qFatal("open: %s", b.error().str().c_str());
     return std::move(*b);
@@ -59,9 +80,15 @@ bool heldFor(Backend& b, const std::string& gpu) {
   bool held = false;
   b.inspect([&](const Engine& e) {
     const Gpu* g = e.cluster().findGpu(gpu);
-    held = g && e.nodeHolds(g->node).find(HoldOwner::GpuFault, g->id) != nullptr;
+    held = g && e.nodeHolds(g->node).find(HoldOwner::Inventory, g->id) != nullptr;
   });
   return held;
+}
+
+NodeState nodeState(Backend& b, const std::string& node) {
+  NodeState s = NodeState::Up;
+  b.inspect([&](const Engine& e) { s = e.state().nodeState(e.cluster().findNode(node)->id); });
+  return s;
 }
 
 size_t gpuCount(Backend& b) {
@@ -218,6 +245,52 @@ class TstNodeInventory : public QObject {
     QVERIFY(contains(ok(report(*b, r)).changes,
                      "GPU pod-a-01/3: back in the node's inventory: hold lifted"));
     QVERIFY(!heldFor(*b, "pod-a-01/3"));
+  }
+
+  // An operator's undrain clears their own hold and leaves the inventory's: the node says the GPU
+  // is gone, and only its report can say otherwise.
+  void undrainLeavesTheInventoryHold() {
+    Fixture f;
+    auto b = f.open();
+    InventoryReport r = podA01();
+    r.gpus.erase(r.gpus.begin() + 5);  // GPU 5 missing
+    ok(report(*b, r));
+    QVERIFY(heldFor(*b, "pod-a-01/5"));
+    const auto act = [&](Command c) {
+      return await<CommandResult>(
+          [&](auto reply) { b->act(std::move(c), false, Caller{"alice"}, std::nullopt, reply); });
+    };
+    ok(act(cmd::Drain{"pod-a-01", literal("cabling")}));
+    const CommandResult undrained = ok(act(cmd::Undrain{"pod-a-01"}));
+    QVERIFY2(undrained.message.english().find("still") != std::string::npos,
+             undrained.message.english().c_str());
+    QVERIFY(heldFor(*b, "pod-a-01/5"));
+    QCOMPARE(nodeState(*b, "pod-a-01"), NodeState::Draining);
+    r = podA01();
+    ok(report(*b, r));
+    QVERIFY(!heldFor(*b, "pod-a-01/5"));
+    QCOMPARE(nodeState(*b, "pod-a-01"), NodeState::Up);
+  }
+
+  // The executor's sync (Slurm resumed the node) removes the executor's hold only.
+  void executorSyncLeavesTheInventoryHold() {
+    Fixture f;
+    auto b = f.open();
+    InventoryReport r = podA01();
+    r.gpus[2].fault = "GPU has fallen off the bus";
+    ok(report(*b, r));
+    f.observed->nodes.push_back({"pod-a-01", true, false, literal("slurm: drained")});
+    ok(await<CycleStats>([&](auto reply) { b->cycleNow(reply); }));
+    bool executorHeld = false;
+    b->inspect([&](const Engine& e) {
+      executorHeld = e.nodeHolds(e.cluster().findNode("pod-a-01")->id).find(HoldOwner::Executor) !=
+                     nullptr;
+    });
+    QVERIFY(executorHeld);  // the sync is seen
+    f.observed->nodes.push_back({"pod-a-01", false, false, {}});
+    ok(await<CycleStats>([&](auto reply) { b->cycleNow(reply); }));
+    QVERIFY(heldFor(*b, "pod-a-01/2"));
+    QCOMPARE(nodeState(*b, "pod-a-01"), NodeState::Draining);
   }
 
   void mismatchesAreWarnings() {
