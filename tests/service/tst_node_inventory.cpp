@@ -2,8 +2,9 @@
 // admin's admission making the node join the running engine (a running job undisturbed, the
 // node kept across a restart), a GPU reported faulty held and lifted, its hold (owner
 // "inventory") surviving a restart, telemetry without an Xid, an operator's undrain and the
-// executor's sync, model and MIG-mode mismatches and GPUs the model lacks as warnings, and a
-// simulated-live backend refusing reports.
+// executor's sync, a repartition answered to the node's pushes as MIG work until the node reports
+// it, model and MIG-mode mismatches and GPUs the model lacks as warnings, and a simulated-live
+// backend refusing reports.
 #include <QTemporaryDir>
 #include <QtTest>
 
@@ -291,6 +292,67 @@ class TstNodeInventory : public QObject {
     ok(await<CycleStats>([&](auto reply) { b->cycleNow(reply); }));
     QVERIFY(heldFor(*b, "pod-a-01/2"));
     QCOMPARE(nodeState(*b, "pod-a-01"), NodeState::Draining);
+  }
+
+  // A repartition of a GPU whose node reported its layout is MIG work for the node's agent: the
+  // node is held (mig-reconfigure) and each push is answered with the layout; the old layout
+  // reported again does not undo it, an operator's undrain leaves the hold, and the report with
+  // the planned layout lifts it.
+  void repartitionIsMigWorkUntilTheNodeReportsIt() {
+    Fixture f;
+    auto b = f.open();
+    InventoryReport r;
+    r.node = r.hostname = "inf-01";
+    for (int i = 0; i < 8; ++i) {
+      InventoryGpu g;
+      g.index = i;
+      g.model = "A100-SXM4-80GB";
+      g.uuid = "GPU-" + std::to_string(i);
+      r.gpus.push_back(g);
+    }
+    r.gpus[4].migEnabled = true;
+    r.gpus[4].migLayout = "3g.40gb@0,3g.40gb@4";
+    ok(report(*b, r));
+    const auto act = [&](Command c) {
+      return await<CommandResult>(
+          [&](auto reply) { b->act(std::move(c), false, Caller{"alice"}, std::nullopt, reply); });
+    };
+    const auto push = [&] {
+      auto scrape =
+          parseDcgmMetrics("DCGM_FI_DEV_GPU_TEMP{gpu=\"0\",Hostname=\"inf-01\"} 40\n", "test");
+      return ok(await<TelemetryPush>([&](auto x) { b->pushTelemetry(*scrape, "inf-01", x); }));
+    };
+    const auto migHeld = [&] {
+      bool held = false;
+      b->inspect([&](const Engine& e) {
+        const Gpu* g = e.cluster().findGpu("inf-01/4");
+        held = e.nodeHolds(g->node).find(HoldOwner::MigReconfigure, g->id) != nullptr;
+      });
+      return held;
+    };
+    QVERIFY(push().migApply.empty());
+    ok(act(cmd::Repartition{"inf-01/4", "7g.80gb@0", false}));
+    TelemetryPush pushed = push();
+    QCOMPARE(pushed.migApply.size(), size_t{1});
+    QCOMPARE(pushed.migApply[0].gpu, 4);
+    QCOMPARE(pushed.migApply[0].model, std::string("A100-SXM4-80GB"));
+    QCOMPARE(pushed.migApply[0].layout, std::string("7g.80gb@0"));
+    QVERIFY(pushed.migApply[0].drained);
+    QVERIFY(migHeld());
+    QCOMPARE(nodeState(*b, "inf-01"), NodeState::Draining);
+
+    ok(report(*b, r));  // the node as it was: not a change on the node
+    QCOMPARE(push().migApply.size(), size_t{1});
+    (void)act(cmd::Undrain{"inf-01"});
+    QVERIFY(migHeld());
+
+    r.gpus[4].migLayout = "7g.80gb@0";
+    const InventoryReply applied = ok(report(*b, r));
+    QVERIFY2(contains(applied.changes, "inf-01/4: MIG layout 7g.80gb@0 is on the node: hold lifted"),
+             applied.changes.empty() ? "" : applied.changes.front().c_str());
+    QVERIFY(!migHeld());
+    QCOMPARE(nodeState(*b, "inf-01"), NodeState::Up);
+    QVERIFY(push().migApply.empty());
   }
 
   void mismatchesAreWarnings() {
