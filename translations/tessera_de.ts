@@ -2873,6 +2873,10 @@ Seit %1</translation>
         <source>draining</source>
         <translation>wird geleert</translation>
     </message>
+    <message>
+        <source>node inventory</source>
+        <translation>Knoteninventar</translation>
+    </message>
 </context>
 <context>
     <name>tessera::widgets::OverviewModel</name>

@@ -2870,6 +2870,10 @@ Since %1</source>
         <source>draining</source>
         <translation>排空中</translation>
     </message>
+    <message>
+        <source>node inventory</source>
+        <translation>节点清单</translation>
+    </message>
 </context>
 <context>
     <name>tessera::widgets::OverviewModel</name>

@@ -10,6 +10,7 @@ QString NodeHolds::ownerText(const std::string& owner, const std::string& execut
   if (owner == "failure") return tr("node failure");
   if (owner == "gpu-fault") return tr("GPU fault");
   if (owner == "mig-reconfigure") return tr("MIG reconfiguration");
+  if (owner == "inventory") return tr("node inventory");
   // The executor's hold is the cluster's own (a Slurm drain): name the cluster, not the role.
   if (owner == "executor" && !executor.empty() && executor != "none")
     return QString::fromStdString(executor);

@@ -3,6 +3,8 @@
 // tesserad with PushTelemetry; while tesserad is away it keeps a bounded buffer and retries with
 // exponential backoff. It reports the node's inventory (ReportInventory) at start, on change and
 // after tesserad was away (a restarted tesserad learns it again), before any buffered sample.
+// tesserad answers a push with the MIG layouts the node is to have; the agent applies them
+// (agent_mig.h).
 #include <netdb.h>
 #include <poll.h>
 #include <sys/socket.h>
@@ -22,6 +24,7 @@
 #include <thread>
 
 #include "cli/agent_inventory.h"
+#include "cli/agent_mig.h"
 #include "cli/cli.h"
 #include "cli/cli_ctl.h"
 #include "cli/cli_node.h"
@@ -29,6 +32,7 @@
 #include "inventory/catalog_check.h"
 #include "inventory/inventory_output.h"
 #include "inventory/node_probe.h"
+#include "inventory/nvml_faults.h"
 #include "inventory/nvml_sampler.h"
 
 namespace tessera::cli {
@@ -192,7 +196,14 @@ struct AgentFlags {
   size_t buffer = 60;
   double maxBackoff = 60;
   NvmlProbeOptions nvml;
+  std::string migApply = "on";  // on, dry-run, off
+  std::string nvidiaSmi = "nvidia-smi";
 };
+
+MigApplyMode migApplyMode(const std::string& word) {
+  return word == "off" ? MigApplyMode::Off
+                       : word == "dry-run" ? MigApplyMode::DryRun : MigApplyMode::On;
+}
 
 // 1 s doubling up to the maximum, each wait drawn within ±20 % so that the nodes of a cluster
 // do not all come back at the same instant.
@@ -227,7 +238,8 @@ class Agent {
         catalog_(catalog),
         server_(std::move(server)),
         backoff_(f.maxBackoff),
-        host_(probeHostName()) {}
+        host_(probeHostName()),
+        mig_(migApplyMode(f.migApply), f.nvidiaSmi, [this](const std::string& m) { log(m); }) {}
 
   int run() {
     log("node " + f_.place.node + ", server " + server_ + ", every " + number(f_.interval) +
@@ -267,6 +279,17 @@ class Agent {
     Sample s = readTelemetry();
     if (!s.exposition.empty()) enqueue(std::move(s));
     if (Clock::now() >= nextAttempt_) flush();
+    applyMig();
+  }
+
+  // The layouts tesserad answered the pushes with. After commands ran, the node is probed again
+  // at once: NVML's answer is logged against the plan and reported (tesserad lifts its hold when
+  // the report shows the layout).
+  void applyMig() {
+    if (!node_ || !mig_.apply(*node_, check_)) return;
+    probeInventory();
+    mig_.readBack(*node_, check_);
+    if (Clock::now() >= nextAttempt_) (void)flushInventory();
   }
 
   // Probes the node; a different inventory (or a first one) becomes due for tesserad. A probe
@@ -282,7 +305,9 @@ class Agent {
       return;
     }
     probeError_.clear();
-    const CatalogCheck check = checkAgainstCatalog(*node, catalog_);
+    check_ = checkAgainstCatalog(*node, catalog_);
+    node_ = *node;
+    const CatalogCheck& check = check_;
     v1::ReportInventoryRequest request = inventoryRequest(*node, check, f_.place);
     std::string key;
     (void)request.SerializeToString(&key);  // a plain message: the same fields, the same bytes
@@ -329,7 +354,27 @@ class Agent {
     }
     auto samples = sampleNvml(f_.nvml);
     if (!samples) return noteSource({}, "no telemetry: " + dcgmError + samples.error().str());
+    watchFaults(*samples);
     return noteSource({dcgmExposition(*samples, host_), "nvml"}, {});
+  }
+
+  // Xid and double-bit ECC events between samples (nvml_faults.h): the watch opens with the
+  // first NVML sample and stays open; one that cannot open is tried again each interval, its
+  // error logged once.
+  void watchFaults(std::vector<GpuSample>& samples) {
+    if (!faults_) {
+      auto watch = NvmlFaultWatch::open(f_.nvml);
+      if (!watch) {
+        const std::string error = "no NVML fault events: " + watch.error().str();
+        if (error != faultsError_) log(error);
+        faultsError_ = error;
+        return;
+      }
+      faults_ = std::move(*watch);
+      for (const auto& n : faults_->notes()) log("NVML fault events: " + n);
+    }
+    for (const auto& e : faults_->poll()) log("NVML event: " + e);
+    faults_->annotate(samples);
   }
 
   // Logs where telemetry comes from (or why none) when that changes.
@@ -364,6 +409,7 @@ class Agent {
       for (const auto& w : response.warnings()) warnings += "\n  warning: " + w;
       if (warnings != warnings_ && !warnings.empty()) log("tesserad says:" + warnings);
       warnings_ = warnings;
+      mig_.take(response);
       return Sent::Ok;
     }
     return failed(status, message);
@@ -445,6 +491,11 @@ class Agent {
   std::optional<v1::ReportInventoryRequest> inventory_;  // the last probed
   std::string inventoryKey_, inventoryReply_, probeError_;
   bool inventoryDue_ = false;
+  std::optional<NodeInventory> node_;  // the last probed, and its catalog check
+  CatalogCheck check_;
+  AgentMigApply mig_;
+  std::unique_ptr<NvmlFaultWatch> faults_;  // open while NVML answers
+  std::string faultsError_;
 };
 
 int runAgent(Context& ctx, AgentFlags& f) {
@@ -514,6 +565,15 @@ void addAgentVerb(CLI::App& app, Context& ctx) {
       ->check(positiveSeconds())
       ->capture_default_str();
   agent->add_option("--nvml-library", f->nvml.library, "NVML library to load")
+      ->capture_default_str();
+  agent
+      ->add_option("--mig-apply", f->migApply,
+                   "Apply the MIG layouts tesserad plans for this node with nvidia-smi once it "
+                   "holds the node (on), only log the commands (dry-run), or neither (off)")
+      ->check(CLI::IsMember({"on", "dry-run", "off"}))
+      ->capture_default_str();
+  agent->add_option("--nvidia-smi", f->nvidiaSmi, "The nvidia-smi that MIG apply runs")
+      ->type_name("PATH")
       ->capture_default_str();
   agent->callback([&ctx, f] { ctx.exitCode = runAgent(ctx, *f); });
 }

@@ -17,6 +17,7 @@ inline constexpr nvmlReturn_t NVML_ERROR_NO_PERMISSION = 4;
 inline constexpr nvmlReturn_t NVML_ERROR_NOT_FOUND = 6;
 inline constexpr nvmlReturn_t NVML_ERROR_INSUFFICIENT_SIZE = 7;
 inline constexpr nvmlReturn_t NVML_ERROR_DRIVER_NOT_LOADED = 9;
+inline constexpr nvmlReturn_t NVML_ERROR_TIMEOUT = 10;  // nvmlEventSetWait: no event in time
 inline constexpr nvmlReturn_t NVML_ERROR_LIBRARY_NOT_FOUND = 12;
 inline constexpr nvmlReturn_t NVML_ERROR_FUNCTION_NOT_FOUND = 13;
 inline constexpr nvmlReturn_t NVML_ERROR_GPU_IS_LOST = 15;
@@ -95,6 +96,21 @@ inline constexpr int NVML_TOPOLOGY_HOSTBRIDGE = 30;  // PHB
 inline constexpr int NVML_TOPOLOGY_NODE = 40;        // NODE
 inline constexpr int NVML_TOPOLOGY_SYSTEM = 50;      // SYS
 inline constexpr int NVML_FEATURE_ENABLED = 1;
+// Events (nvml.h, "Event Types" and nvmlEventData_t; checked against the NVML API reference):
+// bits for nvmlDeviceRegisterEvents, and what nvmlEventSetWait_v2 delivers.
+struct nvmlEventSet_st;
+using nvmlEventSet_t = nvmlEventSet_st*;
+inline constexpr unsigned long long nvmlEventTypeDoubleBitEccError = 0x2;
+inline constexpr unsigned long long nvmlEventTypeXidCriticalError = 0x8;
+struct nvmlEventData_t {
+  nvmlDevice_t device;
+  unsigned long long eventType;
+  unsigned long long eventData;  // the Xid, for nvmlEventTypeXidCriticalError
+  unsigned gpuInstanceId, computeInstanceId;
+};
+// nvmlMemoryErrorType_t and nvmlEccCounterType_t for nvmlDeviceGetTotalEccErrors.
+inline constexpr int NVML_MEMORY_ERROR_TYPE_UNCORRECTED = 1;  // double-bit
+inline constexpr int NVML_VOLATILE_ECC = 0;                   // since the driver loaded
 inline constexpr unsigned NVML_COMPUTE_INSTANCE_ENGINE_PROFILE_SHARED = 0;
 
 // Every call the probe makes; X(name, parameter list). The probe resolves each with dlsym.
@@ -134,7 +150,13 @@ inline constexpr unsigned NVML_COMPUTE_INSTANCE_ENGINE_PROFILE_SHARED = 0;
   X(nvmlDeviceGetNvLinkRemotePciInfo_v2, (nvmlDevice_t device, unsigned link, nvmlPciInfo_t* pci)) \
   X(nvmlDeviceGetUtilizationRates, (nvmlDevice_t device, nvmlUtilization_t * utilization))         \
   X(nvmlDeviceGetTemperature, (nvmlDevice_t device, int sensor, unsigned* celsius))                \
-  X(nvmlDeviceGetPowerUsage, (nvmlDevice_t device, unsigned* milliwatts))
+  X(nvmlDeviceGetPowerUsage, (nvmlDevice_t device, unsigned* milliwatts))                         \
+  X(nvmlDeviceGetTotalEccErrors,                                                                   \
+    (nvmlDevice_t device, int errorType, int counterType, unsigned long long* count))              \
+  X(nvmlEventSetCreate, (nvmlEventSet_t * set))                                                    \
+  X(nvmlDeviceRegisterEvents, (nvmlDevice_t device, unsigned long long types, nvmlEventSet_t set)) \
+  X(nvmlEventSetWait_v2, (nvmlEventSet_t set, nvmlEventData_t * data, unsigned timeoutMs))        \
+  X(nvmlEventSetFree, (nvmlEventSet_t set))
 
 #define TESSERA_NVML_DECLARE(name, params) nvmlReturn_t name params;
 TESSERA_NVML_CALLS(TESSERA_NVML_DECLARE)

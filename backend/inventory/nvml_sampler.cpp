@@ -3,6 +3,7 @@
 #include <array>
 #include <cstdio>
 #include <cstring>
+#include <utility>
 
 #include "inventory/nvml_api.h"
 
@@ -12,6 +13,8 @@ namespace {
 
 // dcgm-exporter's Xid for "GPU has fallen off the bus", what NVML calls GPU_IS_LOST.
 constexpr int kXidFallenOffTheBus = 79;
+// dcgm-exporter's Xid for a double-bit ECC error (gpu-hardware.md, DCGM exporter metrics).
+constexpr int kXidDoubleBitEcc = 48;
 
 class Sampler {
  public:
@@ -121,6 +124,17 @@ constexpr std::array<Metric, 5> kMetrics{{
     {"DCGM_FI_DEV_POWER_USAGE", "Power draw (in W).", &GpuSample::powerWatts},
 }};
 
+// The Xid a sample reports and its message (empty: tesserad names a known Xid itself).
+std::pair<int, std::string> xidOf(const GpuSample& s) {
+  if (s.lost) return {kXidFallenOffTheBus, "GPU has fallen off the bus (NVML: GPU is lost)"};
+  if (s.xid > 0) return {s.xid, {}};
+  const unsigned long long dbe = s.eccDbeVolatile.value_or(0);
+  if (s.dbeEvent || dbe > 0)
+    return {kXidDoubleBitEcc, "Double Bit ECC Error (NVML: " + std::to_string(dbe) +
+                                  " uncorrected volatile ECC errors)"};
+  return {0, {}};
+}
+
 std::string labels(const GpuSample& s, const std::string& hostname) {
   return "{gpu=\"" + std::to_string(s.index) + "\",UUID=\"" + labelValue(s.uuid) +
          "\",pci_bus_id=\"" + labelValue(s.pciBusId) + "\",device=\"nvidia" +
@@ -144,14 +158,23 @@ std::string dcgmExposition(const std::vector<GpuSample>& samples, const std::str
         out += m.name + labels(s, hostname) + " " + number(*(s.*m.value)) + "\n";
   }
   out +=
+      "# HELP DCGM_FI_DEV_ECC_DBE_VOL_TOTAL Total number of double-bit volatile ECC errors.\n"
+      "# TYPE DCGM_FI_DEV_ECC_DBE_VOL_TOTAL counter\n";
+  for (const auto& s : samples)
+    if (!s.lost && s.eccDbeVolatile)
+      out += "DCGM_FI_DEV_ECC_DBE_VOL_TOTAL" + labels(s, hostname) + " " +
+             std::to_string(*s.eccDbeVolatile) + "\n";
+  out +=
       "# HELP DCGM_FI_DEV_XID_ERRORS Value of the last XID error encountered.\n"
       "# TYPE DCGM_FI_DEV_XID_ERRORS gauge\n";
   for (const auto& s : samples) {
-    if (!s.lost) continue;
+    const auto [xid, message] = xidOf(s);
+    if (xid == 0) continue;
     out += "DCGM_FI_DEV_XID_ERRORS" + labels(s, hostname);
-    out.insert(out.size() - 1, ",err_code=\"" + std::to_string(kXidFallenOffTheBus) +
-                                   "\",err_msg=\"GPU has fallen off the bus (NVML: GPU is lost)\"");
-    out += " " + std::to_string(kXidFallenOffTheBus) + "\n";
+    std::string extra = ",err_code=\"" + std::to_string(xid) + "\"";
+    if (!message.empty()) extra += ",err_msg=\"" + labelValue(message) + "\"";
+    out.insert(out.size() - 1, extra);
+    out += " " + std::to_string(xid) + "\n";
   }
   return out;
 }

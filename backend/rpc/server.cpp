@@ -404,6 +404,14 @@ class ApiServer::Service final
                            finishWith<TelemetryPush>(reactor, [resp](const TelemetryPush& p) {
                              resp->set_gpus(static_cast<uint32_t>(p.gpus));
                              for (const auto& w : p.warnings) resp->add_warnings(w);
+                             for (const auto& m : p.migApply) {
+                               auto* out = resp->add_mig_apply();
+                               out->set_gpu(static_cast<uint32_t>(m.gpu));
+                               out->set_model(m.model);
+                               out->set_layout(m.layout);
+                               out->set_drained(m.drained);
+                               out->set_waiting(m.waiting);
+                             }
                            }));
     return reactor;
   }

@@ -6,8 +6,8 @@
 namespace tessera {
 namespace {
 
-constexpr std::array<const char*, 5> kOwnerNames{"operator", "failure", "gpu-fault",
-                                                 "mig-reconfigure", "executor"};
+constexpr std::array<const char*, 6> kOwnerNames{"operator", "failure",  "gpu-fault",
+                                                 "mig-reconfigure", "executor", "inventory"};
 
 }  // namespace
 

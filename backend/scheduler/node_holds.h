@@ -1,6 +1,7 @@
 #pragma once
 // Why a node is out of service, kept per owner. Each owner (an operator, a node failure, a GPU
-// fault on one GPU, a MIG reconfiguration of one GPU, the executor that runs the jobs) adds and
+// fault on one GPU, a MIG reconfiguration of one GPU, the executor that runs the jobs, the node's
+// inventory lacking a GPU or reporting it faulty) adds and
 // removes only its own hold, like Kubernetes taints and Slurm's state flags with their reason:
 // overlapping causes never undo each other, and nobody compares reasons to find out whose a
 // drain was. The node's state is derived from its holds.
@@ -15,15 +16,20 @@
 
 namespace tessera {
 
-enum class HoldOwner : uint8_t { Operator, Failure, GpuFault, MigReconfigure, Executor };
-// "operator", "failure", "gpu-fault", "mig-reconfigure", "executor": as stored and sent.
+// Inventory: a GPU its node's agent no longer lists, or lists as faulty (fallen off the bus).
+// Only the inventory lifts it, when a report shows the GPU healthy again: an operator's undrain
+// vouches for what they can see, not for hardware the node itself says is gone, and telemetry
+// or the executor's sync have their own holds.
+enum class HoldOwner : uint8_t { Operator, Failure, GpuFault, MigReconfigure, Executor, Inventory };
+// "operator", "failure", "gpu-fault", "mig-reconfigure", "executor", "inventory": as stored and
+// sent.
 const char* holdOwnerName(HoldOwner o);
 std::optional<HoldOwner> holdOwnerFromName(std::string_view name);
 
 struct NodeHold {
   HoldOwner owner = HoldOwner::Operator;
-  // GPU faults and MIG reconfigurations hold the node once per GPU: two faulty GPUs are two
-  // holds, and repairing one leaves the node out for the other.
+  // GPU faults, MIG reconfigurations and inventory faults hold the node once per GPU: two faulty
+  // GPUs are two holds, and repairing one leaves the node out for the other.
   std::optional<GpuId> gpu;
   Text reason;
   bool down = false;  // down (nothing runs) rather than draining (running jobs stay)

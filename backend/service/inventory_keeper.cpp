@@ -60,10 +60,24 @@ std::string catalogNames(const GpuCatalog& catalog) {
 }
 
 // The layout in canonical form (by start, busy marks dropped) for comparison and messages.
-std::string layoutText(const GpuModel& model, MigLayout layout) {
+MigLayout canonical(MigLayout layout) {
   for (auto& inst : layout) inst.busy = false;
   layout.sortByStart();
-  return layout.empty() ? std::string("-") : formatMigLayout(model, layout);
+  return layout;
+}
+
+std::string layoutText(const GpuModel& model, const MigLayout& layout) {
+  const MigLayout c = canonical(layout);
+  return c.empty() ? std::string("-") : formatMigLayout(model, c);
+}
+
+// The GPU the model has at `index` of the known node, when it is in MIG mode there and of the
+// model the node reports (else a report's layout says nothing the engine could use).
+const Gpu* migGpuAt(const Cluster& c, const Node& node, const InventoryGpu& seen) {
+  if (seen.index >= node.gpuCount() || !seen.fault.empty() || !seen.migLayout) return nullptr;
+  const Gpu& gpu = c.gpu(node.firstGpu + static_cast<GpuId>(seen.index));
+  if (gpu.sharing.mode != SharingMode::Mig || c.modelOf(gpu.id).id != seen.model) return nullptr;
+  return &gpu;
 }
 
 }  // namespace
@@ -134,8 +148,95 @@ Expected<InventoryReply> InventoryKeeper::ingest(Engine& engine, const Inventory
                 r.node + ")",
             reply);
   }
-  nodes_[r.node] = Record{r, engine.now(), reply.warnings};
+  Record& rec = nodes_[r.node] = Record{r, engine.now(), reply.warnings, layoutsOf(engine, r)};
+  if (const Node* node = engine.cluster().findNode(r.node)) holdPending(engine, *node, rec, &reply);
   return reply;
+}
+
+std::map<int, MigLayout> InventoryKeeper::layoutsOf(const Engine& engine,
+                                                    const InventoryReport& r) const {
+  std::map<int, MigLayout> out;
+  const Node* node = engine.cluster().findNode(r.node);
+  if (!node) return out;
+  for (const auto& seen : r.gpus)
+    if (const Gpu* gpu = migGpuAt(engine.cluster(), *node, seen))
+      if (auto layout = parseMigLayout(engine.cluster().modelOf(gpu->id), *seen.migLayout))
+        out[seen.index] = canonical(*layout);
+  return out;
+}
+
+std::optional<MigLayout> InventoryKeeper::pendingLayout(const Engine& engine, const Gpu& gpu,
+                                                        const Record& rec) const {
+  const Node& node = engine.cluster().node(gpu.node);
+  const auto seen = rec.layouts.find(static_cast<int>(gpu.id - node.firstGpu));
+  if (seen == rec.layouts.end()) return std::nullopt;
+  const GpuOccupancy& o = engine.state().gpu(gpu.id);
+  if (canonical(o.layout) == seen->second) return std::nullopt;
+  MigLayout planned = o.layout;
+  for (int i = 0; i < planned.size(); ++i)
+    planned[i].busy = o.instanceOwner[static_cast<size_t>(i)] != kNoJob;
+  planned.sortByStart();
+  return planned;
+}
+
+void InventoryKeeper::holdPendingLayouts(Engine& engine) {
+  if (!migApply_) return;
+  for (const auto& [name, rec] : nodes_)
+    if (const Node* node = engine.cluster().findNode(name)) holdPending(engine, *node, rec, nullptr);
+}
+
+// A GPU whose planned layout the node lacks holds the node (draining: its running jobs stay,
+// nothing new starts) until a report shows the layout; the reason names both layouts.
+void InventoryKeeper::holdPending(Engine& engine, const Node& node, const Record& rec,
+                                  InventoryReply* reply) {
+  if (!migApply_) return;
+  const Cluster& c = engine.cluster();
+  for (int i = 0; i < node.gpuCount(); ++i) {
+    const Gpu& gpu = c.gpu(node.firstGpu + static_cast<GpuId>(i));
+    const bool held = engine.nodeHolds(node.id).find(HoldOwner::MigReconfigure, gpu.id) != nullptr;
+    const auto planned = pendingLayout(engine, gpu, rec);
+    if (planned.has_value() == held) continue;
+    const GpuModel& model = c.modelOf(gpu.id);
+    const std::string name = c.gpuName(gpu.id);
+    std::string line;
+    if (planned) {
+      const std::string to = layoutText(model, *planned);
+      (void)engine.putNodeHold(
+          node.id, NodeHold{HoldOwner::MigReconfigure, gpu.id,
+                            literal("MIG repartition of " + name + " to " + to +
+                                    ": waiting for the node's agent to apply it"),
+                            false, 0});
+      line = name + ": MIG layout " + to + " planned, the node has " +
+             layoutText(model, rec.layouts.at(i)) + ": held until its agent applies it";
+    } else {
+      (void)engine.removeNodeHold(node.id, HoldOwner::MigReconfigure, gpu.id);
+      line = name + ": MIG layout " + layoutText(model, engine.state().gpu(gpu.id).layout) +
+             " is on the node: hold lifted";
+    }
+    engine.recordCommand(kActor, literal(line));
+    if (reply) reply->changes.push_back(line);
+  }
+}
+
+std::vector<MigWork> InventoryKeeper::migWork(const Engine& engine,
+                                              const std::string& node) const {
+  std::vector<MigWork> out;
+  const auto it = nodes_.find(node);
+  const Node* n = engine.cluster().findNode(node);
+  if (!migApply_ || it == nodes_.end() || !n) return out;
+  const bool held = engine.state().nodeState(n->id) != NodeState::Up;
+  for (int i = 0; i < n->gpuCount(); ++i) {
+    const Gpu& gpu = engine.cluster().gpu(n->firstGpu + static_cast<GpuId>(i));
+    const auto planned = pendingLayout(engine, gpu, it->second);
+    if (!planned) continue;
+    const GpuModel& model = engine.cluster().modelOf(gpu.id);
+    out.push_back(MigWork{i, model.id,
+                          planned->empty() ? "-" : formatMigLayout(model, *planned, true), held,
+                          held ? std::string()
+                               : "node " + node + " is not held yet (tesserad holds it at its " +
+                                     "next cycle)"});
+  }
+  return out;
 }
 
 const GpuCatalog& InventoryKeeper::catalog() const {
@@ -189,6 +290,8 @@ void InventoryKeeper::applyToModel(Engine& engine, const Node& node, const Inven
     }
     liftHold(engine, gpu, reply);
     const GpuModel& model = c.modelOf(gpu.id);
+    const auto last = nodes_.find(r.node);
+    const InventoryGpu* before = last == nodes_.end() ? nullptr : reportedAt(last->second.report, i);
     if (seen->model != model.id)
       reply.warnings.push_back(c.gpuName(gpu.id) + " is " + seen->model + " on the node but " +
                                model.id + " in the cluster model");
@@ -197,7 +300,7 @@ void InventoryKeeper::applyToModel(Engine& engine, const Node& node, const Inven
                                (seen->migEnabled ? "on" : "off") +
                                " on the node but not in the cluster model");
     else if (seen->migLayout)
-      followLayout(engine, gpu, *seen, reply);
+      followLayout(engine, gpu, *seen, before, reply);
   }
   for (const auto& g : r.gpus)
     if (g.index >= node.gpuCount())
@@ -206,8 +309,8 @@ void InventoryKeeper::applyToModel(Engine& engine, const Node& node, const Inven
                                std::to_string(node.gpuCount()) + ")");
 }
 
-// The GPU's jobs go back to the queue and its node is held for it (a GPU-fault hold, which
-// leaves the node's other GPUs schedulable only once the hold is lifted: as for an Xid).
+// The GPU's jobs go back to the queue and its node is held for it (an inventory hold, which
+// only a report showing the GPU again lifts: node_holds.h).
 void InventoryKeeper::holdMissing(Engine& engine, const Gpu& gpu, const std::string& why,
                                   InventoryReply& reply) {
   if (held_.count(gpu.id)) return;
@@ -215,23 +318,25 @@ void InventoryKeeper::holdMissing(Engine& engine, const Gpu& gpu, const std::str
   const Text reason = literal("GPU " + name + ": " + why);
   for (JobId j : engine.runningJobsOn(gpu.node, gpu.id))
     (void)engine.preempt(j, kNoJob, kActor, reason);
-  (void)engine.putNodeHold(gpu.node, NodeHold{HoldOwner::GpuFault, gpu.id, reason, false, 0});
+  (void)engine.putNodeHold(gpu.node, NodeHold{HoldOwner::Inventory, gpu.id, reason, false, 0});
   held_.insert(gpu.id);
   event(engine, "GPU " + name + ": " + why + ": held out (fault)", reply);
 }
 
 void InventoryKeeper::liftHold(Engine& engine, const Gpu& gpu, InventoryReply& reply) {
   if (!held_.erase(gpu.id)) return;
-  (void)engine.removeNodeHold(gpu.node, HoldOwner::GpuFault, gpu.id);
+  (void)engine.removeNodeHold(gpu.node, HoldOwner::Inventory, gpu.id);
   event(engine,
         "GPU " + engine.cluster().gpuName(gpu.id) + ": back in the node's inventory: hold lifted",
         reply);
 }
 
-// The node's layout replaces the engine's. Jobs on instances the node no longer has are
-// requeued by the repartition; each is named in a warning and the event, never dropped quietly.
+// A layout changed on the node replaces the engine's. Jobs on instances the node no longer has
+// are requeued by the repartition; each is named in a warning and the event, never dropped
+// quietly. A layout the node reported before, though, is not news: the engine's differs because
+// it was repartitioned since, and the node is to follow (holdPending).
 void InventoryKeeper::followLayout(Engine& engine, const Gpu& gpu, const InventoryGpu& seen,
-                                   InventoryReply& reply) {
+                                   const InventoryGpu* last, InventoryReply& reply) {
   const GpuModel& model = engine.cluster().modelOf(gpu.id);
   auto layout = parseMigLayout(model, *seen.migLayout);  // checked in check()
   if (!layout) return;
@@ -240,6 +345,18 @@ void InventoryKeeper::followLayout(Engine& engine, const Gpu& gpu, const Invento
   const std::string after = layoutText(model, *layout);
   if (before == after) return;
   const std::string name = engine.cluster().gpuName(gpu.id);
+  if (migApply_) {
+    auto previous = last && last->migLayout ? parseMigLayout(model, *last->migLayout)
+                                            : Expected<MigLayout>(Error{"none", {}});
+    if (previous && layoutText(model, *previous) == after) return;
+    if (engine.nodeHolds(gpu.node).find(HoldOwner::MigReconfigure, gpu.id)) {
+      // Changed, but not into the plan: an apply that stopped part-way. The plan stands and the
+      // agent tries it again.
+      reply.warnings.push_back(name + ": the node's MIG layout is " + after +
+                               ", not the planned " + before + "; the agent applies it again");
+      return;
+    }
+  }
   std::vector<std::string> lost;
   for (int i = 0; i < now.layout.size(); ++i) {
     const JobId owner = now.instanceOwner[static_cast<size_t>(i)];

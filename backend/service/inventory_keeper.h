@@ -3,11 +3,15 @@
 // node agents report. A node the model lacks waits for an operator's admission; a GPU missing
 // from its node's report, or reported faulty, holds the node (a GPU-fault hold for that GPU)
 // until a report shows it again; a MIG layout changed on the node replaces the engine's, the
-// jobs on instances that are gone being requeued with an event and a warning each. Everything
-// it does is an event in the log (actor "inventory").
+// jobs on instances that are gone being requeued with an event and a warning each. A layout the
+// engine changed (a repartition) while the node's stayed is the other way round: the node is to
+// follow. Its GPU holds the node (mig-reconfigure) and the node's agent, told with its telemetry
+// push, applies the layout; the report that shows it lifts the hold. Everything it does is an
+// event in the log (actor "inventory").
 //
 // Every call comes from the backend's engine thread.
 #include <map>
+#include <optional>
 #include <set>
 #include <string>
 #include <utility>
@@ -33,8 +37,14 @@ class InventoryKeeper {
   // WrongState when it is already in the model or its inventory cannot make a node.
   Expected<NodeJoin> admit(Engine& engine, const std::string& node, const std::string& actor);
   [[nodiscard]] std::vector<NodeInventoryView> list(const Engine& engine) const;
-  // Whether the keeper holds GPU `g` out (telemetry must not lift that hold).
-  [[nodiscard]] bool holds(GpuId g) const { return held_.count(g) != 0; }
+  // Whether nodes' agents apply the engine's MIG layouts (off under Slurm, whose executor applies
+  // them with the site's hook; then a layout the node reports always replaces the engine's).
+  void setMigApply(bool on) { migApply_ = on; }
+  // Holds each GPU whose engine layout the node's last report lacks (mig-reconfigure, draining)
+  // and lifts the hold of one that has it now. From every cycle and push.
+  void holdPendingLayouts(Engine& engine);
+  // The layouts `node`'s agent is to apply now (empty when none, or off).
+  [[nodiscard]] std::vector<MigWork> migWork(const Engine& engine, const std::string& node) const;
 
   // What survives a restart, as BackendExtras::meta entries (admitted nodes, held GPUs).
   void save(std::vector<std::pair<std::string, std::string>>& meta) const;
@@ -45,6 +55,9 @@ class InventoryKeeper {
     InventoryReport report;
     Seconds at = 0;
     std::vector<std::string> warnings;  // the agent's and tesserad's, from the last report
+    // The reported layouts of the node's MIG GPUs (by index, canonical), parsed once: every
+    // cycle compares them with the engine's.
+    std::map<int, MigLayout> layouts;
   };
   Status check(const Engine& engine, const InventoryReport& report) const;
   void applyToModel(Engine& engine, const Node& node, const InventoryReport& report,
@@ -52,7 +65,14 @@ class InventoryKeeper {
   void holdMissing(Engine& engine, const Gpu& gpu, const std::string& why, InventoryReply& reply);
   void liftHold(Engine& engine, const Gpu& gpu, InventoryReply& reply);
   void followLayout(Engine& engine, const Gpu& gpu, const InventoryGpu& seen,
-                    InventoryReply& reply);
+                    const InventoryGpu* before, InventoryReply& reply);
+  // The engine's layout of `gpu` when the node's last report shows another one (a repartition
+  // the node has not applied yet); nullopt when they agree or the report says nothing of it.
+  [[nodiscard]] std::optional<MigLayout> pendingLayout(const Engine& engine, const Gpu& gpu,
+                                                       const Record& record) const;
+  void holdPending(Engine& engine, const Node& node, const Record& record, InventoryReply* reply);
+  [[nodiscard]] std::map<int, MigLayout> layoutsOf(const Engine& engine,
+                                                   const InventoryReport& report) const;
   void event(Engine& engine, const std::string& line, InventoryReply& reply) const;
   // A node outside the model that is admitted (auto-admit, or by an operator before nodes
   // joined the running engine) joins it with this report; when it cannot, it stays pending.
@@ -67,6 +87,7 @@ class InventoryKeeper {
   // nodes joined the running engine); each joins with its next report.
   std::set<std::string> admitted_;
   std::set<GpuId> held_;  // GPUs held out because their node lacks them
+  bool migApply_ = false;
 };
 
 }  // namespace tessera

@@ -18,6 +18,7 @@
 
 #include "core/expected.h"
 #include "scheduler/engine.h"
+#include "service/node_report.h"
 #include "sim/dcgm_metrics.h"
 #include "sim/telemetry.h"
 
@@ -40,6 +41,7 @@ struct LiveGpuReading {
 struct TelemetryPush {
   int gpus = 0;                       // GPUs whose readings were taken
   std::vector<std::string> warnings;  // the scrape's own, then rows left out
+  std::vector<MigWork> migApply;      // live mode: layouts the pushing node's agent is to apply
 };
 
 class LiveTelemetry {

@@ -32,7 +32,10 @@ std::optional<GpuId> gpuAt(const Node& node, int index) {
 
 LiveWorld::LiveWorld(std::unique_ptr<Executor> executor, const GpuCatalog* catalog, bool autoAdmit)
     : executor_(executor ? std::move(executor) : std::make_unique<NoExecutor>()),
-      inventory_(catalog, autoAdmit) {}
+      inventory_(catalog, autoAdmit) {
+  // Under Slurm the executor applies repartitions (the site's hook); elsewhere the node agents do.
+  inventory_.setMigApply(executor_->status().name != "slurm");
+}
 
 Seconds LiveWorld::now(Seconds engineNow) const {
   return std::max(engineNow, static_cast<Seconds>(std::time(nullptr)));
@@ -68,6 +71,9 @@ void LiveWorld::save(const Engine&, BackendExtras& extras) const {
 
 void LiveWorld::beforeCycle(Engine& engine, BackendExtras& extras) {
   applyObservations(engine, extras, executor_->observe(engine));
+  // Before the decisions: a node repartitioned since the last cycle is held before anything new
+  // starts on instances it does not have yet.
+  inventory_.holdPendingLayouts(engine);
 }
 
 void LiveWorld::applyObservations(Engine& engine, BackendExtras& extras, const Observations& seen) {
@@ -120,7 +126,10 @@ void LiveWorld::describeGpu(GpuId g, Seconds now, GpuView& view) const {
 Expected<TelemetryPush> LiveWorld::pushTelemetry(Engine& engine, const DcgmScrape& scrape,
                                                  const std::string& node) {
   auto taken = live_.ingest(engine.cluster(), scrape, node, engine.now());
-  if (taken) holdFaultyGpus(engine);
+  if (!taken) return taken;
+  holdFaultyGpus(engine);
+  inventory_.holdPendingLayouts(engine);
+  taken->migApply = inventory_.migWork(engine, node);
   return taken;
 }
 
@@ -218,7 +227,7 @@ void LiveWorld::holdFaultyGpus(Engine& engine) {
       engine.recordCommand(kTelemetryActor,
                            literal("GPU " + c.gpuName(g.id) + ": Xid " + std::to_string(r->xid) +
                                    " (" + message + "): held out (fault)"));
-    } else if (r->xid == 0 && held && !inventory_.holds(g.id)) {  // a missing GPU stays out
+    } else if (r->xid == 0 && held) {  // a missing GPU stays out: the inventory's own hold
       (void)engine.removeNodeHold(g.node, HoldOwner::GpuFault, g.id);
       engine.recordCommand(kTelemetryActor,
                            literal("GPU " + c.gpuName(g.id) + ": no Xid any more: hold lifted"));

@@ -65,6 +65,16 @@ struct InventoryReply {
   std::optional<NodeJoin> join;  // admitted (auto-admit, or earlier by an operator): joins now
 };
 
+// A MIG layout tesserad wants on one of a node's GPUs (the engine's, after a repartition) that the
+// node's last report did not show: the node's agent applies it (docs/agent.md, "MIG apply").
+struct MigWork {
+  int gpu = 0;          // the GPU's index on the node
+  std::string model;    // its catalog model: the layout's profile names are that model's
+  std::string layout;   // the planned layout, busy instances marked * (they must stay as they are)
+  bool drained = false;  // tesserad holds the node: nothing new starts there, the agent may apply
+  std::string waiting;   // why not yet, when not drained
+};
+
 // One reporting node as `tessera ctl node list` shows it.
 struct NodeInventoryView {
   std::string node, hostname, source, driverVersion;

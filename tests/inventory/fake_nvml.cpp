@@ -8,6 +8,8 @@
 //   topo G H level N                    error FUNCTION CODE   (that call answers CODE)
 //   gpu G util PERCENT | temp CELSIUS | power_mw MILLIWATTS | mem_used_mib MIB
 //   lost G                              (GPU G has fallen off the bus: GPU_IS_LOST)
+//   gpu G ecc_dbe COUNT                 (volatile uncorrected ECC errors)
+//   event G xid XID | event G dbe       (an event nvmlEventSetWait_v2 delivers, once per set)
 // "profile" lines belong to the GPU of the last "gpu" line. Profile indexes a file does not list
 // answer INVALID_ARGUMENT, as past the last index of a real driver.
 #include <cstdlib>
@@ -56,6 +58,15 @@ struct FakeGpu {
   std::map<unsigned, std::string> nvlinks;  // link -> peer bus id
   std::map<unsigned, int> topo;             // other GPU -> common ancestor level
   bool lost = false;                        // fallen off the bus: its calls answer GPU_IS_LOST
+  unsigned long long eccDbe = 0;
+};
+
+// One "event" line; `line` tells it apart from the others (a rewritten fixture keeps the events
+// already delivered delivered).
+struct FakeEvent {
+  unsigned gpu = 0;
+  unsigned long long type = 0, data = 0;
+  std::string line;
 };
 
 // What an nvmlDevice_t points at: a GPU, or one of its MIG devices.
@@ -71,6 +82,14 @@ struct FakeNode {
   std::deque<FakeGpu> gpus;
   std::deque<DeviceHandle> handles;
   std::map<std::string, nvmlReturn_t> errors;
+  std::vector<FakeEvent> events;
+};
+
+// An event set lives across fixture reloads (an agent keeps its set while other NVML sessions
+// of the process init and shut down): what it registered is kept by GPU index.
+struct FakeEventSet {
+  std::map<unsigned, unsigned long long> types;  // GPU index -> registered event types
+  std::map<std::string, int> delivered;          // event line -> times delivered
 };
 
 FakeNode& node() {
@@ -108,6 +127,7 @@ void readGpuLine(std::istringstream& in, unsigned g) {
   if (key == "util") in >> gpu.util;
   if (key == "temp") in >> gpu.temp;
   if (key == "power_mw") in >> gpu.powerMw;
+  if (key == "ecc_dbe") in >> gpu.eccDbe;
   if (key == "pci") in >> gpu.busId >> std::hex >> gpu.deviceId >> std::dec;
   if (key == "mig_mode") {
     std::string pendingWord;
@@ -206,6 +226,14 @@ void readLine(const std::string& line, unsigned& current) {
     int level = 0;
     in >> g >> other >> w >> level;
     gpuAt(g).topo[other] = level;
+  }
+  if (kind == "event") {
+    FakeEvent e{0, 0, 0, line};
+    std::string type;
+    in >> e.gpu >> type;
+    if (type == "xid") in >> e.data;
+    e.type = type == "xid" ? nvmlEventTypeXidCriticalError : nvmlEventTypeDoubleBitEccError;
+    node().events.push_back(e);
   }
   if (kind == "lost") {
     in >> g;
@@ -306,6 +334,8 @@ __attribute__((visibility("default"))) const char* nvmlErrorString(nvmlReturn_t 
       return "Driver Not Loaded";
     case NVML_ERROR_GPU_IS_LOST:
       return "GPU is lost";
+    case NVML_ERROR_TIMEOUT:
+      return "Timeout";
     default:
       return "Unknown Error";
   }
@@ -548,6 +578,58 @@ __attribute__((visibility("default"))) nvmlReturn_t nvmlDeviceGetPowerUsage(nvml
                                                                             unsigned* milliwatts) {
   FAKE_INJECTED_ERROR(nvmlDeviceGetPowerUsage);
   *milliwatts = handleOf(d)->gpu->powerMw;
+  return NVML_SUCCESS;
+}
+
+__attribute__((visibility("default"))) nvmlReturn_t nvmlDeviceGetTotalEccErrors(
+    nvmlDevice_t d, int errorType, int counterType, unsigned long long* count) {
+  FAKE_INJECTED_ERROR(nvmlDeviceGetTotalEccErrors);
+  FAKE_LOST_GPU(d);
+  if (errorType != NVML_MEMORY_ERROR_TYPE_UNCORRECTED || counterType != NVML_VOLATILE_ECC)
+    return NVML_ERROR_NOT_SUPPORTED;
+  *count = handleOf(d)->gpu->eccDbe;
+  return NVML_SUCCESS;
+}
+
+__attribute__((visibility("default"))) nvmlReturn_t nvmlEventSetCreate(nvmlEventSet_t* set) {
+  FAKE_INJECTED_ERROR(nvmlEventSetCreate);
+  *set = reinterpret_cast<nvmlEventSet_t>(new FakeEventSet);
+  return NVML_SUCCESS;
+}
+
+__attribute__((visibility("default"))) nvmlReturn_t nvmlDeviceRegisterEvents(
+    nvmlDevice_t d, unsigned long long types, nvmlEventSet_t set) {
+  FAKE_INJECTED_ERROR(nvmlDeviceRegisterEvents);
+  FAKE_LOST_GPU(d);
+  for (size_t i = 0; i < node().handles.size(); ++i)
+    if (&node().handles[i] == handleOf(d))
+      reinterpret_cast<FakeEventSet*>(set)->types[static_cast<unsigned>(i)] |= types;
+  return NVML_SUCCESS;
+}
+
+// The first event of the fixture this set has not had yet, for a GPU and type it registered;
+// never waits (the fixture cannot change during a call).
+__attribute__((visibility("default"))) nvmlReturn_t nvmlEventSetWait_v2(nvmlEventSet_t set,
+                                                                        nvmlEventData_t* data,
+                                                                        unsigned) {
+  FAKE_INJECTED_ERROR(nvmlEventSetWait_v2);
+  auto* s = reinterpret_cast<FakeEventSet*>(set);
+  std::map<std::string, int> seen;
+  for (const FakeEvent& e : node().events) {
+    const int nth = seen[e.line]++;
+    const auto registered = s->types.find(e.gpu);
+    if (registered == s->types.end() || !(registered->second & e.type)) continue;
+    if (nth < s->delivered[e.line] || e.gpu >= node().handles.size()) continue;
+    ++s->delivered[e.line];
+    *data = nvmlEventData_t{reinterpret_cast<nvmlDevice_t>(&node().handles[e.gpu]), e.type, e.data,
+                            0xFFFFFFFFu, 0xFFFFFFFFu};
+    return NVML_SUCCESS;
+  }
+  return NVML_ERROR_TIMEOUT;
+}
+
+__attribute__((visibility("default"))) nvmlReturn_t nvmlEventSetFree(nvmlEventSet_t set) {
+  delete reinterpret_cast<FakeEventSet*>(set);
   return NVML_SUCCESS;
 }
 

@@ -126,6 +126,11 @@ v1::NodeInventorySummary nodeSummary(rpc::RemoteSession& c, const std::string& n
   return {};
 }
 
+// Whether tesserad has the node's inventory as a node of its model within 15 s.
+bool reportedKnown(rpc::RemoteSession& c, const std::string& node = "gpu-a") {
+  return QTest::qWaitFor([&] { return nodeSummary(c, node).admission() == "known"; }, 15000);
+}
+
 grpc::Status snapshotStatus(rpc::RemoteSession& c) {
   grpc::ClientContext ctx;
   c.prepare(ctx);
@@ -141,10 +146,30 @@ v1::SnapshotNode snapshotNode(rpc::RemoteSession& c, const std::string& node) {
   return {};
 }
 
-bool hasGpuFaultHold(const v1::SnapshotNode& n, const std::string& gpu) {
+bool hasHold(const v1::SnapshotNode& n, const std::string& owner, const std::string& gpu) {
   for (const auto& h : n.holds())
-    if (h.owner() == "gpu-fault" && h.gpu() == gpu) return true;
+    if (h.owner() == owner && h.gpu() == gpu) return true;
   return false;
+}
+
+// The hold the inventory puts on a GPU its node lacks or reports faulty.
+bool hasInventoryHold(const v1::SnapshotNode& n, const std::string& gpu) {
+  return hasHold(n, "inventory", gpu);
+}
+
+grpc::Status repartition(rpc::RemoteSession& c, const std::string& gpu, const std::string& layout) {
+  grpc::ClientContext ctx;
+  c.prepare(ctx);
+  v1::ActRequest request;
+  request.mutable_repartition()->set_gpu(gpu);
+  request.mutable_repartition()->set_layout(layout);
+  v1::ActResponse response;
+  return c.stub().Act(&ctx, request, &response);
+}
+
+QString fileText(const QString& path) {
+  QFile f(path);
+  return f.open(QIODevice::ReadOnly) ? QString::fromUtf8(f.readAll()) : QString();
 }
 
 // Every event's reason so far, one per line (the stream is read until it goes quiet).
@@ -244,13 +269,12 @@ class TestAgentInventoryE2e : public QObject {
     QVERIFY2(startOnMigNode(dir, d, tokens), qPrintable(d.log()));
     auto viewer = d.client(tokens["viewer"]);
     AgentProcess agent(d.address(), dir.filePath("agent.token"), "gpu-a", {"--dcgm-url", ""});
-    QTRY_COMPARE_WITH_TIMEOUT(nodeSummary(*viewer, "gpu-a").admission(), std::string("known"),
-                              15000);
+    QVERIFY(reportedKnown(*viewer));
     QCOMPARE(nodeSummary(*viewer, "gpu-a").gpus(), 2u);
     QCOMPARE(snapshotNode(*viewer, "gpu-a").state(), std::string("up"));
 
     serveNode(dir, 1, "3g.40gb@0,3g.40gb@4");  // GPU 1 is gone from the node
-    QTRY_VERIFY_WITH_TIMEOUT(hasGpuFaultHold(snapshotNode(*viewer, "gpu-a"), "gpu-a/1"), 15000);
+    QTRY_VERIFY_WITH_TIMEOUT(hasInventoryHold(snapshotNode(*viewer, "gpu-a"), "gpu-a/1"), 15000);
     QCOMPARE(snapshotNode(*viewer, "gpu-a").state(), std::string("draining"));
     QCOMPARE(nodeSummary(*viewer, "gpu-a").missing_gpus_size(), 1);
     QCOMPARE(nodeSummary(*viewer, "gpu-a").missing_gpus(0), std::string("gpu-a/1"));
@@ -260,7 +284,7 @@ class TestAgentInventoryE2e : public QObject {
 
     serveNode(dir, 2, "3g.40gb@0,3g.40gb@4");  // back
     QTRY_COMPARE_WITH_TIMEOUT(snapshotNode(*viewer, "gpu-a").state(), std::string("up"), 15000);
-    QVERIFY(!hasGpuFaultHold(snapshotNode(*viewer, "gpu-a"), "gpu-a/1"));
+    QVERIFY(!hasInventoryHold(snapshotNode(*viewer, "gpu-a"), "gpu-a/1"));
     QCOMPARE(nodeSummary(*viewer, "gpu-a").missing_gpus_size(), 0);
     QVERIFY(
         eventReasons(*viewer).contains("GPU gpu-a/1: back in the node's inventory: hold lifted"));
@@ -268,7 +292,7 @@ class TestAgentInventoryE2e : public QObject {
     // GPU 1 falls off the bus: NVML still counts it but answers GPU_IS_LOST. The agent reports
     // it with its fault, and it is held out until it answers again.
     serveNode(dir, 2, "3g.40gb@0,3g.40gb@4", "lost 1\n");
-    QTRY_VERIFY_WITH_TIMEOUT(hasGpuFaultHold(snapshotNode(*viewer, "gpu-a"), "gpu-a/1"), 15000);
+    QTRY_VERIFY_WITH_TIMEOUT(hasInventoryHold(snapshotNode(*viewer, "gpu-a"), "gpu-a/1"), 15000);
     QVERIFY2(eventReasons(*viewer).contains(
                  "GPU gpu-a/1: fallen off the bus (NVML nvmlDeviceGetName (GPU 1) failed: GPU is "
                  "lost (15)): held out (fault)"),
@@ -279,6 +303,33 @@ class TestAgentInventoryE2e : public QObject {
     QVERIFY2(agent.log().contains("tesserad took the inventory: node gpu-a known"),
              qPrintable(agent.log()));
     QVERIFY2(d.log().contains("msg=inventory"), qPrintable(d.log()));
+  }
+
+  // Faults NVML reports between samples: an Xid 48 event on GPU 1 (the agent's event set) and a
+  // double-bit ECC count on GPU 0 each hold their GPU (gpu-fault) with an event naming the GPU
+  // and the cause.
+  void nvmlFaultEventsHoldTheGpus() {
+    QTemporaryDir dir;
+    Daemon d;
+    std::map<std::string, std::string> tokens;
+    QVERIFY2(startOnMigNode(dir, d, tokens), qPrintable(d.log()));
+    auto viewer = d.client(tokens["viewer"]);
+    AgentProcess agent(d.address(), dir.filePath("agent.token"), "gpu-a", {"--dcgm-url", ""});
+    QVERIFY(reportedKnown(*viewer));
+    QTRY_VERIFY_WITH_TIMEOUT(agent.log().contains("telemetry from nvml"), 10000);
+    QCOMPARE(snapshotNode(*viewer, "gpu-a").state(), std::string("up"));
+    serveNode(dir, 2, "3g.40gb@0,3g.40gb@4", "event 1 xid 48\ngpu 0 ecc_dbe 3\n");
+    QTRY_VERIFY_WITH_TIMEOUT(hasHold(snapshotNode(*viewer, "gpu-a"), "gpu-fault", "gpu-a/1") &&
+                                 hasHold(snapshotNode(*viewer, "gpu-a"), "gpu-fault", "gpu-a/0"),
+                             15000);
+    const QString events = eventReasons(*viewer);
+    QVERIFY2(events.contains("GPU gpu-a/1: Xid 48 (Double Bit ECC Error): held out (fault)"),
+             qPrintable(events));
+    QVERIFY2(events.contains("GPU gpu-a/0: Xid 48 (Double Bit ECC Error (NVML: 3 uncorrected "
+                             "volatile ECC errors)): held out (fault)"),
+             qPrintable(events));
+    QVERIFY2(agent.log().contains("NVML event: GPU 1: Xid 48"), qPrintable(agent.log()));
+    QCOMPARE(agent.terminate(), 0);
   }
 
   void migLayoutChangedOnTheNodeIsFollowed() {
@@ -321,6 +372,62 @@ class TestAgentInventoryE2e : public QObject {
             QString("warning: gpu-a/%1: job %2 on 3g.40gb@").arg(busy).arg(submitted.id())),
         10000);
     QVERIFY(agent.log().contains("the instance is gone from the node; requeued"));
+    QCOMPARE(agent.terminate(), 0);
+  }
+
+  // An operator's repartition is applied on the node by its agent: tesserad holds the node
+  // (mig-reconfigure) and answers the agent's pushes with the layout; a dry-run agent only logs
+  // the nvidia-smi sequence, an applying one runs it (the fake nvidia-smi records it and edits
+  // the fake NVML's fixture), NVML reads the layout back, and the report lifts the hold.
+  void repartitionIsAppliedByTheAgent() {
+    QTemporaryDir dir;
+    Daemon d;
+    std::map<std::string, std::string> tokens;
+    QVERIFY2(startOnMigNode(dir, d, tokens), qPrintable(d.log()));
+    auto admin = d.client(tokens["admin"]);
+    const QString smiLog = dir.filePath("smi.log");
+    qputenv("FAKE_SMI_LOG", smiLog.toUtf8());
+    const QStringList flags = {"--dcgm-url", "", "--nvidia-smi", FAKE_NVIDIA_SMI};
+    {
+      AgentProcess agent(d.address(), dir.filePath("agent.token"), "gpu-a",
+                         QStringList(flags) << "--mig-apply" << "dry-run");
+      QVERIFY(reportedKnown(*admin));
+      const grpc::Status st = repartition(*admin, "gpu-a/0", "7g.80gb@0");
+      QVERIFY2(st.ok(), st.error_message().c_str());
+      const QString dry = QString("MIG apply on GPU 0 (7g.80gb@0), dry run; it would run:\n"
+                                  "  %1 mig -i 0 -gi 1 -dci\n  %1 mig -i 0 -gi 1 -dgi\n"
+                                  "  %1 mig -i 0 -gi 2 -dci\n  %1 mig -i 0 -gi 2 -dgi\n"
+                                  "  %1 mig -i 0 -cgi 0:0 -C\n")
+                              .arg(FAKE_NVIDIA_SMI);
+      QTRY_VERIFY2_WITH_TIMEOUT(agent.log().contains(dry), qPrintable(agent.log()), 15000);
+      const v1::SnapshotNode held = snapshotNode(*admin, "gpu-a");
+      QVERIFY(hasHold(held, "mig-reconfigure", "gpu-a/0"));
+      QCOMPARE(held.state(), std::string("draining"));
+      QVERIFY2(eventReasons(*admin).contains("gpu-a/0: MIG layout 7g.80gb@0 planned, the node has "
+                                             "3g.40gb@0,3g.40gb@4: held until its agent applies it"),
+               qPrintable(eventReasons(*admin)));
+      QCOMPARE(agent.terminate(), 0);
+      QVERIFY(!QFile::exists(smiLog));  // nothing ran
+      QCOMPARE(snapshotGpu(*admin, "gpu-a", 0).mig_layout(), std::string("7g.80gb@0"));
+    }
+    // The applying agent's first report shows the old layout, as the last one did: not a change
+    // on the node, so the plan stands (the engine does not follow the node back).
+    AgentProcess agent(d.address(), dir.filePath("agent.token"), "gpu-a", flags);
+    QTRY_COMPARE_WITH_TIMEOUT(snapshotNode(*admin, "gpu-a").state(), std::string("up"), 15000);
+    QCOMPARE(fileText(smiLog), QString("mig -i 0 -gi 1 -dci\nmig -i 0 -gi 1 -dgi\n"
+                                       "mig -i 0 -gi 2 -dci\nmig -i 0 -gi 2 -dgi\n"
+                                       "mig -i 0 -cgi 0:0 -C\n"));
+    QVERIFY(!hasHold(snapshotNode(*admin, "gpu-a"), "mig-reconfigure", "gpu-a/0"));
+    QCOMPARE(snapshotGpu(*admin, "gpu-a", 0).mig_layout(), std::string("7g.80gb@0"));
+    QCOMPARE(snapshotGpu(*admin, "gpu-a", 1).mig_layout(), std::string("3g.40gb@0,3g.40gb@4"));
+    QVERIFY2(eventReasons(*admin).contains("gpu-a/0: MIG layout 7g.80gb@0 is on the node: hold "
+                                           "lifted"),
+             qPrintable(eventReasons(*admin)));
+    QTRY_VERIFY2_WITH_TIMEOUT(
+        agent.log().contains("MIG apply on GPU 0 (7g.80gb@0): NVML reads back 7g.80gb@0 (as "
+                             "planned)"),
+        qPrintable(agent.log()), 10000);
+    QVERIFY(agent.log().contains("Successfully created GPU instance ID  0 on GPU  0"));
     QCOMPARE(agent.terminate(), 0);
   }
 

@@ -1,10 +1,12 @@
 // NVML telemetry for nodes without dcgm-exporter: sampled through the fake libnvidia-ml.so.1 and
-// read back with the same parser tesserad applies to pushed scrapes.
+// read back with the same parser tesserad applies to pushed scrapes; Xid and double-bit ECC
+// events through the fault watch's event set (nvml_faults.h) as Xid rows.
 #include <QTemporaryDir>
 #include <QtTest>
 
 #include <fstream>
 
+#include "inventory/nvml_faults.h"
 #include "inventory/nvml_sampler.h"
 #include "sim/dcgm_metrics.h"
 
@@ -77,6 +79,55 @@ class TestNvmlSampler : public QObject {
     QCOMPARE(*scrape->gpus[0].xid, 79);
     QVERIFY(contains(scrape->gpus[0].xidMessage, "fallen off the bus"));
     QVERIFY(!scrape->gpus[0].temperatureC);
+  }
+
+  // An Xid event that happens while the watch is open is taken once, kept for every later sample
+  // (dcgm-exporter's last-Xid gauge does the same) and survives the fixture reload that another
+  // NVML session of the process causes (the agent's probe and sampler open their own).
+  void faultWatchTakesXidEventsOnce() {
+    QTemporaryDir dir;
+    const std::string extra = dir.path().toStdString() + "/extra.txt";
+    std::ofstream(extra) << "";
+    qputenv("TESSERA_FAKE_NVML", QByteArray::fromStdString(kH100 + ":" + extra));
+    auto watch = NvmlFaultWatch::open(NvmlProbeOptions{});
+    QVERIFY2(watch.ok(), watch ? "" : watch.error().str().c_str());
+    QVERIFY((*watch)->poll().empty());
+    QVERIFY((*watch)->notes().empty());
+    std::ofstream(extra) << "event 0 xid 48\n";
+    auto samples = sampleNvml(NvmlProbeOptions{});
+    QVERIFY(samples.ok());
+    QCOMPARE((*watch)->poll(), std::vector<std::string>{"GPU 0: Xid 48"});
+    QVERIFY((*watch)->poll().empty());
+    (*watch)->annotate(*samples);
+    auto scrape = parseDcgmMetrics(dcgmExposition(*samples, "n"), "nvml");
+    QVERIFY(scrape.ok());
+    QCOMPARE(*scrape->gpus[0].xid, 48);
+    auto later = sampleNvml(NvmlProbeOptions{});
+    QVERIFY(later.ok());
+    (*watch)->annotate(*later);
+    QCOMPARE((*later)[0].xid, 48);
+  }
+
+  // A double-bit ECC count (no Xid event) is reported as the counter and as Xid 48, which
+  // tesserad holds a GPU for.
+  void doubleBitEccIsXid48() {
+    QTemporaryDir dir;
+    auto samples = sampleWith(dir, "gpu 0 ecc_dbe 2\n");
+    QVERIFY(samples.ok());
+    auto watch = NvmlFaultWatch::open(NvmlProbeOptions{});
+    QVERIFY(watch.ok());
+    QVERIFY((*watch)->poll().empty());
+    QCOMPARE((*watch)->seen().at(0).dbeVolatile, 2ull);
+    (*watch)->annotate(*samples);
+    const std::string text = dcgmExposition(*samples, "n");
+    QVERIFY2(contains(text, "DCGM_FI_DEV_ECC_DBE_VOL_TOTAL{gpu=\"0\",") &&
+                 contains(text, "\"} 2\n"),
+             text.c_str());
+    auto scrape = parseDcgmMetrics(text, "nvml");
+    QVERIFY(scrape.ok());
+    QCOMPARE(*scrape->gpus[0].xid, 48);
+    QCOMPARE(scrape->gpus[0].xidMessage,
+             std::string("Double Bit ECC Error (NVML: 2 uncorrected volatile ECC errors)"));
   }
 
   void otherNvmlErrorsFail() {

@@ -1,8 +1,10 @@
 // Node inventories through the Backend (live mode, the demo cluster): auto-admission and an
 // admin's admission making the node join the running engine (a running job undisturbed, the
-// node kept across a restart), a GPU reported faulty held and lifted, its hold surviving a
-// restart and telemetry without an Xid, model and MIG-mode mismatches and GPUs the model lacks as
-// warnings, and a simulated-live backend refusing reports.
+// node kept across a restart), a GPU reported faulty held and lifted, its hold (owner
+// "inventory") surviving a restart, telemetry without an Xid, an operator's undrain and the
+// executor's sync, a repartition answered to the node's pushes as MIG work until the node reports
+// it, model and MIG-mode mismatches and GPUs the model lacks as warnings, and a simulated-live
+// backend refusing reports.
 #include <QTemporaryDir>
 #include <QtTest>
 
@@ -19,8 +21,27 @@ using namespace tessera::test;
 
 namespace {
 
+// An executor that only reports what the test puts in `next` (the Slurm executor's node sync:
+// a node Slurm drained, then resumed), once, at the next cycle.
+class SyncExecutor final : public Executor {
+ public:
+  explicit SyncExecutor(std::shared_ptr<Observations> next) : next_(std::move(next)) {}
+  [[nodiscard]] ExecutorStatus status() const override { return {}; }
+  [[nodiscard]] Status admit(const Job&) const override { return okStatus(); }
+  void carryOut(const Engine&) override {}
+  Observations observe(const Engine&) override { return std::exchange(*next_, Observations{}); }
+  void adopted(int64_t, JobId) override {}
+  void refused(int64_t, const std::string&) override {}
+  void resync(const std::string&) override {}
+  [[nodiscard]] std::optional<ExternalJob> job(JobId) const override { return std::nullopt; }
+
+ private:
+  std::shared_ptr<Observations> next_;
+};
+
 struct Fixture {
   QTemporaryDir dir;
+  std::shared_ptr<Observations> observed = std::make_shared<Observations>();
   std::unique_ptr<Backend> open(BackendMode mode = BackendMode::Live, bool autoAdmit = false) {
     BackendConfig c;
     c.database = dir.filePath("inv.db").toStdString();
@@ -30,6 +51,7 @@ struct Fixture {
     c.tenants.jobs.clear();
     c.runCycles = false;
     c.autoAdmitNodes = autoAdmit;
+    c.executor = [next = observed] { return std::make_unique<SyncExecutor>(next); };
     auto b = Backend::open(c);
     if (!b) qFatal("open: %s", b.error().str().c_str());
     return std::move(*b);
@@ -59,9 +81,15 @@ bool heldFor(Backend& b, const std::string& gpu) {
   bool held = false;
   b.inspect([&](const Engine& e) {
     const Gpu* g = e.cluster().findGpu(gpu);
-    held = g && e.nodeHolds(g->node).find(HoldOwner::GpuFault, g->id) != nullptr;
+    held = g && e.nodeHolds(g->node).find(HoldOwner::Inventory, g->id) != nullptr;
   });
   return held;
+}
+
+NodeState nodeState(Backend& b, const std::string& node) {
+  NodeState s = NodeState::Up;
+  b.inspect([&](const Engine& e) { s = e.state().nodeState(e.cluster().findNode(node)->id); });
+  return s;
 }
 
 size_t gpuCount(Backend& b) {
@@ -218,6 +246,113 @@ class TstNodeInventory : public QObject {
     QVERIFY(contains(ok(report(*b, r)).changes,
                      "GPU pod-a-01/3: back in the node's inventory: hold lifted"));
     QVERIFY(!heldFor(*b, "pod-a-01/3"));
+  }
+
+  // An operator's undrain clears their own hold and leaves the inventory's: the node says the GPU
+  // is gone, and only its report can say otherwise.
+  void undrainLeavesTheInventoryHold() {
+    Fixture f;
+    auto b = f.open();
+    InventoryReport r = podA01();
+    r.gpus.erase(r.gpus.begin() + 5);  // GPU 5 missing
+    ok(report(*b, r));
+    QVERIFY(heldFor(*b, "pod-a-01/5"));
+    const auto act = [&](Command c) {
+      return await<CommandResult>(
+          [&](auto reply) { b->act(std::move(c), false, Caller{"alice"}, std::nullopt, reply); });
+    };
+    ok(act(cmd::Drain{"pod-a-01", literal("cabling")}));
+    const CommandResult undrained = ok(act(cmd::Undrain{"pod-a-01"}));
+    QVERIFY2(undrained.message.english().find("still") != std::string::npos,
+             undrained.message.english().c_str());
+    QVERIFY(heldFor(*b, "pod-a-01/5"));
+    QCOMPARE(nodeState(*b, "pod-a-01"), NodeState::Draining);
+    r = podA01();
+    ok(report(*b, r));
+    QVERIFY(!heldFor(*b, "pod-a-01/5"));
+    QCOMPARE(nodeState(*b, "pod-a-01"), NodeState::Up);
+  }
+
+  // The executor's sync (Slurm resumed the node) removes the executor's hold only.
+  void executorSyncLeavesTheInventoryHold() {
+    Fixture f;
+    auto b = f.open();
+    InventoryReport r = podA01();
+    r.gpus[2].fault = "GPU has fallen off the bus";
+    ok(report(*b, r));
+    f.observed->nodes.push_back({"pod-a-01", true, false, literal("slurm: drained")});
+    ok(await<CycleStats>([&](auto reply) { b->cycleNow(reply); }));
+    bool executorHeld = false;
+    b->inspect([&](const Engine& e) {
+      executorHeld = e.nodeHolds(e.cluster().findNode("pod-a-01")->id).find(HoldOwner::Executor) !=
+                     nullptr;
+    });
+    QVERIFY(executorHeld);  // the sync is seen
+    f.observed->nodes.push_back({"pod-a-01", false, false, {}});
+    ok(await<CycleStats>([&](auto reply) { b->cycleNow(reply); }));
+    QVERIFY(heldFor(*b, "pod-a-01/2"));
+    QCOMPARE(nodeState(*b, "pod-a-01"), NodeState::Draining);
+  }
+
+  // A repartition of a GPU whose node reported its layout is MIG work for the node's agent: the
+  // node is held (mig-reconfigure) and each push is answered with the layout; the old layout
+  // reported again does not undo it, an operator's undrain leaves the hold, and the report with
+  // the planned layout lifts it.
+  void repartitionIsMigWorkUntilTheNodeReportsIt() {
+    Fixture f;
+    auto b = f.open();
+    InventoryReport r;
+    r.node = r.hostname = "inf-01";
+    for (int i = 0; i < 8; ++i) {
+      InventoryGpu g;
+      g.index = i;
+      g.model = "A100-SXM4-80GB";
+      g.uuid = "GPU-" + std::to_string(i);
+      r.gpus.push_back(g);
+    }
+    r.gpus[4].migEnabled = true;
+    r.gpus[4].migLayout = "3g.40gb@0,3g.40gb@4";
+    ok(report(*b, r));
+    const auto act = [&](Command c) {
+      return await<CommandResult>(
+          [&](auto reply) { b->act(std::move(c), false, Caller{"alice"}, std::nullopt, reply); });
+    };
+    const auto push = [&] {
+      auto scrape =
+          parseDcgmMetrics("DCGM_FI_DEV_GPU_TEMP{gpu=\"0\",Hostname=\"inf-01\"} 40\n", "test");
+      return ok(await<TelemetryPush>([&](auto x) { b->pushTelemetry(*scrape, "inf-01", x); }));
+    };
+    const auto migHeld = [&] {
+      bool held = false;
+      b->inspect([&](const Engine& e) {
+        const Gpu* g = e.cluster().findGpu("inf-01/4");
+        held = e.nodeHolds(g->node).find(HoldOwner::MigReconfigure, g->id) != nullptr;
+      });
+      return held;
+    };
+    QVERIFY(push().migApply.empty());
+    ok(act(cmd::Repartition{"inf-01/4", "7g.80gb@0", false}));
+    TelemetryPush pushed = push();
+    QCOMPARE(pushed.migApply.size(), size_t{1});
+    QCOMPARE(pushed.migApply[0].gpu, 4);
+    QCOMPARE(pushed.migApply[0].model, std::string("A100-SXM4-80GB"));
+    QCOMPARE(pushed.migApply[0].layout, std::string("7g.80gb@0"));
+    QVERIFY(pushed.migApply[0].drained);
+    QVERIFY(migHeld());
+    QCOMPARE(nodeState(*b, "inf-01"), NodeState::Draining);
+
+    ok(report(*b, r));  // the node as it was: not a change on the node
+    QCOMPARE(push().migApply.size(), size_t{1});
+    (void)act(cmd::Undrain{"inf-01"});
+    QVERIFY(migHeld());
+
+    r.gpus[4].migLayout = "7g.80gb@0";
+    const InventoryReply applied = ok(report(*b, r));
+    QVERIFY2(contains(applied.changes, "inf-01/4: MIG layout 7g.80gb@0 is on the node: hold lifted"),
+             applied.changes.empty() ? "" : applied.changes.front().c_str());
+    QVERIFY(!migHeld());
+    QCOMPARE(nodeState(*b, "inf-01"), NodeState::Up);
+    QVERIFY(push().migApply.empty());
   }
 
   void mismatchesAreWarnings() {
