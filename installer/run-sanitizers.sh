@@ -6,7 +6,7 @@
 #       corpus replayed among them (label fuzz-regression).
 # fuzz: every fuzz target under libFuzzer for TESSERA_FUZZ_SECONDS each (default 10), two at a
 #       time, from the asan tree (installer/run-fuzzers.sh).
-# tsan: the service, RPC and event-hub tests (label tsan) built with ThreadSanitizer (preset tsan).
+# tsan: the service and event-hub tests (label tsan) built with ThreadSanitizer (preset tsan).
 # Each stage prints its wall time, so the CI log shows the budget. Exits non-zero at the first
 # stage that fails.
 set -euo pipefail

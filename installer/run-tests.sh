@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Installs dependencies, builds (release preset) and runs the whole test suite headless, then the
 # sanitizer and fuzzing stages (installer/run-sanitizers.sh: ASan+UBSan tests, every fuzz target,
-# ThreadSanitizer over service/RPC/event hub). TESSERA_SKIP_SANITIZERS=1 stops after the release
+# ThreadSanitizer over the service and event hub). TESSERA_SKIP_SANITIZERS=1 stops after the release
 # tests, for a quick local run; CI runs everything (docs/testing.md). Each stage prints its time.
 set -euo pipefail
 cd "$(dirname "$0")/.."
