@@ -38,6 +38,10 @@ PACKAGES=(
   # desktop-file-utils and appstream check what is shipped, man-db (groff) renders the pages,
   # file checks the icons' sizes, iproute2 (ss) sees whether tesserad's ports are free
   help2man librsvg2-bin lintian desktop-file-utils appstream man-db file iproute2
+  # the sanitizer and fuzzing stages of run-tests.sh (installer/run-sanitizers.sh, docs/testing.md):
+  # clang 14 with its runtimes (ASan, UBSan, TSan, libFuzzer: libclang-rt-14-dev) and
+  # llvm-symbolizer (package llvm) for file:line in the reports
+  clang libclang-rt-14-dev llvm
 )
 
 missing=()

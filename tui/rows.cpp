@@ -43,8 +43,8 @@ Filter Filter::parse(std::string_view text) {
 
 bool Filter::matches(const std::vector<Field>& fields) const {
   for (const auto& [key, value] : keyed) {
-    const auto it =
-        std::find_if(fields.begin(), fields.end(), [&](const Field& f) { return f.first == key; });
+    const auto it = std::find_if(fields.begin(), fields.end(),
+                                 [&k = key](const Field& f) { return f.first == k; });
     if (it == fields.end() || !contains(it->second, value)) return false;
   }
   for (const std::string& w : words) {

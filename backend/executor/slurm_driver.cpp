@@ -669,8 +669,10 @@ void SlurmDriver::reconcileMig(Observations& seen) {
         continue;  // resumed at the next step (the work is done)
       }
     }
-    const auto n = std::find_if(slurmNodes_.nodes.begin(), slurmNodes_.nodes.end(),
-                                [&](const slurm::SlurmNode& x) { return x.name == node; });
+    // An init-capture: clang before 16 cannot capture a structured binding (the sanitizer builds).
+    const auto n =
+        std::find_if(slurmNodes_.nodes.begin(), slurmNodes_.nodes.end(),
+                     [&name = node](const slurm::SlurmNode& x) { return x.name == name; });
     if (n == slurmNodes_.nodes.end()) continue;
     if (!n->hasFlag("DRAIN") || n->reason != kDrain) {
       if (const Status st = client_.drain(node, kDrain); !st) {

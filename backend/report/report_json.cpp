@@ -401,6 +401,14 @@ Expected<Report> reportFromJson(std::string_view text, const std::string& where)
     auto colon = what.find(": ");  // drop nlohmann's "[json.exception...] parse error at ...: "
     std::string detail = colon == std::string::npos ? what : what.substr(colon + 2);
     return Error{"not valid JSON: " + detail, locationOf(text, e.byte, where)};
+  } catch (const json::exception& e) {
+    // out_of_range.406: a number beyond a double ("1E99999"), which parse() throws as no
+    // parse_error (found by fuzz_report_json).
+    std::string what = e.what();
+    auto bracket = what.find("] ");
+    return Error{
+        "not valid JSON: " + (bracket == std::string::npos ? what : what.substr(bracket + 2)),
+        {where, 0, 0, {}}};
   }
   if (!j.is_object()) {
     return Error{std::string("expected a JSON object, got ") + typeName(j), {where, 0, 0, {}}};

@@ -262,6 +262,9 @@ Status readElement(std::string_view text, const Element& e, size_t index, TraceC
       if (auto colon = what.find(": ", col); colon != std::string::npos) what.erase(0, colon + 2);
     return tracefmt::lineError(c.file(), lineAt(text, e, err.byte > 0 ? err.byte - 1 : 0),
                                indexPath(index), "malformed JSON: " + what);
+  } catch (const json::exception& err) {  // out_of_range.406: a number beyond a double ("1E99999")
+    return tracefmt::lineError(c.file(), e.line, indexPath(index),
+                               std::string("malformed JSON: ") + err.what());
   }
   return readJob(JobView(c.file(), e.line, index), job, c);
 }

@@ -237,6 +237,8 @@ Expected<json> parseDocument(std::string_view text) {
     return doc;
   } catch (const json::parse_error& e) {
     return Error{"malformed JSON at byte " + std::to_string(e.byte) + ": " + e.what(), {}};
+  } catch (const json::exception& e) {  // out_of_range.406: a number beyond a double ("1E99999")
+    return Error{std::string("malformed JSON: ") + e.what(), {}};
   }
 }
 

@@ -125,7 +125,7 @@ class TstRpcCrash : public QObject {
       }
       QVERIFY(!expected.empty());
       for (const auto& [id, cancelled] : expected) {
-        auto r = await<JobInfo>([&](auto reply) { check->job(id, reply); });
+        auto r = await<JobInfo>([&, jobId = id](auto reply) { check->job(jobId, reply); });
         if (const auto* e = std::get_if<ApiError>(&r))
           QFAIL(qPrintable(QString("round %1: acknowledged job %2: %3: %4")
                                .arg(round)
