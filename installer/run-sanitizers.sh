@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # The sanitizer and fuzzing stages of the test suite (docs/testing.md); installer/run-tests.sh runs
-# them after the release tests, and CI runs them all. Usage:
+# them after the release tests when TESSERA_SANITIZERS=1 (CI does not yet). Usage:
 #   installer/run-sanitizers.sh [stage...]      stages: asan fuzz tsan (default: all three, in order)
 # asan: the tests labelled asan, built with ASan+UBSan (preset asan, build/asan), the committed fuzz
 #       corpus replayed among them (label fuzz-regression).
