@@ -208,6 +208,8 @@ std::optional<Counterfactual> preemptionCounterfactual(const Engine& e, const Cy
                         phrase(text::kCfPreempt, jobsText(victims), hours.str())};
 }
 
+void explainStart(const Engine& e, const CycleContext& ctx, const JobRecord& j, Explanation& ex);
+
 void explainPending(const Engine& e, const JobRecord& j, Explanation& ex) {
   const CycleContext ctx = e.context();
   ex.queuePosition = queuePosition(e, ctx, j, ex.queueLength);
@@ -233,6 +235,8 @@ void explainPending(const Engine& e, const JobRecord& j, Explanation& ex) {
       if (admitted.ok()) ex.dominantReason = p.reason;
       ex.blockingQueues = borrowingTeams(e);
       if (auto cf = quotaCounterfactual(e, j, charge)) ex.counterfactuals.push_back(*cf);
+      // A job its quota holds back still has its place on the backfill timeline.
+      if (admitted.ok()) explainStart(e, ctx, j, ex);
       return;
     }
     ex.dominantReason = phrase(text::kFitsNow);
@@ -268,7 +272,11 @@ void explainPending(const Engine& e, const JobRecord& j, Explanation& ex) {
   if (auto cf = relaxTopology(e, ctx, j)) ex.counterfactuals.push_back(*cf);
   if (auto cf = repartition(e, j)) ex.counterfactuals.push_back(*cf);
   if (auto cf = preemptionCounterfactual(e, ctx, j)) ex.counterfactuals.push_back(*cf);
-  // When it will start: the last cycle's reservation, else a fresh plan.
+  explainStart(e, ctx, j, ex);
+}
+
+// When it will start: the last cycle's reservation, else a fresh plan.
+void explainStart(const Engine& e, const CycleContext& ctx, const JobRecord& j, Explanation& ex) {
   std::optional<Seconds> eta = j.eta;
   std::vector<JobId> waiting = j.waitingFor;
   if (!eta && e.plugins().backfill)
