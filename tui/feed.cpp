@@ -118,6 +118,39 @@ std::variant<std::vector<JobInfo>, ApiError> activeJobs(ClusterSession& s) {
 
 }  // namespace
 
+// A brief explanation of an unchanged verdict, with what only the whole one has (the node
+// breakdown, fragmentation, the teams in the way, what would help) from the last whole answer.
+Explanation withLastAdvice(Explanation brief, const Explanation& whole) {
+  brief.nodeSummary = whole.nodeSummary;
+  brief.filter = whole.filter;
+  brief.blockingQueues = whole.blockingQueues;
+  brief.fragmentation = whole.fragmentation;
+  brief.counterfactuals = whole.counterfactuals;
+  return brief;
+}
+
+void Feed::explain(Data& d, JobId id) {
+  const auto now = std::chrono::steady_clock::now();
+  const std::optional<Explanation>& last = d.explanation;
+  const bool fresh = last && last->job == id && now - d.explainedWhole < kWholeExplainEvery;
+  if (fresh) {
+    auto brief =
+        await<Explanation>([&](Reply<Explanation> r) { session().explainBrief(id, std::move(r)); });
+    auto* b = std::get_if<Explanation>(&brief);
+    if (!b) return;
+    if (b->state == last->state && b->dominantReason == last->dominantReason) {
+      d.explanation = withLastAdvice(std::move(*b), *last);
+      return;
+    }
+  }
+  auto whole =
+      await<Explanation>([&](Reply<Explanation> r) { session().explainJob(id, std::move(r)); });
+  if (auto* e = std::get_if<Explanation>(&whole)) {
+    d.explanation = std::move(*e);
+    d.explainedWhole = now;
+  }
+}
+
 Data Feed::fetch(const Data& previous, JobId explainJob) {
   Data d = previous;
   auto snap = await<ClusterSnapshot>(
@@ -130,11 +163,7 @@ Data Feed::fetch(const Data& previous, JobId explainJob) {
   d.connection.clear();
   auto jobs = activeJobs(session());
   if (auto* j = std::get_if<std::vector<JobInfo>>(&jobs)) d.jobs = std::move(*j);
-  if (explainJob != kNoJob) {
-    auto ex = await<Explanation>(
-        [&](Reply<Explanation> r) { session().explainJob(explainJob, std::move(r)); });
-    if (auto* e = std::get_if<Explanation>(&ex)) d.explanation = std::move(*e);
-  }
+  if (explainJob != kNoJob) explain(d, explainJob);
   // The tail starts a little before the present, then follows.
   const uint64_t start =
       d.snapshot.lastEventSeq > Data::kEventTail ? d.snapshot.lastEventSeq - Data::kEventTail : 0;

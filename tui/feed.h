@@ -17,6 +17,10 @@
 
 namespace tessera::tui {
 
+// A brief explanation of an unchanged verdict with the last whole answer's node breakdown and
+// advice (what the terminal console shows between whole explanations).
+Explanation withLastAdvice(Explanation brief, const Explanation& whole);
+
 class Feed {
  public:
   // `backend` for the embedded demo, `remote` for a tesserad; exactly one is set. `catalog` gives
@@ -29,14 +33,18 @@ class Feed {
 
   [[nodiscard]] ClusterSession& session() const;
   // The snapshot, the active jobs, new events and one more history point over `previous`;
-  // `explainJob` also gets the engine's explanation. A failed call keeps the previous values
-  // and says why in Data::connection.
+  // `explainJob` also gets the engine's explanation: whole when the job is new to the view, when
+  // its state or reason changed, or every kWholeExplainEvery; otherwise the brief one (it never
+  // waits behind a cycle) over the last whole answer's node breakdown and advice. A failed call
+  // keeps the previous values and says why in Data::connection.
   Data fetch(const Data& previous, JobId explainJob);
+  static constexpr std::chrono::seconds kWholeExplainEvery{10};
   std::variant<CommandResult, ApiError> act(const Command& c, bool dryRun);
   // Calls `onChange` soon after the engine commits new events (it must not block).
   void watch(std::function<void()> onChange);
 
  private:
+  void explain(Data& d, JobId id);
   std::vector<Event> newEvents(uint64_t after);
   void startRemoteTail(uint64_t after);
   std::shared_ptr<Backend> backend_;

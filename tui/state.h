@@ -2,6 +2,7 @@
 // Everything a frame is drawn from: the data last read from the session (snapshot, active jobs,
 // the selected job's explanation, the event tail, utilization history) and the operator's place
 // in the UI (view stack, filter, selection, sort, prompt). Views are pure functions of this.
+#include <chrono>
 #include <cstdint>
 #include <deque>
 #include <map>
@@ -103,6 +104,8 @@ struct Data {
   ClusterSnapshot snapshot;
   std::vector<JobInfo> jobs;  // pending and running
   std::optional<Explanation> explanation;
+  // When `explanation` last came whole (node breakdown, advice) rather than brief (feed.cpp).
+  std::chrono::steady_clock::time_point explainedWhole;
   std::deque<Event> events;       // newest last, at most kEventTail
   std::deque<UtilPoint> history;  // newest last, at most kHistory
   // Per team (in GPUs) and per pool (fractions), one point per refresh like `history`.

@@ -131,13 +131,22 @@ void ConsoleSession::preview(const Command& command, QObject* context, PreviewRe
 void ConsoleSession::explain(JobId job) {
   const QPointer<ConsoleSession> self(this);
   const uint64_t gen = ++explainGen_;
-  onWorker([self, job, gen, session = session_, alive = alive_] {
-    session->explainJob(job, [self, gen, alive](std::variant<Explanation, ApiError> r) {
-      deliver(self, alive, [gen, r = std::move(r)](ConsoleSession& s) {
-        if (gen != s.explainGen_ || std::holds_alternative<ApiError>(r)) return;
-        emit s.explanationReady(std::get<Explanation>(r));
-      });
-    });
+  // The last cycle's verdict first (a daemon answers it from its published view, never behind a
+  // cycle), then the whole explanation; a brief answer that comes after the whole one is dropped.
+  // Both replies are delivered on the GUI thread, so the flag needs no lock.
+  auto whole = std::make_shared<bool>(false);
+  onWorker([self, job, gen, whole, session = session_, alive = alive_] {
+    const auto answer = [self, gen, whole, alive](bool isWhole) {
+      return [self, gen, whole, alive, isWhole](std::variant<Explanation, ApiError> r) {
+        deliver(self, alive, [gen, whole, isWhole, r = std::move(r)](ConsoleSession& s) {
+          if (gen != s.explainGen_ || std::holds_alternative<ApiError>(r) || *whole) return;
+          *whole = isWhole;
+          emit s.explanationReady(std::get<Explanation>(r));
+        });
+      };
+    };
+    session->explainBrief(job, answer(false));
+    session->explainJob(job, answer(true));
   });
 }
 

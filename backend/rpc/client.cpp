@@ -164,12 +164,24 @@ void RemoteSession::act(Command command, bool dryRun, const Caller&, Deadline,
       [](const v1::ActResponse& r) { return resultFromProto(r); }, reply);
 }
 
-void RemoteSession::explainJob(JobId id, Reply<Explanation> reply) {
+namespace {
+void explainRemote(RemoteSession& s, v1::Scheduler::Stub& stub, JobId id, bool brief,
+                   Reply<Explanation>& reply) {
   v1::ExplainRequest request;
   request.set_job(id);
+  request.set_brief(brief);
   unary<Explanation, v1::Explanation>(
-      *this, [&](auto& ctx, auto& r) { return stub_->Explain(&ctx, request, &r); },
+      s, [&](auto& ctx, auto& r) { return stub.Explain(&ctx, request, &r); },
       [](const v1::Explanation& x) { return explanationFromProto(x); }, reply);
+}
+}  // namespace
+
+void RemoteSession::explainJob(JobId id, Reply<Explanation> reply) {
+  explainRemote(*this, *stub_, id, false, reply);
+}
+
+void RemoteSession::explainBrief(JobId id, Reply<Explanation> reply) {
+  explainRemote(*this, *stub_, id, true, reply);
 }
 
 void RemoteSession::snapshot(Reply<ClusterSnapshot> reply) {

@@ -47,6 +47,7 @@ class RemoteSession final : public ClusterSession {
   void act(Command command, bool dryRun, const Caller& who, Deadline d,
            Reply<CommandResult> reply) override;
   void explainJob(JobId id, Reply<Explanation> reply) override;
+  void explainBrief(JobId id, Reply<Explanation> reply) override;
   void snapshot(Reply<ClusterSnapshot> reply) override;
   void metrics(MetricQuery query, Reply<MetricAnswer> reply) override;
   // GetReport in its JSON form, read back with reportFromJson (a malformed answer is Internal).

@@ -37,10 +37,6 @@ class DaemonSession : public ClusterSession {
  public:
   using ClusterSession::report;
   virtual void report(ReportRequest request, ReportLimits limits, Reply<Report> reply) = 0;
-  // Explain without the per-node breakdown and counterfactuals: the last cycle's verdict for a
-  // pending job (reason, queue position, estimated start, the jobs it waits for), which needs no
-  // pass over the nodes; for running and finished jobs the same answer as explainJob.
-  virtual void explainBrief(JobId id, Reply<Explanation> reply) = 0;
   // A consistent copy of the database at `path` (which must not exist).
   virtual void backup(std::string path, Reply<uint64_t> reply) = 0;
   // A node agent's dcgm-exporter scrape; `node` names the node when the scrape's Hostname

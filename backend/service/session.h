@@ -203,6 +203,14 @@ class ClusterSession {
   virtual void act(Command command, bool dryRun, const Caller& who, Deadline d,
                    Reply<CommandResult> reply) = 0;
   virtual void explainJob(JobId id, Reply<Explanation> reply) = 0;
+  // Explain without the per-node breakdown and counterfactuals: the last cycle's verdict for a
+  // pending job (reason, queue position, estimated start, the jobs it waits for), which needs no
+  // pass over the nodes and never waits behind a cycle where the session keeps a published view
+  // (tesserad); for running and finished jobs the same answer as explainJob. A session without
+  // such a view answers with the whole explanation.
+  virtual void explainBrief(JobId id, Reply<Explanation> reply) {
+    explainJob(id, std::move(reply));
+  }
   virtual void snapshot(Reply<ClusterSnapshot> reply) = 0;
   virtual void metrics(MetricQuery query, Reply<MetricAnswer> reply) = 0;
   // A utilization and chargeback report (report/report.h) over the session's database. Slow

@@ -166,6 +166,18 @@ class TstRpcE2e : public QObject {
     const auto x = ok(await<Explanation>([&](auto r) { c->explainJob(held, r); }));
     QCOMPARE(x.job, held);
     QVERIFY(!x.dominantReason.empty());
+    // Brief: the last cycle's verdict from the published view, without the pass over the nodes
+    // that the whole explanation makes.
+    const JobId waits = ok(
+        await<std::vector<JobId>>([&](auto r) { c->submit({big}, Caller{}, std::nullopt, r); }))[0];
+    QTRY_VERIFY_WITH_TIMEOUT(
+        !ok(await<JobInfo>([&](auto r) { c->job(waits, r); })).row.reason.empty(), 10000);
+    const auto whole = ok(await<Explanation>([&](auto r) { c->explainJob(waits, r); }));
+    const auto brief = ok(await<Explanation>([&](auto r) { c->explainBrief(waits, r); }));
+    QCOMPARE(brief.job, waits);
+    QVERIFY(!whole.nodeSummary.empty());
+    QVERIFY(brief.nodeSummary.empty());
+    QVERIFY(!brief.dominantReason.empty());
 
     const auto snap = ok(await<ClusterSnapshot>([&](auto r) { c->snapshot(r); }));
     QCOMPARE(snap.nodes.size(), size_t{62});

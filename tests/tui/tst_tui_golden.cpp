@@ -89,6 +89,36 @@ class TstTuiGolden : public QObject {
     compareGolden("node-" + size, render(node, width, height).dump());
   }
 
+  // A job's detail refreshes with the brief explanation (it never waits behind a cycle) and keeps
+  // the last whole answer's node breakdown and advice; the whole explanation comes again when the
+  // verdict changes or after Feed::kWholeExplainEvery.
+  void theJobDetailRefreshesBriefly() {
+    test::TuiDemo demo;
+    const JobId id = demo.pendingJob();
+    demo.explain(id);
+    const Explanation whole = *demo.state.data.explanation;
+    const auto wholeAt = demo.state.data.explainedWhole;
+    QVERIFY(!whole.nodeSummary.empty());
+    demo.explain(id);
+    QCOMPARE(demo.state.data.explainedWhole, wholeAt);  // a brief refresh
+    QCOMPARE(demo.state.data.explanation->nodeSummary.english(), whole.nodeSummary.english());
+    QCOMPARE(demo.state.data.explanation->dominantReason.english(), whole.dominantReason.english());
+    QCOMPARE(demo.state.data.explanation->counterfactuals.size(), whole.counterfactuals.size());
+    // Ten seconds on, the whole explanation again.
+    demo.state.data.explainedWhole -= tui::Feed::kWholeExplainEvery;
+    demo.explain(id);
+    QVERIFY(demo.state.data.explainedWhole > wholeAt - tui::Feed::kWholeExplainEvery);
+    // An operator holds the job: its verdict changed, so the next refresh is whole again.
+    const auto before = demo.state.data.explainedWhole;
+    test::ok(test::await<CommandResult>(
+        [&](auto r) { demo.backend->act(cmd::Hold{id}, false, Caller{"op"}, std::nullopt, r); }));
+    test::ok(test::await<CycleStats>([&](auto r) { demo.backend->cycleNow(r); }));
+    demo.explain(id);
+    QVERIFY(demo.state.data.explainedWhole > before);
+    QVERIFY(demo.state.data.explanation->dominantReason.english().find("held") !=
+            std::string::npos);
+  }
+
   // Every heatmap layer (MIG GPUs are slice bars in each), and a GPU selected with the arrows.
   void heatmapLayers() {
     for (int l = 0; l < kHeatLayerCount; ++l) {
