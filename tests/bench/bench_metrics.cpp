@@ -1,0 +1,160 @@
+// tesserad's /metrics on a 10,000-GPU cluster (issue 27): 1,250 DGX H100 nodes with thousands of
+// jobs running and pending across the demo teams, every gRPC method's latency histogram filled.
+// Times, through the real exporter on loopback (prometheus-cpp / civetweb):
+//   - the engine thread's share of each cycle (BackendMetrics::recordCycle),
+//   - a whole scrape: connect, GET /metrics, read the body (target p99 < 50 ms),
+// and the exporter's memory: resident size before it starts and after the scrapes.
+//
+// Run: build/release/tests/bench/bench_metrics [--nodes N] [--jobs J] [--scrapes S] [--smoke]
+#include <unistd.h>
+#include <CLI/CLI.hpp>
+
+#include <chrono>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <future>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "../daemon/scrape.h"
+#include "bench_stats.h"
+#include "clusterspec/cluster_spec.h"
+#include "daemon/backend_metrics.h"
+#include "daemon/metrics_exporter.h"
+#include "service/backend.h"
+#include "workload/workload_spec.h"
+
+using namespace tessera;
+using Clock = std::chrono::steady_clock;
+
+namespace {
+
+struct Options {
+  int nodes = 1250;  // x 8 GPUs
+  int jobs = 6000;
+  int scrapes = 200;
+  bool smoke = false;
+};
+
+[[noreturn]] void fail(const std::string& why) {
+  std::fprintf(stderr, "bench_metrics: %s\n", why.c_str());
+  std::exit(1);
+}
+
+std::shared_ptr<const Cluster> cluster(int nodes) {
+  std::ostringstream s;
+  s << "version: 1\nname: bench-metrics\nnode_templates:\n"
+    << "  dgx: {gpu_model: H100-SXM5-80GB, gpus: 8, cpus: 224, memory_gib: 2048}\n"
+    << "fabric:\n  spines: [spine-1]\ngroups:\n";
+  for (int pod = 0; pod < (nodes + 49) / 50; ++pod)
+    s << "  - {name: pod" << pod << ", template: dgx, count: " << std::min(50, nodes - pod * 50)
+      << ", leafs: {count: 1, spine: spine-1}}\n";
+  auto c = loadClusterSpec(s.str(), "bench-metrics.yaml");
+  if (!c) fail(c.error().str());
+  return *c;
+}
+
+double rssMiB() {
+  std::ifstream in("/proc/self/status");
+  for (std::string line; std::getline(in, line);)
+    if (line.starts_with("VmRSS:")) return std::stod(line.substr(6)) / 1024.0;
+  return 0;
+}
+
+template <typename T, typename Call>
+T await(Call&& call) {
+  std::promise<std::variant<T, ApiError>> p;
+  auto f = p.get_future();
+  call([&p](std::variant<T, ApiError> r) { p.set_value(std::move(r)); });
+  auto r = f.get();
+  if (auto* e = std::get_if<ApiError>(&r)) fail(e->message);
+  return std::get<T>(std::move(r));
+}
+
+// `count` jobs shaped like the demo's first (H100 gangs), 1 to 4 tasks, spread over the demo's
+// teams: many series of queue depth, thousands of running and pending jobs.
+std::vector<Job> jobsFor(const Workload& tenants, int count) {
+  std::vector<Job> jobs;
+  for (int i = 0; i < count; ++i) {
+    Job j = tenants.jobs.front();
+    j.id = kNoJob;
+    j.team = tenants.teams[static_cast<size_t>(i) % tenants.teams.size()].name;
+    j.tasks = 1 + i % 4;
+    jobs.push_back(std::move(j));
+  }
+  return jobs;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  Options o;
+  CLI::App app{"tesserad's /metrics on a large cluster"};
+  app.add_option("--nodes", o.nodes, "DGX nodes (8 GPUs each)");
+  app.add_option("--jobs", o.jobs, "jobs submitted before the cycle");
+  app.add_option("--scrapes", o.scrapes, "scrapes timed");
+  app.add_flag("--smoke", o.smoke, "a small, quick run (ctest)");
+  CLI11_PARSE(app, argc, argv);
+  if (o.smoke) o = Options{50, 100, 5, true};
+
+  const auto dir =
+      std::filesystem::temp_directory_path() / ("bench-metrics-" + std::to_string(::getpid()));
+  std::filesystem::create_directories(dir);
+  auto tenants = demoWorkload();
+  if (!tenants) fail(tenants.error().str());
+
+  auto metrics = std::make_shared<BackendMetrics>();
+  std::vector<double> recordMs;
+  BackendConfig c;
+  c.database = (dir / "m.db").string();
+  c.mode = BackendMode::Live;
+  c.cluster = cluster(o.nodes);
+  c.tenants = *tenants;
+  c.tenants.jobs.clear();
+  c.runCycles = false;
+  c.onCycle = [&](const CycleReport& r) {
+    const auto start = Clock::now();
+    metrics->recordCycle(r);
+    recordMs.push_back(std::chrono::duration<double, std::milli>(Clock::now() - start).count());
+  };
+  auto backend = Backend::open(c);
+  if (!backend) fail(backend.error().str());
+  await<std::vector<JobId>>([&](auto r) {
+    (*backend)->submit(jobsFor(*tenants, o.jobs), Caller{"bench"}, std::nullopt, r);
+  });
+  for (int i = 0; i < 3; ++i) await<CycleStats>([&](auto r) { (*backend)->cycleNow(r); });
+  for (const char* m :
+       {"Submit", "SubmitBatch", "GetJob", "ListJobs", "CancelJob", "Act", "Explain", "GetSnapshot",
+        "QueryMetrics", "GetReport", "PushTelemetry", "ReportInventory", "ListNodeInventory",
+        "AdmitNode", "Backup", "WhoAmI", "GetHealth"})
+    for (int i = 0; i < 100; ++i) metrics->recordCall(m, 0.0001 * i);
+
+  const double rssBefore = rssMiB();
+  auto exporter = MetricsExporter::start("127.0.0.1:0", metrics->collectables());
+  if (!exporter) fail(exporter.error().str());
+  const double rssStarted = rssMiB();
+  std::vector<double> scrapeMs;
+  size_t bytes = 0;
+  for (int i = 0; i < o.scrapes; ++i) {
+    const auto start = Clock::now();
+    const auto reply = test::httpGet((*exporter)->port(), "/metrics");
+    scrapeMs.push_back(std::chrono::duration<double, std::milli>(Clock::now() - start).count());
+    if (reply.body.find("tessera_gpus_total ") == std::string::npos) fail("scrape: no body");
+    bytes = reply.body.size();
+  }
+  const double rssScraped = rssMiB();
+  (*exporter)->stop();
+  (*backend)->stop();
+  std::filesystem::remove_all(dir);
+
+  std::printf("bench_metrics: %d GPUs, %d jobs, %d scrapes of %zu bytes (CPU: %s)\n", o.nodes * 8,
+              o.jobs, o.scrapes, bytes, bench::cpuModel().c_str());
+  bench::printSummary("metrics.record_cycle", bench::summarize(recordMs), "ms");
+  bench::printSummary("metrics.scrape", bench::summarize(scrapeMs), "ms");
+  bench::printResult("metrics.scrape.bytes", static_cast<double>(bytes), "B", 1);
+  bench::printResult("metrics.exporter.rss_start", rssStarted - rssBefore, "MiB", 1);
+  bench::printResult("metrics.exporter.rss_after_scrapes", rssScraped - rssBefore, "MiB", 1);
+  return 0;
+}
