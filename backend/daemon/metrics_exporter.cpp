@@ -9,11 +9,14 @@
 #include <unistd.h>
 
 #include <prometheus/exposer.h>
+#include <atomic>
 #include <cerrno>
 #include <charconv>
+#include <chrono>
 #include <exception>
 #include <string_view>
 #include <system_error>
+#include <thread>
 
 namespace tessera {
 
@@ -85,6 +88,18 @@ const CivetCallbacks& callbacks() {
   return c;
 }
 
+// Opens and closes a connection to host:port (the exporter's own socket); failures do not matter.
+void knock(const std::string& host, int port) {
+  sockaddr_in addr{};
+  addr.sin_family = AF_INET;
+  addr.sin_port = htons(static_cast<uint16_t>(port));
+  ::inet_pton(AF_INET, host.c_str(), &addr.sin_addr);
+  const int fd = ::socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
+  if (fd < 0) return;
+  ::connect(fd, reinterpret_cast<const sockaddr*>(&addr), sizeof addr);
+  ::close(fd);
+}
+
 }  // namespace
 
 Expected<std::unique_ptr<MetricsExporter>> MetricsExporter::start(
@@ -107,16 +122,36 @@ Expected<std::unique_ptr<MetricsExporter>> MetricsExporter::start(
   const std::vector<int> ports = exposer->GetListeningPorts();
   if (ports.empty()) return Error{"cannot listen on " + address + ": no port bound", {}};
   for (const auto& c : collectables) exposer->RegisterCollectable(c);
-  return std::unique_ptr<MetricsExporter>(new MetricsExporter(std::move(exposer), ports.front()));
+  // Bound to any address: knock on loopback, which is one of them.
+  std::string host = parsed.civetweb.substr(0, parsed.civetweb.rfind(':'));
+  if (host == "0.0.0.0") host = "127.0.0.1";
+  return std::unique_ptr<MetricsExporter>(
+      new MetricsExporter(std::move(exposer), std::move(host), ports.front()));
 }
 
-MetricsExporter::MetricsExporter(std::unique_ptr<prometheus::Exposer> exposer, int port)
-    : exposer_(std::move(exposer)), port_(port) {}
+MetricsExporter::MetricsExporter(std::unique_ptr<prometheus::Exposer> exposer, std::string wakeHost,
+                                 int port)
+    : exposer_(std::move(exposer)), wakeHost_(std::move(wakeHost)), port_(port) {}
 
-MetricsExporter::~MetricsExporter() = default;
+MetricsExporter::~MetricsExporter() {
+  stop();
+}
 
 void MetricsExporter::stop() {
+  if (!exposer_) return;
+  // civetweb 1.15's accept loop polls in 2 s quanta and sees the stop flag only between them, so
+  // a plain stop takes up to 2 s (tesserad's SIGTERM would wait for it). Connections wake the
+  // poll: knock until the server is gone.
+  std::atomic<bool> stopped{false};
+  std::thread knocker([this, &stopped] {
+    while (!stopped) {
+      knock(wakeHost_, port_);
+      std::this_thread::sleep_for(std::chrono::milliseconds(20));
+    }
+  });
   exposer_.reset();  // CivetServer's destructor stops civetweb and joins its threads
+  stopped = true;
+  knocker.join();
 }
 
 }  // namespace tessera

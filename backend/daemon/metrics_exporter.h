@@ -38,9 +38,10 @@ class MetricsExporter {
   void stop();
 
  private:
-  MetricsExporter(std::unique_ptr<prometheus::Exposer> exposer, int port);
+  MetricsExporter(std::unique_ptr<prometheus::Exposer> exposer, std::string wakeHost, int port);
 
   std::unique_ptr<prometheus::Exposer> exposer_;
+  std::string wakeHost_;  // where stop() knocks to wake civetweb's accept loop
   int port_;
 };
 
