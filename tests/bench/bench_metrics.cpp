@@ -19,6 +19,7 @@
 #include <vector>
 
 #include "../daemon/scrape.h"
+#include "bench_backend.h"
 #include "bench_stats.h"
 #include "clusterspec/cluster_spec.h"
 #include "daemon/backend_metrics.h"
@@ -39,38 +40,12 @@ struct Options {
 };
 
 [[noreturn]] void fail(const std::string& why) {
-  std::fprintf(stderr, "bench_metrics: %s\n", why.c_str());
-  std::exit(1);
-}
-
-std::shared_ptr<const Cluster> cluster(int nodes) {
-  std::ostringstream s;
-  s << "version: 1\nname: bench-metrics\nnode_templates:\n"
-    << "  dgx: {gpu_model: H100-SXM5-80GB, gpus: 8, cpus: 224, memory_gib: 2048}\n"
-    << "fabric:\n  spines: [spine-1]\ngroups:\n";
-  for (int pod = 0; pod < (nodes + 49) / 50; ++pod)
-    s << "  - {name: pod" << pod << ", template: dgx, count: " << std::min(50, nodes - pod * 50)
-      << ", leafs: {count: 1, spine: spine-1}}\n";
-  auto c = loadClusterSpec(s.str(), "bench-metrics.yaml");
-  if (!c) fail(c.error().str());
-  return *c;
-}
-
-double rssMiB() {
-  std::ifstream in("/proc/self/status");
-  for (std::string line; std::getline(in, line);)
-    if (line.starts_with("VmRSS:")) return std::stod(line.substr(6)) / 1024.0;
-  return 0;
+  bench::exitWith("bench_metrics", why);
 }
 
 template <typename T, typename Call>
 T await(Call&& call) {
-  std::promise<std::variant<T, ApiError>> p;
-  auto f = p.get_future();
-  call([&p](std::variant<T, ApiError> r) { p.set_value(std::move(r)); });
-  auto r = f.get();
-  if (auto* e = std::get_if<ApiError>(&r)) fail(e->message);
-  return std::get<T>(std::move(r));
+  return bench::awaitOrExit<T>("bench_metrics", std::forward<Call>(call));
 }
 
 // `count` jobs shaped like the demo's first (H100 gangs), 1 to 4 tasks, spread over the demo's
@@ -110,7 +85,7 @@ int main(int argc, char** argv) {
   BackendConfig c;
   c.database = (dir / "m.db").string();
   c.mode = BackendMode::Live;
-  c.cluster = cluster(o.nodes);
+  c.cluster = bench::dgxCluster(o.nodes, "bench-metrics");
   c.tenants = *tenants;
   c.tenants.jobs.clear();
   c.runCycles = false;
@@ -131,10 +106,10 @@ int main(int argc, char** argv) {
         "AdmitNode", "Backup", "WhoAmI", "GetHealth"})
     for (int i = 0; i < 100; ++i) metrics->recordCall(m, 0.0001 * i);
 
-  const double rssBefore = rssMiB();
+  const double rssBefore = bench::rssMiB();
   auto exporter = MetricsExporter::start("127.0.0.1:0", metrics->collectables());
   if (!exporter) fail(exporter.error().str());
-  const double rssStarted = rssMiB();
+  const double rssStarted = bench::rssMiB();
   std::vector<double> scrapeMs;
   size_t bytes = 0;
   for (int i = 0; i < o.scrapes; ++i) {
@@ -144,7 +119,7 @@ int main(int argc, char** argv) {
     if (reply.body.find("tessera_gpus_total ") == std::string::npos) fail("scrape: no body");
     bytes = reply.body.size();
   }
-  const double rssScraped = rssMiB();
+  const double rssScraped = bench::rssMiB();
   (*exporter)->stop();
   (*backend)->stop();
   std::filesystem::remove_all(dir);

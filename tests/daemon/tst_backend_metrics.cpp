@@ -10,8 +10,8 @@
 #include <fstream>
 
 #include "../service/backend_test_util.h"
+#include "../service/demo_backend.h"
 #include "../service/demo_jobs.h"
-#include "clusterspec/cluster_spec.h"
 #include "daemon/backend_metrics.h"
 #include "daemon/metrics_exporter.h"
 #include "rpc/server.h"
@@ -27,21 +27,12 @@ namespace {
 // tesserad's do, except that they report a ready Slurm executor (the executor families appear
 // only with one, and the demo runs none).
 std::unique_ptr<Backend> openBackend(const QString& path, BackendMetrics& metrics) {
-  BackendConfig c;
-  c.database = path.toStdString();
-  c.cluster = demoCluster();
-  auto w = demoWorkload();
-  if (!w) qFatal("demo workload: %s", w.error().str().c_str());
-  c.tenants = *w;
-  c.runCycles = false;
-  c.clock = [] { return Seconds{5000}; };
-  c.onCycle = [&metrics](const CycleReport& r) {
-    const ExecutorStatus slurm{"slurm", ExecutorState::Ready, "", 1700000000};
-    metrics.recordCycle(CycleReport{r.engine, r.stats, r.telemetry, r.sample, slurm});
-  };
-  auto b = Backend::open(c);
-  if (!b) qFatal("%s", b.error().str().c_str());
-  return std::move(*b);
+  return openDemoBackend(path, 5000, [&metrics](BackendConfig& c) {
+    c.onCycle = [&metrics](const CycleReport& r) {
+      const ExecutorStatus slurm{"slurm", ExecutorState::Ready, "", 1700000000};
+      metrics.recordCycle(CycleReport{r.engine, r.stats, r.telemetry, r.sample, slurm});
+    };
+  });
 }
 
 CycleStats cycle(Backend& b) {
