@@ -248,7 +248,8 @@ class TstPrometheus : public QObject {
     QCOMPARE(sampleValue(render(gauges), series), 1.0);
   }
 
-  // Scrapes on the exporter's threads while the engine thread publishes (run under TSan in CI).
+  // Scrapes on the exporter's threads while the engine thread publishes: each sees one whole
+  // snapshot (a torn read would show running and total GPUs disagreeing).
   void scrapesDuringPublishesSeeWholeSnapshots() {
     CycleGauges gauges;
     std::atomic<bool> done{false};
