@@ -532,8 +532,8 @@ class TstRpcE2e : public QObject {
   }
 
   // What prometheus-cpp serves in the real daemon beside the tessera families: the calls made
-  // are timed by method, the process families are there, and SIGTERM is not held up by the
-  // endpoint.
+  // are timed by method and the process families are there. (How fast the endpoint stops is
+  // tst_prometheus's: the process's own exit takes longer than the endpoint's stop.)
   void theDaemonServesCallLatencyAndProcessFamilies() {
     QTemporaryDir dir;
     Daemon d;
@@ -547,10 +547,7 @@ class TstRpcE2e : public QObject {
              metrics.constData());
     QVERIFY(metrics.contains("\n# TYPE process_resident_memory_bytes gauge\n"));
     QVERIFY(metrics.contains("\n# TYPE tessera_cycle_seconds histogram\n"));
-    QElapsedTimer t;
-    t.start();
     QCOMPARE(d.terminate(), 0);
-    QVERIFY2(t.elapsed() < 1900, qPrintable(QString::number(t.elapsed())));
   }
 
   // The shell client against the real server: every kind of call, tables and JSON, dry runs,
