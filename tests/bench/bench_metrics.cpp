@@ -1,6 +1,6 @@
 // tesserad's /metrics on a 10,000-GPU cluster (issue 27): 1,250 DGX H100 nodes with thousands of
-// jobs (about 400 running, the rest pending) across the demo teams, every gRPC method's latency histogram filled.
-// Times, through the real exporter on loopback (prometheus-cpp / civetweb):
+// jobs (about 400 running, the rest pending) across the demo teams, every gRPC method's latency
+// histogram filled. Times, through the real exporter on loopback (prometheus-cpp / civetweb):
 //   - the engine thread's share of each cycle (BackendMetrics::recordCycle),
 //   - a whole scrape: connect, GET /metrics, read the body (target p99 < 50 ms),
 // and the exporter's memory: resident size before it starts and after the scrapes.
