@@ -14,6 +14,8 @@ PACKAGES=(
   libyaml-cpp-dev nlohmann-json3-dev libsqlite3-dev libcli11-dev
   # headless backend: gRPC needs its plugin package installed even for find_package(gRPC CONFIG)
   libgrpc++-dev protobuf-compiler-grpc libprotobuf-dev protobuf-compiler
+  # tesserad's /metrics endpoint: registry, text format and the civetweb pull endpoint
+  prometheus-cpp-dev
   # token hashing (libssl-dev) and the TLS test certificate (openssl)
   libssl-dev openssl
   # tests and benchmarks; poppler-utils: pdftotext, which the report tests read PDFs with;

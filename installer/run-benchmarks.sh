@@ -61,6 +61,7 @@ BENCHMARKS=(
   "console|bench_console|300|console start and event to pixel"
   "top|bench_top|120|terminal console (tessera top), 10,000 GPUs"
   "report|bench_report|600|30-day report over 6,000 GPUs"
+  "metrics|bench_metrics|300|tesserad /metrics, 10,000 GPUs"
 )
 
 # A figure: id|benchmark|what|source|unit|target|better|scope
@@ -115,6 +116,9 @@ FIGURES=(
   "report.pdf_job|report|same to PDF, grouped by job (table cut at 500 rows)|result:job.pdf|s|< 10|lower|as report.pdf_team"
   "report.csv_node|report|same to CSV, grouped by node|result:node.csv|s|< 5|lower|as report.csv_team"
   "report.pdf_node|report|same to PDF, grouped by node|result:node.pdf|s|< 10|lower|as report.pdf_team"
+  "metrics.scrape|metrics|scrape of /metrics, 10,000 GPUs, p99|result:metrics.scrape.p99|ms|< 50|lower|connect, GET and read over loopback from prometheus-cpp's endpoint (civetweb); 6,000 jobs, 17 RPC histograms"
+  "metrics.record_cycle|metrics|metrics update per cycle, 10,000 GPUs, max|result:metrics.record_cycle.max|ms|-|lower|BackendMetrics::recordCycle on the engine thread (figures from the active jobs)"
+  "metrics.exporter_rss|metrics|exporter resident memory after the scrapes|result:metrics.exporter.rss_after_scrapes|MiB|-|lower|RSS after start and 200 scrapes minus before start"
 )
 
 # Splits a BENCHMARKS or FIGURES entry into the array F (no subshell: the lists are read often).
@@ -393,6 +397,8 @@ run_benchmark() { # name limit
         run_exe "$limit" "$logs/$name.out" bench_report --db "$db" --group-by "$group" || return $?
       done ;;
     report:1) run_exe "$limit" "$logs/$name.out" bench_report --smoke ;;
+    metrics:0) run_exe "$limit" "$logs/$name.out" bench_metrics ;;
+    metrics:1) run_exe "$limit" "$logs/$name.out" bench_metrics --smoke ;;
     *) die "no way to run '$name'" ;;
   esac
 }

@@ -10,9 +10,8 @@
 #include "clusterspec/cluster_spec.h"
 #include "clusterspec/cluster_summary.h"
 #include "daemon/backend_metrics.h"
-#include "daemon/http_exporter.h"
 #include "daemon/logger.h"
-#include "daemon/prometheus.h"
+#include "daemon/metrics_exporter.h"
 #include "daemon/report_scheduler.h"
 #include "executor/slurm_executor.h"
 #include "rpc/server.h"
@@ -226,10 +225,9 @@ int runTesserad(const TesseradConfig& config, bool checkOnly, std::ostream& out)
     log.error(st.error().str());
     return kTesseradInvalidConfig;
   }
-  auto registry = std::make_shared<MetricsRegistry>();
-  declareMetrics(*registry);
+  auto metrics = std::make_shared<BackendMetrics>();
   BackendConfig bc = backendConfig(config, l);
-  bc.onCycle = [registry](const CycleReport& c) { updateMetrics(*registry, c); };
+  bc.onCycle = [metrics](const CycleReport& c) { metrics->recordCycle(c); };
   // Node inventories: what tesserad changed or doubts (catalog mismatches, GPUs held out).
   bc.onWarning = [&log](const std::string& m) { log.warn("inventory", {{"detail", m}}); };
   if (config.executor == "slurm") {
@@ -237,9 +235,7 @@ int runTesserad(const TesseradConfig& config, bool checkOnly, std::ostream& out)
     if (sc.driver.migDir.empty())
       sc.driver.migDir =
           (std::filesystem::path(config.database).parent_path() / "tessera-mig").string();
-    sc.onStartLatency = [registry](double s) {
-      registry->observe("tessera_executor_start_seconds", s, {{"executor", "slurm"}});
-    };
+    sc.onStartLatency = [metrics](double s) { metrics->recordStartLatency("slurm", s); };
     bc.executor = [sc] {
       return std::make_unique<SlurmExecutor>(
           std::make_unique<slurm::ProcessRunner>(sc.maxConcurrent), sc);
@@ -255,7 +251,7 @@ int runTesserad(const TesseradConfig& config, bool checkOnly, std::ostream& out)
                                {"seconds", std::to_string((*backend)->restoreSeconds())}});
 
   // Before "serving" is logged: a scrape from then on sees tessera_backend_up.
-  const auto stopHealthExport = exportHealth(*registry, **backend, log);
+  const auto stopHealthExport = exportHealth(*metrics, **backend, log);
   rpc::ServerOptions so;
   so.listen = config.listen;
   so.tlsCert = config.tlsCert;
@@ -266,14 +262,17 @@ int runTesserad(const TesseradConfig& config, bool checkOnly, std::ostream& out)
   so.rateBurst = config.rateBurst;
   so.maxMessageBytes = config.maxMessageMiB << 20;
   so.maxBatchJobs = config.maxBatchJobs;
+  so.onCallFinished = [metrics](const std::string& method, double seconds) {
+    metrics->recordCall(method, seconds);
+  };
   auto server = rpc::ApiServer::start(**backend, so);
   if (!server) {
     log.error(server.error().str(), {{"listen", config.listen}});
     return kTesseradCannotServe;
   }
-  std::unique_ptr<HttpExporter> exporter;
+  std::unique_ptr<MetricsExporter> exporter;
   if (config.metricsListen != "off" && !config.metricsListen.empty()) {
-    auto e = HttpExporter::start(config.metricsListen, [registry] { return registry->render(); });
+    auto e = MetricsExporter::start(config.metricsListen, metrics->collectables());
     if (!e) {
       log.error("metrics endpoint: " + e.error().str());
       return kTesseradCannotServe;

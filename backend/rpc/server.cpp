@@ -627,12 +627,18 @@ Expected<std::unique_ptr<ApiServer>> ApiServer::start(DaemonSession& backend,
   std::unique_ptr<ApiServer> s(new ApiServer());
   const std::string listen = options.listen;
   const int maxMessage = options.maxMessageBytes;
+  CallObserver onCallFinished = options.onCallFinished;
   s->service_ = std::make_unique<Service>(backend, std::move(options));
   grpc::ServerBuilder builder;
   builder.AddListeningPort(listen, creds, &s->port_);
   builder.SetMaxReceiveMessageSize(maxMessage);
   builder.SetMaxSendMessageSize(64 << 20);
   builder.RegisterService(s->service_.get());
+  if (onCallFinished) {
+    std::vector<std::unique_ptr<grpc::experimental::ServerInterceptorFactoryInterface>> timers;
+    timers.push_back(callTimerFactory(std::move(onCallFinished)));
+    builder.experimental().SetInterceptorCreators(std::move(timers));
+  }
   s->server_ = builder.BuildAndStart();
   if (!s->server_ || (s->port_ == 0 && !listen.starts_with("unix:")))
     return Error{"cannot listen on " + listen + " (address in use or not valid)", {}};

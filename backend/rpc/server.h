@@ -12,6 +12,7 @@
 #include <grpcpp/grpcpp.h>
 
 #include "rpc/auth.h"
+#include "rpc/call_timer.h"
 #include "service/daemon_session.h"
 
 namespace tessera::rpc {
@@ -26,6 +27,8 @@ struct ServerOptions {
   double rateBurst = 1000;
   int maxMessageBytes = 16 << 20;
   size_t maxBatchJobs = 100000;
+  // Told of every finished unary call (method, seconds from arrival to status); empty: not timed.
+  CallObserver onCallFinished;
 };
 
 // Whether an address is reachable only from this host (loopback or a unix socket).

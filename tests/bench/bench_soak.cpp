@@ -24,6 +24,7 @@
 #include <thread>
 #include <vector>
 
+#include "bench_backend.h"
 #include "bench_stats.h"
 #include "bench_store.h"
 #include "clusterspec/cluster_spec.h"
@@ -52,26 +53,6 @@ struct Options {
 [[noreturn]] void fail(const std::string& why) {
   std::fprintf(stderr, "bench_soak: %s\n", why.c_str());
   std::exit(1);
-}
-
-std::shared_ptr<const Cluster> cluster(int nodes) {
-  std::ostringstream s;
-  s << "version: 1\nname: bench-soak\nnode_templates:\n"
-    << "  dgx: {gpu_model: H100-SXM5-80GB, gpus: 8, cpus: 224, memory_gib: 2048}\n"
-    << "fabric:\n  spines: [spine-1]\ngroups:\n";
-  for (int pod = 0; pod < (nodes + 49) / 50; ++pod)
-    s << "  - {name: pod" << pod << ", template: dgx, count: " << std::min(50, nodes - pod * 50)
-      << ", leafs: {count: 1, spine: spine-1}}\n";
-  auto c = loadClusterSpec(s.str(), "bench-soak.yaml");
-  if (!c) fail(c.error().str());
-  return *c;
-}
-
-double rssMiB() {
-  std::ifstream in("/proc/self/status");
-  for (std::string line; std::getline(in, line);)
-    if (line.starts_with("VmRSS:")) return std::stod(line.substr(6)) / 1024.0;
-  return 0;
 }
 
 std::string utcNow() {
@@ -115,7 +96,7 @@ BackendConfig configFor(const Options& o, const std::string& db, std::mutex& m,
   BackendConfig c;
   c.database = db;
   c.mode = BackendMode::SimulatedLive;
-  c.cluster = cluster(o.nodes);
+  c.cluster = bench::dgxCluster(o.nodes, "bench-soak");
   auto w = demoWorkload();
   if (!w) fail("demo workload: " + w.error().str());
   c.tenants = std::move(*w);
@@ -158,7 +139,7 @@ std::vector<DaySample> soak(const Options& o, const std::string& db, std::vector
     const EngineFigures f = figuresOf(b);
     const double day = static_cast<double>(f.now - start) / 86400.0;
     if (day < nextDay && day < o.days) continue;
-    days.push_back({day, rssMiB(), f});
+    days.push_back({day, bench::rssMiB(), f});
     printDay(days.back());
     nextDay = std::floor(day) + 1;
     if (day >= o.days) break;

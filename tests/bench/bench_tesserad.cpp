@@ -36,8 +36,8 @@
 
 #include <CLI/CLI.hpp>
 #include <algorithm>
-#include <cctype>
 #include <atomic>
+#include <cctype>
 #include <chrono>
 #include <cstdio>
 #include <ctime>
@@ -52,6 +52,7 @@
 #include <thread>
 #include <vector>
 
+#include "bench_backend.h"
 #include "bench_stats.h"
 #include "bench_store.h"
 #include "clusterspec/cluster_spec.h"
@@ -99,12 +100,7 @@ using bench::weightedPercentile;
 
 template <typename T, typename Call>
 T await(Call&& call) {
-  std::promise<std::variant<T, ApiError>> p;
-  auto f = p.get_future();
-  call([&p](std::variant<T, ApiError> r) { p.set_value(std::move(r)); });
-  auto r = f.get();
-  if (auto* e = std::get_if<ApiError>(&r)) fail(std::string("backend: ") + e->message);
-  return std::get<T>(std::move(r));
+  return bench::awaitOrExit<T>("bench_tesserad", std::forward<Call>(call));
 }
 
 // --- machine facts
@@ -967,7 +963,8 @@ struct ReadCall {
 };
 
 template <typename Pick>
-std::function<grpc::Status(Stub&, grpc::ClientContext&, size_t)> explainCall(Pick pick, bool brief) {
+std::function<grpc::Status(Stub&, grpc::ClientContext&, size_t)> explainCall(Pick pick,
+                                                                             bool brief) {
   return [pick, brief](Stub& s, grpc::ClientContext& c, size_t i) {
     v1::ExplainRequest q;
     q.set_job(pick(i));
@@ -1072,7 +1069,8 @@ void partReads(const Options& o, const std::string& dir, Report& report) {
     std::string slow;  // which calls took over 100 ms (by index): the tail's cause
     for (size_t i = 0; i < ms[k].size(); ++i)
       if (ms[k][i] > 100) slow += " #" + std::to_string(i) + " " + fixed(ms[k][i], 0) + " ms";
-    if (!slow.empty() && k < fast) std::printf("  %s over 100 ms:%s\n", calls[k].name.c_str(), slow.c_str());
+    if (!slow.empty() && k < fast)
+      std::printf("  %s over 100 ms:%s\n", calls[k].name.c_str(), slow.c_str());
     const bool full = calls[k].name.starts_with("Explain full");
     report.add({"reads", calls[k].name, latencyText(l),
                 full ? "(on the engine thread)" : "p99 < 50 ms",

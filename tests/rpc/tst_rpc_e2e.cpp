@@ -518,6 +518,50 @@ class TstRpcE2e : public QObject {
     QVERIFY(QString::fromUtf8(p.readAll()).contains("needs TLS"));
   }
 
+  // The metrics endpoint's promises (docs/tesserad.md#prometheus-metrics): a port taken or an
+  // address that is not HOST:PORT stops the start with exit code 3, naming the address and why.
+  void aMetricsPortThatCannotBeBoundStopsTheStart() {
+    QTemporaryDir dir;
+    QTcpServer taken;
+    QVERIFY(taken.listen(QHostAddress::LocalHost, 0));
+    const QString busy = QString("127.0.0.1:%1").arg(taken.serverPort());
+    const auto run = [&](const QString& metrics) {
+      QProcess p;
+      p.setProcessChannelMode(QProcess::MergedChannels);
+      p.start(TESSERAD_BIN, {"--db", dir.filePath("m.db"), "--listen", "127.0.0.1:0",
+                             "--metrics-listen", metrics});
+      if (!p.waitForFinished(30000)) return std::pair<int, QString>{-1, "did not exit"};
+      return std::pair<int, QString>{p.exitCode(), QString::fromUtf8(p.readAll())};
+    };
+    const auto [busyCode, busyLog] = run(busy);
+    QCOMPARE(busyCode, 3);
+    QVERIFY2(
+        busyLog.contains("metrics endpoint: cannot listen on " + busy + ": Address already in use"),
+        qPrintable(busyLog));
+    const auto [badCode, badLog] = run("example.com:9464");
+    QCOMPARE(badCode, 3);
+    QVERIFY2(badLog.contains("invalid listen address 'example.com:9464'"), qPrintable(badLog));
+  }
+
+  // What prometheus-cpp serves in the real daemon beside the tessera families: the calls made
+  // are timed by method and the process families are there. (How fast the endpoint stops is
+  // tst_prometheus's: the process's own exit takes longer than the endpoint's stop.)
+  void theDaemonServesCallLatencyAndProcessFamilies() {
+    QTemporaryDir dir;
+    Daemon d;
+    QVERIFY2(d.start({"--mode", "live", "--db", dir.filePath("m.db"), "--cycle-interval", "0.2"}),
+             qPrintable(d.log()));
+    const QString server = QString::fromStdString(d.address());
+    for (int i = 0; i < 2; ++i)
+      QCOMPARE(runCtl(server, {"health"}, 0).trimmed(), QString("SERVING"));
+    const QByteArray metrics = d.scrapeMetrics();
+    QVERIFY2(metrics.contains("tessera_rpc_duration_seconds_count{method=\"GetHealth\"} 2\n"),
+             metrics.constData());
+    QVERIFY(metrics.contains("\n# TYPE process_resident_memory_bytes gauge\n"));
+    QVERIFY(metrics.contains("\n# TYPE tessera_cycle_seconds histogram\n"));
+    QCOMPARE(d.terminate(), 0);
+  }
+
   // The shell client against the real server: every kind of call, tables and JSON, dry runs,
   // and its exit codes.
   void ctlDrivesTheServer() {

@@ -5,6 +5,7 @@
 #include <QString>
 #include <QtTest>
 
+#include <functional>
 #include <memory>
 
 #include "clusterspec/cluster_spec.h"
@@ -14,7 +15,10 @@
 
 namespace tessera::test {
 
-inline std::unique_ptr<Backend> openDemoBackend(const QString& path, Seconds clock = 5000) {
+// `adjust` may change the configuration before the backend opens (an onCycle hook, say).
+inline std::unique_ptr<Backend> openDemoBackend(
+    const QString& path, Seconds clock = 5000,
+    const std::function<void(BackendConfig&)>& adjust = {}) {
   BackendConfig c;
   c.database = path.toStdString();
   c.cluster = demoCluster();
@@ -23,6 +27,7 @@ inline std::unique_ptr<Backend> openDemoBackend(const QString& path, Seconds clo
   c.tenants = *w;
   c.runCycles = false;
   c.clock = [clock] { return clock; };
+  if (adjust) adjust(c);
   auto b = Backend::open(c);
   if (!b) qFatal("%s", b.error().str().c_str());
   return std::move(*b);
