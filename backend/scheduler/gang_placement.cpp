@@ -291,18 +291,26 @@ std::optional<GangPlacement> takeIn(Transaction& tx, const ClusterState& state, 
   return placement;
 }
 
-// The MPS refusal behind "no node can host a task": of the servers on nodes the job may use,
-// the one the client got furthest with (a co-location refusal says more than "not MPS").
-Text mpsRefusalDetail(const ClusterState& state, const Job& job) {
+// The MPS refusal behind "no node can host a task": of the servers on nodes of the job's pool
+// and models, the one the client got furthest with (a co-location refusal says more than a
+// full server elsewhere); nothing when some server would take it (the node failed on CPUs,
+// memory or a reservation, which the node counts already say).
+std::optional<Text> mpsRefusalDetail(const ClusterState& state, const Job& job) {
   const MpsAsk ask = mpsAsk(job);
-  MpsFit furthest{MpsRefusal::NotMps, -1, phrase(text::kMpsNoGpu)};
+  MpsFit furthest;
+  bool anyMps = false;
   for (const Node& n : state.cluster().nodes()) {
-    if (!nodeEligible(job, n) || !modelQualifies(job, n.gpuModel())) continue;
+    if (!nodeEligible(job, n)) continue;
     for (int i = 0; i < n.gpuCount(); ++i) {
-      MpsFit fit = state.mpsFit(n.firstGpu + static_cast<GpuId>(i), ask);
+      const GpuId g = n.firstGpu + static_cast<GpuId>(i);
+      if (!state.cluster().gpu(g).sharing.runsMps()) continue;
+      anyMps = true;
+      MpsFit fit = state.mpsFit(g, ask);
+      if (fit.ok()) return std::nullopt;
       if (fit.refusal > furthest.refusal) furthest = std::move(fit);
     }
   }
+  if (!anyMps) return phrase(text::kMpsNoGpu);
   return furthest.why;
 }
 
@@ -421,7 +429,8 @@ GangResult placeGang(Transaction& tx, const ClusterState& state, const Job& job,
   if (result.filter.fits.empty()) {
     Text summary = result.filter.summary();
     if (job.perTask.kind == GpuRequest::Kind::Mps)
-      summary = phrase(text::kClauses, std::move(summary), mpsRefusalDetail(state, job));
+      if (auto detail = mpsRefusalDetail(state, job))
+        summary = phrase(text::kClauses, std::move(summary), std::move(*detail));
     result.reason = phrase(text::kNoNodeHosts, std::move(summary));
     return result;
   }
