@@ -80,8 +80,8 @@ class TstEngineMps : public QObject {
   void userCatalogTakesTheTableOrItsOwnFigure() {
     auto user = GpuCatalog::fromYaml(R"(version: 1
 models:
-  - {id: X1, architecture: hopper, memory_mib: 1000}
-  - {id: X2, architecture: hopper, memory_mib: 1000, mps_max_clients: 8}
+  - {id: X1, product_name: "X1", architecture: hopper, memory_mib: 1000}
+  - {id: X2, product_name: "X2", architecture: hopper, memory_mib: 1000, mps_max_clients: 8}
 )",
                                      "user.yaml");
     QVERIFY2(user.ok(), user.ok() ? "" : user.error().str().c_str());
