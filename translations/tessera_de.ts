@@ -1879,6 +1879,66 @@
         <source>the time limit cannot be negative</source>
         <translation>das Zeitlimit darf nicht negativ sein</translation>
     </message>
+    <message>
+        <source>no GPU runs MPS</source>
+        <translation>keine GPU führt MPS aus</translation>
+    </message>
+    <message>
+        <source>no MPS server with room</source>
+        <translation>kein MPS-Server mit Platz</translation>
+    </message>
+    <message>
+        <source>MPS tasks of %1 % active threads</source>
+        <translation>MPS-Tasks mit je %1 % aktiven Threads</translation>
+    </message>
+    <message>
+        <source>GPU %1 runs MPS clients of team %2; team %3 may not share it</source>
+        <translation>GPU %1 führt MPS-Clients von Team %2 aus; Team %3 darf sie nicht mitnutzen</translation>
+    </message>
+    <message>
+        <source>GPU %1 runs MPS clients of user %2; user %3 may not share it</source>
+        <translation>GPU %1 führt MPS-Clients von Benutzer %2 aus; Benutzer %3 darf sie nicht mitnutzen</translation>
+    </message>
+    <message>
+        <source>GPU %1 shares MPS by user, and the job names no user</source>
+        <translation>GPU %1 teilt MPS nach Benutzer, und der Job nennt keinen Benutzer</translation>
+    </message>
+    <message>
+        <source>GPU %1 has all %2 MPS clients its architecture allows</source>
+        <translation>GPU %1 hat bereits alle %2 MPS-Clients, die ihre Architektur erlaubt</translation>
+    </message>
+    <message>
+        <source>GPU %1 has %2 % of its MPS active threads left; the task asks %3 %</source>
+        <translation>GPU %1 hat noch %2 % ihrer aktiven MPS-Threads frei; der Task verlangt %3 %</translation>
+    </message>
+    <message>
+        <source>the MPS memory limit does not fit: GPU %1 has %2 MiB unpinned; the task pins %3 MiB</source>
+        <translation>das MPS-Speicherlimit passt nicht: GPU %1 hat %2 MiB nicht reserviert; der Task reserviert %3 MiB</translation>
+    </message>
+    <message>
+        <source>GPU %1 does not run MPS</source>
+        <translation>GPU %1 führt kein MPS aus</translation>
+    </message>
+    <message>
+        <source>GPU %1 is on a node that is not up</source>
+        <translation>GPU %1 liegt auf einem Knoten, der nicht bereit ist</translation>
+    </message>
+    <message>
+        <source>the job already has a client on GPU %1</source>
+        <translation>der Job hat bereits einen Client auf GPU %1</translation>
+    </message>
+    <message>
+        <source>no GPU runs MPS in the job&apos;s pool and models</source>
+        <translation>keine GPU im Pool und mit den Modellen des Jobs führt MPS aus</translation>
+    </message>
+    <message>
+        <source>an MPS active-thread percentage is 1 to 100, not %1</source>
+        <translation>ein MPS-Anteil aktiver Threads liegt zwischen 1 und 100, nicht %1</translation>
+    </message>
+    <message>
+        <source>an MPS request needs a pinned device memory limit: MPS does not isolate GPU memory</source>
+        <translation>eine MPS-Anforderung braucht ein Limit für reservierten Gerätespeicher: MPS isoliert den GPU-Speicher nicht</translation>
+    </message>
 </context>
 <context>
     <name>tessera::widgets::ClusterTreeModel</name>
@@ -2640,6 +2700,10 @@ Seit %1</translation>
     <message>
         <source>Slurm %1</source>
         <translation>Slurm %1</translation>
+    </message>
+    <message>
+        <source>MPS %1%</source>
+        <translation>MPS %1%</translation>
     </message>
 </context>
 <context>

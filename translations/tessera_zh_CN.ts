@@ -1879,6 +1879,66 @@
         <source>the time limit cannot be negative</source>
         <translation>时间限制不能为负数</translation>
     </message>
+    <message>
+        <source>no GPU runs MPS</source>
+        <translation>没有运行 MPS 的 GPU</translation>
+    </message>
+    <message>
+        <source>no MPS server with room</source>
+        <translation>没有有空间的 MPS 服务器</translation>
+    </message>
+    <message>
+        <source>MPS tasks of %1 % active threads</source>
+        <translation>MPS 任务（每个 %1 % 活动线程）</translation>
+    </message>
+    <message>
+        <source>GPU %1 runs MPS clients of team %2; team %3 may not share it</source>
+        <translation>GPU %1 运行团队 %2 的 MPS 客户端；团队 %3 不得共享它</translation>
+    </message>
+    <message>
+        <source>GPU %1 runs MPS clients of user %2; user %3 may not share it</source>
+        <translation>GPU %1 运行用户 %2 的 MPS 客户端；用户 %3 不得共享它</translation>
+    </message>
+    <message>
+        <source>GPU %1 shares MPS by user, and the job names no user</source>
+        <translation>GPU %1 按用户共享 MPS，而该作业未指定用户</translation>
+    </message>
+    <message>
+        <source>GPU %1 has all %2 MPS clients its architecture allows</source>
+        <translation>GPU %1 已有其架构允许的全部 %2 个 MPS 客户端</translation>
+    </message>
+    <message>
+        <source>GPU %1 has %2 % of its MPS active threads left; the task asks %3 %</source>
+        <translation>GPU %1 还剩 %2 % 的 MPS 活动线程；该任务需要 %3 %</translation>
+    </message>
+    <message>
+        <source>the MPS memory limit does not fit: GPU %1 has %2 MiB unpinned; the task pins %3 MiB</source>
+        <translation>MPS 内存上限放不下：GPU %1 还有 %2 MiB 未固定；该任务固定 %3 MiB</translation>
+    </message>
+    <message>
+        <source>GPU %1 does not run MPS</source>
+        <translation>GPU %1 未运行 MPS</translation>
+    </message>
+    <message>
+        <source>GPU %1 is on a node that is not up</source>
+        <translation>GPU %1 所在节点未就绪</translation>
+    </message>
+    <message>
+        <source>the job already has a client on GPU %1</source>
+        <translation>该作业已在 GPU %1 上有一个客户端</translation>
+    </message>
+    <message>
+        <source>no GPU runs MPS in the job&apos;s pool and models</source>
+        <translation>作业的池和型号中没有运行 MPS 的 GPU</translation>
+    </message>
+    <message>
+        <source>an MPS active-thread percentage is 1 to 100, not %1</source>
+        <translation>MPS 活动线程百分比应为 1 到 100，而不是 %1</translation>
+    </message>
+    <message>
+        <source>an MPS request needs a pinned device memory limit: MPS does not isolate GPU memory</source>
+        <translation>MPS 请求需要固定设备内存上限：MPS 不隔离 GPU 内存</translation>
+    </message>
 </context>
 <context>
     <name>tessera::widgets::ClusterTreeModel</name>
@@ -2637,6 +2697,10 @@ Since %1</source>
     <message>
         <source>Slurm %1</source>
         <translation>Slurm %1</translation>
+    </message>
+    <message>
+        <source>MPS %1%</source>
+        <translation>MPS %1%</translation>
     </message>
 </context>
 <context>

@@ -73,6 +73,8 @@ std::string jobRequest(const Job& j) {
       return tasks + r.migProfile;
     case GpuRequest::Kind::Fraction:
       return tasks + std::to_string(r.milli / 10) + "% GPU";
+    case GpuRequest::Kind::Mps:
+      return tasks + "MPS " + std::to_string(r.mpsThreads) + "%";
     case GpuRequest::Kind::None:
       break;
   }

@@ -122,6 +122,9 @@ QString JobTableModel::requestText(const Job& job) {
       // Thousandths of a GPU in the shortest decimal form: 250 -> "0.25".
       one = tr("%1 GPU").arg(QString::number(r.milli / 1000.0, 'g', 4));
       break;
+    case GpuRequest::Kind::Mps:
+      one = tr("MPS %1%").arg(r.mpsThreads);
+      break;
   }
   return job.tasks > 1 ? tr("%1x %2").arg(job.tasks).arg(one) : one;
 }

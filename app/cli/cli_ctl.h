@@ -70,7 +70,9 @@ Expected<rpc::ClientOptions> resolveOptions(const GlobalFlags& flags, const EnvL
 // `ctl submit` flags as given (empty = not given); specFromFlags checks and converts them.
 struct SubmitFlags {
   std::string name, team, priority, workloadClass, tasks;
-  std::string gpus, mig, fraction;  // exactly one
+  std::string gpus, mig, fraction, mps;  // exactly one (mps: active-thread percentage)
+  std::string mpsMemory;                 // with mps: the pinned device memory limit, "8GiB"
+  std::string user;
   std::string vramMib, cpus, memoryGib, minGpuMemoryGib;
   std::vector<std::string> models;
   std::string pool, topology;
@@ -87,11 +89,11 @@ struct SubmitFlags {
 Expected<rpc::v1::JobSpec> specFromFlags(const SubmitFlags& flags);
 
 // A jobs file: a YAML list of maps with the workload file's job keys (name, team, priority,
-// preemptible, class, tasks, gpus | mig | fraction, vram_mib, cpus, memory_gib, model,
-// min_gpu_memory_gib, pool, topology: {level, required}, runtime, checkpoint_interval,
-// held (or hold), pin: {gpus, nodes}, and how it runs on the cluster: command | script (the
-// script's text), work_dir, output, error, account, partition, time_limit). Errors, unknown keys
-// among them, name file:line:column.
+// preemptible, class, tasks, gpus | mig | fraction | mps: {threads, memory | memory_mib}, user,
+// vram_mib, cpus, memory_gib, model, min_gpu_memory_gib, pool, topology: {level, required},
+// runtime, checkpoint_interval, held (or hold), pin: {gpus, nodes}, and how it runs on the cluster:
+// command | script (the script's text), work_dir, output, error, account, partition, time_limit).
+// Errors, unknown keys among them, name file:line:column.
 Expected<std::vector<rpc::v1::JobSpec>> specsFromYaml(std::string_view text,
                                                       const std::string& fileName);
 Expected<std::vector<rpc::v1::JobSpec>> specsFromFile(const std::string& path);

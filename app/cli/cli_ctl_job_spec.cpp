@@ -105,6 +105,20 @@ Problem setFraction(v1::JobSpec& s, const std::string& v) {
   return std::nullopt;
 }
 
+Problem setMpsThreads(v1::JobSpec& s, const std::string& v) {
+  return wholeNumber(v, 1, 100, [&s](int64_t n) {
+    s.mutable_per_task()->set_mps_threads(static_cast<uint32_t>(n));
+  });
+}
+
+// The pinned limit is the request's GPU memory (vram_mib), as the API carries it.
+Problem setMpsMemory(v1::JobSpec& s, const std::string& v) {
+  const auto mib = parseMemoryMiB(v);
+  if (!mib) return "expected a size such as 512MiB, 8GiB or 8G, got '" + v + "'";
+  s.mutable_per_task()->set_vram_mib(*mib);
+  return std::nullopt;
+}
+
 Problem setVram(v1::JobSpec& s, const std::string& v) {
   return wholeNumber(v, 0, 10'000'000, [&s](int64_t n) { s.mutable_per_task()->set_vram_mib(n); });
 }
@@ -208,6 +222,8 @@ Status applyFlags(const SubmitFlags& f, v1::JobSpec& s) {
                                 {"--gpus", &f.gpus, setGpus},
                                 {"--mig", &f.mig, setMig},
                                 {"--fraction", &f.fraction, setFraction},
+                                {"--mps", &f.mps, setMpsThreads},
+                                {"--mps-memory", &f.mpsMemory, setMpsMemory},
                                 {"--vram-mib", &f.vramMib, setVram},
                                 {"--cpus", &f.cpus, setCpus},
                                 {"--memory-gib", &f.memoryGib, setMemoryGib},
@@ -239,19 +255,26 @@ bool SubmitFlags::any() const {
                                &command, &script,   &workDir,   &output,
                                &error,   &account,  &partition, &timeLimit})
     if (!s->empty()) return true;
-  return topologyRequired || held || !models.empty() || !pinGpus.empty() || !pinNodes.empty();
+  return !mps.empty() || !mpsMemory.empty() || !user.empty() || topologyRequired || held ||
+         !models.empty() || !pinGpus.empty() || !pinNodes.empty();
 }
 
 Expected<v1::JobSpec> specFromFlags(const SubmitFlags& f) {
   if (f.team.empty()) return Error{"--team is required", {}};
-  const int kinds = int(!f.gpus.empty()) + int(!f.mig.empty()) + int(!f.fraction.empty());
-  if (auto p = gpuKindProblem(kinds, "--gpus N, --mig PROFILE or --fraction F"))
+  const int kinds =
+      int(!f.gpus.empty()) + int(!f.mig.empty()) + int(!f.fraction.empty()) + int(!f.mps.empty());
+  if (auto p = gpuKindProblem(kinds, "--gpus N, --mig PROFILE, --fraction F or --mps PERCENT"))
     return Error{*p, {}};
+  if (f.mps.empty() != f.mpsMemory.empty())
+    return Error{f.mps.empty() ? "--mps-memory needs --mps PERCENT"
+                               : "--mps needs --mps-memory SIZE: MPS does not isolate GPU memory",
+                 {}};
   if (f.topologyRequired && f.topology.empty())
     return Error{"--topology-required needs --topology LEVEL", {}};
   v1::JobSpec s;
   s.set_name(f.name);
   s.set_team(f.team);
+  s.set_user(f.user);
   s.set_priority_class(f.priority);
   s.set_pool(f.pool);
   TESSERA_CHECK(applyFlags(f, s));
@@ -276,21 +299,14 @@ Expected<v1::JobSpec> specFromFlags(const SubmitFlags& f) {
 
 namespace {
 
-const std::set<std::string> kJobKeys{"name",      "team",
-                                     "priority",  "preemptible",
-                                     "class",     "tasks",
-                                     "gpus",      "mig",
-                                     "fraction",  "vram_mib",
-                                     "cpus",      "memory_gib",
-                                     "model",     "min_gpu_memory_gib",
-                                     "pool",      "topology",
-                                     "runtime",   "checkpoint_interval",
-                                     "held",      "hold",
-                                     "pin",       "command",
-                                     "script",    "work_dir",
-                                     "output",    "error",
-                                     "account",   "partition",
-                                     "time_limit"};
+const std::set<std::string> kJobKeys{"name",     "team",       "priority",  "preemptible",
+                                     "class",    "tasks",      "gpus",      "mig",
+                                     "fraction", "vram_mib",   "mps",       "user",
+                                     "cpus",     "memory_gib", "model",     "min_gpu_memory_gib",
+                                     "pool",     "topology",   "runtime",   "checkpoint_interval",
+                                     "held",     "hold",       "pin",       "command",
+                                     "script",   "work_dir",   "output",    "error",
+                                     "account",  "partition",  "time_limit"};
 
 const std::pair<const char*, Setter> kScalarKeys[] = {{"class", setClass},
                                                       {"tasks", setTasks},
@@ -354,6 +370,19 @@ Status readFraction(const YamlField& f, v1::JobSpec& s) {
   return okStatus();
 }
 
+// The workload file's `mps: {threads: 25, memory: 8GiB}` (or memory_mib: 8192).
+Status readMps(const YamlField& f, v1::JobSpec& s) {
+  TESSERA_CHECK(f.onlyKeys({"threads", "memory", "memory_mib"}));
+  TESSERA_TRY(threads, f.require("threads"));
+  TESSERA_CHECK(applyScalar(threads, s, setMpsThreads));
+  if (f.has("memory") == f.has("memory_mib"))
+    return f.error("give the pinned device memory limit as memory: or memory_mib: (exactly one)");
+  if (f.has("memory")) return applyScalar(f.child("memory"), s, setMpsMemory);
+  TESSERA_TRY(mib, f.intAt("memory_mib", 1, 10'000'000));
+  s.mutable_per_task()->set_vram_mib(mib);
+  return okStatus();
+}
+
 // `topology: {level: nvlink-domain, required: true}`, or just the level.
 Status readTopology(const YamlField& f, v1::JobSpec& s) {
   if (f.isScalar()) return applyScalar(f, s, setTopology);
@@ -383,6 +412,7 @@ Status readTexts(const YamlField& f, v1::JobSpec& s) {
   TESSERA_CHECK(optionalText(f, "name", [&s](const std::string& v) { s.set_name(v); }));
   TESSERA_CHECK(
       optionalText(f, "priority", [&s](const std::string& v) { s.set_priority_class(v); }));
+  TESSERA_CHECK(optionalText(f, "user", [&s](const std::string& v) { s.set_user(v); }));
   TESSERA_CHECK(optionalText(f, "pool", [&s](const std::string& v) { s.set_pool(v); }));
   if (f.has("model")) {
     TESSERA_TRY(models, stringList(f.child("model")));
@@ -400,13 +430,15 @@ Status readFlags(const YamlField& f, v1::JobSpec& s) {
 
 Expected<v1::JobSpec> readJob(const YamlField& f) {
   TESSERA_CHECK(f.onlyKeys(kJobKeys));
-  const int kinds = int(f.has("gpus")) + int(f.has("mig")) + int(f.has("fraction"));
-  if (auto p = gpuKindProblem(kinds, "gpus:, mig: or fraction:")) return f.error(*p);
+  const int kinds =
+      int(f.has("gpus")) + int(f.has("mig")) + int(f.has("fraction")) + int(f.has("mps"));
+  if (auto p = gpuKindProblem(kinds, "gpus:, mig:, fraction: or mps:")) return f.error(*p);
   v1::JobSpec s;
   TESSERA_CHECK(readTexts(f, s));
   for (const auto& [key, set] : kScalarKeys)
     if (f.has(key)) TESSERA_CHECK(applyScalar(f.child(key), s, set));
   if (f.has("fraction")) TESSERA_CHECK(readFraction(f.child("fraction"), s));
+  if (f.has("mps")) TESSERA_CHECK(readMps(f.child("mps"), s));
   if (f.has("topology")) TESSERA_CHECK(readTopology(f.child("topology"), s));
   if (f.has("pin")) TESSERA_CHECK(readPin(f.child("pin"), s));
   TESSERA_CHECK(readFlags(f, s));

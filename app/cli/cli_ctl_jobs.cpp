@@ -25,6 +25,9 @@ std::string requestText(const v1::JobSpec& s) {
     case v1::GpuRequest::kMilli:
       per = std::to_string(s.per_task().milli()) + "m";
       break;
+    case v1::GpuRequest::kMpsThreads:
+      per = "mps" + std::to_string(s.per_task().mps_threads()) + "%";
+      break;
     case v1::GpuRequest::KIND_NOT_SET:
       per = "-";
       break;
@@ -263,6 +266,15 @@ void addJobFlags(CLI::App* s, SubmitFlags& f) {
   s->add_option("--mig", f.mig, "One MIG instance per task, like 3g.40gb")->type_name("PROFILE");
   s->add_option("--fraction", f.fraction, "Share of one time-sliced GPU per task, like 0.25")
       ->type_name("F");
+  s->add_option("--mps", f.mps,
+                "An MPS client per task with this active-thread percentage, 1-100 (needs "
+                "--mps-memory)")
+      ->type_name("PERCENT");
+  s->add_option("--mps-memory", f.mpsMemory,
+                "The MPS client's pinned device memory limit, like 8GiB or 512MiB")
+      ->type_name("SIZE");
+  s->add_option("--user", f.user, "Who submits the job (MPS servers may share by user)")
+      ->type_name("NAME");
   s->add_option("--vram-mib", f.vramMib, "GPU memory each task needs, MiB")->type_name("N");
   s->add_option("--cpus", f.cpus, "CPUs per task")->type_name("N");
   s->add_option("--memory-gib", f.memoryGib, "Host memory per task, GiB")->type_name("N");

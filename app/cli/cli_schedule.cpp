@@ -33,6 +33,9 @@ std::string requestText(const Job& j) {
     case GpuRequest::Kind::Fraction:
       per = std::to_string(j.perTask.milli) + "m GPU";
       break;
+    case GpuRequest::Kind::Mps:
+      per = "MPS " + std::to_string(j.perTask.mpsThreads) + "%";
+      break;
     case GpuRequest::Kind::None:
       per = "-";
       break;

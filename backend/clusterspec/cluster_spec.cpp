@@ -227,10 +227,22 @@ class SpecReader {
   }
 
   Expected<GpuSharing> readSharing(const YamlField& f, const GpuModel& model) {
-    TESSERA_CHECK(f.onlyKeys({"mig", "timeslice", "exclusive"}));
-    if (f.size() != 1)
-      return f.error("give exactly one of mig: LAYOUT, timeslice: N, exclusive: true");
+    TESSERA_CHECK(f.onlyKeys({"mig", "timeslice", "exclusive", "mps"}));
+    // MPS may run alone or inside MIG instances (one server per instance), nowhere else.
+    const bool migAndMps = f.size() == 2 && f.has("mig") && f.has("mps");
+    if (f.size() != 1 && !migAndMps)
+      return f.error(
+          "give exactly one of mig: LAYOUT, timeslice: N, mps: {...}, exclusive: true "
+          "(or mig: with mps: for MPS inside the MIG instances)");
     GpuSharing s;
+    if (f.has("mps")) {
+      TESSERA_TRY(mps, readMps(f.child("mps"), model));
+      s.mps = mps;
+      if (!migAndMps) {
+        s.mode = SharingMode::Mps;
+        return s;
+      }
+    }
     if (f.has("timeslice")) {
       TESSERA_TRY(n, f.child("timeslice").asInt(1, 64));
       s.mode = SharingMode::TimeSliced;
@@ -254,6 +266,40 @@ class SpecReader {
     s.mode = SharingMode::Mig;
     s.mig = placed;
     return s;
+  }
+
+  // `mps: {co_location: team | user | any, thread_budget: N}`; `mps: true` takes the defaults.
+  static Expected<MpsPolicy> readMps(const YamlField& f, const GpuModel& model) {
+    if (model.mpsMaxClients <= 0)
+      return f.error("GPU model " + model.id + " has no MPS client limit in the catalog (" +
+                     model.architecture + " architecture); give the model mps_max_clients");
+    MpsPolicy p;
+    p.enabled = true;
+    if (f.isScalar()) {
+      TESSERA_TRY(on, f.asBool());
+      if (!on) return f.error("mps: false means nothing; leave mps: out");
+      return p;
+    }
+    TESSERA_CHECK(f.onlyKeys({"co_location", "thread_budget"}));
+    if (f.has("co_location")) {
+      TESSERA_TRY(v, f.stringAt("co_location"));
+      if (v == "team")
+        p.coLocation = MpsCoLocation::Team;
+      else if (v == "user")
+        p.coLocation = MpsCoLocation::User;
+      else if (v == "any")
+        p.coLocation = MpsCoLocation::Any;
+      else
+        return f.child("co_location")
+            .error("co_location must be team, user or any, got '" + v + "'");
+    }
+    if (f.has("thread_budget")) {
+      // Above 100 the clients' active-thread percentages oversubscribe the SMs, as MPS allows;
+      // more than 100 % per client the server could never hand out.
+      TESSERA_TRY(n, f.intAt("thread_budget", 100, 100 * model.mpsMaxClients));
+      p.threadBudget = n;
+    }
+    return p;
   }
 
   // Instances written without "@start" are placed by the planner, like nvidia-smi would.

@@ -107,16 +107,24 @@ void writeFabric(std::ostringstream& out, const Cluster& c) {
   }
 }
 
+std::string mpsText(const MpsPolicy& p) {
+  return std::string("mps: {co_location: ") + mpsCoLocationName(p.coLocation) +
+         ", thread_budget: " + std::to_string(p.threadBudget) + "}";
+}
+
 void writeGpus(std::ostringstream& out, const Cluster& c, const Node& n) {
   std::vector<std::string> lines;
   for (int i = 0; i < n.gpuCount(); ++i) {
     const Gpu& g = c.gpu(n.firstGpu + static_cast<GpuId>(i));
     const std::string key = "      \"" + std::to_string(i) + "\": ";
+    const std::string mps = g.sharing.runsMps() ? mpsText(g.sharing.mps) : "";
     if (g.sharing.mode == SharingMode::Mig)
       lines.push_back(key + "{mig: " + quoted(formatMigLayout(c.modelOf(g.id), g.sharing.mig)) +
-                      "}");
+                      (mps.empty() ? "" : ", " + mps) + "}");
     else if (g.sharing.mode == SharingMode::TimeSliced)
       lines.push_back(key + "{timeslice: " + std::to_string(g.sharing.replicas) + "}");
+    else if (g.sharing.mode == SharingMode::Mps)
+      lines.push_back(key + "{" + mps + "}");
   }
   if (lines.empty()) return;
   out << "    gpus:\n";

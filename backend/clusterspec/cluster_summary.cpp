@@ -62,7 +62,10 @@ void countSharing(const Cluster& c, ClusterSummary& s) {
         ++s.timeSlicedGpus;
         s.timeSliceReplicas += g.sharing.replicas;
         break;
+      case SharingMode::Mps:
+        break;
     }
+    if (g.sharing.runsMps()) ++s.mpsGpus;
   }
   for (auto& [key, n] : layouts) s.migLayouts.push_back({key.first, key.second, n});
   std::stable_sort(s.migLayouts.begin(), s.migLayouts.end(),
@@ -113,7 +116,10 @@ std::string formatSummary(const ClusterSummary& s) {
     out << "    " << d.domains << " x " << d.kind << " of " << d.gpusEach << " GPUs\n";
   out << "  Sharing: " << s.exclusiveGpus << " exclusive, " << s.migGpus << " MIG ("
       << s.migInstances << " GPU instances), " << s.timeSlicedGpus << " time-sliced ("
-      << s.timeSliceReplicas << " replicas)\n";
+      << s.timeSliceReplicas << " replicas)";
+  // Only where MPS runs, so summaries of clusters without it read as before.
+  if (s.mpsGpus > 0) out << ", " << s.mpsGpus << " MPS";
+  out << "\n";
   if (!s.migLayouts.empty()) {
     out << "  MIG layouts:\n";
     for (const auto& l : s.migLayouts)
@@ -145,7 +151,8 @@ std::string summaryJson(const ClusterSummary& s) {
                   {"mig_gpus", s.migGpus},
                   {"mig_instances", s.migInstances},
                   {"time_sliced_gpus", s.timeSlicedGpus},
-                  {"time_slice_replicas", s.timeSliceReplicas}};
+                  {"time_slice_replicas", s.timeSliceReplicas},
+                  {"mps_gpus", s.mpsGpus}};
   for (const auto& l : s.migLayouts)
     j["mig_layouts"].push_back({{"model", l.model}, {"layout", l.layout}, {"gpus", l.gpus}});
   return j.dump(2) + "\n";

@@ -42,6 +42,7 @@ struct ClusterSummary {
   std::vector<LeafInfo> leafs;
   std::vector<DomainKindCount> nvlinkDomains;  // grouped by kind and size
   int exclusiveGpus = 0, migGpus = 0, migInstances = 0, timeSlicedGpus = 0, timeSliceReplicas = 0;
+  int mpsGpus = 0;                      // GPUs running MPS, alone or inside their MIG instances
   std::vector<LayoutCount> migLayouts;  // most GPUs first
 };
 

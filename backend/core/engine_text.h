@@ -51,6 +51,8 @@ inline constexpr const char* kRejectGpus = TESSERA_TEXT("not enough free GPUs");
 inline constexpr const char* kRejectNoMigGpu = TESSERA_TEXT("no MIG GPU with the profile");
 inline constexpr const char* kRejectNoMigSlot = TESSERA_TEXT("no free MIG slot for the profile");
 inline constexpr const char* kRejectShare = TESSERA_TEXT("no GPU share left");
+inline constexpr const char* kRejectNoMpsGpu = TESSERA_TEXT("no GPU runs MPS");
+inline constexpr const char* kRejectMps = TESSERA_TEXT("no MPS server with room");
 inline constexpr const char* kRejectCpu = TESSERA_TEXT("not enough free CPUs");
 inline constexpr const char* kRejectHostMemory = TESSERA_TEXT("not enough free memory");
 inline constexpr const char* kRejectReserved = TESSERA_TEXT("GPUs reserved");
@@ -76,6 +78,27 @@ inline constexpr const char* kNoNodeHosts = TESSERA_TEXT("no node can host a tas
 inline constexpr const char* kTasksOfGpus = TESSERA_TEXT("tasks of %1 GPUs");
 inline constexpr const char* kTasksOfMig = TESSERA_TEXT("tasks of one %1 instance");
 inline constexpr const char* kTasksOfMilli = TESSERA_TEXT("tasks of %1 milli-GPU");
+inline constexpr const char* kTasksOfMps = TESSERA_TEXT("MPS tasks of %1 % active threads");
+
+// ---- why an MPS server refuses a client (%1 = the GPU, "pod-a-02/3" or "pod-a-02/3 3g.40gb@4")
+inline constexpr const char* kMpsOtherTeam =
+    TESSERA_TEXT("GPU %1 runs MPS clients of team %2; team %3 may not share it");
+inline constexpr const char* kMpsOtherUser =
+    TESSERA_TEXT("GPU %1 runs MPS clients of user %2; user %3 may not share it");
+inline constexpr const char* kMpsUnknownUser =
+    TESSERA_TEXT("GPU %1 shares MPS by user, and the job names no user");
+inline constexpr const char* kMpsClientLimit =
+    TESSERA_TEXT("GPU %1 has all %2 MPS clients its architecture allows");
+inline constexpr const char* kMpsThreadsLeft =
+    TESSERA_TEXT("GPU %1 has %2 % of its MPS active threads left; the task asks %3 %");
+inline constexpr const char* kMpsMemoryLeft = TESSERA_TEXT(
+    "the MPS memory limit does not fit: GPU %1 has %2 MiB unpinned; the task pins %3 MiB");
+inline constexpr const char* kMpsNotRunning = TESSERA_TEXT("GPU %1 does not run MPS");
+inline constexpr const char* kMpsNodeNotUp = TESSERA_TEXT("GPU %1 is on a node that is not up");
+inline constexpr const char* kMpsAlreadyThere =
+    TESSERA_TEXT("the job already has a client on GPU %1");
+inline constexpr const char* kMpsNoGpu =
+    TESSERA_TEXT("no GPU runs MPS in the job's pool and models");
 inline constexpr const char* kTasks = TESSERA_TEXT("tasks");
 inline constexpr const char* kGangRoom =
     TESSERA_TEXT("the gang needs %1 %2; the cluster has room for %3 (%4)");
@@ -172,6 +195,10 @@ inline constexpr const char* kDidUndrain = TESSERA_TEXT("node %1 back in service
 inline constexpr const char* kLaunchBoth =
     TESSERA_TEXT("give a command or a batch script, not both");
 inline constexpr const char* kNegativeTimeLimit = TESSERA_TEXT("the time limit cannot be negative");
+inline constexpr const char* kMpsThreadsRange =
+    TESSERA_TEXT("an MPS active-thread percentage is 1 to 100, not %1");
+inline constexpr const char* kMpsMemoryNeeded = TESSERA_TEXT(
+    "an MPS request needs a pinned device memory limit: MPS does not isolate GPU memory");
 inline constexpr const char* kDidUndrainStillOut =
     TESSERA_TEXT("node %1 undrained, but still out: %2");
 inline constexpr const char* kDidQuota =

@@ -76,7 +76,8 @@ std::optional<ExternalJob> SlurmExecutor::job(JobId id) const {
 Status SlurmExecutor::admit(const Job& job) const {
   if (job.launch.empty())
     return launchError("a job needs a command or a batch script to run on Slurm", "launch.command");
-  if (job.perTask.kind == GpuRequest::Kind::Fraction)
+  // Shares and MPS clients have no Slurm mapping yet (gres/shard and gres/mps are to come).
+  if (job.perTask.kind == GpuRequest::Kind::Fraction || job.perTask.kind == GpuRequest::Kind::Mps)
     return launchError(
         "Slurm cannot share a GPU between jobs here: ask for whole GPUs or a MIG profile",
         "per_task");
@@ -151,7 +152,8 @@ JobIntent SlurmExecutor::intentOf(const Engine& engine, const JobRecord& r) cons
   }
   i.submit = submitRequest(engine, r.job);
   if (config_.exactGpus && i.submit && r.job.perTask.kind != GpuRequest::Kind::None &&
-      r.job.perTask.kind != GpuRequest::Kind::Fraction) {
+      r.job.perTask.kind != GpuRequest::Kind::Fraction &&
+      r.job.perTask.kind != GpuRequest::Kind::Mps) {
     i.submitWhenPlaced = true;
     if (i.want == JobIntent::Want::Placed) askForDevices(engine, r, *i.submit);
   }

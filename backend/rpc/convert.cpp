@@ -108,8 +108,17 @@ Status checkRequest(const v1::GpuRequest& r, const std::string& field, Job& job)
       job.perTask.kind = GpuRequest::Kind::Fraction;
       job.perTask.milli = static_cast<int>(r.milli());
       break;
+    case v1::GpuRequest::kMpsThreads:
+      if (r.mps_threads() < 1 || r.mps_threads() > 100)
+        return fieldError(field + ".mps_threads", "must be between 1 and 100");
+      if (r.vram_mib() < 1)
+        return fieldError(field + ".vram_mib",
+                          "an MPS request needs its pinned device memory limit (MiB)");
+      job.perTask.kind = GpuRequest::Kind::Mps;
+      job.perTask.mpsThreads = static_cast<int>(r.mps_threads());
+      break;
     default:
-      return fieldError(field, "give one of gpus, mig_profile or milli");
+      return fieldError(field, "give one of gpus, mig_profile, milli or mps_threads");
   }
   if (r.vram_mib() < 0) return fieldError(field + ".vram_mib", "must not be negative");
   job.perTask.vramMiB = r.vram_mib();
@@ -134,6 +143,7 @@ Expected<Job> jobFromProto(const v1::JobSpec& s, const std::string& field,
   job.name = s.name();
   if (s.team().empty()) return fieldError(field + ".team", "is required");
   job.team = s.team();
+  job.user = s.user();
   job.priorityClass = s.priority_class();
   const PriorityClass* cls = nullptr;
   for (const auto& c : classes)
@@ -186,6 +196,7 @@ v1::JobSpec jobSpecToProto(const Job& job) {
   v1::JobSpec s;
   s.set_name(job.name);
   s.set_team(job.team);
+  s.set_user(job.user);
   s.set_priority_class(job.priorityClass);
   s.set_preemptible(job.preemptible);
   s.set_workload_class(classToProto(job.workloadClass));
@@ -200,6 +211,9 @@ v1::JobSpec jobSpecToProto(const Job& job) {
       break;
     case GpuRequest::Kind::Fraction:
       r->set_milli(static_cast<uint32_t>(job.perTask.milli));
+      break;
+    case GpuRequest::Kind::Mps:
+      r->set_mps_threads(static_cast<uint32_t>(job.perTask.mpsThreads));
       break;
     case GpuRequest::Kind::None:
       break;

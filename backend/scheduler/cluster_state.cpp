@@ -98,6 +98,8 @@ Expected<int> ClusterState::takeMigInstance(GpuId id, int profile, JobId job, bo
   const Gpu& g = cluster_->gpu(id);
   const GpuModel& model = cluster_->modelOf(id);
   if (g.sharing.mode != SharingMode::Mig || !model.mig) return Error{"GPU is not in MIG mode", {}};
+  if (!g.sharing.offersMigInstances())
+    return Error{"the GPU's MIG instances run MPS servers, for MPS clients only", {}};
   if (nodeStates_[g.node] != NodeState::Up) return Error{"node is not up", {}};
   if (profile < 0 || profile >= static_cast<int>(model.mig->profiles.size()))
     return Error{"no such MIG profile on " + model.id, {}};
@@ -131,6 +133,15 @@ Status ClusterState::checkMigLayout(GpuId id, const MigLayout& layout) const {
   return okStatus();
 }
 
+namespace {
+// The index of the instance starting at memory slice `start`, or -1.
+int instanceAt(const MigLayout& layout, int start) {
+  for (int k = 0; k < layout.size(); ++k)
+    if (layout[k].start == start) return k;
+  return -1;
+}
+}  // namespace
+
 Status ClusterState::setMigLayout(GpuId id, const MigLayout& layout) {
   TESSERA_CHECK(checkMigLayout(id, layout));
   GpuOccupancy& o = gpus_[id];
@@ -144,6 +155,13 @@ Status ClusterState::setMigLayout(GpuId id, const MigLayout& layout) {
         found = k;
     if (found < 0) return Error::of(phrase(text::kMigSliceBusy, o.layout[i].start));
     owners[static_cast<size_t>(found)] = owner;
+  }
+  // MPS clients keep their instance too: a server cannot move under its clients.
+  for (const auto& c : o.mpsClients) {
+    const int was = instanceAt(o.layout, c.instanceStart);
+    const int now = instanceAt(layout, c.instanceStart);
+    if (was >= 0 && (now < 0 || layout[now].profile != o.layout[was].profile))
+      return Error::of(phrase(text::kMigSliceBusy, c.instanceStart));
   }
   o.layout = layout;
   o.instanceOwner = owners;

@@ -15,6 +15,7 @@
 
 #include "core/expected.h"
 #include "core/ids.h"
+#include "core/text.h"
 #include "topology/cluster.h"
 
 namespace tessera {
@@ -27,11 +28,55 @@ struct GpuShare {
   friend bool operator==(const GpuShare&, const GpuShare&) = default;
 };
 
+// A client of an MPS server: the job's active-thread percentage and pinned memory limit, and
+// whose it is (the server's co-location policy compares teams or users).
+struct MpsClient {
+  JobId job = kNoJob;
+  int threads = 0;         // active-thread percentage
+  int64_t memoryMiB = 0;   // pinned device memory limit
+  int instanceStart = -1;  // MIG GPUs: the instance whose server it joined; -1 = the GPU's own
+  std::string team;
+  std::string user;
+  friend bool operator==(const MpsClient&, const MpsClient&) = default;
+};
+
+// What a job asks of an MPS server for one task.
+struct MpsAsk {
+  JobId job = kNoJob;
+  int threads = 0;
+  int64_t memoryMiB = 0;
+  std::string team;
+  std::string user;
+};
+
+// Why no MPS server of a GPU takes a client, in the order the checks run: a later reason means
+// the client got further (explanations name the furthest).
+enum class MpsRefusal : uint8_t {
+  None,
+  NotMps,
+  NodeNotUp,
+  AlreadyThere,
+  CoLocation,
+  ClientLimit,
+  Threads,
+  Memory
+};
+
+// The server a client would join (a MIG instance's start slice, -1 = the GPU's own server), or
+// the refusal and its sentence ("GPU pod-a-02/3 runs MPS clients of team search; ...").
+struct MpsFit {
+  MpsRefusal refusal = MpsRefusal::None;
+  int instanceStart = -1;
+  Text why;
+  [[nodiscard]] bool ok() const { return refusal == MpsRefusal::None; }
+};
+
 struct GpuOccupancy {
   JobId wholeOwner = kNoJob;                            // exclusive use of the whole GPU
   MigLayout layout;                                     // current GPU instances (MIG mode)
   std::array<JobId, kMaxMemorySlices> instanceOwner{};  // owner per layout index
   std::vector<GpuShare> shares;                         // fractional users (time-sliced mode)
+  std::vector<MpsClient> mpsClients;                    // MPS clients, in arrival order
   int milliUsed = 0;
   int64_t vramUsedMiB = 0;
 
@@ -111,6 +156,13 @@ class ClusterState {
   // Instances of `profile` on the GPU that nobody holds.
   [[nodiscard]] int idleMigInstances(GpuId id, int profile) const;
   void releaseShare(GpuId id, JobId job);
+  // MPS (cluster_state_mps.cpp). The fullest server of the GPU that takes the client (packing),
+  // or why none does; `instanceStart` >= -1 asks for that server only (restoring a placement).
+  [[nodiscard]] MpsFit mpsFit(GpuId id, const MpsAsk& ask, int instanceStart = kAnyMpsServer) const;
+  // Joins the server mpsFit picks; returns its instance start (-1 = the GPU's own server).
+  Expected<int> takeMps(GpuId id, const MpsAsk& ask, int instanceStart = kAnyMpsServer);
+  void releaseMps(GpuId id, JobId job);
+  static constexpr int kAnyMpsServer = -2;
   // Replaces a MIG GPU's layout (a repartition). Instances someone holds must stay at the same
   // profile and start and keep their owner; the new layout must pass MIG validation.
   Status setMigLayout(GpuId id, const MigLayout& layout);

@@ -289,6 +289,7 @@ YAML::Node jobToYamlNode(const Job& j) {
   n["id"] = j.id;
   n["name"] = j.name;
   n["team"] = j.team;
+  if (!j.user.empty()) n["user"] = j.user;
   n["priority"] = j.priorityClass;
   n["preemptible"] = j.preemptible;
   n["class"] = workloadClassName(j.workloadClass);
@@ -305,6 +306,13 @@ YAML::Node jobToYamlNode(const Job& j) {
       fr["milli"] = j.perTask.milli;
       if (j.perTask.vramMiB > 0) fr["vram_mib"] = j.perTask.vramMiB;
       n["fraction"] = fr;
+      break;
+    }
+    case GpuRequest::Kind::Mps: {
+      YAML::Node mps = flowMap();
+      mps["threads"] = j.perTask.mpsThreads;
+      mps["memory_mib"] = j.perTask.vramMiB;
+      n["mps"] = mps;
       break;
     }
     case GpuRequest::Kind::None:

@@ -129,6 +129,10 @@ std::string shapeOf(const Job& job) {
     << '|' << job.memoryMiBPerTask << '|' << job.model.minMemoryMiB << '|' << job.pool << '|'
     << int(job.topology.level) << job.topology.required;
   for (const auto& m : job.model.models) k << ',' << m;
+  // An MPS server takes or refuses a client by its team or user (co-location), so for MPS they
+  // are part of what the job asks.
+  if (job.perTask.kind == GpuRequest::Kind::Mps)
+    k << "|mps" << job.perTask.mpsThreads << '|' << job.team << '|' << job.user;
   return k.str();
 }
 
@@ -789,6 +793,13 @@ Status Engine::takeRestored(Transaction& tx, const JobRecord& job, const Restore
     case GpuRequest::Kind::Fraction:
       if (task.gpus.size() != 1) return Error{where + "a fractional task needs one GPU", {}};
       TESSERA_CHECK(tx.takeShare(task.gpus[0], j.id, j.perTask.milli, j.perTask.vramMiB));
+      break;
+    case GpuRequest::Kind::Mps:
+      if (task.gpus.size() != 1) return Error{where + "an MPS task needs one GPU", {}};
+      // migStart names the MIG instance whose server the client joined (-1: any, which on a
+      // GPU running MPS itself is its only server).
+      TESSERA_CHECK(tx.takeMps(task.gpus[0], mpsAsk(j),
+                               task.migStart >= 0 ? task.migStart : ClusterState::kAnyMpsServer));
       break;
     case GpuRequest::Kind::None:
       break;
@@ -1453,6 +1464,7 @@ std::vector<std::string> Engine::invariantViolations() const {
       if (o.instanceOwner[static_cast<size_t>(i)] != kNoJob)
         ++gpusHeld[o.instanceOwner[static_cast<size_t>(i)]];
     for (const auto& s : o.shares) ++gpusHeld[s.job];
+    for (const auto& c : o.mpsClients) ++gpusHeld[c.job];
   }
   QuotaBook recount(quotas_.teams());
   for (const auto& j : jobs_) {

@@ -129,7 +129,7 @@ std::optional<Counterfactual> repartition(const Engine& e, const JobRecord& j) {
     if (!m.mig || m.mig->profileIndex(job.perTask.migProfile) < 0) continue;
     for (int i = 0; i < n.gpuCount() && examined < 512; ++i) {
       const GpuId g = n.firstGpu + static_cast<GpuId>(i);
-      if (c.gpu(g).sharing.mode != SharingMode::Mig) continue;
+      if (!c.gpu(g).sharing.offersMigInstances()) continue;
       ++examined;
       const GpuOccupancy& o = s.gpu(g);
       MigLayout current = o.layout;

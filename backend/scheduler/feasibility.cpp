@@ -62,7 +62,7 @@ Status checkMigProfile(const Cluster& c, const Job& job) {
     if (!nodeEligible(job, n) || !model.mig) continue;
     bool migMode = false;
     for (int i = 0; i < n.gpuCount(); ++i)
-      migMode |= c.gpu(n.firstGpu + static_cast<GpuId>(i)).sharing.mode == SharingMode::Mig;
+      migMode |= c.gpu(n.firstGpu + static_cast<GpuId>(i)).sharing.offersMigInstances();
     if (!migMode) continue;
     anyMigGpu = true;
     if (model.mig->profileIndex(job.perTask.migProfile) >= 0) return okStatus();
@@ -155,7 +155,7 @@ ClusterState& FeasibilityCheck::emptyState(const std::shared_ptr<const Cluster>&
   for (const Node& n : c.nodes()) empty_->setNodeState(n.id, NodeState::Up);
   // Unpartitioned, so any profile of the model may be created (an operator can repartition).
   for (const Gpu& g : c.gpus())
-    if (g.sharing.mode == SharingMode::Mig) (void)empty_->setMigLayout(g.id, MigLayout{});
+    if (g.sharing.offersMigInstances()) (void)empty_->setMigLayout(g.id, MigLayout{});
   return *empty_;
 }
 

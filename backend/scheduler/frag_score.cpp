@@ -24,6 +24,7 @@ int32_t freeMilli(const ClusterState& state, GpuId g) {
     case SharingMode::TimeSliced:
       return std::max(0, frag::kMilliPerGpu - state.gpu(g).milliUsed);
     case SharingMode::Mig:
+    case SharingMode::Mps:
       break;
   }
   return 0;

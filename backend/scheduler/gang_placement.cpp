@@ -176,7 +176,7 @@ std::optional<GpuId> migGpu(const ClusterState& state, const Job& job, NodeId n,
                                        0};  // (needs creation, fragmentation after, free slices)
   for (int i = 0; i < node.gpuCount(); ++i) {
     const GpuId g = node.firstGpu + static_cast<GpuId>(i);
-    if (state.cluster().gpu(g).sharing.mode != SharingMode::Mig || !gateAllows(gate, g)) continue;
+    if (!state.cluster().gpu(g).sharing.offersMigInstances() || !gateAllows(gate, g)) continue;
     const GpuOccupancy& o = state.gpu(g);
     const int freeSlices =
         m.mig->memorySlices - std::popcount(static_cast<unsigned>(o.layout.occupiedMask(*m.mig)));
@@ -210,6 +210,23 @@ std::optional<GpuId> shareGpu(const ClusterState& state, const Job& job, NodeId 
   return best;
 }
 
+// MPS: the GPU whose fitting server is fullest (packing, as for shares).
+std::optional<GpuId> mpsGpu(const ClusterState& state, const Job& job, NodeId n,
+                            const GpuGate* gate) {
+  const Node& node = state.cluster().node(n);
+  const MpsAsk ask = mpsAsk(job);
+  std::optional<GpuId> best;
+  int bestThreads = -1;
+  for (int i = 0; i < node.gpuCount(); ++i) {
+    const GpuId g = node.firstGpu + static_cast<GpuId>(i);
+    if (!gateAllows(gate, g) || !state.mpsFit(g, ask).ok()) continue;
+    int threads = 0;
+    for (const auto& c : state.gpu(g).mpsClients) threads += c.threads;
+    if (threads > bestThreads) best = g, bestThreads = threads;
+  }
+  return best;
+}
+
 // One task of `job` on `node`, inside `tx`; nullopt (with partial takes left for the caller's
 // rollback) when it does not fit after all.
 std::optional<TaskAssignment> takeTask(Transaction& tx, const ClusterState& state, const Job& job,
@@ -239,6 +256,15 @@ std::optional<TaskAssignment> takeTask(Transaction& tx, const ClusterState& stat
       task.gpus = {*g};
       break;
     }
+    case GpuRequest::Kind::Mps: {
+      const auto g = mpsGpu(state, job, node, gate);
+      if (!g) return std::nullopt;
+      const auto start = tx.takeMps(*g, mpsAsk(job));
+      if (!start) return std::nullopt;
+      task.gpus = {*g};
+      task.migStart = *start;
+      break;
+    }
     case GpuRequest::Kind::None:
       break;
   }
@@ -265,6 +291,29 @@ std::optional<GangPlacement> takeIn(Transaction& tx, const ClusterState& state, 
   return placement;
 }
 
+// The MPS refusal behind "no node can host a task": of the servers on nodes of the job's pool
+// and models, the one the client got furthest with (a co-location refusal says more than a
+// full server elsewhere); nothing when some server would take it (the node failed on CPUs,
+// memory or a reservation, which the node counts already say).
+std::optional<Text> mpsRefusalDetail(const ClusterState& state, const Job& job) {
+  const MpsAsk ask = mpsAsk(job);
+  MpsFit furthest;
+  bool anyMps = false;
+  for (const Node& n : state.cluster().nodes()) {
+    if (!nodeEligible(job, n)) continue;
+    for (int i = 0; i < n.gpuCount(); ++i) {
+      const GpuId g = n.firstGpu + static_cast<GpuId>(i);
+      if (!state.cluster().gpu(g).sharing.runsMps()) continue;
+      anyMps = true;
+      MpsFit fit = state.mpsFit(g, ask);
+      if (fit.ok()) return std::nullopt;
+      if (fit.refusal > furthest.refusal) furthest = std::move(fit);
+    }
+  }
+  if (!anyMps) return phrase(text::kMpsNoGpu);
+  return furthest.why;
+}
+
 Text taskWords(const Job& job) {
   switch (job.perTask.kind) {
     case GpuRequest::Kind::Whole:
@@ -273,6 +322,8 @@ Text taskWords(const Job& job) {
       return phrase(text::kTasksOfMig, job.perTask.migProfile);
     case GpuRequest::Kind::Fraction:
       return phrase(text::kTasksOfMilli, job.perTask.milli);
+    case GpuRequest::Kind::Mps:
+      return phrase(text::kTasksOfMps, job.perTask.mpsThreads);
     case GpuRequest::Kind::None:
       break;
   }
@@ -376,7 +427,11 @@ GangResult placeGang(Transaction& tx, const ClusterState& state, const Job& job,
   }
   result.filter = filterNodes(state, job, options.gate);
   if (result.filter.fits.empty()) {
-    result.reason = phrase(text::kNoNodeHosts, result.filter.summary());
+    Text summary = result.filter.summary();
+    if (job.perTask.kind == GpuRequest::Kind::Mps)
+      if (auto detail = mpsRefusalDetail(state, job))
+        summary = phrase(text::kClauses, std::move(summary), std::move(*detail));
+    result.reason = phrase(text::kNoNodeHosts, std::move(summary));
     return result;
   }
   int total = 0;

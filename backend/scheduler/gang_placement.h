@@ -18,7 +18,9 @@ namespace tessera {
 struct TaskAssignment {
   NodeId node = 0;
   std::vector<GpuId> gpus;
-  int migStart = -1;  // MIG tasks: the first memory slice of the instance it holds
+  // MIG tasks: the first memory slice of the instance it holds; MPS tasks: that of the MIG
+  // instance whose MPS server the client joined (-1 = the GPU's own server).
+  int migStart = -1;
 };
 
 struct GangPlacement {

@@ -25,6 +25,10 @@ const char* nodeRejectText(NodeReject r) {
       return text::kRejectNoMigSlot;
     case NodeReject::NoGpuShare:
       return text::kRejectShare;
+    case NodeReject::NoMpsGpu:
+      return text::kRejectNoMpsGpu;
+    case NodeReject::NoMpsRoom:
+      return text::kRejectMps;
     case NodeReject::NotEnoughCpu:
       return text::kRejectCpu;
     case NodeReject::NotEnoughMemory:
@@ -63,7 +67,7 @@ namespace {
 bool offersMigProfile(const ClusterState& state, const Node& n, const std::string& profileName) {
   if (!n.gpuModel().mig || n.gpuModel().mig->profileIndex(profileName) < 0) return false;
   for (int i = 0; i < n.gpuCount(); ++i)
-    if (state.cluster().gpu(n.firstGpu + static_cast<GpuId>(i)).sharing.mode == SharingMode::Mig)
+    if (state.cluster().gpu(n.firstGpu + static_cast<GpuId>(i)).sharing.offersMigInstances())
       return true;
   return false;
 }
@@ -79,7 +83,7 @@ int migTasks(const ClusterState& state, const Node& n, const std::string& profil
   int tasks = 0;
   for (int i = 0; i < n.gpuCount(); ++i) {
     const GpuId g = n.firstGpu + static_cast<GpuId>(i);
-    if (state.cluster().gpu(g).sharing.mode != SharingMode::Mig || !gateAllows(gate, g)) continue;
+    if (!state.cluster().gpu(g).sharing.offersMigInstances() || !gateAllows(gate, g)) continue;
     tasks += state.idleMigInstances(g, p);
     if (!state.fixedMigLayouts())
       tasks += migMaxAdditional(*m.mig, MigUsage::of(*m.mig, state.gpu(g).layout), p);
@@ -96,6 +100,22 @@ int shareTasks(const ClusterState& state, const Node& n, JobId job, const GpuReq
     if (gateAllows(gate, g) && !state.shareProblem(g, job, r.milli, r.vramMiB)) ++tasks;
   }
   return tasks;
+}
+
+// One MPS client per GPU at most, like shares.
+int mpsTasks(const ClusterState& state, const Node& n, const MpsAsk& ask, const GpuGate* gate) {
+  int tasks = 0;
+  for (int i = 0; i < n.gpuCount(); ++i) {
+    const GpuId g = n.firstGpu + static_cast<GpuId>(i);
+    if (gateAllows(gate, g) && state.mpsFit(g, ask).ok()) ++tasks;
+  }
+  return tasks;
+}
+
+bool runsMps(const ClusterState& state, const Node& n) {
+  for (int i = 0; i < n.gpuCount(); ++i)
+    if (state.cluster().gpu(n.firstGpu + static_cast<GpuId>(i)).sharing.runsMps()) return true;
+  return false;
 }
 
 int freeUsableGpus(const ClusterState& state, const Node& n, const GpuGate* gate) {
@@ -117,6 +137,8 @@ int gpuTasks(const ClusterState& state, const Job& job, const Node& n, const Gpu
       return migTasks(state, n, job.perTask.migProfile, gate);
     case GpuRequest::Kind::Fraction:
       return shareTasks(state, n, job.id, job.perTask, gate);
+    case GpuRequest::Kind::Mps:
+      return mpsTasks(state, n, mpsAsk(job), gate);
     case GpuRequest::Kind::None:
       break;
   }
@@ -130,6 +152,8 @@ NodeReject noRoomReason(const ClusterState& state, const Job& job, const Node& n
     case GpuRequest::Kind::Mig:
       return offersMigProfile(state, n, job.perTask.migProfile) ? NodeReject::NoMigSlot
                                                                 : NodeReject::NoMigGpu;
+    case GpuRequest::Kind::Mps:
+      return runsMps(state, n) ? NodeReject::NoMpsRoom : NodeReject::NoMpsGpu;
     case GpuRequest::Kind::Fraction:
     case GpuRequest::Kind::None:
       break;
@@ -177,6 +201,10 @@ int hostTasks(const ClusterState& state, const Job& job, NodeId id, int tasks, N
   return capByHost(job, tasks, cpus, memory, reason);
 }
 }  // namespace
+
+MpsAsk mpsAsk(const Job& job) {
+  return {job.id, job.perTask.mpsThreads, job.perTask.vramMiB, job.team, job.user};
+}
 
 bool nodeEligible(const Job& job, const Node& n) {
   return (job.pool.empty() || n.pool == job.pool) && modelAllowed(job, n.gpuModel());

@@ -22,6 +22,8 @@ enum class NodeReject : uint8_t {
   NoMigGpu,           // MIG: no GPU in MIG mode whose model has the profile
   NoMigSlot,          // MIG: no idle instance and no room to create one of the profile
   NoGpuShare,         // fraction: no time-sliced GPU with enough milli-GPU, VRAM and replicas left
+  NoMpsGpu,           // MPS: no GPU of the node runs MPS
+  NoMpsRoom,          // MPS: no MPS server takes the client (co-location, clients, threads, memory)
   NotEnoughCpu,       // the node's free CPUs are fewer than one task needs
   NotEnoughMemory,    // the node's free host memory is less than one task needs
   Reserved,           // the GPUs that would fit are reserved (maintenance, a team, a blocked job)
@@ -66,6 +68,9 @@ NodeFilterResult filterNodes(const ClusterState& state, const Job& job,
 // when it is 0.
 int tasksThatFit(const ClusterState& state, const Job& job, NodeId n, NodeReject& reason,
                  const GpuGate* gate = nullptr);
+
+// What an MPS job asks of a server for each task.
+MpsAsk mpsAsk(const Job& job);
 
 // The job's static node constraints: the node's pool and GPU model (not its state or occupancy).
 bool nodeEligible(const Job& job, const Node& n);

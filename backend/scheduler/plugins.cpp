@@ -209,7 +209,7 @@ struct MigFitScore final : ScorePlugin {
     double best = -2;
     for (int i = 0; i < n.gpuCount(); ++i) {
       const GpuId g = n.firstGpu + static_cast<GpuId>(i);
-      if (ctx.state->cluster().gpu(g).sharing.mode != SharingMode::Mig) continue;
+      if (!ctx.state->cluster().gpu(g).sharing.offersMigInstances()) continue;
       if (ctx.state->idleMigInstances(g, p) > 0) return 1;
       if (const auto fit = migBestNewInstance(*mig, ctx.state->gpu(g).layout, p))
         best = std::max(best, -fit->fragmentation);

@@ -32,6 +32,9 @@ QuotaCharge QuotaCharge::of(const ClusterState& state, const Job& job,
       double amount = 1.0;
       if (job.perTask.kind == GpuRequest::Kind::Fraction) {
         amount = job.perTask.milli / 1000.0;
+      } else if (job.perTask.kind == GpuRequest::Kind::Mps) {
+        // An MPS client is charged its active-thread share, as gpuDemand() counts it.
+        amount = job.perTask.mpsThreads / 100.0;
       } else if (job.perTask.kind == GpuRequest::Kind::Mig) {
         // A MIG instance counts its share of the GPU's compute.
         const auto& mig = state.cluster().modelOf(g).mig;

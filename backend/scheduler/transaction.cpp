@@ -1,6 +1,8 @@
 #include "scheduler/transaction.h"
 
 #include <algorithm>
+#include <map>
+#include <set>
 #include <string>
 
 #include "mig/mig_validate.h"
@@ -26,6 +28,12 @@ Status Transaction::takeShare(GpuId id, JobId job, int milli, int64_t vramMiB) {
   TESSERA_CHECK(state_.takeShare(id, job, milli, vramMiB));
   undo_.push_back({Kind::TookShare, id, job, -1, {}, {}});
   return okStatus();
+}
+
+Expected<int> Transaction::takeMps(GpuId id, const MpsAsk& ask, int instanceStart) {
+  TESSERA_TRY(start, state_.takeMps(id, ask, instanceStart));
+  undo_.push_back({Kind::TookMps, id, ask.job, start, {}, {}});
+  return start;
 }
 
 Status Transaction::takeNodeResources(NodeId id, JobId job, int cpus, int64_t memoryMiB) {
@@ -80,6 +88,15 @@ void Transaction::releaseGpu(JobId job, GpuId g) {
     state_.releaseShare(g, job);
     undo_.push_back({Kind::ReleasedShare, g, job, position, copy, {}});
   }
+  const auto& clients = o.mpsClients;
+  auto client = std::find_if(clients.begin(), clients.end(),
+                             [&](const MpsClient& c) { return c.job == job; });
+  if (client != clients.end()) {
+    const auto position = static_cast<int>(client - clients.begin());
+    releasedMps_.push_back(*client);
+    state_.releaseMps(g, job);
+    undo_.push_back({Kind::ReleasedMps, g, job, position, {}, {}});
+  }
 }
 
 void Transaction::rollbackTo(size_t mark) {
@@ -111,6 +128,16 @@ void Transaction::rollbackTo(size_t mark) {
       case Kind::ReleasedNode:
         state_.restoreNodeHolding(it->gpu, static_cast<size_t>(it->index), it->holding);
         break;
+      case Kind::TookMps:
+        state_.releaseMps(it->gpu, it->job);
+        break;
+      case Kind::ReleasedMps: {
+        // Back at its old position, unchecked like the other released holdings.
+        auto& clients = state_.unsafeGpu(it->gpu).mpsClients;
+        clients.insert(clients.begin() + it->index, std::move(releasedMps_.back()));
+        releasedMps_.pop_back();
+        break;
+      }
       case Kind::ReleasedShare: {
         GpuOccupancy& o = state_.unsafeGpu(it->gpu);
         // Back at its old position: share order is part of the state (it is the arrival order).
@@ -125,6 +152,32 @@ void Transaction::rollbackTo(size_t mark) {
 }
 
 namespace {
+
+// Each server's clients within its thread budget and client limit, one client per job, and
+// clients only where MPS runs (on a MIG GPU, in an instance of the layout).
+void checkMpsClients(const ClusterState& state, const Gpu& g, std::vector<std::string>& out) {
+  const GpuOccupancy& o = state.gpu(g.id);
+  if (o.mpsClients.empty()) return;
+  const std::string name = state.cluster().gpuName(g.id);
+  if (!g.sharing.runsMps()) out.push_back(name + ": MPS clients on a GPU that does not run MPS");
+  std::map<int, std::pair<int, int>> servers;  // start -> clients, threads
+  std::set<JobId> jobs;
+  for (const auto& c : o.mpsClients) {
+    auto& [clients, threads] = servers[c.instanceStart];
+    ++clients;
+    threads += c.threads;
+    if (!jobs.insert(c.job).second) out.push_back(name + ": a job has two MPS clients");
+  }
+  for (const auto& [start, use] : servers) {
+    if (use.first > state.cluster().modelOf(g.id).mpsMaxClients)
+      out.push_back(name + ": more MPS clients than the architecture allows");
+    if (use.second > g.sharing.mps.threadBudget)
+      out.push_back(name + ": MPS clients over the thread budget");
+    bool instance = start < 0 ? g.sharing.mode == SharingMode::Mps : false;
+    for (int k = 0; k < o.layout.size() && !instance; ++k) instance = o.layout[k].start == start;
+    if (!instance) out.push_back(name + ": MPS clients of a server that does not exist");
+  }
+}
 
 void checkGpu(const ClusterState& state, const Gpu& g, std::vector<std::string>& out) {
   const Cluster& c = state.cluster();
@@ -157,6 +210,7 @@ void checkGpu(const ClusterState& state, const Gpu& g, std::vector<std::string>&
     out.push_back(name + ": more shares than replicas");
   if (model.memoryMiB && vram > *model.memoryMiB)
     out.push_back(name + ": shares exceed GPU memory");
+  checkMpsClients(state, g, out);
 }
 
 void checkNode(const ClusterState& state, const Node& n, std::vector<std::string>& out) {

@@ -20,13 +20,19 @@ class Transaction {
   Status takeWholeGpu(GpuId id, JobId job);
   Expected<int> takeMigInstance(GpuId id, int profile, JobId job, bool mayCreate, int start = -1);
   Status takeShare(GpuId id, JobId job, int milli, int64_t vramMiB);
+  // Joins an MPS server of the GPU; returns its instance start (-1 = the GPU's own server).
+  Expected<int> takeMps(GpuId id, const MpsAsk& ask,
+                        int instanceStart = ClusterState::kAnyMpsServer);
   Status takeNodeResources(NodeId id, JobId job, int cpus, int64_t memoryMiB);
   // Releases everything `job` holds (a preemption or completion inside the what-if). `onNodes`
   // limits the search to the nodes its placement names (empty = every node).
   void releaseJob(JobId job, std::span<const NodeId> onNodes = {});
 
   // Keeps the changes; the transaction is empty afterwards.
-  void commit() { undo_.clear(); }
+  void commit() {
+    undo_.clear();
+    releasedMps_.clear();
+  }
   // Reverts every change in reverse order; the state is exactly as before the first change.
   void discard() { rollbackTo(0); }
   // Reverts the changes made after the first `mark` ones (mark = an earlier size()): a gang that
@@ -44,7 +50,9 @@ class Transaction {
     ReleasedMig,
     ReleasedShare,
     TookNode,
-    ReleasedNode
+    ReleasedNode,
+    TookMps,
+    ReleasedMps
   };
   struct Undo {
     Kind kind;
@@ -60,11 +68,15 @@ class Transaction {
 
   ClusterState& state_;
   std::vector<Undo> undo_;
+  // Released MPS clients, in release order (their names would bloat every undo record); undone
+  // last-in first-out like the records that point at them.
+  std::vector<MpsClient> releasedMps_;
 };
 
 // Everything that must hold after any sequence of operations; an empty list means consistent.
 // Checks: MIG layouts valid, instance owners only on existing instances, no GPU both whole-owned
-// and MIG/shared, shares within replicas/milli/VRAM and their sums matching, node CPU/memory
+// and MIG/shared, shares within replicas/milli/VRAM and their sums matching, MPS clients only on
+// MPS servers within their thread budget, memory and client limit, node CPU/memory
 // holdings summing to the node's use and within its capacity, free counters equal a recount.
 std::vector<std::string> checkInvariants(const ClusterState& state);
 

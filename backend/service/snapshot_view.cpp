@@ -57,6 +57,9 @@ ClusterSnapshot snapshotOf(const Engine& e, const World& world, uint64_t lastEve
         gv.occupants.push_back({o.wholeOwner, 1000, "", teamOf(o.wholeOwner), -1});
       for (const auto& sh : o.shares)
         gv.occupants.push_back({sh.job, sh.milli, "", teamOf(sh.job), -1});
+      // An MPS client counts its active-thread percentage as its share of the GPU.
+      for (const auto& mc : o.mpsClients)
+        gv.occupants.push_back({mc.job, mc.threads * 10, "", mc.team, mc.instanceStart});
       if (const auto& mig = c.modelOf(g).mig) {
         MigLayout l = o.layout;
         for (int k = 0; k < l.size(); ++k) {

@@ -115,6 +115,8 @@ void strandGpu(const ClusterState& s, GpuId g, const PendingNeeds& need, MetricS
     case SharingMode::Exclusive:
       if (o.wholeOwner != kNoJob || !need.whole) return;
       break;
+    case SharingMode::Mps:
+      return;  // MPS servers strand nothing a whole-GPU or share request could use
   }
   // A free GPU some waiting job could in principle take: why is it still free?
   if (hostShort(s, gpu.node, need))
@@ -129,6 +131,12 @@ double gpuEquivalentsHeld(const ClusterState& s, GpuId g) {
   const GpuOccupancy& o = s.gpu(g);
   if (o.wholeOwner != kNoJob) return 1;
   if (s.cluster().gpu(g).sharing.mode == SharingMode::TimeSliced) return o.milliUsed / 1000.0;
+  if (s.cluster().gpu(g).sharing.mode == SharingMode::Mps) {
+    // Oversubscribed thread budgets still hold one GPU at most.
+    int threads = 0;
+    for (const auto& c : o.mpsClients) threads += c.threads;
+    return std::min(1.0, threads / 100.0);
+  }
   if (const auto& mig = s.cluster().modelOf(g).mig; mig && o.layout.size() > 0) {
     int slices = 0;
     for (int i = 0; i < o.layout.size(); ++i)

@@ -60,6 +60,7 @@ class TelemetryModel {
       };
       if (o.wholeOwner != kNoJob) add(o.wholeOwner, 1.0);
       for (const auto& s : o.shares) add(s.job, s.milli / 1000.0);
+      for (const auto& c : o.mpsClients) add(c.job, c.threads / 100.0);
       addMig(state, g, o, add);
       finish(out[g]);
       out[g].temperatureC = temperatureC(g, out[g].value.power, t);

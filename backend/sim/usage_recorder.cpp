@@ -32,7 +32,9 @@ UsageKind kindOf(const Job& job) {
   switch (job.perTask.kind) {
     case GpuRequest::Kind::Mig:
       return UsageKind::Mig;
+    // MPS clients are GPU shares too (their charge is the active-thread share).
     case GpuRequest::Kind::Fraction:
+    case GpuRequest::Kind::Mps:
       return UsageKind::Fraction;
     default:
       return UsageKind::Whole;

@@ -33,11 +33,13 @@ const char* requestKindName(GpuRequest::Kind k) {
       return "mig";
     case GpuRequest::Kind::Fraction:
       return "fraction";
+    case GpuRequest::Kind::Mps:
+      return "mps";
   }
   return "?";
 }
 constexpr std::array kKinds{GpuRequest::Kind::None, GpuRequest::Kind::Whole, GpuRequest::Kind::Mig,
-                            GpuRequest::Kind::Fraction};
+                            GpuRequest::Kind::Fraction, GpuRequest::Kind::Mps};
 
 void putOptional(json& out, const char* key, const std::optional<Seconds>& v) {
   if (v) out[key] = *v;
@@ -123,6 +125,7 @@ json jobToJson(const Job& job) {
   j["id"] = job.id;
   j["name"] = job.name;
   j["team"] = job.team;
+  if (!job.user.empty()) j["user"] = job.user;
   j["class"] = job.priorityClass;
   j["preemptible"] = job.preemptible;
   j["kind"] = workloadClassName(job.workloadClass);
@@ -132,6 +135,7 @@ json jobToJson(const Job& job) {
   if (!job.perTask.migProfile.empty()) j["mig"] = job.perTask.migProfile;
   if (job.perTask.milli) j["milli"] = job.perTask.milli;
   if (job.perTask.vramMiB) j["vram"] = job.perTask.vramMiB;
+  if (job.perTask.mpsThreads) j["mps_threads"] = job.perTask.mpsThreads;
   if (job.cpusPerTask) j["cpus"] = job.cpusPerTask;
   if (job.memoryMiBPerTask) j["memory"] = job.memoryMiBPerTask;
   if (!job.model.models.empty()) j["models"] = job.model.models;
@@ -157,6 +161,7 @@ Expected<Job> jobFromJson(const json& j) {
   TESSERA_CHECK(read(j, "id", job.id));
   TESSERA_CHECK(read(j, "name", job.name));
   TESSERA_CHECK(read(j, "team", job.team));
+  TESSERA_CHECK(read(j, "user", job.user, false));
   TESSERA_CHECK(read(j, "class", job.priorityClass));
   TESSERA_CHECK(read(j, "preemptible", job.preemptible));
   TESSERA_CHECK(readEnum(j, "kind", job.workloadClass, kClasses, workloadClassName));
@@ -166,6 +171,7 @@ Expected<Job> jobFromJson(const json& j) {
   TESSERA_CHECK(read(j, "mig", job.perTask.migProfile, false));
   TESSERA_CHECK(read(j, "milli", job.perTask.milli, false));
   TESSERA_CHECK(read(j, "vram", job.perTask.vramMiB, false));
+  TESSERA_CHECK(read(j, "mps_threads", job.perTask.mpsThreads, false));
   TESSERA_CHECK(read(j, "cpus", job.cpusPerTask, false));
   TESSERA_CHECK(read(j, "memory", job.memoryMiBPerTask, false));
   TESSERA_CHECK(read(j, "models", job.model.models, false));

@@ -27,6 +27,20 @@ const char* sharingModeName(SharingMode m) {
       return "mig";
     case SharingMode::TimeSliced:
       return "time-sliced";
+    case SharingMode::Mps:
+      return "mps";
+  }
+  return "?";
+}
+
+const char* mpsCoLocationName(MpsCoLocation c) {
+  switch (c) {
+    case MpsCoLocation::Team:
+      return "team";
+    case MpsCoLocation::User:
+      return "user";
+    case MpsCoLocation::Any:
+      return "any";
   }
   return "?";
 }

@@ -26,13 +26,34 @@ inline constexpr int32_t kNone = -1;
 enum class NodeState : uint8_t { Up, Draining, Down };
 const char* nodeStateName(NodeState s);
 
-enum class SharingMode : uint8_t { Exclusive, Mig, TimeSliced };
+enum class SharingMode : uint8_t { Exclusive, Mig, TimeSliced, Mps };
 const char* sharingModeName(SharingMode m);
+
+// Who may share one MPS server. MPS gives its clients no fault isolation (one client's fault
+// ends every client of the server), so by default only jobs of one team share it.
+enum class MpsCoLocation : uint8_t { Team, User, Any };
+const char* mpsCoLocationName(MpsCoLocation c);
+
+// An MPS control daemon on the GPU (mode Mps), or one per MIG instance (mode Mig with `enabled`).
+struct MpsPolicy {
+  bool enabled = false;
+  MpsCoLocation coLocation = MpsCoLocation::Team;
+  // Sum of the clients' active-thread percentages one server may hand out. NVIDIA lets the sum
+  // exceed 100 (clients then contend for SMs); 100 keeps every client's share guaranteed.
+  int threadBudget = 100;
+  friend bool operator==(const MpsPolicy&, const MpsPolicy&) = default;
+};
 
 struct GpuSharing {
   SharingMode mode = SharingMode::Exclusive;
   MigLayout mig;     // GPU instances when mode == Mig
   int replicas = 1;  // time-sliced replicas (fractional shares) when mode == TimeSliced
+  MpsPolicy mps;     // enabled when mode == Mps, or mode == Mig with MPS inside the instances
+
+  // Whether MPS clients may land here (on the GPU, or in its MIG instances).
+  [[nodiscard]] bool runsMps() const { return mps.enabled; }
+  // Whether MIG-profile requests may take its instances: not when MPS servers hold them.
+  [[nodiscard]] bool offersMigInstances() const { return mode == SharingMode::Mig && !mps.enabled; }
 };
 
 struct NumaZone {

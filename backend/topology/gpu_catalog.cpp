@@ -344,7 +344,7 @@ Status readInterconnect(const YamlField& f, GpuModel& m) {
 Expected<GpuModel> readModel(const YamlField& f) {
   TESSERA_CHECK(f.onlyKeys({"id", "product_name", "aliases", "architecture", "memory_mib",
                             "sm_count", "nvlink", "nvswitch_baseboard", "pcie_generation",
-                            "pci_device_ids", "unconfirmed", "notes", "mig"}));
+                            "pci_device_ids", "unconfirmed", "notes", "mig", "mps_max_clients"}));
   GpuModel m;
   TESSERA_CHECK(readNames(f, m));
   TESSERA_TRY(architecture, readArchitecture(f));
@@ -363,7 +363,39 @@ Expected<GpuModel> readModel(const YamlField& f) {
     TESSERA_TRY(g, readMig(f.child("mig")));
     m.mig = std::move(g);
   }
+  if (f.has("mps_max_clients")) {
+    TESSERA_TRY(n, f.intAt("mps_max_clients", 1, 1024));
+    m.mpsMaxClients = n;
+  }
   return m;
+}
+
+// `mps_client_limits: {source: TEXT, by_architecture: {ARCH: N}}`: the MPS server's client limit
+// per architecture, kept as data because NVIDIA raises it between driver generations.
+Expected<std::map<std::string, int>> readMpsLimits(const YamlField& f) {
+  TESSERA_CHECK(f.onlyKeys({"source", "by_architecture"}));
+  TESSERA_TRY(source, f.stringAt("source"));
+  if (source.empty()) return f.child("source").error("say where the client limits come from");
+  TESSERA_TRY(table, f.require("by_architecture"));
+  TESSERA_CHECK(table.expectMap());
+  std::map<std::string, int> limits;
+  for (auto& [arch, value] : table.entries()) {
+    if (std::find(kArchitectures.begin(), kArchitectures.end(), arch) == kArchitectures.end())
+      return value.error("unknown architecture '" + arch + "'");
+    TESSERA_TRY(n, value.asInt(1, 1024));
+    limits[arch] = n;
+  }
+  return limits;
+}
+
+// A model without its own `mps_max_clients` takes its architecture's limit.
+std::shared_ptr<const GpuModel> withMpsLimit(std::shared_ptr<const GpuModel> m,
+                                             const std::map<std::string, int>& limits) {
+  const auto it = limits.find(m->architecture);
+  if (m->mpsMaxClients > 0 || it == limits.end()) return m;
+  auto copy = std::make_shared<GpuModel>(*m);
+  copy->mpsMaxClients = it->second;
+  return copy;
 }
 
 // All the names a model answers to, as written (error messages quote them this way).
@@ -404,7 +436,7 @@ Expected<GpuCatalog> GpuCatalog::fromYaml(std::string_view text, const std::stri
   TESSERA_TRY(doc, parseYaml(text, fileName));
   YamlField root(doc, "", &fileName);
   if (doc.IsNull()) return root.error("the file is empty (a GPU catalog starts with 'version: 1')");
-  TESSERA_CHECK(root.onlyKeys({"version", "models"}));
+  TESSERA_CHECK(root.onlyKeys({"version", "models", "mps_client_limits"}));
   TESSERA_TRY(version, root.require("version"));
   TESSERA_TRY(versionV, version.asInt());
   if (versionV != 1)
@@ -413,11 +445,16 @@ Expected<GpuCatalog> GpuCatalog::fromYaml(std::string_view text, const std::stri
   TESSERA_TRY(models, root.require("models"));
   TESSERA_CHECK(models.expectSequence());
   GpuCatalog catalog;
+  if (root.has("mps_client_limits")) {
+    TESSERA_TRY(limits, readMpsLimits(root.child("mps_client_limits")));
+    catalog.mpsLimits_ = std::move(limits);
+  }
   std::map<std::string, std::string> owner;  // lower-cased name -> model id
   for (size_t i = 0; i < models.size(); ++i) {
     TESSERA_TRY(m, readModel(models.item(i)));
     TESSERA_CHECK(claimNames(models.item(i), m, owner));
-    catalog.models_.push_back(std::make_shared<const GpuModel>(std::move(m)));
+    catalog.models_.push_back(
+        withMpsLimit(std::make_shared<const GpuModel>(std::move(m)), catalog.mpsLimits_));
   }
   return catalog;
 }
@@ -454,7 +491,10 @@ Status GpuCatalog::merge(const GpuCatalog& other) {
                 "' (names compare case-insensitively; give it another name, or reuse id '" +
                 it->second + "' to replace it)",
             {}};
-  for (const auto& m : other.models_) {
+  // A user catalog without its own table takes the MPS client limits of the one it joins.
+  for (const auto& [arch, n] : other.mpsLimits_) mpsLimits_[arch] = n;
+  for (const auto& theirs : other.models_) {
+    const auto m = withMpsLimit(theirs, mpsLimits_);
     auto same = std::find_if(models_.begin(), models_.end(),
                              [&](const auto& mine) { return mine->id == m->id; });
     if (same != models_.end())

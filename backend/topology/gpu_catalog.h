@@ -2,6 +2,7 @@
 // The GPU catalog: every GPU model the cluster model, the MIG engine and the scheduler know.
 // Loaded from YAML (format: docs/gpu-catalog.md); the default catalog is compiled in from
 // resources/gpu-catalog.yaml and a user file can extend or override it.
+#include <map>
 #include <memory>
 #include <string>
 #include <string_view>
@@ -34,9 +35,12 @@ class GpuCatalog {
   }
   // Model ids joined for "did you mean" style error messages.
   [[nodiscard]] std::string knownIds() const;
+  // MPS clients per server by architecture (`mps_client_limits` in the catalog file).
+  [[nodiscard]] const std::map<std::string, int>& mpsClientLimits() const { return mpsLimits_; }
 
  private:
   std::vector<std::shared_ptr<const GpuModel>> models_;
+  std::map<std::string, int> mpsLimits_;
 };
 
 }  // namespace tessera

@@ -96,6 +96,9 @@ struct GpuModel {
   int pcieGeneration = 0;
   std::vector<std::string> pciDeviceIds;  // "0x233010DE"
   std::optional<MigGeometry> mig;         // absent = not MIG capable
+  // Concurrent MPS clients one MPS server accepts on this GPU (per MIG instance in MIG mode);
+  // 0 = unknown, so the model cannot run MPS. From the catalog's per-architecture table.
+  int mpsMaxClients = 0;
   std::vector<std::string> unconfirmed;
   std::string notes;
 

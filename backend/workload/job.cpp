@@ -94,6 +94,8 @@ double Job::gpuDemand() const {
       return double(tasks) * perTask.gpus;
     case GpuRequest::Kind::Fraction:
       return double(tasks) * perTask.milli / 1000.0;
+    case GpuRequest::Kind::Mps:
+      return double(tasks) * perTask.mpsThreads / 100.0;
     // A MIG instance's share depends on the GPU it lands on; one slice of seven is the floor.
     case GpuRequest::Kind::Mig:
       return double(tasks) / 7.0;
@@ -126,15 +128,27 @@ Status checkLaunchFields(const JobLaunch& l) {
   return okStatus();
 }
 
+Status checkMpsRequest(const GpuRequest& r) {
+  if (r.kind != GpuRequest::Kind::Mps) return okStatus();
+  if (r.mpsThreads < 1 || r.mpsThreads > 100)
+    return Error::of(phrase(text::kMpsThreadsRange, r.mpsThreads),
+                     SourceLocation{"", 0, 0, "per_task.mps_threads"});
+  if (r.vramMiB <= 0)
+    return Error::of(phrase(text::kMpsMemoryNeeded), SourceLocation{"", 0, 0, "per_task.vram_mib"});
+  return okStatus();
+}
+
 Status checkJobFields(const Job& job) {
   TESSERA_CHECK(checkTextField(job.name, kMaxNameChars, "name"));
   TESSERA_CHECK(checkTextField(job.team, kMaxNameChars, "team"));
+  TESSERA_CHECK(checkTextField(job.user, kMaxNameChars, "user"));
   TESSERA_CHECK(checkTextField(job.priorityClass, kMaxNameChars, "priority_class"));
   TESSERA_CHECK(checkTextField(job.pool, kMaxNameChars, "pool"));
   TESSERA_CHECK(checkTextField(job.perTask.migProfile, kMaxNameChars, "per_task.mig_profile"));
   TESSERA_CHECK(checkNameList(job.model.models, "gpu_models"));
   TESSERA_CHECK(checkNameList(job.pinGpus, "pin_gpus"));
   TESSERA_CHECK(checkNameList(job.pinNodes, "pin_nodes"));
+  TESSERA_CHECK(checkMpsRequest(job.perTask));
   return checkLaunchFields(job.launch);
 }
 

@@ -38,12 +38,15 @@ Text jobIdList(const std::vector<JobId>& ids);
 
 // What one task of a job asks for on the GPU side.
 struct GpuRequest {
-  enum class Kind : uint8_t { None, Whole, Mig, Fraction };
+  enum class Kind : uint8_t { None, Whole, Mig, Fraction, Mps };
   Kind kind = Kind::None;
   int gpus = 0;            // Whole: GPUs per task
   std::string migProfile;  // Mig: profile name, resolved against each candidate GPU's model
   int milli = 0;           // Fraction: thousandths of one GPU
-  int64_t vramMiB = 0;     // Fraction (and any kind): GPU memory the task needs
+  // Fraction (and any kind): GPU memory the task needs. Mps: the pinned device memory limit
+  // (CUDA_MPS_PINNED_DEVICE_MEM_LIMIT), required there: MPS does not isolate memory otherwise.
+  int64_t vramMiB = 0;
+  int mpsThreads = 0;  // Mps: active-thread percentage, 1-100 (CUDA_MPS_ACTIVE_THREAD_PERCENTAGE)
 };
 
 // Which GPUs qualify: any of the listed models (catalog ids), and/or at least this much memory.
@@ -87,6 +90,7 @@ struct Job {
   GpuRequest perTask;
   std::string name;
   std::string team;
+  std::string user;  // who submitted it (empty = unknown); MPS co-location by user reads it
   std::string priorityClass;
   int cpusPerTask = 0;
   int64_t memoryMiBPerTask = 0;
@@ -107,9 +111,12 @@ struct Job {
   [[nodiscard]] double gpuDemand() const;
 };
 
+// An MPS request's values: active-thread percentage 1-100 and a pinned memory limit above 0
+// (fields per_task.mps_threads, per_task.vram_mib). Other kinds pass.
+Status checkMpsRequest(const GpuRequest& r);
 // Checks the strings and lists of a job against core/input_limits.h (names of at most 253
 // characters, UTF-8, no control characters); the error names the field as the API does: name,
-// team, priority_class, pool, per_task.mig_profile, gpu_models[i], pin_gpus[i], pin_nodes[i].
+// team, user, priority_class, pool, per_task.mig_profile, gpu_models[i], pin_gpus[i], pin_nodes[i].
 Status checkJobFields(const Job& job);
 // The launch's fields: program text within core/input_limits.h, paths and names as text, a
 // command or a script but not both (launch.command, launch.script, launch.work_dir, ...).

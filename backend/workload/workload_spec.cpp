@@ -19,6 +19,22 @@ const PriorityClass* Workload::priorityClass(std::string_view name) const {
   return nullptr;
 }
 
+std::optional<int64_t> parseMemoryMiB(std::string_view text) {
+  text = trim(text);
+  size_t digits = 0;
+  while (digits < text.size() && text[digits] >= '0' && text[digits] <= '9') ++digits;
+  const auto n = parseInt(text.substr(0, digits));
+  const std::string_view unit = text.substr(digits);
+  int64_t perUnit = 0;
+  if (unit == "M" || unit == "MiB")
+    perUnit = 1;
+  else if (unit == "G" || unit == "GiB")
+    perUnit = 1024;
+  constexpr int64_t kMost = int64_t{10} * 1024 * 1024;
+  if (!n || perUnit == 0 || *n <= 0 || *n > kMost / perUnit) return std::nullopt;
+  return int64_t{*n} * perUnit;
+}
+
 std::optional<Seconds> parseDuration(std::string_view text) {
   text = trim(text);
   if (text.empty()) return std::nullopt;
@@ -187,8 +203,12 @@ class WorkloadReader {
   }
 
   Status readGpuRequest(const YamlField& f, Job& j) {
-    const int given = int(f.has("gpus")) + int(f.has("mig")) + int(f.has("fraction"));
-    if (given > 1) return f.error("give at most one of gpus:, mig:, fraction:");
+    const int given =
+        int(f.has("gpus")) + int(f.has("mig")) + int(f.has("fraction")) + int(f.has("mps"));
+    // An MPS client runs on one GPU (or MIG instance) beside others: it cannot also hold whole
+    // GPUs, an instance of its own or a time slice.
+    if (given > 1) return f.error("give at most one of gpus:, mig:, fraction:, mps:");
+    if (f.has("mps")) return readMps(f.child("mps"), j);
     if (f.has("gpus")) {
       TESSERA_TRY(n, f.intAt("gpus", 1, 64));
       j.perTask.kind = GpuRequest::Kind::Whole;
@@ -212,6 +232,44 @@ class WorkloadReader {
       }
     }
     return okStatus();
+  }
+
+  // `mps: {threads: 1-100, memory: "8GiB" | memory_mib: 8192}`: CUDA_MPS_ACTIVE_THREAD_PERCENTAGE
+  // and CUDA_MPS_PINNED_DEVICE_MEM_LIMIT. The limit is required, and must fit some GPU.
+  Status readMps(const YamlField& f, Job& j) {
+    TESSERA_CHECK(f.onlyKeys({"threads", "memory", "memory_mib"}));
+    TESSERA_TRY(threads, f.intAt("threads", 1, 100));
+    if (f.has("memory") == f.has("memory_mib"))
+      return f.error(
+          "give the pinned device memory limit as memory: \"8GiB\" or memory_mib: 8192 "
+          "(exactly one): MPS does not isolate GPU memory otherwise");
+    int64_t mib = 0;
+    if (f.has("memory_mib")) {
+      TESSERA_TRY(n, f.intAt("memory_mib", 1, 10'000'000));
+      mib = n;
+    } else {
+      TESSERA_TRY(text, f.stringAt("memory"));
+      const auto parsed = parseMemoryMiB(text);
+      if (!parsed)
+        return f.child("memory").error("memory '" + text +
+                                       "' is not a size such as 512MiB, 8GiB or 8G");
+      mib = *parsed;
+    }
+    if (const int64_t most = largestGpuMemoryMiB(); mib > most)
+      return f.error("the MPS memory limit " + std::to_string(mib) +
+                     " MiB is more than any GPU in the catalog has (" + std::to_string(most) +
+                     " MiB)");
+    j.perTask.kind = GpuRequest::Kind::Mps;
+    j.perTask.mpsThreads = threads;
+    j.perTask.vramMiB = mib;
+    return okStatus();
+  }
+
+  int64_t largestGpuMemoryMiB() const {
+    int64_t most = 0;
+    for (const auto& m : catalog_.models())
+      if (m->memoryMiB) most = std::max<int64_t>(most, *m->memoryMiB);
+    return most;
   }
 
   bool anyModelHasProfile(const std::string& profile) const {
@@ -293,6 +351,8 @@ class WorkloadReader {
                               "gpus",
                               "mig",
                               "fraction",
+                              "mps",
+                              "user",
                               "cpus",
                               "memory_gib",
                               "model",
@@ -315,6 +375,10 @@ class WorkloadReader {
     TESSERA_TRY(team, f.stringAt("team"));
     if (!w_.team(team)) return f.child("team").error("unknown team '" + team + "'");
     j.team = team;
+    if (f.has("user")) {
+      TESSERA_TRY(user, f.stringAt("user"));
+      j.user = user;
+    }
     TESSERA_TRY(priority, f.stringAt("priority"));
     const PriorityClass* pc = w_.priorityClass(priority);
     if (!pc) return f.child("priority").error("unknown priority class '" + priority + "'");

@@ -47,4 +47,8 @@ Expected<Workload> demoWorkload(const GpuCatalog* catalog = nullptr);
 // than 100 years (so that every time computed from it stays far from overflow).
 std::optional<Seconds> parseDuration(std::string_view text);
 
+// "512MiB", "512M", "8GiB", "8G" (as CUDA_MPS_PINNED_DEVICE_MEM_LIMIT writes sizes) -> MiB;
+// nullopt when malformed, without a unit, 0, or above 10 TiB.
+std::optional<int64_t> parseMemoryMiB(std::string_view text);
+
 }  // namespace tessera

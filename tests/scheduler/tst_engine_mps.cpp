@@ -1,0 +1,231 @@
+// MPS below the scenarios: the catalog's per-architecture client limits, the cluster spec's mps:
+// sharing (alone and inside MIG instances) with its located errors and export, and the cluster
+// state's MPS servers under transactions (undo restores clients and their order) and the
+// invariant checker.
+#include <QtTest>
+
+#include <string>
+
+#include "clusterspec/cluster_spec.h"
+#include "clusterspec/cluster_spec_writer.h"
+#include "scheduler/transaction.h"
+#include "topology/gpu_catalog.h"
+
+using namespace tessera;
+
+namespace {
+
+// p1 (2 x L40S, 46068 MiB): GPU 0 runs MPS shared by user with a thread budget of 150, GPU 1 is
+// exclusive. m1 (A100-SXM4-40GB): MIG 3g.20gb@0 + 3g.20gb@4 (19968 MiB each), MPS in both.
+const char* kSpec = R"(version: 1
+name: mps-test
+node_templates:
+  l40s: {gpu_model: L40S, gpus: 2}
+  a100: {gpu_model: A100-SXM4-40GB, gpus: 1}
+fabric:
+  leafs: [{name: l1}]
+nodes:
+  - {name: p1, template: l40s, leaf: l1}
+  - {name: m1, template: a100, leaf: l1}
+overrides:
+  - nodes: p1
+    gpus: {"0": {mps: {co_location: user, thread_budget: 150}}}
+  - nodes: m1
+    gpus: {"0": {mig: "3g.20gb@0,3g.20gb@4", mps: true}}
+)";
+
+std::shared_ptr<const Cluster> load(const std::string& text) {
+  auto c = loadClusterSpec(text, "spec.yaml");
+  if (!c) qFatal("%s", c.error().str().c_str());
+  return *c;
+}
+
+std::string loadError(const std::string& overrideGpus) {
+  const std::string text = R"(version: 1
+name: bad
+node_templates:
+  l40s: {gpu_model: L40S, gpus: 1}
+  v: {gpu_model: A100-SXM4-40GB, gpus: 1}
+fabric:
+  leafs: [{name: l1}]
+nodes:
+  - {name: p1, template: l40s, leaf: l1}
+  - {name: a1, template: v, leaf: l1}
+overrides:
+)" + overrideGpus;
+  auto c = loadClusterSpec(text, "spec.yaml");
+  return c.ok() ? "" : c.error().str();
+}
+
+MpsAsk ask(JobId job, int threads, int64_t mib, std::string team, std::string user = "") {
+  return {job, threads, mib, std::move(team), std::move(user)};
+}
+
+}  // namespace
+
+class TstEngineMps : public QObject {
+  Q_OBJECT
+
+ private slots:
+  // The table in resources/gpu-catalog.yaml: 16 before Volta, 48 from Volta on.
+  void catalogClientLimitsByArchitecture() {
+    const GpuCatalog& c = GpuCatalog::builtin();
+    QCOMPARE(c.find("P100")->mpsMaxClients, 16);
+    QCOMPARE(c.find("H100-SXM5-80GB")->mpsMaxClients, 48);
+    QCOMPARE(c.find("L40S")->mpsMaxClients, 48);
+    QCOMPARE(c.mpsClientLimits().at("pascal"), 16);
+  }
+
+  // A user catalog without its own table takes the built-in limits; a model may override them.
+  void userCatalogTakesTheTableOrItsOwnFigure() {
+    auto user = GpuCatalog::fromYaml(R"(version: 1
+models:
+  - {id: X1, product_name: "X1", architecture: hopper, memory_mib: 1000}
+  - {id: X2, product_name: "X2", architecture: hopper, memory_mib: 1000, mps_max_clients: 8}
+)",
+                                     "user.yaml");
+    QVERIFY2(user.ok(), user.ok() ? "" : user.error().str().c_str());
+    QCOMPARE(user->find("X1")->mpsMaxClients, 0);  // no table in the file itself
+    GpuCatalog merged = GpuCatalog::builtin();
+    QVERIFY(merged.merge(*user).ok());
+    QCOMPARE(merged.find("X1")->mpsMaxClients, 48);
+    QCOMPARE(merged.find("X2")->mpsMaxClients, 8);
+  }
+
+  void catalogTableErrorsAreLocated() {
+    auto bad = GpuCatalog::fromYaml(R"(version: 1
+mps_client_limits:
+  source: "x"
+  by_architecture: {kepler: 16}
+models: []
+)",
+                                    "c.yaml");
+    QVERIFY(!bad.ok());
+    QVERIFY(bad.error().str().find("c.yaml:4") != std::string::npos);
+    QVERIFY(bad.error().str().find("unknown architecture 'kepler'") != std::string::npos);
+  }
+
+  void specReadsMpsAloneAndInsideMig() {
+    const auto c = load(kSpec);
+    const Gpu& alone = *c->findGpu("p1/0");
+    QCOMPARE(int(alone.sharing.mode), int(SharingMode::Mps));
+    QVERIFY(alone.sharing.runsMps());
+    QCOMPARE(int(alone.sharing.mps.coLocation), int(MpsCoLocation::User));
+    QCOMPARE(alone.sharing.mps.threadBudget, 150);
+    QVERIFY(!c->findGpu("p1/1")->sharing.runsMps());
+    const Gpu& mig = *c->findGpu("m1/0");
+    QCOMPARE(int(mig.sharing.mode), int(SharingMode::Mig));
+    QVERIFY(mig.sharing.runsMps());
+    QVERIFY(!mig.sharing.offersMigInstances());
+    QCOMPARE(int(mig.sharing.mps.coLocation), int(MpsCoLocation::Team));
+    QCOMPARE(mig.sharing.mps.threadBudget, 100);
+  }
+
+  // Export writes mps: so that loading the output gives the same sharing.
+  void exportKeepsMps() {
+    const auto c = load(kSpec);
+    const std::string text = writeClusterSpec(*c);
+    QVERIFY(text.find("mps: {co_location: user, thread_budget: 150}") != std::string::npos);
+    const auto again = load(text);
+    QCOMPARE(again->findGpu("p1/0")->sharing.mps, c->findGpu("p1/0")->sharing.mps);
+    QCOMPARE(again->findGpu("m1/0")->sharing.mps, c->findGpu("m1/0")->sharing.mps);
+    QCOMPARE(writeClusterSpec(*again), text);
+  }
+
+  void specErrorsNameTheField() {
+    QVERIFY(loadError("  - {nodes: p1, gpus: {\"0\": {mps: {co_location: dept}}}}\n")
+                .find("co_location must be team, user or any, got 'dept'") != std::string::npos);
+    QVERIFY(loadError("  - {nodes: p1, gpus: {\"0\": {mps: {thread_budget: 99}}}}\n")
+                .find("must be at least 100") != std::string::npos);
+    // Above 100 % for each of the 48 clients a server takes, no budget means anything.
+    QVERIFY(loadError("  - {nodes: p1, gpus: {\"0\": {mps: {thread_budget: 4801}}}}\n")
+                .find("must be at most 4800") != std::string::npos);
+    QVERIFY(loadError("  - {nodes: p1, gpus: {\"0\": {timeslice: 2, mps: {}}}}\n")
+                .find("give exactly one of") != std::string::npos);
+    QVERIFY(loadError("  - {nodes: p1, gpus: {\"0\": {mps: false}}}\n").find("means nothing") !=
+            std::string::npos);
+    QVERIFY(loadError("  - {nodes: p1, gpus: {\"0\": {mps: {}}}}\n").empty());
+    QVERIFY(loadError("  - {nodes: a1, gpus: {\"0\": {mig: \"7g.40gb\", mps: {}}}}\n").empty());
+  }
+
+  // Thread budget, pinned memory and co-location, each refusal naming the GPU.
+  void fitChecksInOrder() {
+    ClusterState s(load(kSpec));
+    const GpuId g = s.cluster().findGpu("p1/0")->id;
+    QVERIFY(s.takeMps(g, ask(1, 100, 20000, "a", "alice")).ok());
+    auto threads = s.mpsFit(g, ask(2, 60, 1000, "b", "alice"));
+    QCOMPARE(int(threads.refusal), int(MpsRefusal::Threads));
+    QVERIFY(threads.why.english().find("GPU p1/0 has 50 %") != std::string::npos);
+    auto memory = s.mpsFit(g, ask(2, 50, 30000, "b", "alice"));
+    QCOMPARE(int(memory.refusal), int(MpsRefusal::Memory));
+    auto user = s.mpsFit(g, ask(2, 10, 1000, "a", "bob"));
+    QCOMPARE(int(user.refusal), int(MpsRefusal::CoLocation));
+    QCOMPARE(user.why.english(),
+             std::string("GPU p1/0 runs MPS clients of user alice; user bob may not share it"));
+    QVERIFY(s.mpsFit(g, ask(2, 50, 26000, "b", "alice")).ok());
+    QCOMPARE(int(s.mpsFit(s.cluster().findGpu("p1/1")->id, ask(2, 10, 1, "a")).refusal),
+             int(MpsRefusal::NotMps));
+    QCOMPARE(int(s.mpsFit(g, ask(1, 1, 1, "a", "alice")).refusal), int(MpsRefusal::AlreadyThere));
+  }
+
+  // Inside MIG: one server per instance, each with the instance's memory; MIG-profile takes
+  // are refused on such a GPU, and a repartition may not remove an instance with clients.
+  void migInstancesServeSeparately() {
+    ClusterState s(load(kSpec));
+    const GpuId g = s.cluster().findGpu("m1/0")->id;
+    auto first = s.takeMps(g, ask(1, 60, 12288, "t"));
+    QVERIFY(first.ok());
+    auto second = s.takeMps(g, ask(2, 60, 12288, "t"));
+    QVERIFY(second.ok());
+    QVERIFY(*first != *second);
+    QVERIFY(*first >= 0 && *second >= 0);
+    const auto third = s.mpsFit(g, ask(3, 30, 10240, "t"));
+    QCOMPARE(int(third.refusal), int(MpsRefusal::Memory));
+    const auto mig = s.takeMigInstance(g, 0, 9, false);
+    QVERIFY(!mig.ok());
+    QVERIFY(mig.error().str().find("for MPS clients only") != std::string::npos);
+    QVERIFY(!s.setMigLayout(g, MigLayout{}).ok());
+    QVERIFY(checkInvariants(s).empty());
+  }
+
+  // Discarding a transaction gives back taken clients and puts released ones back in order.
+  void transactionUndoesMpsChanges() {
+    ClusterState s(load(kSpec));
+    const GpuId g = s.cluster().findGpu("p1/0")->id;
+    QVERIFY(s.takeMps(g, ask(1, 20, 1000, "a", "u")).ok());
+    QVERIFY(s.takeMps(g, ask(2, 20, 1000, "a", "u")).ok());
+    QVERIFY(s.takeMps(g, ask(3, 20, 1000, "a", "u")).ok());
+    const GpuOccupancy before = s.gpu(g);
+    {
+      Transaction tx(s);
+      tx.releaseJob(2);
+      QVERIFY(tx.takeMps(g, ask(4, 50, 1000, "a", "u")).ok());
+      QCOMPARE(s.gpu(g).mpsClients.size(), size_t{3});
+      QCOMPARE(s.gpu(g).mpsClients[1].job, JobId{3});
+    }
+    QVERIFY(s.gpu(g) == before);
+    {
+      Transaction tx(s);
+      tx.releaseJob(1);
+      tx.commit();
+    }
+    QCOMPARE(s.gpu(g).mpsClients.size(), size_t{2});
+    QVERIFY(checkInvariants(s).empty());
+  }
+
+  void invariantsCatchBrokenMpsState() {
+    ClusterState s(load(kSpec));
+    const GpuId g = s.cluster().findGpu("p1/0")->id;
+    s.unsafeGpu(g).mpsClients.push_back({1, 100, 1, -1, "a", "u"});
+    s.unsafeGpu(g).mpsClients.push_back({2, 100, 1, -1, "a", "u"});
+    const auto problems = checkInvariants(s);
+    QCOMPARE(problems.size(), size_t{1});
+    QVERIFY(problems[0].find("over the thread budget") != std::string::npos);
+    // On a GPU without MPS: no MPS there, and no server for the client either.
+    s.unsafeGpu(s.cluster().findGpu("p1/1")->id).mpsClients.push_back({3, 1, 1, -1, "a", "u"});
+    QCOMPARE(checkInvariants(s).size(), size_t{3});
+  }
+};
+
+QTEST_APPLESS_MAIN(TstEngineMps)
+#include "tst_engine_mps.moc"
