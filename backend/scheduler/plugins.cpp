@@ -87,11 +87,10 @@ struct HoldAdmission final : AdmissionPlugin {
 struct QuotaAdmission final : AdmissionPlugin {
   PluginStatus admit(const CycleContext& ctx, const JobRecord& job) const override {
     if (!ctx.quotas || !ctx.quotas->managed(job.team)) return PluginStatus::success();
-    const Team& t = ctx.quotas->teams()[static_cast<size_t>(job.team)];
-    double most = 0;
-    for (const auto& [key, q] : t.quotas) most += q.guaranteed + q.borrowLimit;
+    const double most = ctx.quotas->ceiling(job.team);
     if (job.job.gpuDemand() > most + 1e-9)
-      return PluginStatus::unresolvable(phrase(text::kTeamCeiling, t.name, static_cast<int>(most),
+      return PluginStatus::unresolvable(phrase(text::kTeamCeiling, job.job.team,
+                                               static_cast<int>(most),
                                                gpuAmountText(job.job.gpuDemand())));
     return PluginStatus::success();
   }
@@ -282,33 +281,47 @@ struct QuotaPermit final : PermitPlugin {
         job.job.perTask.kind == GpuRequest::Kind::None)
       return PluginStatus::success();
     const Cluster& cl = ctx.state->cluster();
-    std::optional<std::vector<std::string>> keys;
-    std::optional<QuotaCharge> cheapest;
+    std::vector<QuotaBook::Link> keys, k;
+    std::optional<GpuId> cheapest;
     double least = 0;
     for (GpuId g : ctx.gpuKinds) {
       const std::string& pool = cl.node(cl.gpu(g).node).pool;
       if (!job.job.pool.empty() && pool != job.job.pool) continue;
       if (!modelQualifies(job.job, cl.modelOf(g))) continue;
-      auto k = ctx.quotas->chargeKeys(job.team, cl.modelOf(g).id, pool);
-      if (keys && *keys != k) return PluginStatus::success();
-      keys = std::move(k);
-      QuotaCharge c = chargeOn(ctx, job.job, g);
-      const double total = c.total();
+      ctx.quotas->chargeChain(job.team, cl.modelOf(g).id, pool, cheapest ? k : keys);
+      if (cheapest && !sameKeys(cl, keys, *cheapest, k, g)) return PluginStatus::success();
+      // The same keys: only the GPU's per-task share (a MIG profile's size) tells charges apart.
+      const double total = perGpuShare(ctx, job.job, g);
       if (!cheapest || total < least) {
         least = total;
-        cheapest = std::move(c);
+        cheapest = g;
       }
     }
     if (!cheapest) return PluginStatus::success();  // no GPU qualifies: placement says why
-    return refusalOf(ctx, job, *cheapest);
+    return refusalOf(ctx, job, chargeOn(ctx, job.job, *cheapest));
   }
 
  private:
   static PluginStatus refusalOf(const CycleContext& ctx, const JobRecord& job,
                                 const QuotaCharge& charge) {
-    if (Text why = ctx.quotas->refusal(*ctx.state, job.job.team, charge); !why.empty())
+    if (Text why = ctx.quotas->refusal(*ctx.state, job.team, charge); !why.empty())
       return PluginStatus::unschedulable(why);
     return PluginStatus::success();
+  }
+
+  // Chains name keys by slot; a model the team does not list is named by the GPU's model.
+  static bool sameKeys(const Cluster& cl, const std::vector<QuotaBook::Link>& a, GpuId ga,
+                       const std::vector<QuotaBook::Link>& b, GpuId gb) {
+    if (a != b) return false;
+    const bool unlisted = std::any_of(a.begin(), a.end(), [](const QuotaBook::Link& l) {
+      return l.slot == QuotaBook::kNotListed;
+    });
+    return !unlisted || cl.modelOf(ga).id == cl.modelOf(gb).id;
+  }
+
+  // What one GPU of kind `g` charges the job (its total is this times a fixed GPU count).
+  static double perGpuShare(const CycleContext& ctx, const Job& job, GpuId g) {
+    return QuotaCharge::of(*ctx.state, job, {{g}}).total();
   }
 
   // The job's whole charge as if every task ran on GPU `g` (one quota key, one per-GPU share).

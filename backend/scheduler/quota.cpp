@@ -54,51 +54,104 @@ double QuotaCharge::total() const {
   return sum;
 }
 
-QuotaBook::QuotaBook(std::vector<Team> teams) : teams_(std::move(teams)) {
-  parents_.assign(teams_.size(), -1);
-  for (size_t i = 0; i < teams_.size(); ++i) parents_[i] = teamIndex(teams_[i].parent);
-  usage_.resize(teams_.size());
+QuotaBook::QuotaBook() : config_(configure({})) {}
+
+QuotaBook::QuotaBook(std::vector<Team> teams) : config_(configure(std::move(teams))) {
+  usage_.assign(config_->quotaOf.size(), 0.0);
+}
+
+std::shared_ptr<const QuotaBook::Config> QuotaBook::configure(std::vector<Team> teams) {
+  auto c = std::make_shared<Config>();
+  c->teams = std::move(teams);
+  for (size_t i = 0; i < c->teams.size(); ++i)
+    c->teamByName.emplace(c->teams[i].name, static_cast<int>(i));
+  for (const Team& t : c->teams) {
+    const auto it = t.parent.empty() ? c->teamByName.end() : c->teamByName.find(t.parent);
+    c->parents.push_back(it == c->teamByName.end() ? -1 : it->second);
+    c->offset.push_back(c->quotaOf.size());
+    auto& keys = c->keys.emplace_back();
+    c->teamText.push_back(literal(t.name));
+    double most = 0;
+    for (const auto& [key, q] : t.quotas) {
+      keys.push_back(key);
+      c->quotaOf.push_back(&q);
+      c->keyText.push_back(literal(key));
+      c->guaranteedText.push_back(literal(q.guaranteed));
+      most += q.guaranteed + q.borrowLimit;
+    }
+    c->ceiling.push_back(most);
+    c->anyQuota = c->anyQuota || !t.quotas.empty();
+  }
+  return c;
+}
+
+int QuotaBook::Config::slotOf(int team, const std::string& key) const {
+  const auto& k = keys[static_cast<size_t>(team)];
+  const auto it = std::lower_bound(k.begin(), k.end(), key);
+  return it != k.end() && *it == key ? static_cast<int>(it - k.begin()) : kNoKey;
+}
+
+int QuotaBook::Config::slotFor(int team, const std::string& model, const std::string& pool) const {
+  // Precedence: the model's own key, then "pool:NAME", then "*".
+  const auto& k = keys[static_cast<size_t>(team)];
+  int poolSlot = kNoKey, anySlot = kNoKey;
+  constexpr std::string_view kPool = "pool:";
+  for (size_t i = 0; i < k.size(); ++i) {
+    const std::string& key = k[i];
+    if (key == model) return static_cast<int>(i);
+    if (key == "*")
+      anySlot = static_cast<int>(i);
+    else if (!pool.empty() && key.size() == kPool.size() + pool.size() && key.starts_with(kPool) &&
+             std::string_view(key).substr(kPool.size()) == pool)
+      poolSlot = static_cast<int>(i);
+  }
+  return poolSlot != kNoKey ? poolSlot : anySlot;
 }
 
 int QuotaBook::teamIndex(const std::string& name) const {
   if (name.empty()) return -1;
-  for (size_t i = 0; i < teams_.size(); ++i)
-    if (teams_[i].name == name) return static_cast<int>(i);
-  return -1;
+  const auto it = config_->teamByName.find(name);
+  return it == config_->teamByName.end() ? -1 : it->second;
 }
 
 std::string QuotaBook::keyFor(int team, const std::string& model, const std::string& pool) const {
-  const auto& q = teams_[static_cast<size_t>(team)].quotas;
-  if (q.count(model)) return model;
-  if (!pool.empty() && q.count("pool:" + pool)) return "pool:" + pool;
-  if (q.count("*")) return "*";
-  return {};
+  const int slot = config_->slotFor(team, model, pool);
+  return slot == kNoKey ? std::string() : config_->keys[static_cast<size_t>(team)][size_t(slot)];
 }
 
 double QuotaBook::usage(int team, const std::string& key) const {
-  const auto& u = usage_[static_cast<size_t>(team)];
-  const auto it = u.find(key);
-  return it == u.end() ? 0.0 : it->second;
+  const int slot = config_->slotOf(team, key);
+  return slot == kNoKey ? 0.0 : used({team, slot});
 }
 
 bool QuotaBook::managed(int team) const {
-  return team >= 0 && !teams_[static_cast<size_t>(team)].quotas.empty();
+  return team >= 0 && !config_->teams[static_cast<size_t>(team)].quotas.empty();
 }
 
-bool QuotaBook::anyQuota() const {
-  return std::any_of(teams_.begin(), teams_.end(), [](const Team& t) { return !t.quotas.empty(); });
+void QuotaBook::chargeChain(int team, const std::string& model, const std::string& pool,
+                            std::vector<Link>& out) const {
+  out.clear();
+  for (int a = team; a >= 0; a = parentOf(a)) {
+    int slot = config_->slotFor(a, model, pool);
+    // A team's own quota table lists everything it may use; a department's only caps.
+    if (slot == kNoKey && a == team && managed(a)) slot = kNotListed;
+    out.push_back({a, slot});
+  }
 }
 
 std::vector<std::string> QuotaBook::chargeKeys(int team, const std::string& model,
                                                const std::string& pool) const {
+  std::vector<Link> chain;
+  chargeChain(team, model, pool, chain);
   std::vector<std::string> keys;
-  for (int a = team; a >= 0; a = parents_[static_cast<size_t>(a)]) {
-    std::string key = keyFor(a, model, pool);
-    // A team's own quota table lists everything it may use; a department's only caps.
-    if (key.empty() && a == team && managed(a)) key = "!" + model;
-    keys.push_back(std::move(key));
-  }
+  for (const Link& l : chain) keys.push_back(keyName(NeedItem{l, &model, 0}));
   return keys;
+}
+
+std::string QuotaBook::keyName(const NeedItem& item) const {
+  if (item.at.slot == kNotListed) return "!" + *item.model;
+  if (item.at.slot == kNoKey) return {};
+  return config_->keys[static_cast<size_t>(item.at.team)][static_cast<size_t>(item.at.slot)];
 }
 
 QuotaBook::Need QuotaBook::needOf(const ClusterState& state, int team, const QuotaCharge& c) const {
@@ -108,10 +161,18 @@ QuotaBook::Need QuotaBook::needOf(const ClusterState& state, int team, const Quo
   const Cluster& cl = state.cluster();
   const auto add = [&](NodeId node, double amount) {
     const Node& n = cl.node(node);
-    int a = team;
-    for (auto& key : chargeKeys(team, n.gpuModel().id, n.pool)) {
-      if (!key.empty()) need[{a, std::move(key)}] += amount;
-      a = parents_[static_cast<size_t>(a)];
+    const std::string& model = n.gpuModel().id;
+    for (int a = team; a >= 0; a = parentOf(a)) {
+      int slot = config_->slotFor(a, model, n.pool);
+      if (slot == kNoKey && a == team && managed(a)) slot = kNotListed;
+      if (slot == kNoKey) continue;
+      const auto same = [&](const NeedItem& i) {
+        return i.at == Link{a, slot} && (slot != kNotListed || *i.model == model);
+      };
+      if (auto it = std::find_if(need.begin(), need.end(), same); it != need.end())
+        it->amount += amount;
+      else
+        need.push_back({{a, slot}, &model, amount});
     }
   };
   NodeId node = 0;
@@ -126,62 +187,82 @@ QuotaBook::Need QuotaBook::needOf(const ClusterState& state, int team, const Quo
     run += amount;
   }
   if (run > 0) add(node, run);
+  // The order of the key names within a team ("!" sorts first, slots follow their names), so
+  // the first refusal named is the same whatever order the GPUs came in.
+  if (need.size() > 1)
+    std::sort(need.begin(), need.end(), [](const NeedItem& x, const NeedItem& y) {
+      if (x.at.team != y.at.team) return x.at.team < y.at.team;
+      const bool xn = x.at.slot == kNotListed, yn = y.at.slot == kNotListed;
+      if (xn != yn) return xn;
+      return xn ? *x.model < *y.model : x.at.slot < y.at.slot;
+    });
   return need;
 }
 
 void QuotaBook::charge(const ClusterState& state, const std::string& team, const QuotaCharge& c,
                        double sign) {
-  const int t = teamIndex(team);
-  if (t < 0) return;
-  for (const auto& [at, amount] : needOf(state, t, c)) {
-    if (at.second[0] == '!') continue;
-    double& u = usage_[static_cast<size_t>(at.first)][at.second];
-    u += sign * amount;
+  charge(state, teamIndex(team), c, sign);
+}
+
+void QuotaBook::charge(const ClusterState& state, int team, const QuotaCharge& c, double sign) {
+  if (team < 0) return;
+  for (const NeedItem& item : needOf(state, team, c)) {
+    if (item.at.slot == kNotListed) continue;
+    double& u = usage_[config_->offset[static_cast<size_t>(item.at.team)] + size_t(item.at.slot)];
+    u += sign * item.amount;
     if (std::abs(u) < kEps) u = 0;
   }
 }
 
 double QuotaBook::lendableToSiblingsOf(int team, const std::string& key) const {
   double lendable = 0, borrowedByOthers = 0;
-  for (size_t s = 0; s < teams_.size(); ++s) {
-    if (static_cast<int>(s) == team || parents_[s] != parents_[static_cast<size_t>(team)]) continue;
-    const auto it = teams_[s].quotas.find(key);
-    if (it == teams_[s].quotas.end()) continue;
-    const Quota& q = it->second;
-    const double used = usage(static_cast<int>(s), key);
-    const double idle = std::max(0.0, q.guaranteed - used);
+  const auto& teams = config_->teams;
+  for (size_t s = 0; s < teams.size(); ++s) {
+    if (static_cast<int>(s) == team || parentOf(int(s)) != parentOf(team)) continue;
+    const int slot = config_->slotOf(static_cast<int>(s), key);
+    if (slot == kNoKey) continue;
+    const Link at{static_cast<int>(s), slot};
+    const Quota& q = quotaAt(at);
+    const double u = used(at);
+    const double idle = std::max(0.0, q.guaranteed - u);
     lendable += q.lendLimit < 0 ? idle : std::min<double>(q.lendLimit, idle);
-    borrowedByOthers += std::max(0.0, used - q.guaranteed);
+    borrowedByOthers += std::max(0.0, u - q.guaranteed);
   }
   return std::max(0.0, lendable - borrowedByOthers);
 }
 
-Text QuotaBook::limitProblem(int t, const std::string& key, double extra) const {
-  const Team& team = teams_[static_cast<size_t>(t)];
-  const Quota& q = team.quotas.at(key);
-  const double used = usage(t, key);
-  const double after = used + extra;
+Text QuotaBook::limitProblem(const Link& at, double extra) const {
+  const Config& c = *config_;
+  const size_t slot = c.offset[static_cast<size_t>(at.team)] + static_cast<size_t>(at.slot);
+  const Quota& q = *c.quotaOf[slot];
+  const double u = usage_[slot];
+  const double after = u + extra;
   if (after <= q.guaranteed + kEps) return {};
   const double borrow = after - q.guaranteed;
-  Text head = phrase(text::kQuotaUses, team.name, gpuAmountText(used), q.guaranteed, key);
+  Text head = phrase(text::kQuotaUses, c.teamText[static_cast<size_t>(at.team)], gpuAmountText(u),
+                     c.guaranteedText[slot], c.keyText[slot]);
   if (borrow > q.borrowLimit + kEps)
     return phrase(text::kQuotaBorrowLimit, std::move(head), q.borrowLimit, gpuAmountText(extra));
-  const double available = lendableToSiblingsOf(t, key) - std::max(0.0, used - q.guaranteed);
-  if (borrow - std::max(0.0, used - q.guaranteed) > available + kEps)
+  const std::string& key = c.keys[static_cast<size_t>(at.team)][static_cast<size_t>(at.slot)];
+  const double available = lendableToSiblingsOf(at.team, key) - std::max(0.0, u - q.guaranteed);
+  if (borrow - std::max(0.0, u - q.guaranteed) > available + kEps)
     return phrase(text::kQuotaLendersShort, std::move(head), gpuAmountText(extra),
-                  gpuAmountText(std::max(0.0, available)), key);
+                  gpuAmountText(std::max(0.0, available)), c.keyText[slot]);
   return {};
 }
 
 Text QuotaBook::refusal(const ClusterState& state, const std::string& team,
                         const QuotaCharge& c) const {
-  const int t = teamIndex(team);
-  if (t < 0) return {};
-  for (const auto& [at, extra] : needOf(state, t, c)) {
-    if (at.second[0] == '!')
-      return phrase(text::kQuotaNone, teams_[static_cast<size_t>(at.first)].name,
-                    at.second.substr(1));
-    if (auto p = limitProblem(at.first, at.second, extra); !p.empty()) return p;
+  return refusal(state, teamIndex(team), c);
+}
+
+Text QuotaBook::refusal(const ClusterState& state, int team, const QuotaCharge& c) const {
+  if (team < 0) return {};
+  for (const NeedItem& item : needOf(state, team, c)) {
+    if (item.at.slot == kNotListed)
+      return phrase(text::kQuotaNone, config_->teams[static_cast<size_t>(item.at.team)].name,
+                    *item.model);
+    if (auto p = limitProblem(item.at, item.amount); !p.empty()) return p;
   }
   return {};
 }
@@ -190,43 +271,44 @@ std::pair<std::string, int> QuotaBook::shortfall(const ClusterState& state, cons
                                                  const QuotaCharge& c) const {
   const int t = teamIndex(team);
   if (t < 0) return {};
-  for (const auto& [at, extra] : needOf(state, t, c)) {
-    if (at.second[0] == '!')
-      return {teams_[static_cast<size_t>(at.first)].name + ":" + at.second.substr(1),
-              static_cast<int>(std::ceil(extra - kEps))};
-    if (limitProblem(at.first, at.second, extra).empty()) continue;
+  for (const NeedItem& item : needOf(state, t, c)) {
+    const std::string& name = config_->teams[static_cast<size_t>(item.at.team)].name;
+    if (item.at.slot == kNotListed)
+      return {name + ":" + *item.model, static_cast<int>(std::ceil(item.amount - kEps))};
+    if (limitProblem(item.at, item.amount).empty()) continue;
     // The guarantee that would cover the job without borrowing anything more.
-    const Quota& q = teams_[static_cast<size_t>(at.first)].quotas.at(at.second);
-    const double used = usage(at.first, at.second);
+    const std::string key = keyName(item);
+    const Quota& q = quotaAt(item.at);
     const double allowed =
         q.guaranteed +
-        std::min<double>(q.borrowLimit, std::max(0.0, lendableToSiblingsOf(at.first, at.second)));
-    return {teams_[static_cast<size_t>(at.first)].name + ":" + at.second,
-            static_cast<int>(std::ceil(used + extra - allowed - kEps))};
+        std::min<double>(q.borrowLimit, std::max(0.0, lendableToSiblingsOf(item.at.team, key)));
+    return {name + ":" + key,
+            static_cast<int>(std::ceil(used(item.at) + item.amount - allowed - kEps))};
   }
   return {};
 }
 
 bool QuotaBook::borrowing(int team, const std::string& model, const std::string& pool) const {
-  for (int a = team; a >= 0; a = parents_[static_cast<size_t>(a)]) {
-    const std::string key = keyFor(a, model, pool);
-    if (key.empty()) continue;
-    if (usage(a, key) > teams_[static_cast<size_t>(a)].quotas.at(key).guaranteed + kEps)
-      return true;
+  for (int a = team; a >= 0; a = parentOf(a)) {
+    const int slot = config_->slotFor(a, model, pool);
+    if (slot == kNoKey) continue;
+    if (used({a, slot}) > quotaAt({a, slot}).guaranteed + kEps) return true;
   }
   return false;
 }
 
 bool QuotaBook::withinGuarantee(const ClusterState& state, const std::string& team,
                                 const QuotaCharge& c) const {
-  const int t = teamIndex(team);
-  if (t < 0) return false;
+  return withinGuarantee(state, teamIndex(team), c);
+}
+
+bool QuotaBook::withinGuarantee(const ClusterState& state, int team, const QuotaCharge& c) const {
+  if (team < 0) return false;
   bool any = false;
-  for (const auto& [at, extra] : needOf(state, t, c)) {
-    if (at.second[0] == '!') return false;
+  for (const NeedItem& item : needOf(state, team, c)) {
+    if (item.at.slot == kNotListed) return false;
     any = true;
-    const Quota& q = teams_[static_cast<size_t>(at.first)].quotas.at(at.second);
-    if (usage(at.first, at.second) + extra > q.guaranteed + kEps) return false;
+    if (used(item.at) + item.amount > quotaAt(item.at).guaranteed + kEps) return false;
   }
   return any;
 }
@@ -235,10 +317,9 @@ bool QuotaBook::staysAboveGuarantee(const ClusterState& state, const std::string
                                     const QuotaCharge& c) const {
   const int t = teamIndex(team);
   if (t < 0) return true;
-  for (const auto& [at, amount] : needOf(state, t, c)) {
-    if (at.second[0] == '!') continue;
-    const Quota& q = teams_[static_cast<size_t>(at.first)].quotas.at(at.second);
-    if (usage(at.first, at.second) - amount < q.guaranteed - kEps) return false;
+  for (const NeedItem& item : needOf(state, t, c)) {
+    if (item.at.slot == kNotListed) continue;
+    if (used(item.at) - item.amount < quotaAt(item.at).guaranteed - kEps) return false;
   }
   return true;
 }
@@ -248,7 +329,16 @@ Status QuotaBook::setQuota(const std::string& team, const std::string& key, cons
   if (t < 0) return Error::notFound(phrase(text::kUnknownTeam, team));
   if (q.guaranteed < 0 || q.borrowLimit < 0) return Error::of(phrase(text::kQuotaNegative));
   if (q.lendLimit > q.guaranteed) return Error::of(phrase(text::kLendTooMuch, q.guaranteed));
-  teams_[static_cast<size_t>(t)].quotas[key] = q;
+  // A new table for this book alone (copies share the old one); usage follows its keys.
+  std::vector<Team> teams = config_->teams;
+  teams[static_cast<size_t>(t)].quotas[key] = q;
+  auto changed = configure(std::move(teams));
+  std::vector<double> usage(changed->quotaOf.size(), 0.0);
+  for (size_t i = 0; i < changed->teams.size(); ++i)
+    for (size_t s = 0; s < changed->keys[i].size(); ++s)
+      usage[changed->offset[i] + s] = this->usage(static_cast<int>(i), changed->keys[i][s]);
+  config_ = std::move(changed);
+  usage_ = std::move(usage);
   return okStatus();
 }
 

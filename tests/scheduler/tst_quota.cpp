@@ -356,6 +356,73 @@ class TstQuota : public QObject {
     QVERIFY(!capped.staysAboveGuarantee(s, "vision", whole(s, gpus("h1", 0, 1))));
   }
 
+  // Both parts of a charge refuse: the one named is the first key by name ("!L4", a model the
+  // team does not list, sorts before any key), whatever order the GPUs come in.
+  void refusalNamesTheSameKeyWhateverTheGpuOrder() {
+    const ClusterState s(cluster());
+    const QuotaBook b(tree());
+    QuotaCharge h100First = whole(s, gpus("h1", 0, 8));
+    h100First.gpus.push_back({gpus("h2", 0, 1)[0], 1.0});  // 9 H100s: above vision's borrow limit
+    h100First.gpus.push_back({gpus("l1", 0, 1)[0], 1.0});
+    QuotaCharge l4First;
+    l4First.gpus.push_back(h100First.gpus.back());
+    l4First.gpus.insert(l4First.gpus.end(), h100First.gpus.begin(), h100First.gpus.end() - 1);
+    const QString expected("team vision has no quota for L4 GPUs");
+    QCOMPARE(q(b.refusal(s, "vision", h100First)), expected);
+    QCOMPARE(q(b.refusal(s, "vision", l4First)), expected);
+    QCOMPARE(b.shortfall(s, "vision", h100First), std::make_pair(std::string("vision:L4"), 1));
+    // Without the L4 the H100 part is what refuses.
+    h100First.gpus.pop_back();
+    QVERIFY(q(b.refusal(s, "vision", h100First)).startsWith("team vision uses 0 of its 4"));
+  }
+
+  // The integer chain equals where the key names do: what the permit compares between GPU kinds.
+  void chargeChainsMatchTheKeyNames() {
+    QuotaBook b(tree());
+    QVERIFY(b.setQuota("research", "pool:train", Quota{10, 0, -1}).ok());
+    std::vector<QuotaBook::Link> h100, a100, l4, again;
+    b.chargeChain(1, kH100, "train", h100);
+    b.chargeChain(1, "A100-SXM4-80GB", "train", a100);
+    b.chargeChain(1, "L4", "infer", l4);
+    b.chargeChain(1, kH100, "train", again);
+    QCOMPARE(h100.size(), size_t{2});  // vision, then research
+    QCOMPARE(h100[0].team, 1);
+    QCOMPARE(h100[1].team, 0);
+    QVERIFY(h100 == again);
+    QVERIFY(h100 != a100);  // vision lists no A100: refused there, not charged like an H100
+    QCOMPARE(a100[0].slot, QuotaBook::kNotListed);
+    QCOMPARE(a100[1].slot, h100[1].slot);  // both under research's pool:train
+    QCOMPARE(l4[1].slot, QuotaBook::kNoKey);
+    const auto names = [&](const std::string& model, const std::string& pool) {
+      return b.chargeKeys(1, model, pool);
+    };
+    QCOMPARE(names(kH100, "train"), (std::vector<std::string>{kH100, "pool:train"}));
+    QCOMPARE(names("A100-SXM4-80GB", "train"),
+             (std::vector<std::string>{"!A100-SXM4-80GB", "pool:train"}));
+    QCOMPARE(names("L4", "infer"), (std::vector<std::string>{"!L4", ""}));
+  }
+
+  // Backfill and preemption charge copies of the book: a copy's usage and table are its own, and
+  // a new key starts unused while the old keys keep what they counted.
+  void copiesAndNewKeysKeepTheirUsage() {
+    const ClusterState s(cluster());
+    QuotaBook original(tree());
+    original.charge(s, "vision", whole(s, gpus("h1", 0, 3)), +1);
+    QuotaBook copy = original;
+    copy.charge(s, "vision", whole(s, gpus("h1", 3, 2)), +1);
+    QCOMPARE(original.usage(1, kH100), 3.0);
+    QCOMPARE(copy.usage(1, kH100), 5.0);
+    QVERIFY(copy.setQuota("vision", "*", Quota{2, 0, -1}).ok());
+    QCOMPARE(copy.usage(1, kH100), 5.0);
+    QCOMPARE(copy.usage(1, "*"), 0.0);
+    QVERIFY(!original.teams()[1].quotas.count("*"));
+    QCOMPARE(q(original.keyFor(1, "L4", "infer")), QString());
+    QCOMPARE(q(copy.keyFor(1, "L4", "infer")), QString("*"));
+    copy.charge(s, "vision", whole(s, gpus("l1", 0, 2)), +1);
+    QCOMPARE(copy.usage(1, "*"), 2.0);
+    QCOMPARE(original.usage(1, "*"), 0.0);
+  }
+
   void setQuotaValidation() {
     QuotaBook b(tree());
     auto st = b.setQuota("nobody", "*", Quota{1, 0, -1});
