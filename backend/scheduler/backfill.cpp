@@ -8,6 +8,7 @@
 #include <optional>
 #include <set>
 
+#include "scheduler/backfill_base.h"
 #include "scheduler/engine.h"
 #include "scheduler/gpu_room.h"
 #include "scheduler/node_filter.h"
@@ -64,23 +65,28 @@ class ReservationBackfill final : public BackfillPlugin {
   std::optional<BackfillReservation> reserve(const Engine& engine, const CycleContext& ctx,
                                              const JobRecord& job) const override {
     const BackfillPolicy& policy = engine.policy().backfill;
-    Transaction what(engine.scratch());
+    // Within a cycle the trials run on its base, where the jobs already overdue are released
+    // once for every reservation (backfill_base.h); an explanation's plan releases them itself.
+    BackfillBase* base = ctx.backfillBase;
+    if (base) base->ensure(engine);
+    ClusterState& scratch = base ? base->state() : engine.scratch();
+    const auto inBase = [base](const JobRecord& r) { return base && base->releases(r); };
+    Transaction what(scratch);
     // Without any quota a charge changes nothing, so the cycle's book serves as it is. With
     // quotas, released jobs are charged back only when a trial is about to read the book, in the
     // order they were released (the same sums, but no work for steps that try nothing).
     const bool quotasInUse = ctx.quotas->anyQuota();
     std::optional<QuotaBook> quotas;
-    CycleContext c;
+    CycleContext trialCtx = ctx;
+    trialCtx.state = &scratch;
     if (quotasInUse) {
-      quotas.emplace(*ctx.quotas);
-      c = ctx;
-      c.quotas = &*quotas;
+      quotas.emplace(base ? base->quotas() : *ctx.quotas);
+      trialCtx.quotas = &*quotas;
     }
-    const CycleContext& trialCtx = quotasInUse ? c : ctx;
     size_t charged = 0;
     std::vector<const JobRecord*> released;
     const Seconds horizon = ctx.now + policy.window;
-    WholeGpuRoom room(engine, ctx.reservations, job);
+    WholeGpuRoom room(engine, scratch, ctx.reservations, job);
     TrialWorth worth(engine.state().cluster(), ctx.reservations, job.job);
     // The running jobs by expected end, read as the steps go: the search usually stops long
     // before the window does.
@@ -97,18 +103,19 @@ class ReservationBackfill final : public BackfillPlugin {
       const size_t lastGroup = released.size();
       for (; within(it) && it->end <= at; ++it) {
         const JobRecord* r = &engine.jobAt(it->index);
-        const auto nodes = r->nodes();
-        what.releaseJob(r->job.id, nodes);
+        released.push_back(r);
+        if (inBase(*r)) continue;  // free in the base already: the room counted it
+        const auto& nodes = r->placedNodes;
+        what.releaseJob(r->job.id, nodes, r->placedGpus);
         room.released(nodes);
         worth.released(nodes);
-        released.push_back(r);
       }
       room.advanceTo(at);
       if (!room.mayFit() || !worth.worthTrying(at)) continue;
       if (quotasInUse) {
         for (; charged < released.size(); ++charged) {
           const JobRecord* r = released[charged];
-          quotas->charge(engine.state(), r->job.team, engine.chargeOf(*r, *r->placement), -1);
+          if (!inBase(*r)) quotas->charge(engine.state(), r->team, r->placedCharge, -1);
         }
         // Until enough of its team's work has ended, no placement could be permitted.
         if (!engine.permitAnywhere(trialCtx, job).ok()) continue;

@@ -2,12 +2,15 @@
 
 #include <algorithm>
 #include <array>
+#include <cassert>
 #include <cmath>
 #include <set>
 #include <sstream>
 #include <unordered_map>
+#include <utility>
 
 #include "core/engine_text.h"
+#include "scheduler/backfill_base.h"
 
 namespace tessera {
 
@@ -452,6 +455,7 @@ std::string Engine::classNames() const {
 CycleContext Engine::context() const {
   CycleContext ctx;
   ctx.state = &state_;
+  ctx.backfillBase = cycleBase_;
   ctx.quotas = &quotas_;
   ctx.fairShare = &fairShare_;
   ctx.reservations = &reservations_;
@@ -588,18 +592,20 @@ void Engine::start(JobRecord& job, GangPlacement placement, Text why) {
 
 void Engine::start(JobRecord& job, GangPlacement placement, Text why, Seconds at) {
   touch(job);
-  const auto charge = chargeOf(job, placement);
-  quotas_.charge(state_, job.job.team, charge, +1);
+  job.placement = std::move(placement);
+  keepPlacement(job);
+  const QuotaCharge& charge = job.placedCharge;
+  quotas_.charge(state_, job.team, charge, +1);
   if (job.team >= 0) {
     ResourceUse& u = teamUse_[static_cast<size_t>(job.team)];
     for (auto [g, amount] : charge.gpus) u.gpus += amount;
     u.cpus += double(job.job.cpusPerTask) * job.job.tasks;
     u.memoryMiB += double(job.job.memoryMiBPerTask) * job.job.tasks;
   }
-  Text where =
-      phrase(text::kStartedOn, gpuList(state_.cluster(), placement), levelWords(placement.span));
-  job.placement = std::move(placement);
+  Text where = phrase(text::kStartedOn, gpuList(state_.cluster(), *job.placement),
+                      levelWords(job.placement->span));
   job.startTime = at;
+  if (cycleBase_) cycleBase_->started(*this, job);  // its expected end is known from here
   runningEnds_.insert({job.expectedEnd(), job.job.id, static_cast<uint32_t>(&job - jobs_.data())});
   job.runningSlot = static_cast<int32_t>(running_.size());
   running_.push_back(static_cast<uint32_t>(&job - jobs_.data()));
@@ -614,6 +620,7 @@ void Engine::start(JobRecord& job, GangPlacement placement, Text why, Seconds at
 }
 
 void Engine::stop(JobRecord& job) {
+  touch(job);
   if (job.runningSlot >= 0) {
     const auto slot = static_cast<size_t>(job.runningSlot);
     running_[slot] = running_.back();
@@ -624,8 +631,11 @@ void Engine::stop(JobRecord& job) {
     runningEnds_.erase({job.expectedEnd(), job.job.id, 0});
   }
   if (!job.placement) return;
-  const auto charge = chargeOf(job, *job.placement);
-  quotas_.charge(state_, job.job.team, charge, -1);
+  if (cycleBase_) cycleBase_->stopped(job);
+  const QuotaCharge charge = std::exchange(job.placedCharge, {});
+  const std::vector<NodeId> nodes = std::exchange(job.placedNodes, {});
+  const std::vector<GpuId> gpus = std::exchange(job.placedGpus, {});
+  quotas_.charge(state_, job.team, charge, -1);
   if (job.team >= 0) {
     ResourceUse& u = teamUse_[static_cast<size_t>(job.team)];
     for (auto [g, amount] : charge.gpus) u.gpus -= amount;
@@ -633,8 +643,19 @@ void Engine::stop(JobRecord& job) {
     u.memoryMiB -= double(job.job.memoryMiBPerTask) * job.job.tasks;
   }
   Transaction tx(state_);
-  tx.releaseJob(job.job.id, job.nodes());
+  tx.releaseJob(job.job.id, nodes, gpus);
   tx.commit();
+}
+
+void Engine::keepPlacement(JobRecord& job) const {
+  job.placedNodes = job.nodes();
+  job.placedGpus.clear();
+  for (const auto& t : job.placement->tasks)
+    job.placedGpus.insert(job.placedGpus.end(), t.gpus.begin(), t.gpus.end());
+  std::sort(job.placedGpus.begin(), job.placedGpus.end());
+  job.placedGpus.erase(std::unique(job.placedGpus.begin(), job.placedGpus.end()),
+                       job.placedGpus.end());
+  job.placedCharge = chargeOf(job, *job.placement);
 }
 
 void Engine::evict(JobRecord& victim, const JobRecord& by, const Victim& cost, Text why) {
@@ -872,6 +893,7 @@ Status Engine::rebind(JobId id, const std::vector<RestoredTask>& tasks, const st
                        cluster().node(placed[i].node).name + ", not on " +
                        cluster().node(tasks[i].node).name,
                    {}};
+  touch(*j);
   Transaction tx(state_);
   tx.releaseJob(id, j->nodes());
   for (const RestoredTask& t : tasks)
@@ -887,6 +909,7 @@ Status Engine::rebind(JobId id, const std::vector<RestoredTask>& tasks, const st
     all.insert(all.end(), tasks[i].gpus.begin(), tasks[i].gpus.end());
   }
   j->placement->span = cluster().spanOf(all);
+  keepPlacement(*j);
   for (GpuId g : all) where += (where.empty() ? "" : ", ") + cluster().gpuName(g);
   recordCommand(actor, literal("job " + job + " runs on " + where + " (as the cluster bound it)"));
   events_.back().job = id;
@@ -997,7 +1020,9 @@ GangResult Engine::tryPlace(Transaction& tx, const JobRecord& job, const CycleCo
   // Bin-packing alone is the placement's own default: skip the scoring machinery.
   const bool plainBinpack = policy_.score.size() == 1 && policy_.score[0].name == "binpack";
   if (!options.scorer && !plugins_.score.empty() && !plainBinpack) options.scorer = &scorer;
-  return placeGang(tx, state_, job.job, options);
+  // Backfill tries on its base, not on the engine's state (ctx.state names the one tx changes).
+  assert(&tx.state() == ctx.state);
+  return placeGang(tx, *ctx.state, job.job, options);
 }
 
 bool Engine::tryPreempt(CycleContext& ctx, JobRecord& job, const Text& why, CycleStats& stats) {
@@ -1078,6 +1103,14 @@ CycleStats Engine::runCycle() {
       return r && r->state == JobState::Pending;
     });
   }
+  // Backfill's base for this cycle, built at its first reservation; starts and evictions from
+  // here on are mirrored into it.
+  BackfillBase base(now_);
+  cycleBase_ = &base;
+  const struct Unset {
+    BackfillBase*& base;
+    ~Unset() { base = nullptr; }
+  } unset{cycleBase_};
   CycleContext ctx = context();
   // A what-if asks what starts and what is evicted: it leaves the verdicts of the jobs that stay
   // pending as the last cycle wrote them, so it writes (and undoes) nothing for ~all the queue.
@@ -1212,6 +1245,8 @@ CycleStats Engine::runCycle() {
     if (cacheable) failed.remember(key, reason, code);
   }
   if (!predicting) numberQueue(order, startedNow);
+  st.backfillBaseLost = base.lost();
+  stats_.last.backfillBaseLost = st.backfillBaseLost;  // what the checker below reads
   if (policy_.checkInvariants) st.invariantViolations = invariantViolations();
   st.cycleMs = msSince(t0);
   ++stats_.cycles;
@@ -1414,7 +1449,7 @@ Status Engine::setQuota(const std::string& team, const std::string& key, const Q
   QuotaBook fresh(changed.teams());
   for (const auto& j : jobs_)
     if (j.state == JobState::Running && j.placement)
-      fresh.charge(state_, j.job.team, chargeOf(j, *j.placement), +1);
+      fresh.charge(state_, j.team, chargeOf(j, *j.placement), +1);
   for (size_t t = 0; t < fresh.teams().size(); ++t)
     for (const auto& [k, limit] : fresh.teams()[t].quotas) {
       const double used = fresh.usage(static_cast<int>(t), k);
@@ -1449,6 +1484,10 @@ Status Engine::removeReservation(const std::string& id) {
 
 std::vector<std::string> Engine::invariantViolations() const {
   std::vector<std::string> out = checkInvariants(state_);
+  if (stats_.last.backfillBaseLost)
+    out.emplace_back(
+        "backfill's base stopped matching the engine in the last cycle (a start "
+        "or an eviction was not mirrored)");
   // The queue index is a cache of one full sort.
   if (queueIndexed_) {
     const CycleContext ctx = context();
@@ -1482,10 +1521,19 @@ std::vector<std::string> Engine::invariantViolations() const {
     }
     int expected = 0;
     for (const auto& t : j.placement->tasks) expected += static_cast<int>(t.gpus.size());
+    // What backfill and preemption release comes from the copy kept at its start.
+    JobRecord fresh;
+    fresh.placement = j.placement;
+    fresh.job = j.job;
+    keepPlacement(fresh);
+    if (fresh.placedNodes != j.placedNodes || fresh.placedGpus != j.placedGpus ||
+        fresh.placedCharge.gpus != j.placedCharge.gpus)
+      out.push_back("running job " + std::to_string(j.job.id) +
+                    ": the nodes, GPUs or charge kept from its start differ from its placement");
     if (held != expected)
       out.push_back("job " + std::to_string(j.job.id) + " holds " + std::to_string(held) +
                     " GPU(s), its placement names " + std::to_string(expected));
-    recount.charge(state_, j.job.team, chargeOf(j, *j.placement), +1);
+    recount.charge(state_, j.team, chargeOf(j, *j.placement), +1);
   }
   for (size_t t = 0; t < quotas_.teams().size(); ++t)
     for (const auto& [key, q] : quotas_.teams()[t].quotas) {

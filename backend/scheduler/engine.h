@@ -20,6 +20,7 @@
 #include <vector>
 
 #include "core/engine_text.h"
+#include "core/huge_pages.h"
 #include "scheduler/events.h"
 #include "scheduler/fair_share.h"
 #include "scheduler/feasibility.h"
@@ -54,6 +55,11 @@ struct JobRecord {
   // Its events by number in the engine's log (Engine::eventAt): counted from the engine's
   // first event, so they stay valid when older events are forgotten.
   std::vector<uint32_t> eventIndex;
+  // While it runs, its placement's nodes and quota charge, kept from its start: backfill
+  // releases every overdue running job again for each reservation it plans.
+  std::vector<NodeId> placedNodes;
+  std::vector<GpuId> placedGpus;  // each once
+  QuotaCharge placedCharge;
 
   [[nodiscard]] bool active() const {
     return state == JobState::Pending || state == JobState::Admitted || state == JobState::Running;
@@ -72,9 +78,13 @@ struct JobRecord {
   [[nodiscard]] double gpusHeld(const ClusterState& occupancy) const;
 };
 
+// Every job the engine holds, in arrival order; the cycle visits them in queue order.
+using JobRecords = std::vector<JobRecord, HugePageAllocator<JobRecord>>;
+
 // Per-cycle statistics (Slurm sdiag's main and backfill sections).
 struct CycleStats {
   uint64_t cycle = 0;
+  int backfillBaseLost = 0;  // BackfillBase::lost(): nonzero is a defect
   Seconds now = 0;
   double cycleMs = 0;
   int pending = 0;     // at the start of the cycle
@@ -311,6 +321,7 @@ class Engine {
   [[nodiscard]] std::vector<std::string> invariantViolations() const;
 
  private:
+  friend class BackfillBase;  // mirrors starts through takeRestored
   Engine(ClusterState state, Policy policy, PluginSet plugins);
 
   JobRecord* mutableJob(JobId id);
@@ -365,6 +376,8 @@ class Engine {
   }
   void touch(const JobRecord& r) { touch(static_cast<size_t>(&r - jobs_.data())); }
   void saveRecord(size_t index);
+  // Caches what a running job's placement releases and charges (JobRecord::placed*).
+  void keepPlacement(JobRecord& job) const;
   void beginWhatIf();
   void rollBackWhatIf();
   void keepWhatIf();
@@ -379,7 +392,7 @@ class Engine {
   FairShare fairShare_;
   ReservationBook reservations_;
   std::vector<PriorityClass> classes_;
-  std::vector<JobRecord> jobs_;
+  JobRecords jobs_;
   std::vector<uint32_t> running_;     // indexes into jobs_ of running jobs
   std::vector<int32_t> positions_;    // per jobs_ index: queue position after the last cycle
   std::vector<uint32_t> positioned_;  // jobs_ indexes given a position by the last cycle
@@ -408,6 +421,9 @@ class Engine {
   Seconds lastPlan_ = -1;  // when backfill last planned reservations (-1 = never)
   int64_t nextRank_ = 0;
   JournalSlot journal_;
+  // Backfill's base of the cycle running now (null outside runCycle): starts and stops are
+  // mirrored into it.
+  BackfillBase* cycleBase_ = nullptr;
 };
 
 }  // namespace tessera

@@ -31,7 +31,7 @@ Engine::Forgotten Engine::forgetHistory(Seconds endedBefore, size_t keepEvents) 
   if (finished_ == 0 || std::none_of(jobs_.begin(), jobs_.end(), forget)) return out;
 
   std::vector<uint32_t> to(jobs_.size(), kGone);
-  std::vector<JobRecord> kept;
+  JobRecords kept;
   std::vector<int32_t> keptPositions;
   kept.reserve(jobs_.size());
   keptPositions.reserve(jobs_.size());

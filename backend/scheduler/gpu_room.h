@@ -27,7 +27,11 @@ class WholeGpuRoom {
   // inactive (always "may fit") where a gang could fit in a unit that no unit at the job's
   // loosest level contains.
   WholeGpuRoom(const Engine& engine, const ReservationBook* book, const JobRecord& job)
-      : s_(engine.state()), book_(book), job_(job) {
+      : WholeGpuRoom(engine, engine.state(), book, job) {}
+  // Counting the free GPUs of `state` (backfill's base) rather than the engine's.
+  WholeGpuRoom(const Engine& engine, const ClusterState& state, const ReservationBook* book,
+               const JobRecord& job)
+      : s_(state), book_(book), job_(job) {
     const Job& j = job.job;
     const TopologyLevel level = j.topology.required ? j.topology.level : TopologyLevel::Cluster;
     active_ = j.perTask.kind == GpuRequest::Kind::Whole && j.perTask.gpus > 0 &&

@@ -20,6 +20,7 @@
 
 namespace tessera {
 
+class BackfillBase;
 struct JobRecord;
 struct Policy;
 class FairShare;
@@ -56,6 +57,7 @@ struct DemandShape {
 // cycle's stack and the engine outlives it.
 struct CycleContext {
   const ClusterState* state = nullptr;
+  BackfillBase* backfillBase = nullptr;  // within a cycle: where backfill plans from
   const QuotaBook* quotas = nullptr;
   const FairShare* fairShare = nullptr;
   const ReservationBook* reservations = nullptr;

@@ -104,10 +104,9 @@ class CheckpointAwarePreemption final : public PreemptionPlugin {
   static std::vector<NodeId> release(const Engine& engine, Transaction& what, QuotaBook& quotas,
                                      JobId id) {
     const JobRecord* v = engine.job(id);
-    quotas.charge(engine.state(), v->job.team, engine.chargeOf(*v, *v->placement), -1);
-    auto nodes = v->nodes();
-    what.releaseJob(id, nodes);
-    return nodes;
+    quotas.charge(engine.state(), v->team, v->placedCharge, -1);
+    what.releaseJob(id, v->placedNodes, v->placedGpus);
+    return v->placedNodes;
   }
 
   static std::optional<GangPlacement> placeWithout(const Engine& engine, const CycleContext& ctx,

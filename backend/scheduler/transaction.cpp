@@ -58,6 +58,12 @@ void Transaction::releaseJob(JobId job, std::span<const NodeId> onNodes) {
   }
 }
 
+void Transaction::releaseJob(JobId job, std::span<const NodeId> onNodes,
+                             std::span<const GpuId> gpus) {
+  for (NodeId n : onNodes) releaseHolding(job, n);
+  for (GpuId g : gpus) releaseGpu(job, g);
+}
+
 void Transaction::releaseHolding(JobId job, NodeId n) {
   const auto& holdings = state_.nodeUsage(n).holdings;
   for (size_t k = 0; k < holdings.size(); ++k) {

@@ -27,6 +27,9 @@ class Transaction {
   // Releases everything `job` holds (a preemption or completion inside the what-if). `onNodes`
   // limits the search to the nodes its placement names (empty = every node).
   void releaseJob(JobId job, std::span<const NodeId> onNodes = {});
+  // The same when the job's GPUs are known (each once): only those GPUs are searched, not every
+  // GPU of its nodes (backfill replays thousands of releases per reservation).
+  void releaseJob(JobId job, std::span<const NodeId> onNodes, std::span<const GpuId> gpus);
 
   // Keeps the changes; the transaction is empty afterwards.
   void commit() {
@@ -39,6 +42,7 @@ class Transaction {
   // fails half-way leaves the caller's earlier changes in the transaction.
   void rollbackTo(size_t mark);
   [[nodiscard]] size_t size() const { return undo_.size(); }
+  [[nodiscard]] const ClusterState& state() const { return state_; }
 
  private:
   enum class Kind : uint8_t {

@@ -1,19 +1,60 @@
-// Core helpers: error locations, Expected, string and CPU-list parsing, translatable texts.
+// Core helpers: error locations, Expected, string and CPU-list parsing, translatable texts, the
+// huge-page allocator.
 #include <QtTest>
+#include <fstream>
 #include <functional>
+#include <sstream>
 
 #include "core/engine_text.h"
 #include "core/error.h"
 #include "core/expected.h"
+#include "core/huge_pages.h"
 #include "core/strings.h"
 #include "core/text.h"
 
 using namespace tessera;
 
+namespace {
+
+// Whether the mapping holding `address` carries MADV_HUGEPAGE ("hg" among its VmFlags).
+bool advisedHuge(uintptr_t address) {
+  std::ifstream smaps("/proc/self/smaps");
+  std::string line;
+  bool inside = false;
+  while (std::getline(smaps, line)) {
+    uintptr_t from = 0, to = 0;
+    char dash = 0;
+    std::istringstream range(line);
+    if (range >> std::hex >> from >> dash >> to && dash == '-') {
+      inside = from <= address && address < to;
+      continue;
+    }
+    if (inside && line.starts_with("VmFlags:")) return line.find(" hg") != std::string::npos;
+  }
+  return false;
+}
+
+}  // namespace
+
 class TstCore : public QObject {
   Q_OBJECT
 
  private slots:
+  // Large arrays start on a 2 MiB boundary with the kernel's huge-page advice on their mapping
+  // ("hg" in the VmFlags of /proc/self/smaps); small ones are ordinary allocations.
+  void hugePageAllocatorAdvisesLargeArrays() {
+    std::vector<char, HugePageAllocator<char>> big(size_t{5} << 20, 'x');
+    const auto address = reinterpret_cast<uintptr_t>(big.data());
+    QCOMPARE(address % (size_t{2} << 20), uintptr_t{0});
+    QVERIFY2(advisedHuge(address), "the array's mapping has no huge-page advice");
+    std::vector<char, HugePageAllocator<char>> small(4096, 'y');
+    QCOMPARE(small.back(), 'y');
+    big.resize(size_t{9} << 20, 'z');  // grows into a new advised array; the contents move
+    QCOMPARE(big.front(), 'x');
+    QCOMPARE(big.back(), 'z');
+    QVERIFY(advisedHuge(reinterpret_cast<uintptr_t>(big.data())));
+  }
+
   void errorLocationText() {
     QCOMPARE(QString::fromStdString(Error{"bad", {"a.yaml", 3, 7, "nodes[0].name"}}.str()),
              QString("a.yaml:3:7: nodes[0].name: bad"));
