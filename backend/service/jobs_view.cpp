@@ -15,8 +15,15 @@ const JobLive* JobsView::find(JobId id) const {
 JobLive liveOf(const Engine& e, const World& world, const JobRecord& r,
                const std::unordered_map<JobId, Seconds>& actualRuntime,
                std::shared_ptr<const Job> job) {
-  const Cluster& c = e.cluster();
   JobLive j;
+  fillLive(j, e, world, r, actualRuntime, std::move(job));
+  return j;
+}
+
+void fillLive(JobLive& j, const Engine& e, const World& world, const JobRecord& r,
+              const std::unordered_map<JobId, Seconds>& actualRuntime,
+              std::shared_ptr<const Job> job) {
+  const Cluster& c = e.cluster();
   j.job = job ? std::move(job) : std::make_shared<const Job>(r.job);
   j.state = r.state;
   j.startTime = r.startTime;
@@ -41,7 +48,6 @@ JobLive liveOf(const Engine& e, const World& world, const JobRecord& r,
       p.migStart = t.migStart;
       j.placement.push_back(std::move(p));
     }
-  return j;
 }
 
 JobInfo infoOf(const JobLive& j) {
@@ -104,9 +110,9 @@ Explanation briefExplanation(const JobLive& j, int queueLength, const std::vecto
       x.dominantReason = phrase(text::kRunningSince, j.startTime, x.placement);
       break;
     default:
-      x.dominantReason = history.empty()
-                             ? jobStateText(j.state)
-                             : phrase(text::kLabelled, jobStateText(j.state), history.back().reason);
+      x.dominantReason =
+          history.empty() ? jobStateText(j.state)
+                          : phrase(text::kLabelled, jobStateText(j.state), history.back().reason);
       break;
   }
   return x;
@@ -140,8 +146,8 @@ std::shared_ptr<const JobsView> JobsViewBuilder::build(
     std::sort(records.begin(), records.end(), byId);
   view->jobs.reserve(records.size());
   // Both in id order: one walk pairs each record with its entry in the last view.
-  const std::vector<JobLive> none;
-  const std::vector<JobLive>& before = last_ ? last_->jobs : none;
+  const decltype(JobsView::jobs) none;
+  const auto& before = last_ ? last_->jobs : none;
   auto prev = before.begin();
   for (const JobRecord* r : records) {
     const JobId id = r->job.id;
@@ -150,7 +156,7 @@ std::shared_ptr<const JobsView> JobsViewBuilder::build(
     if (prev != before.end() && prev->job->id == id && prev->state == r->state &&
         !touched_.contains(id))
       job = prev->job;
-    view->jobs.push_back(liveOf(engine, world, *r, actualRuntime, std::move(job)));
+    fillLive(view->jobs.emplace_back(), engine, world, *r, actualRuntime, std::move(job));
     if (r->state == JobState::Pending) ++view->pending;
   }
   touched_.clear();

@@ -6,7 +6,9 @@
 //     issue's workload has three pools, >= 50 request shapes and quotas (BM_CycleMixed...);
 //   * explanation of one pending job on a 40,000-GPU cluster (target < 5 ms);
 //   * memory of an engine with 40,000 GPUs and 150,000 jobs (target < 1 GiB);
-//   * operator actions at 150,000 jobs: dry runs and applied commands through execute().
+//   * operator actions at 150,000 jobs: dry runs and applied commands through execute();
+//   * the jobs view tesserad publishes after each cycle's commit (reads are served from it), built
+//     on the engine thread: its cost per commit at ~144,000 pending.
 // Run: build/release/tests/bench/bench_engine [--cycle-episodes=N] [Google Benchmark flags]
 //   --cycle-episodes=N  episodes of 20 steady-state cycles of the mixed benchmark (default 10:
 //                       200 cycles; the five-shape one runs half as many; 1 for a smoke run,
@@ -31,6 +33,8 @@
 #include "scheduler/command.h"
 #include "scheduler/engine.h"
 #include "scheduler/explain.h"
+#include "service/jobs_view.h"
+#include "service/simulated_world.h"
 
 using namespace tessera;
 
@@ -415,6 +419,56 @@ void BM_Fill40kGpus(benchmark::State& state) {
   state.SetLabel("jobs started per second of runCycle, median of runs");
 }
 BENCHMARK(BM_Fill40kGpus)->Unit(benchmark::kMillisecond)->Iterations(3);
+
+// The jobs view at ~144,000 pending, on the mixed workload: after each steady-state cycle the
+// daemon marks the jobs whose events the cycle wrote and builds the next view on the engine
+// thread, before the commit (Backend::tick). Times that build alone, `samples` times; the first
+// build (nothing to share with) is reported apart.
+void BM_JobsViewPerCommit(benchmark::State& state) {
+  const int samples = static_cast<int>(state.range(0));
+  std::vector<double> buildMs;
+  double firstMs = 0;
+  size_t jobs = 0;
+  for (auto _ : state) {
+    Engine e = makeMixedEngine(Policy{});
+    SimulatedWorld world(SimulatedWorldConfig{});
+    const std::unordered_map<JobId, Seconds> actualRuntime;
+    JobsViewBuilder builder;
+    e.runCycle();
+    const auto timeBuild = [&] {
+      const auto t0 = std::chrono::steady_clock::now();
+      auto view = builder.build(e, world, actualRuntime);
+      benchmark::DoNotOptimize(view);
+      jobs = view->jobs.size();
+      return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0)
+          .count();
+    };
+    firstMs = timeBuild();
+    std::mt19937 rng(7);
+    for (int i = 0; i < samples; ++i) {
+      const uint64_t events = e.eventCount();
+      auto running = e.running();
+      std::shuffle(running.begin(), running.end(), rng);
+      for (size_t r = 0; r < running.size() / 100; ++r) (void)e.complete(running[r]->job.id);
+      (void)e.advanceTo(e.now() + 300);
+      e.runCycle();
+      std::vector<JobId> changed;
+      for (uint64_t k = events; k < e.eventCount(); ++k)
+        if (const Event* ev = e.eventAt(k); ev && ev->job != kNoJob) changed.push_back(ev->job);
+      builder.touched(changed);
+      buildMs.push_back(timeBuild());
+    }
+  }
+  const bench::Summary s = bench::summarize(buildMs);
+  state.counters["build_p50_ms"] = s.median;
+  if (bench::hasPercentile(0.99, s.n))
+    state.counters["build_p99_ms"] = s.p99;
+  else
+    state.counters["build_max_ms"] = s.max;
+  state.counters["first_build_ms"] = firstMs;
+  state.counters["jobs"] = static_cast<double>(jobs);
+}
+BENCHMARK(BM_JobsViewPerCommit)->Arg(20)->Unit(benchmark::kMillisecond)->Iterations(1);
 
 // A 40,000-GPU cluster after one cycle; explains a pending 16-GPU gang (the slowest kind: node
 // filter, placement what-if, fragmentation, topology relaxation and the backfill plan).
