@@ -207,10 +207,9 @@ class ClusterSession {
   // pending job (reason, queue position, estimated start, the jobs it waits for), which needs no
   // pass over the nodes and never waits behind a cycle where the session keeps a published view
   // (tesserad); for running and finished jobs the same answer as explainJob. A session without
-  // such a view answers with the whole explanation.
-  virtual void explainBrief(JobId id, Reply<Explanation> reply) {
-    explainJob(id, std::move(reply));
-  }
+  // such a view answers with the whole explanation. Pure, so that a new session decides: a
+  // default to the whole explanation would make the console compute it twice per selection.
+  virtual void explainBrief(JobId id, Reply<Explanation> reply) = 0;
   virtual void snapshot(Reply<ClusterSnapshot> reply) = 0;
   virtual void metrics(MetricQuery query, Reply<MetricAnswer> reply) = 0;
   // A utilization and chargeback report (report/report.h) over the session's database. Slow
