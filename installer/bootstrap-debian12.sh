@@ -16,6 +16,8 @@ PACKAGES=(
   libgrpc++-dev protobuf-compiler-grpc libprotobuf-dev protobuf-compiler
   # tesserad's /metrics endpoint: registry, text format and the civetweb pull endpoint
   prometheus-cpp-dev
+  # the node agent's dcgm-exporter scrape (prometheus-cpp-dev pulls it in too)
+  libcurl4-openssl-dev
   # token hashing (libssl-dev) and the TLS test certificate (openssl)
   libssl-dev openssl
   # tests and benchmarks; poppler-utils: pdftotext, which the report tests read PDFs with;

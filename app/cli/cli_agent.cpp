@@ -5,9 +5,7 @@
 // after tesserad was away (a restarted tesserad learns it again), before any buffered sample.
 // tesserad answers a push with the MIG layouts the node is to have; the agent applies them
 // (agent_mig.h).
-#include <netdb.h>
-#include <poll.h>
-#include <sys/socket.h>
+#include <curl/curl.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -19,6 +17,7 @@
 #include <cstring>
 #include <deque>
 #include <iomanip>
+#include <memory>
 #include <random>
 #include <sstream>
 #include <thread>
@@ -43,106 +42,77 @@ using Clock = std::chrono::steady_clock;
 
 // ============================================================================ dcgm-exporter scrape
 
-constexpr std::string_view kHttp = "http://";
 constexpr size_t kMaxScrapeBytes = 64u << 20;
 
-struct Url {
-  std::string host, port, path;
-};
-
-Expected<Url> parseUrl(const std::string& url) {
-  if (!url.starts_with(kHttp)) return Error{"'" + url + "' is not an http:// URL", {}};
-  const std::string rest = url.substr(kHttp.size());
-  const size_t slash = rest.find('/');
-  const std::string authority = rest.substr(0, slash);
-  Url u{authority, "80", slash == std::string::npos ? "/" : rest.substr(slash)};
-  if (authority.starts_with('[')) {  // [::1]:9400
-    const size_t close = authority.find(']');
-    if (close == std::string::npos) return Error{"'" + url + "' has an unclosed [", {}};
-    u.host = authority.substr(1, close - 1);
-    if (close + 1 < authority.size() && authority[close + 1] == ':')
-      u.port = authority.substr(close + 2);
-  } else if (const size_t colon = authority.rfind(':'); colon != std::string::npos) {
-    u.host = authority.substr(0, colon);
-    u.port = authority.substr(colon + 1);
-  }
-  if (u.host.empty() || u.port.empty()) return Error{"'" + url + "' names no host or port", {}};
-  return u;
+// libcurl wants one global init before any thread uses it; the agent is its only user.
+void curlOnce() {
+  static const bool ready = curl_global_init(CURL_GLOBAL_DEFAULT) == CURLE_OK;
+  (void)ready;
 }
 
-struct Fd {
-  int fd = -1;
-  ~Fd() {
-    if (fd >= 0) close(fd);
-  }
-};
-
-bool waitFor(int fd, short events, int timeoutMs) {
-  pollfd p{fd, events, 0};
-  int n = 0;
-  do n = poll(&p, 1, timeoutMs);
-  while (n < 0 && errno == EINTR);
-  return n > 0;
+// An http:// or https:// URL with a host, as libcurl's own parser reads it.
+Status checkScrapeUrl(const std::string& url) {
+  curlOnce();
+  const std::unique_ptr<CURLU, decltype(&curl_url_cleanup)> u(curl_url(), curl_url_cleanup);
+  if (!u || curl_url_set(u.get(), CURLUPART_URL, url.c_str(), 0) != CURLUE_OK)
+    return Error{"'" + url + "' is not a URL", {}};
+  char* scheme = nullptr;
+  char* host = nullptr;
+  const bool read = curl_url_get(u.get(), CURLUPART_SCHEME, &scheme, 0) == CURLUE_OK &&
+                    curl_url_get(u.get(), CURLUPART_HOST, &host, 0) == CURLUE_OK;
+  const std::string s = scheme ? scheme : "", h = host ? host : "";
+  curl_free(scheme);
+  curl_free(host);
+  if (!read || (s != "http" && s != "https"))
+    return Error{"'" + url + "' is not an http:// or https:// URL", {}};
+  if (h.empty()) return Error{"'" + url + "' names no host", {}};
+  return okStatus();
 }
 
-// A non-blocking connect to one of `host`'s addresses, bounded by `timeoutMs`.
-Expected<int> connectTo(const Url& u, int timeoutMs) {
-  addrinfo hints{};
-  hints.ai_socktype = SOCK_STREAM;
-  addrinfo* found = nullptr;
-  if (const int rc = getaddrinfo(u.host.c_str(), u.port.c_str(), &hints, &found); rc != 0)
-    return Error{u.host + ": " + gai_strerror(rc), {}};
-  std::string why = "no address";
-  for (addrinfo* a = found; a; a = a->ai_next) {
-    const int fd = socket(a->ai_family, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
-    if (fd < 0) continue;
-    int err = connect(fd, a->ai_addr, a->ai_addrlen) == 0 ? 0 : errno;
-    if (err == EINPROGRESS) {
-      err = ETIMEDOUT;
-      socklen_t len = sizeof err;
-      if (waitFor(fd, POLLOUT, timeoutMs)) getsockopt(fd, SOL_SOCKET, SO_ERROR, &err, &len);
-    }
-    if (err == 0) {
-      freeaddrinfo(found);
-      return fd;
-    }
-    why = std::strerror(err);
-    close(fd);
-  }
-  freeaddrinfo(found);
-  return Error{u.host + ":" + u.port + ": " + why, {}};
+size_t keepScrape(char* data, size_t size, size_t count, void* into) {
+  auto& body = *static_cast<std::string*>(into);
+  if (body.size() + size * count > kMaxScrapeBytes) return 0;  // libcurl stops: CURLE_WRITE_ERROR
+  body.append(data, size * count);
+  return size * count;
 }
 
-// The body of a plain HTTP/1.0 GET (so the answer is never chunked and ends when the server
-// closes); anything but status 200 is an error. Each step waits at most `timeoutMs`.
+// The body of a GET (HTTP/1.0, as dcgm-exporter's scrapers send it, so the answer is never
+// chunked); anything but status 200 is an error. Connecting, and each stretch without a byte,
+// wait at most `timeoutMs`; redirects are followed (at most 3), https:// verifies the server.
 Expected<std::string> httpGet(const std::string& url, int timeoutMs) {
-  TESSERA_TRY(u, parseUrl(url));
-  TESSERA_TRY(connected, connectTo(u, timeoutMs));
-  Fd fd{connected};
-  const std::string request = "GET " + u.path + " HTTP/1.0\r\nHost: " + u.host +
-                              "\r\nAccept: text/plain\r\nUser-Agent: tessera-agent\r\n\r\n";
-  for (size_t off = 0; off < request.size();) {
-    if (!waitFor(fd.fd, POLLOUT, timeoutMs)) return Error{url + ": timed out sending", {}};
-    const ssize_t n = send(fd.fd, request.data() + off, request.size() - off, MSG_NOSIGNAL);
-    if (n < 0 && errno != EAGAIN && errno != EINTR) return Error{url + ": " + strerror(errno), {}};
-    if (n > 0) off += static_cast<size_t>(n);
+  curlOnce();
+  const std::unique_ptr<CURL, decltype(&curl_easy_cleanup)> curl(curl_easy_init(),
+                                                                 curl_easy_cleanup);
+  if (!curl) return Error{url + ": cannot start an HTTP client", {}};
+  const std::unique_ptr<curl_slist, decltype(&curl_slist_free_all)> headers(
+      curl_slist_append(nullptr, "Accept: text/plain"), curl_slist_free_all);
+  std::string body;
+  char detail[CURL_ERROR_SIZE] = {};
+  CURL* c = curl.get();
+  curl_easy_setopt(c, CURLOPT_URL, url.c_str());
+  curl_easy_setopt(c, CURLOPT_PROTOCOLS_STR, "http,https");
+  curl_easy_setopt(c, CURLOPT_REDIR_PROTOCOLS_STR, "http,https");
+  curl_easy_setopt(c, CURLOPT_FOLLOWLOCATION, 1L);
+  curl_easy_setopt(c, CURLOPT_MAXREDIRS, 3L);
+  curl_easy_setopt(c, CURLOPT_HTTP_VERSION, static_cast<long>(CURL_HTTP_VERSION_1_0));
+  curl_easy_setopt(c, CURLOPT_HTTPHEADER, headers.get());
+  curl_easy_setopt(c, CURLOPT_USERAGENT, "tessera-agent");
+  curl_easy_setopt(c, CURLOPT_NOSIGNAL, 1L);  // no SIGALRM for timeouts: the agent has threads
+  curl_easy_setopt(c, CURLOPT_CONNECTTIMEOUT_MS, static_cast<long>(timeoutMs));
+  // A stalled answer: under one byte per second for the step's time.
+  curl_easy_setopt(c, CURLOPT_LOW_SPEED_LIMIT, 1L);
+  curl_easy_setopt(c, CURLOPT_LOW_SPEED_TIME, std::max(1L, static_cast<long>(timeoutMs / 1000)));
+  curl_easy_setopt(c, CURLOPT_WRITEFUNCTION, keepScrape);
+  curl_easy_setopt(c, CURLOPT_WRITEDATA, &body);
+  curl_easy_setopt(c, CURLOPT_ERRORBUFFER, detail);
+  if (const CURLcode rc = curl_easy_perform(c); rc != CURLE_OK) {
+    if (rc == CURLE_WRITE_ERROR) return Error{url + ": answer over 64 MiB", {}};
+    return Error{url + ": " + (detail[0] ? std::string(detail) : curl_easy_strerror(rc)), {}};
   }
-  std::string reply;
-  char chunk[16384];
-  while (true) {
-    if (!waitFor(fd.fd, POLLIN, timeoutMs)) return Error{url + ": timed out reading", {}};
-    const ssize_t n = recv(fd.fd, chunk, sizeof chunk, 0);
-    if (n == 0) break;
-    if (n < 0 && errno != EAGAIN && errno != EINTR) return Error{url + ": " + strerror(errno), {}};
-    if (n > 0) reply.append(chunk, static_cast<size_t>(n));
-    if (reply.size() > kMaxScrapeBytes) return Error{url + ": answer over 64 MiB", {}};
-  }
-  const size_t eol = reply.find("\r\n");
-  const std::string status = reply.substr(0, eol);
-  if (status.size() < 12 || !status.starts_with("HTTP/1.") || status.substr(9, 3) != "200")
-    return Error{url + ": " + (status.empty() ? std::string("no answer") : status), {}};
-  const size_t body = reply.find("\r\n\r\n");
-  return body == std::string::npos ? std::string() : reply.substr(body + 4);
+  long status = 0;
+  curl_easy_getinfo(c, CURLINFO_RESPONSE_CODE, &status);
+  if (status != 200) return Error{url + ": HTTP status " + std::to_string(status), {}};
+  return body;
 }
 
 // ============================================================================ signals
@@ -201,8 +171,9 @@ struct AgentFlags {
 };
 
 MigApplyMode migApplyMode(const std::string& word) {
-  return word == "off" ? MigApplyMode::Off
-                       : word == "dry-run" ? MigApplyMode::DryRun : MigApplyMode::On;
+  return word == "off"       ? MigApplyMode::Off
+         : word == "dry-run" ? MigApplyMode::DryRun
+                             : MigApplyMode::On;
 }
 
 // 1 s doubling up to the maximum, each wait drawn within ±20 % so that the nodes of a cluster
@@ -500,7 +471,7 @@ class Agent {
 
 int runAgent(Context& ctx, AgentFlags& f) {
   if (!f.dcgmUrl.empty())
-    if (auto url = parseUrl(f.dcgmUrl); !url)
+    if (auto url = checkScrapeUrl(f.dcgmUrl); !url)
       return ctx.fail("agent: --dcgm-url: " + url.error().str(), kExitUsage);
   auto options = ctl::resolveOptions(f.connection, ctl::processEnvironment());
   if (!options) return ctx.fail("agent: " + options.error().str(), kExitUsage);
@@ -555,8 +526,8 @@ void addAgentVerb(CLI::App& app, Context& ctx) {
       ->capture_default_str();
   agent
       ->add_option("--dcgm-url", f->dcgmUrl,
-                   "dcgm-exporter's metrics URL (http://); when it does not answer, NVML is "
-                   "sampled; empty = NVML only")
+                   "dcgm-exporter's metrics URL (http:// or https://); when it does not "
+                   "answer, NVML is sampled; empty = NVML only")
       ->capture_default_str();
   agent->add_option("--buffer", f->buffer, "Unsent samples kept while tesserad is away")
       ->check(CLI::Range(size_t{1}, size_t{1000000}))

@@ -97,10 +97,17 @@ class TestAgentE2e : public QObject {
     int scrapes = 0;
     connect(&exporter, &QTcpServer::newConnection, [&] {
       while (QTcpSocket* s = exporter.nextPendingConnection()) {
+        // /metrics moved: the agent follows the redirect, with HTTP/1.0 requests both times.
         connect(s, &QTcpSocket::readyRead, s, [s, &sample, &scrapes] {
-          if (!s->readAll().contains("GET /metrics HTTP/1.0")) return;
-          ++scrapes;
-          s->write("HTTP/1.0 200 OK\r\nContent-Type: text/plain\r\n\r\n" + sample.out);
+          const QByteArray request = s->readAll();
+          if (request.contains("GET /metrics HTTP/1.0")) {
+            s->write("HTTP/1.0 302 Found\r\nLocation: /scrape\r\n\r\n");
+          } else if (request.contains("GET /scrape HTTP/1.0")) {
+            ++scrapes;
+            s->write("HTTP/1.0 200 OK\r\nContent-Type: text/plain\r\n\r\n" + sample.out);
+          } else {
+            return;
+          }
           s->disconnectFromHost();
         });
         connect(s, &QTcpSocket::disconnected, s, &QObject::deleteLater);
@@ -171,8 +178,12 @@ class TestAgentE2e : public QObject {
     QVERIFY2(buffer.err.contains("--buffer"), buffer.err.constData());
     const Run url = runTessera({"agent", "--dcgm-url", "ftp://node:9400/metrics"});
     QCOMPARE(url.code, 2);
-    QVERIFY2(url.err.contains("--dcgm-url: 'ftp://node:9400/metrics' is not an http:// URL"),
-             url.err.constData());
+    QVERIFY2(
+        url.err.contains("--dcgm-url: 'ftp://node:9400/metrics' is not an http:// or https:// URL"),
+        url.err.constData());
+    const Run hostless = runTessera({"agent", "--dcgm-url", "http://"});
+    QCOMPARE(hostless.code, 2);
+    QVERIFY2(hostless.err.contains("--dcgm-url: 'http://' is not a URL"), hostless.err.constData());
     const Run token = runTessera({"agent", "--token-file", "/nonexistent/agent.token"});
     QCOMPARE(token.code, 2);
     QVERIFY2(token.err.contains("/nonexistent/agent.token"), token.err.constData());
