@@ -88,6 +88,10 @@
         <translation>Läuft auf</translation>
     </message>
     <message>
+        <source>MPS limits</source>
+        <translation>MPS-Limits</translation>
+    </message>
+    <message>
         <source>Job %1 is no longer active</source>
         <translation>Job %1 ist nicht mehr aktiv</translation>
     </message>
@@ -1975,6 +1979,14 @@
         <translation>zeitgeteilt x%1</translation>
     </message>
     <message>
+        <source>MIG %1, MPS in the instances</source>
+        <translation>MIG %1, MPS in den Instanzen</translation>
+    </message>
+    <message>
+        <source>MPS, thread budget %1%</source>
+        <translation>MPS, Thread-Budget %1%</translation>
+    </message>
+    <message>
         <source>MIG %1</source>
         <translation>MIG %1</translation>
     </message>
@@ -2177,6 +2189,42 @@ Seit %1</translation>
     <message>
         <source>job %1 · team %2 · %3</source>
         <translation>Job %1 · Team %2 · %3</translation>
+    </message>
+    <message>
+        <source>shared by one team</source>
+        <translation>von einem Team geteilt</translation>
+    </message>
+    <message>
+        <source>shared by one user</source>
+        <translation>von einem Benutzer geteilt</translation>
+    </message>
+    <message>
+        <source>shared by anyone</source>
+        <translation>von allen teilbar</translation>
+    </message>
+    <message>
+        <source>MPS %1/%2 · %3/%4%</source>
+        <translation>MPS %1/%2 · %3/%4%</translation>
+    </message>
+    <message>
+        <source>MPS %1</source>
+        <translation>MPS %1</translation>
+    </message>
+    <message>
+        <source>MPS server</source>
+        <translation>MPS-Server</translation>
+    </message>
+    <message>
+        <source>MPS server of instance @%1</source>
+        <translation>MPS-Server der Instanz @%1</translation>
+    </message>
+    <message>
+        <source>%1: %2 of %3 clients · %4% of %5% active threads · %6 MiB pinned · %7</source>
+        <translation>%1: %2 von %3 Clients · %4% von %5% aktiven Threads · %6 MiB reserviert · %7</translation>
+    </message>
+    <message>
+        <source>MPS %1% active threads, %2 MiB pinned</source>
+        <translation>MPS %1% aktive Threads, %2 MiB reserviert</translation>
     </message>
     <message>
         <source>instance %1, slices %2-%3: %4</source>
@@ -2570,6 +2618,10 @@ Seit %1</translation>
     <message>
         <source>Slurm job %1: %2</source>
         <translation>Slurm-Job %1: %2</translation>
+    </message>
+    <message>
+        <source>MPS limits per task: %1</source>
+        <translation>MPS-Limits je Task: %1</translation>
     </message>
     <message>
         <source>Slurm differs from Tessera&apos;s state (%1)</source>

@@ -88,6 +88,10 @@
         <translation>运行于</translation>
     </message>
     <message>
+        <source>MPS limits</source>
+        <translation>MPS 限制</translation>
+    </message>
+    <message>
         <source>Job %1 is no longer active</source>
         <translation>作业 %1 已不再活动</translation>
     </message>
@@ -1975,6 +1979,14 @@
         <translation>时间切片 x%1</translation>
     </message>
     <message>
+        <source>MIG %1, MPS in the instances</source>
+        <translation>MIG %1，实例内运行 MPS</translation>
+    </message>
+    <message>
+        <source>MPS, thread budget %1%</source>
+        <translation>MPS，线程预算 %1%</translation>
+    </message>
+    <message>
         <source>MIG %1</source>
         <translation>MIG %1</translation>
     </message>
@@ -2177,6 +2189,42 @@ Since %1</source>
     <message>
         <source>job %1 · team %2 · %3</source>
         <translation>作业 %1 · 团队 %2 · %3</translation>
+    </message>
+    <message>
+        <source>shared by one team</source>
+        <translation>由一个团队共享</translation>
+    </message>
+    <message>
+        <source>shared by one user</source>
+        <translation>由一个用户共享</translation>
+    </message>
+    <message>
+        <source>shared by anyone</source>
+        <translation>任何人可共享</translation>
+    </message>
+    <message>
+        <source>MPS %1/%2 · %3/%4%</source>
+        <translation>MPS %1/%2 · %3/%4%</translation>
+    </message>
+    <message>
+        <source>MPS %1</source>
+        <translation>MPS %1</translation>
+    </message>
+    <message>
+        <source>MPS server</source>
+        <translation>MPS 服务器</translation>
+    </message>
+    <message>
+        <source>MPS server of instance @%1</source>
+        <translation>实例 @%1 的 MPS 服务器</translation>
+    </message>
+    <message>
+        <source>%1: %2 of %3 clients · %4% of %5% active threads · %6 MiB pinned · %7</source>
+        <translation>%1：%2/%3 个客户端 · 活动线程 %4%/%5% · 已固定 %6 MiB · %7</translation>
+    </message>
+    <message>
+        <source>MPS %1% active threads, %2 MiB pinned</source>
+        <translation>MPS %1% 活动线程，已固定 %2 MiB</translation>
     </message>
     <message>
         <source>instance %1, slices %2-%3: %4</source>
@@ -2567,6 +2615,10 @@ Since %1</source>
     <message>
         <source>Slurm job %1: %2</source>
         <translation>Slurm 作业 %1：%2</translation>
+    </message>
+    <message>
+        <source>MPS limits per task: %1</source>
+        <translation>每个任务的 MPS 限制：%1</translation>
     </message>
     <message>
         <source>Slurm differs from Tessera&apos;s state (%1)</source>

@@ -4,6 +4,7 @@
 
 #include "heatmap_layout.h"
 #include "rows.h"
+#include "service/mps_use.h"
 #include "text.h"
 #include "views.h"
 
@@ -39,6 +40,15 @@ const JobInfo* findJob(const State& s, JobId id) {
   for (const JobInfo& j : s.data.jobs)
     if (j.row.job.id == id) return &j;
   return nullptr;
+}
+
+// "CUDA_MPS_ACTIVE_THREAD_PERCENTAGE=25  CUDA_MPS_PINNED_DEVICE_MEM_LIMIT=0=8192M": what the
+// job's MPS server holds each task to; empty for other requests.
+std::string mpsLimits(const GpuRequest& r) {
+  std::string out;
+  for (const auto& [name, value] : mpsEnvironment(r))
+    out += (out.empty() ? "" : "  ") + name + "=" + value;
+  return out;
 }
 
 void explanationLines(Lines& out, const Explanation& e, Seconds now) {
@@ -87,6 +97,7 @@ void drawJobDetail(Screen& scr, const State& s, int x, int y, int w, int h) {
       where += "]";
     }
     out.field(str(Top::tr("Running on")), where, Role::Ok);
+    out.field(str(Top::tr("MPS limits")), mpsLimits(job.perTask));
   } else {
     out.add(str(Top::tr("Job %1 is no longer active").arg(s.ui.detailJob)), Role::Dim);
   }
@@ -125,6 +136,27 @@ int drawMigSlices(Screen& scr, const Glyphs& g, int x, int y, const GpuDerived* 
 
 namespace {
 
+// "MPS 2/48 75/100%": clients of the limit and active threads of the budget, per server ("MPS@4"
+// for a MIG instance's); empty when the GPU runs no MPS.
+std::string mpsSummary(const GpuView& g) {
+  std::string out;
+  if (!g.mps) return out;
+  for (const MpsServerUse& u : mpsServerUse(g))
+    out += (out.empty() ? "" : "  ") +
+           (u.instanceStart < 0 ? std::string("MPS") : "MPS@" + std::to_string(u.instanceStart)) +
+           " " + std::to_string(u.clients) + "/" + std::to_string(g.mps->clientLimit) + " " +
+           std::to_string(u.threads) + "/" + std::to_string(g.mps->threadBudget) + "%";
+  return out;
+}
+
+// "job 12 (search)"; an MPS client with its limits: "job 12 (search, MPS 25% 8192M)".
+std::string occupantText(const GpuView::Occupant& o) {
+  const std::string limits = o.mps() ? ", MPS " + std::to_string(o.mpsThreads) + "% " +
+                                           std::to_string(o.mpsMemoryMiB) + "M"
+                                     : "";
+  return "job " + std::to_string(o.job) + " (" + o.team + limits + ")";
+}
+
 void drawGpuRow(Screen& scr, const Glyphs& gl, const GpuView& g, const GpuDerived* d, int x, int y,
                 int w) {
   int cx = x + scr.put(x, y, "GPU" + std::to_string(g.index) + " ", Role::Header, 6);
@@ -132,7 +164,11 @@ void drawGpuRow(Screen& scr, const Glyphs& gl, const GpuView& g, const GpuDerive
   const int barW = std::clamp((w - 40) / 2, 6, 20);
   if (g.sharing == "mig") {
     const int bar = drawMigSlices(scr, gl, cx, y, d) + 1;
-    scr.put(cx + bar, y, g.migLayout, Role::Dim, x + w - cx - bar);
+    std::string text = g.migLayout;
+    if (g.mps) text += "  " + mpsSummary(g);
+    for (const auto& o : g.occupants)
+      if (o.mps()) text += "  " + occupantText(o);
+    scr.put(cx + bar, y, text, Role::Dim, x + w - cx - bar);
     return;
   }
   scr.put(cx, y, "UTL", Role::Dim);
@@ -144,7 +180,8 @@ void drawGpuRow(Screen& scr, const Glyphs& gl, const GpuView& g, const GpuDerive
   scr.put(cx + 5 + barW, y, percent(g.memoryUsed), Role::Normal, 5);
   cx += 10 + barW;
   std::string rest = "SM " + percent(g.smActive);
-  for (const auto& o : g.occupants) rest += "  job " + std::to_string(o.job) + " (" + o.team + ")";
+  if (g.mps) rest += "  " + mpsSummary(g);
+  for (const auto& o : g.occupants) rest += "  " + occupantText(o);
   if (g.fault) rest = "Xid " + std::to_string(g.fault->xid) + " " + g.fault->message;
   scr.put(cx, y, rest, g.fault ? Role::Bad : Role::Normal, x + w - cx);
 }

@@ -101,9 +101,14 @@ QString sharingText(const Cluster& c, const Gpu& g) {
       return ClusterTreeModel::tr("exclusive");
     case SharingMode::TimeSliced:
       return ClusterTreeModel::tr("time-sliced x%1").arg(g.sharing.replicas);
-    case SharingMode::Mig:
-      return ClusterTreeModel::tr("MIG %1").arg(
-          QString::fromStdString(formatMigLayout(c.modelOf(g.id), g.sharing.mig)));
+    case SharingMode::Mig: {
+      const QString layout =
+          QString::fromStdString(formatMigLayout(c.modelOf(g.id), g.sharing.mig));
+      return g.sharing.runsMps() ? ClusterTreeModel::tr("MIG %1, MPS in the instances").arg(layout)
+                                 : ClusterTreeModel::tr("MIG %1").arg(layout);
+    }
+    case SharingMode::Mps:
+      return ClusterTreeModel::tr("MPS, thread budget %1%").arg(g.sharing.mps.threadBudget);
   }
   return {};
 }

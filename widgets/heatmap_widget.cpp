@@ -14,6 +14,7 @@
 
 #include "engine_text.h"
 #include "node_holds_text.h"
+#include "service/mps_use.h"
 
 namespace tessera::widgets {
 
@@ -25,6 +26,52 @@ QString qs(const std::string& s) {
 
 QString percent(double v) {
   return HeatmapWidget::tr("%1%").arg(std::lround(v * 100));
+}
+
+QString coLocationText(MpsCoLocation c) {
+  switch (c) {
+    case MpsCoLocation::Team:
+      return HeatmapWidget::tr("shared by one team");
+    case MpsCoLocation::User:
+      return HeatmapWidget::tr("shared by one user");
+    case MpsCoLocation::Any:
+      return HeatmapWidget::tr("shared by anyone");
+  }
+  return {};
+}
+
+// "MPS 2/48 · 75/100%": a server's clients of its limit, active threads handed out of its budget.
+QString mpsShareText(const MpsServerUse& u, const GpuView::Mps& m) {
+  return HeatmapWidget::tr("MPS %1/%2 · %3/%4%")
+      .arg(u.clients)
+      .arg(m.clientLimit)
+      .arg(u.threads)
+      .arg(m.threadBudget);
+}
+
+// A server in the tooltip: clients, active threads of the budget, pinned memory, who may share.
+QString mpsServerText(const MpsServerUse& u, const GpuView::Mps& m) {
+  const QString where = u.instanceStart < 0
+                            ? HeatmapWidget::tr("MPS server")
+                            : HeatmapWidget::tr("MPS server of instance @%1").arg(u.instanceStart);
+  return HeatmapWidget::tr("%1: %2 of %3 clients · %4% of %5% active threads · %6 MiB pinned · %7")
+      .arg(where)
+      .arg(u.clients)
+      .arg(m.clientLimit)
+      .arg(u.threads)
+      .arg(m.threadBudget)
+      .arg(u.memoryMiB)
+      .arg(coLocationText(m.coLocation));
+}
+
+// What an occupant holds, for the tooltip: a MIG profile, an MPS client's limits or a share.
+QString occupantShareText(const GpuView::Occupant& o) {
+  if (o.mps())
+    return HeatmapWidget::tr("MPS %1% active threads, %2 MiB pinned")
+        .arg(o.mpsThreads)
+        .arg(o.mpsMemoryMiB);
+  if (!o.migProfile.empty()) return qs(o.migProfile).toHtmlEscaped();
+  return HeatmapWidget::tr("%1 GPU").arg(o.milli / 1000.0, 0, 'g', 3);
 }
 
 // Fixed scene colors: the heatmap is a chart, its meaning must not change with the UI theme.
@@ -55,6 +102,8 @@ constexpr QRgb jobHighlight = 0xffd6007e;
 constexpr QRgb hover = 0xff1f2933;
 constexpr QRgb numaFill = 0xffe9edf1;
 constexpr QRgb numaLine = 0xffb8c2cc;
+constexpr QRgb mpsThreads = 0xff2f9e44;  // an MPS server's active threads handed out
+constexpr QRgb mpsTrack = 0xfff8f9fa;    // the rest of its thread budget
 }  // namespace color
 
 struct Stop {
@@ -222,6 +271,7 @@ constexpr double kDomainOutlinePx = 8;
 constexpr double kGpuTextPx = 28;
 constexpr double kInstanceTextPx = 44;
 constexpr double kLabelMinPx = 8;
+constexpr double kMpsBand = 0.2;  // the MPS gauge's height, of the tile's
 
 }  // namespace
 
@@ -479,6 +529,7 @@ class HeatmapWidget::Painter {
         migTile(k);
       else if (w_.layer_ == HeatmapLayer::Team)
         sharedTeams(k);
+      if (t.slices == 0) mpsGauge(k);
     }
     if (tilePx_ < kGpuTextPx) return;
     setFontPx(tilePx_ * 0.3);
@@ -491,7 +542,39 @@ class HeatmapWidget::Painter {
         p_.drawText(r.adjusted(2, 1, -2, -1), Qt::AlignLeft | Qt::AlignTop, QString::number(t.gpu));
       else if (t.slices == 0)
         p_.drawText(r, Qt::AlignCenter, QString::number(t.gpu));
+      if (tilePx_ >= kInstanceTextPx) mpsLabel(k, r);
     }
+  }
+
+  // An MPS GPU: a band along the tile's foot, filled as far as its server has handed out its
+  // thread budget - unlike time-sliced stripes (one per job) or MIG sub-tiles.
+  void mpsGauge(int k) {
+    const GpuView& g = w_.gpuOf(k);
+    const auto server = gpuMpsServer(g);
+    if (!server) return;
+    const QRectF r = view(layout_.tiles()[static_cast<size_t>(k)].rect);
+    const double h = std::max(3.0, r.height() * kMpsBand);
+    const QRectF band(r.left(), r.bottom() - h, r.width(), h);
+    const double used = std::clamp(server->threads / double(g.mps->threadBudget), 0.0, 1.0);
+    p_.setPen(Qt::NoPen);
+    p_.setBrush(rgb(color::mpsTrack));
+    p_.drawRect(band);
+    p_.setBrush(rgb(color::mpsThreads));
+    p_.drawRect(QRectF(band.left(), band.top(), band.width() * used, band.height()));
+  }
+
+  // "MPS 2/48 · 75/100%" above the gauge, or as much of it as the tile has room for.
+  void mpsLabel(int k, const QRectF& r) {
+    const GpuView& g = w_.gpuOf(k);
+    const auto server = gpuMpsServer(g);
+    if (!server) return;
+    const QRectF box = r.adjusted(2, 1, -2, -r.height() * kMpsBand);
+    const QString clients = QStringLiteral("%1/%2").arg(server->clients).arg(g.mps->clientLimit);
+    for (const QString& text : {mpsShareText(*server, *g.mps), tr("MPS %1").arg(clients), clients})
+      if (p_.fontMetrics().horizontalAdvance(text) <= box.width()) {
+        p_.drawText(box, Qt::AlignHCenter | Qt::AlignBottom, text);
+        return;
+      }
   }
 
   void migTile(int k) {
@@ -1005,6 +1088,8 @@ QString HeatmapWidget::gpuToolTip(const GpuHit& hit) const {
   if (const double f = tileFragmentation(hit.tile); f > 0)
     html += br + tr("%1 free but unusable for the pending work").arg(percent(f));
   if (g.sharing == "mig") html += br + tr("MIG layout %1").arg(qs(g.migLayout).toHtmlEscaped());
+  if (g.mps)
+    for (const MpsServerUse& u : mpsServerUse(g)) html += br + mpsServerText(u, *g.mps);
   if (hit.instance >= 0) {
     const HeatmapInstance& i = layout_.instances(hit.tile)[static_cast<size_t>(hit.instance)];
     const QString who = i.occupant >= 0
@@ -1018,11 +1103,10 @@ QString HeatmapWidget::gpuToolTip(const GpuHit& hit) const {
                 .arg(who) +
             QStringLiteral("</b>");
   }
-  for (const auto& o : g.occupants) {
-    const QString share = o.migProfile.empty() ? tr("%1 GPU").arg(o.milli / 1000.0, 0, 'g', 3)
-                                               : qs(o.migProfile).toHtmlEscaped();
-    html += br + tr("job %1 · team %2 · %3").arg(o.job).arg(qs(o.team).toHtmlEscaped(), share);
-  }
+  for (const auto& o : g.occupants)
+    html += br + tr("job %1 · team %2 · %3")
+                     .arg(o.job)
+                     .arg(qs(o.team).toHtmlEscaped(), occupantShareText(o));
   if (g.occupants.empty()) html += br + tr("free");
   return html;
 }

@@ -14,6 +14,7 @@
 #include "core/engine_text.h"
 #include "engine_text.h"
 #include "job_table_model.h"
+#include "service/mps_use.h"
 
 namespace tessera::widgets {
 
@@ -82,6 +83,7 @@ void JobInspector::buildUi() {
   large.setBold(true);
   reason_->setFont(large);
   clusterJob_ = addLabel("clusterJob", false);
+  mpsLimits_ = addLabel("mpsLimits", false);
   summary_ = addLabel("summary", false);
   rejections_ = addLabel("rejections", true);
   queue_ = addLabel("queue", false);
@@ -123,8 +125,8 @@ void JobInspector::setNow(Seconds now) {
 void JobInspector::clear() {
   x_.reset();
   title_->setText(tr("No job selected"));
-  for (QLabel* l : {reason_, clusterJob_, summary_, rejections_, queue_, blockers_, fragmentation_,
-                    placement_, suggestions_})
+  for (QLabel* l : {reason_, clusterJob_, mpsLimits_, summary_, rejections_, queue_, blockers_,
+                    fragmentation_, placement_, suggestions_})
     showText(l, {});
   history_->clear();
   updateActions();
@@ -134,6 +136,7 @@ void JobInspector::setExplanation(const Explanation& x) {
   x_ = x;
   showHeader();
   showClusterJob();
+  showMpsLimits();
   showQueue();
   showBlockers();
   showText(fragmentation_, displayText(x.fragmentation));
@@ -146,9 +149,27 @@ void JobInspector::setExplanation(const Explanation& x) {
 
 void JobInspector::setClusterJobs(const std::vector<JobInfo>& jobs) {
   clusterJobs_.clear();
-  for (const JobInfo& j : jobs)
+  mpsJobs_.clear();
+  for (const JobInfo& j : jobs) {
     if (j.external) clusterJobs_.emplace(j.row.job.id, j);
-  if (x_) showClusterJob();
+    if (j.row.job.perTask.kind == GpuRequest::Kind::Mps)
+      mpsJobs_.emplace(j.row.job.id, j.row.job.perTask);
+  }
+  if (!x_) return;
+  showClusterJob();
+  showMpsLimits();
+}
+
+// "MPS limits: CUDA_MPS_ACTIVE_THREAD_PERCENTAGE=25, CUDA_MPS_PINNED_DEVICE_MEM_LIMIT=0=8192M":
+// what the job's MPS server holds each task to, in the variables an operator would check.
+void JobInspector::showMpsLimits() {
+  const auto it = x_ ? mpsJobs_.find(x_->job) : mpsJobs_.end();
+  if (it == mpsJobs_.end()) return showText(mpsLimits_, {});
+  QStringList vars;
+  for (const auto& [name, value] : mpsEnvironment(it->second))
+    vars << QStringLiteral("%1=%2").arg(QString::fromStdString(name),
+                                        QString::fromStdString(value));
+  showText(mpsLimits_, tr("MPS limits per task: %1").arg(vars.join(QStringLiteral(", "))));
 }
 
 // "Slurm job 4711: PENDING: Resources", and when that is not what Tessera decided, saying so:

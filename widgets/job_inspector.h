@@ -40,8 +40,10 @@ class JobInspector : public QWidget {
   void clear();
   // The classes offered by "Set priority" (the engine's priority classes, by name).
   void setPriorityClasses(const QStringList& classes);
-  // The jobs' Slurm side (executor slurm): the selected job's Slurm id, state and reason are
-  // shown under the title, and stay current as the job lists refresh.
+  // The jobs as the lists have them: the selected job's Slurm side (executor slurm: its Slurm id,
+  // state and reason under the title) and, for an MPS request, the limits its MPS server
+  // enforces (CUDA_MPS_ACTIVE_THREAD_PERCENTAGE, CUDA_MPS_PINNED_DEVICE_MEM_LIMIT); both stay
+  // current as the job lists refresh.
   void setClusterJobs(const std::vector<JobInfo>& jobs);
 
   [[nodiscard]] JobId job() const { return x_ ? x_->job : kNoJob; }
@@ -65,6 +67,7 @@ class JobInspector : public QWidget {
   QPushButton* addAction(QLayout* row, const QString& text, JobAction action);
   void showHeader();
   void showClusterJob();
+  void showMpsLimits();
   void showBlockers();
   void showQueue();
   void showSuggestions();
@@ -76,9 +79,11 @@ class JobInspector : public QWidget {
   std::optional<Explanation> x_;
   std::optional<Seconds> now_;
   std::unordered_map<JobId, JobInfo> clusterJobs_;  // the jobs that have a Slurm job
+  std::unordered_map<JobId, GpuRequest> mpsJobs_;   // the jobs that ask for MPS shares
   QLabel* title_ = nullptr;
   QLabel* reason_ = nullptr;
   QLabel* clusterJob_ = nullptr;
+  QLabel* mpsLimits_ = nullptr;
   QLabel* summary_ = nullptr;
   QLabel* rejections_ = nullptr;
   QLabel* blockers_ = nullptr;

@@ -85,6 +85,7 @@ QString summarySection(const Report& r) {
   row("Whole GPUs", t.wholeGpu, "of allocated");
   row("MIG instances", t.mig, "of allocated; " + gpuHours(t.migSliceHours) + " slice-hours");
   row("Time-sliced shares", t.fractional, "of allocated");
+  row("MPS shares", t.mps, "of allocated; active-thread share of the GPU");
   row("Lost to preemption", t.gpuHoursLost,
       count(static_cast<unsigned long long>(std::max(t.preemptions, 0))) + " preemptions");
   row("Stranded", stranded,

@@ -43,6 +43,7 @@ QStringList usageCells(const QString& key, const UsageFigures& f, bool cost) {
                    gpuHours(f.idle),
                    gpuHours(f.mig),
                    gpuHours(f.fractional),
+                   gpuHours(f.mps),
                    count(f.jobs),
                    count(static_cast<unsigned long long>(std::max(f.preemptions, 0)))};
   if (cost) c << optionalMoney(f.cost) << optionalMoney(f.idleCost);
@@ -178,7 +179,7 @@ QString capNote(size_t shown, size_t total) {
 
 QString usageSection(const Report& r) {
   const bool cost = hasCost(r);
-  // Short titles and the unit once above the table: twelve columns share an A4 page.
+  // Short titles and the unit once above the table: thirteen columns share an A4 page.
   std::vector<HtmlTable::Col> cols = {{groupTitle(r.header.groupBy), false},
                                       {"Allocated"},
                                       {"Busy"},
@@ -187,6 +188,7 @@ QString usageSection(const Report& r) {
                                       {"Idle"},
                                       {"MIG"},
                                       {"Time-sliced"},
+                                      {"MPS"},
                                       {"Jobs"},
                                       {"Preemptions"}};
   if (cost) cols.insert(cols.end(), {{"Cost"}, {"Idle cost"}});

@@ -24,7 +24,8 @@ std::optional<ReportGroup> parseReportGroup(std::string_view text);
 
 // Prices per GPU-hour by GPU model (catalog id), and optionally per MIG instance-hour by model
 // and profile. A MIG instance without its own price costs its share of the GPU's memory slices;
-// a time-sliced share costs its fraction of the GPU. Format: docs/reports.md#price-table.
+// a time-sliced share costs its fraction of the GPU, an MPS share its active-thread share. Format:
+// docs/reports.md#price-table.
 struct PriceTable {
   std::string currency = "USD";
   std::optional<double> defaultGpuHour;  // models not listed; without it they are an error
@@ -57,6 +58,7 @@ struct UsageFigures {
   double wholeGpu = 0;  // of `allocated`: whole GPUs
   double mig = 0;       // of `allocated`: MIG instances (their share of the GPU)
   double fractional = 0;           // of `allocated`: time-sliced shares
+  double mps = 0;                  // of `allocated`: MPS shares (their active-thread share)
   double migSliceHours = 0;        // MIG memory slices x hours
   int preemptions = 0;             // runs preempted in the range
   double gpuHoursLost = 0;         // work lost to those preemptions

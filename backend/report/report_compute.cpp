@@ -84,6 +84,21 @@ std::vector<std::pair<Seconds, Seconds>> idleEpisodes(const std::vector<Stretch>
   return out;
 }
 
+// The figure of `d` that a share of this kind counts in, besides `allocated`.
+double& figureOf(UsageFigures& d, UsageKind kind) {
+  switch (kind) {
+    case UsageKind::Whole:
+      break;
+    case UsageKind::Mig:
+      return d.mig;
+    case UsageKind::Fraction:
+      return d.fractional;
+    case UsageKind::Mps:
+      return d.mps;
+  }
+  return d.wholeGpu;
+}
+
 // The price of one GPU-hour of `model`; nullopt when the table has none.
 std::optional<double> gpuHourPrice(const PriceTable& t, const std::string& model) {
   if (const auto it = t.gpuHour.find(model); it != t.gpuHour.end()) return it->second;
@@ -291,9 +306,7 @@ class Computation {
     activeTeams_.insert(u.team);
     UsageFigures d;
     d.allocated = u.share.gpus * seconds / kHour;
-    (u.kind == UsageKind::Whole ? d.wholeGpu
-     : u.kind == UsageKind::Mig ? d.mig
-                                : d.fractional) = d.allocated;
+    figureOf(d, u.kind) = d.allocated;
     d.migSliceHours = u.share.migSlices * seconds / kHour;
     const auto stretches = stretchesOf(u, end);
     for (const Stretch& s : stretches) {
@@ -355,6 +368,7 @@ class Computation {
     f.wholeGpu += d.wholeGpu;
     f.mig += d.mig;
     f.fractional += d.fractional;
+    f.mps += d.mps;
     f.migSliceHours += d.migSliceHours;
     s.cost += cost.value_or(0);
     s.idleCost += idleCost.value_or(0);

@@ -47,6 +47,7 @@ bool hasCurrency(const Report& r) {
 }
 
 // The UsageFigures columns, shared by the summary (the cluster total) and the usage table.
+// gpu_hours_mps came later: it is the last column of both tables (addMpsColumn).
 template <class Row>
 void addFigureColumns(Columns<Row>& cols, bool withCost,
                       std::function<const UsageFigures&(const Row&)> f) {
@@ -71,6 +72,11 @@ void addFigureColumns(Columns<Row>& cols, bool withCost,
   cols.push_back({"idle_cost", [f](const Row& r) { return optionalNumber(f(r).idleCost); }});
 }
 
+template <class Row>
+void addMpsColumn(Columns<Row>& cols, std::function<const UsageFigures&(const Row&)> f) {
+  cols.push_back({"gpu_hours_mps", [f](const Row& r) { return csvNumber(f(r).mps); }});
+}
+
 Columns<Report> summaryColumns(const Report& report) {
   using R = Report;
   Columns<R> c = {
@@ -90,18 +96,20 @@ Columns<Report> summaryColumns(const Report& report) {
       {"gpus", [](const R& r) { return integer(r.header.gpus); }},
       {"capacity_gpu_hours", [](const R& r) { return csvNumber(r.capacityGpuHours); }},
   };
-  addFigureColumns<R>(c, hasCurrency(report),
-                      [](const R& r) -> const UsageFigures& { return r.total; });
+  auto total = [](const R& r) -> const UsageFigures& { return r.total; };
+  addFigureColumns<R>(c, hasCurrency(report), total);
   c.push_back({"idle_jobs_total", [](const R& r) { return unsignedInteger(r.idleJobsTotal); }});
   c.push_back({"series_step_seconds", [](const R& r) { return integer(r.seriesStep); }});
+  addMpsColumn<R>(c, total);
   return c;
 }
 
 Columns<UsageRow> usageColumns(const Report& report) {
   Columns<UsageRow> c = {
       {reportGroupName(report.header.groupBy), [](const UsageRow& r) { return r.key; }}};
-  addFigureColumns<UsageRow>(c, hasCurrency(report),
-                             [](const UsageRow& r) -> const UsageFigures& { return r.figures; });
+  auto figures = [](const UsageRow& r) -> const UsageFigures& { return r.figures; };
+  addFigureColumns<UsageRow>(c, hasCurrency(report), figures);
+  addMpsColumn<UsageRow>(c, figures);
   return c;
 }
 

@@ -44,6 +44,7 @@ json figuresJson(const UsageFigures& f) {
             {"whole_gpu", f.wholeGpu},
             {"mig", f.mig},
             {"fractional", f.fractional},
+            {"mps", f.mps},
             {"mig_slice_hours", f.migSliceHours},
             {"preemptions", f.preemptions},
             {"gpu_hours_lost", f.gpuHoursLost},
@@ -270,6 +271,7 @@ UsageFigures readFigures(const In& in) {
   f.wholeGpu = in.num("whole_gpu");
   f.mig = in.num("mig");
   f.fractional = in.num("fractional");
+  f.mps = in.optNum("mps").value_or(0);  // reports written before MPS have none
   f.migSliceHours = in.num("mig_slice_hours");
   f.preemptions = in.i32("preemptions");
   f.gpuHoursLost = in.num("gpu_hours_lost");

@@ -633,6 +633,19 @@ ReservationView reservationFromProto(const v1::SnapshotReservation& r) {
   return out;
 }
 
+namespace {
+
+// An unknown co-location word (a newer server's) reads as the strictest, team.
+GpuView::Mps mpsFromProto(const v1::GpuMps& m) {
+  GpuView::Mps out{static_cast<int>(m.client_limit()), static_cast<int>(m.thread_budget()),
+                   MpsCoLocation::Team};
+  for (MpsCoLocation c : {MpsCoLocation::User, MpsCoLocation::Any})
+    if (m.co_location() == mpsCoLocationName(c)) out.coLocation = c;
+  return out;
+}
+
+}  // namespace
+
 v1::ClusterSnapshot snapshotToProto(const ClusterSnapshot& s) {
   v1::ClusterSnapshot out;
   out.set_now(s.now);
@@ -668,6 +681,14 @@ v1::ClusterSnapshot snapshotToProto(const ClusterSnapshot& s) {
         po->set_mig_profile(o.migProfile);
         po->set_team(o.team);
         po->set_mig_start(o.migStart);
+        po->set_mps_threads(static_cast<uint32_t>(o.mpsThreads));
+        po->set_mps_memory_mib(o.mpsMemoryMiB);
+      }
+      if (g.mps) {
+        auto* pm = pg->mutable_mps();
+        pm->set_client_limit(static_cast<uint32_t>(g.mps->clientLimit));
+        pm->set_thread_budget(static_cast<uint32_t>(g.mps->threadBudget));
+        pm->set_co_location(mpsCoLocationName(g.mps->coLocation));
       }
       pg->set_allocated(g.allocated);
       if (g.util) pg->set_util(*g.util);
@@ -735,8 +756,10 @@ ClusterSnapshot snapshotFromProto(const v1::ClusterSnapshot& s) {
       g.sharing = pg.sharing();
       g.migLayout = pg.mig_layout();
       for (const auto& po : pg.occupants())
-        g.occupants.push_back(
-            {po.job(), static_cast<int>(po.milli()), po.mig_profile(), po.team(), po.mig_start()});
+        g.occupants.push_back({po.job(), static_cast<int>(po.milli()), po.mig_profile(), po.team(),
+                               po.mig_start(), static_cast<int>(po.mps_threads()),
+                               po.mps_memory_mib()});
+      if (pg.has_mps()) g.mps = mpsFromProto(pg.mps());
       g.allocated = pg.allocated();
       if (pg.has_util()) g.util = pg.util();
       if (pg.has_sm_active()) g.smActive = pg.sm_active();

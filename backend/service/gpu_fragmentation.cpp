@@ -43,7 +43,7 @@ std::vector<double> nodeFragmentation(const NodeView& node, const FragmentationD
       out[i] = migStranded(g, catalog, demand.migProfiles);
     else if (g.sharing == "shared")
       out[i] = sharedStranded(g, demand.minMilli);
-    else if (wholeStranded && g.occupants.empty())
+    else if (g.sharing == "exclusive" && wholeStranded && g.occupants.empty())
       out[i] = 1.0;
   }
   return out;

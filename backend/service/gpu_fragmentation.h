@@ -7,6 +7,7 @@
 //   - time-sliced: the free share, when it is smaller than the smallest pending share;
 //   - whole GPUs: a free GPU on a node that is partly in use, when the node's free GPUs are
 //     fewer than the smallest pending whole-GPU task asks for.
+//   - MPS: none (0); MPS requests are not fractions, and its servers' room is their own.
 // A node that is not up counts as unavailable, not fragmented (0). Plain functions over the
 // session's value types, so they are tested without painting and shared by both consoles.
 #include <string>

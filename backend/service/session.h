@@ -54,16 +54,28 @@ struct JobPage {
 struct GpuView {
   int index = 0;
   std::string model;
-  std::string sharing;    // exclusive, mig, shared
+  std::string sharing;    // exclusive, mig, shared (time-sliced), mps
   std::string migLayout;  // busy instances marked
   struct Occupant {
     JobId job = kNoJob;
-    int milli = 1000;
+    int milli = 1000;  // an MPS client: its active-thread percentage x 10
     std::string migProfile;
     std::string team;   // the job's team (the heatmap's "owning team" layer)
-    int migStart = -1;  // MIG: the instance's first memory slice
+    int migStart = -1;  // MIG: the instance's first memory slice (an MPS client: its server's)
+    // An MPS client: the limits its server enforces, CUDA_MPS_ACTIVE_THREAD_PERCENTAGE and
+    // CUDA_MPS_PINNED_DEVICE_MEM_LIMIT; 0 = not an MPS client.
+    int mpsThreads = 0;
+    int64_t mpsMemoryMiB = 0;
+    [[nodiscard]] bool mps() const { return mpsThreads > 0; }
   };
   std::vector<Occupant> occupants;
+  // The GPU's MPS servers (one on the GPU, or one per MIG instance); none: it runs no MPS.
+  struct Mps {
+    int clientLimit = 0;     // clients one server accepts (the architecture's limit)
+    int threadBudget = 100;  // active-thread percentage one server hands out in all
+    MpsCoLocation coLocation = MpsCoLocation::Team;
+  };
+  std::optional<Mps> mps;
   double allocated = 0;
   std::optional<double> util;
   std::optional<double> smActive;

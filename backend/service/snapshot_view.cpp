@@ -12,9 +12,17 @@ std::string gpuSharingName(SharingMode m) {
       return "exclusive";
     case SharingMode::Mig:
       return "mig";
+    case SharingMode::Mps:
+      return "mps";
     default:
       return "shared";
   }
+}
+
+std::optional<GpuView::Mps> mpsView(const Cluster& c, GpuId g) {
+  const MpsPolicy& p = c.gpu(g).sharing.mps;
+  if (!p.enabled) return std::nullopt;
+  return GpuView::Mps{c.modelOf(g).mpsMaxClients, p.threadBudget, p.coLocation};
 }
 
 }  // namespace
@@ -58,8 +66,10 @@ ClusterSnapshot snapshotOf(const Engine& e, const World& world, uint64_t lastEve
       for (const auto& sh : o.shares)
         gv.occupants.push_back({sh.job, sh.milli, "", teamOf(sh.job), -1});
       // An MPS client counts its active-thread percentage as its share of the GPU.
+      gv.mps = mpsView(c, g);
       for (const auto& mc : o.mpsClients)
-        gv.occupants.push_back({mc.job, mc.threads * 10, "", mc.team, mc.instanceStart});
+        gv.occupants.push_back(
+            {mc.job, mc.threads * 10, "", mc.team, mc.instanceStart, mc.threads, mc.memoryMiB});
       if (const auto& mig = c.modelOf(g).mig) {
         MigLayout l = o.layout;
         for (int k = 0; k < l.size(); ++k) {

@@ -22,6 +22,8 @@ const char* usageKindName(UsageKind k) {
       return "mig";
     case UsageKind::Fraction:
       return "fraction";
+    case UsageKind::Mps:
+      return "mps";
   }
   return "gpu";
 }
@@ -32,10 +34,11 @@ UsageKind kindOf(const Job& job) {
   switch (job.perTask.kind) {
     case GpuRequest::Kind::Mig:
       return UsageKind::Mig;
-    // MPS clients are GPU shares too (their charge is the active-thread share).
     case GpuRequest::Kind::Fraction:
-    case GpuRequest::Kind::Mps:
       return UsageKind::Fraction;
+    // Charged their active-thread share of the GPU, but counted apart from time-sliced shares.
+    case GpuRequest::Kind::Mps:
+      return UsageKind::Mps;
     default:
       return UsageKind::Whole;
   }

@@ -1,9 +1,9 @@
 #pragma once
 // The usage ledger: what every run of every job held (which nodes, GPU model and pool, whole
-// GPUs, MIG instances or time-sliced shares) from when to when, how it ended, and its telemetry
-// over time. Reports are computed from it (backend/report). The recorder follows the engine's
-// event log; the backend stores what it records in the same group commit as the events, and
-// `tessera simulate --record` writes a simulation's into a database of the same shape.
+// GPUs, MIG instances, time-sliced shares or MPS shares) from when to when, how it ended, and its
+// telemetry over time. Reports are computed from it (backend/report). The recorder follows the
+// engine's event log; the backend stores what it records in the same group commit as the events,
+// and `tessera simulate --record` writes a simulation's into a database of the same shape.
 #include <cstdint>
 #include <functional>
 #include <optional>
@@ -39,12 +39,14 @@ struct UsageShare {
   std::string model;  // GPU model (catalog id)
   std::string pool;
   double gpus = 0;    // GPU equivalents (a MIG instance: its memory slices / the GPU's)
-  int units = 0;      // whole GPUs, MIG instances or shares
+  int units = 0;      // whole GPUs, MIG instances, shares or MPS clients
   int migSlices = 0;  // MIG memory slices
 };
 
-enum class UsageKind : uint8_t { Whole, Mig, Fraction };
-const char* usageKindName(UsageKind k);  // "gpu", "mig", "fraction"
+// Mps: an MPS client, its GPU equivalents the active-thread share (its own category: an MPS share
+// is neither time-sliced nor isolated).
+enum class UsageKind : uint8_t { Whole, Mig, Fraction, Mps };
+const char* usageKindName(UsageKind k);  // "gpu", "mig", "fraction", "mps"
 
 // One node's part of one run: the ledger's row.
 struct UsageRecord {

@@ -10,7 +10,7 @@ constexpr const char* kColumns =
     "pool, gpus, units, mig_slices, gpu_hours_lost, samples";
 
 std::optional<UsageKind> parseKind(const std::string& text) {
-  for (UsageKind k : {UsageKind::Whole, UsageKind::Mig, UsageKind::Fraction})
+  for (UsageKind k : {UsageKind::Whole, UsageKind::Mig, UsageKind::Fraction, UsageKind::Mps})
     if (text == usageKindName(k)) return k;
   return std::nullopt;
 }

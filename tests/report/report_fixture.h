@@ -27,9 +27,10 @@ inline UsageFigures figures(double allocated, bool cost) {
   f.effective = allocated * 0.4321;
   f.measured = allocated * 0.97;
   f.idle = allocated * 0.125;
-  f.wholeGpu = allocated * 0.7;
+  f.wholeGpu = allocated * 0.65;
   f.mig = allocated * 0.2;
   f.fractional = allocated * 0.1;
+  f.mps = allocated * 0.05;
   f.migSliceHours = allocated * 0.2 * 7 / 3;
   f.preemptions = 3;
   f.gpuHoursLost = 12.25;
@@ -99,6 +100,7 @@ inline void compare(const UsageFigures& a, const UsageFigures& b, const std::str
   TESSERA_SAME(wholeGpu);
   TESSERA_SAME(mig);
   TESSERA_SAME(fractional);
+  TESSERA_SAME(mps);
   TESSERA_SAME(migSliceHours);
   TESSERA_SAME(preemptions);
   TESSERA_SAME(gpuHoursLost);

@@ -167,29 +167,22 @@ class TestReport : public QObject {
     return r;
   }
 
-  std::unique_ptr<ReportSource> source() const {
-    auto s = openReportDatabase(path_);
+  std::unique_ptr<ReportSource> source(const std::string& path) const {
+    auto s = openReportDatabase(path);
     if (!s) qFatal("%s", s.error().str().c_str());
     return std::move(*s);
   }
+  std::unique_ptr<ReportSource> source() const { return source(path_); }
 
-  Report report(const ReportRequest& r) const {
-    auto rep = computeReport(*source(), r);
+  Report report(const ReportRequest& r, const std::string& path = {}) const {
+    auto rep = computeReport(*source(path.empty() ? path_ : path), r);
     if (!rep) qFatal("%s", rep.error().str().c_str());
     return std::move(*rep);
   }
 
-  static const UsageRow* find(const Report& r, const std::string& key) {
-    for (const auto& u : r.usage)
-      if (u.key == key) return &u;
-    return nullptr;
-  }
-
- private slots:
-  void initTestCase() {
-    QVERIFY(dir_.isValid());
-    path_ = dir_.filePath("fixture.db").toStdString();
-    auto db = Database::open(path_);
+  // The fixture's cluster, jobs, capacity and stranded series with this usage ledger, at `path`.
+  static void writeFixture(const std::string& path, const std::vector<UsageRecord>& rows) {
+    auto db = Database::open(path);
     QVERIFY2(db, db ? "" : db.error().str().c_str());
     auto cluster = loadClusterSpec(kCluster, "fixture.yaml");
     QVERIFY2(cluster, cluster ? "" : cluster.error().str().c_str());
@@ -205,7 +198,7 @@ class TestReport : public QObject {
       TESSERA_CHECK(state.putMeta("mode", "live"));
       TESSERA_CHECK(state.saveSetup(*engine));
       TESSERA_CHECK(state.saveGlobal(*engine, BackendExtras{}));
-      TESSERA_CHECK(usage.saveInTransaction(ledger()));
+      TESSERA_CHECK(usage.saveInTransaction(rows));
       TESSERA_CHECK(insertJobs(d));
       const std::string mig = "gpus_stranded{cause=\"mig-layout\"}";
       TESSERA_CHECK(metrics.recordInTransaction(T0, {{"gpus_capacity", 16}, {mig, 1}}));
@@ -213,6 +206,19 @@ class TestReport : public QObject {
       return metrics.recordInTransaction(T0 + 5 * H, {{"gpus_capacity", 12}});
     });
     QVERIFY2(written, written ? "" : written.error().str().c_str());
+  }
+
+  static const UsageRow* find(const Report& r, const std::string& key) {
+    for (const auto& u : r.usage)
+      if (u.key == key) return &u;
+    return nullptr;
+  }
+
+ private slots:
+  void initTestCase() {
+    QVERIFY(dir_.isValid());
+    path_ = dir_.filePath("fixture.db").toStdString();
+    writeFixture(path_, ledger());
   }
 
   void totalsMatchTheHandComputedFixture() {
@@ -235,6 +241,31 @@ class TestReport : public QObject {
     QCOMPARE(r.header.gpus, 24);
     QVERIFY(r.header.wallClock);
     QVERIFY(near(r.capacityGpuHours, 16 * 5 + 12 * 5));
+  }
+
+  // An MPS share is its own category, apart from time-sliced shares: job 7 (nlp) with 25 %
+  // active threads of an A100 on n2 from 6 h to 10 h holds 0.25 * 4 = 1 GPU-hour of MPS; job 3's
+  // 1.25 time-sliced GPU-hours stay fractional. Priced as its share of the GPU: 2 EUR * 1 = 2
+  // EUR. The ledger's kind goes through the store ("mps") and back.
+  void mpsShareHoursAreTheirOwnCategory() {
+    const std::string path = dir_.filePath("mps.db").toStdString();
+    std::vector<UsageRecord> rows = ledger();
+    rows.push_back(row(7, "nlp", "experiment", UsageKind::Mps,
+                       {"n2", "A100-SXM4-80GB", "infer", 0.25, 1, 0}, T0 + 6 * H, T0 + 10 * H, {}));
+    writeFixture(path, rows);
+    ReportRequest q = request();
+    q.prices = *parsePriceTable(kPrices, "prices.yaml");
+    const Report r = report(q, path);
+    QVERIFY(near(r.total.mps, 1));
+    QVERIFY(near(r.total.fractional, 1.25));
+    QVERIFY(near(r.total.allocated, 16 + 1 + 1.25 + 8 + 1));
+    const UsageRow* nlp = find(r, "nlp");
+    QVERIFY(nlp);
+    QVERIFY(near(nlp->figures.mps, 1));
+    QVERIFY(near(nlp->figures.fractional, 1.25));
+    QVERIFY(near(find(r, "vision")->figures.mps, 0));
+    const Report fixture = report(q);
+    QVERIFY(near(*r.total.cost - *fixture.total.cost, 2.0));
   }
 
   void groupsByTeamDepartmentNodeAndModel() {

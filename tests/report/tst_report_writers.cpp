@@ -65,6 +65,7 @@ std::vector<std::pair<std::string, double UsageFigures::*>> figureColumns() {
           {"gpu_hours_whole_gpu", &UsageFigures::wholeGpu},
           {"gpu_hours_mig", &UsageFigures::mig},
           {"gpu_hours_fractional", &UsageFigures::fractional},
+          {"gpu_hours_mps", &UsageFigures::mps},
           {"mig_slice_hours", &UsageFigures::migSliceHours},
           {"gpu_hours_lost_to_preemption", &UsageFigures::gpuHoursLost}};
 }
@@ -161,8 +162,8 @@ void TestReportWriters::csvColumnsAreStable() {
            "cluster,source,from_utc,to_utc,from_seconds,to_seconds,wall_clock,time_zone,"
            "generated_at_utc,group_by,idle_threshold,idle_min_duration_seconds,currency,gpus,"
            "capacity_gpu_hours," +
-               figures + ",cost,idle_cost,idle_jobs_total,series_step_seconds");
-  QCOMPARE(headerLine(r, "usage"), "team," + figures + ",cost,idle_cost");
+               figures + ",cost,idle_cost,idle_jobs_total,series_step_seconds,gpu_hours_mps");
+  QCOMPARE(headerLine(r, "usage"), "team," + figures + ",cost,idle_cost,gpu_hours_mps");
   QCOMPARE(headerLine(r, "mig"), "team,gpu_model,mig_profile,instance_hours,mig_slice_hours,cost");
   QCOMPARE(headerLine(r, "idle_jobs"),
            "job_id,team,gpus,gpu_hours_idle,idle_episodes,longest_idle_seconds,idle_cost");
@@ -182,7 +183,7 @@ void TestReportWriters::csvColumnsAreStable() {
   // Without prices: no cost columns; the key column is named by the group.
   Report plain = sampleReport("");
   plain.header.groupBy = ReportGroup::GpuModel;
-  QCOMPARE(headerLine(plain, "usage"), "model," + figures);
+  QCOMPARE(headerLine(plain, "usage"), "model," + figures + ",gpu_hours_mps");
   QCOMPARE(headerLine(plain, "mig"), "model,gpu_model,mig_profile,instance_hours,mig_slice_hours");
   QCOMPARE(headerLine(plain, "idle_jobs"),
            "job_id,team,gpus,gpu_hours_idle,idle_episodes,longest_idle_seconds");
@@ -350,6 +351,14 @@ void TestReportWriters::jsonErrors() {
   j = good;
   j["future_field"] = {1, 2, 3};  // v1 may grow: unknown fields are fine
   QCOMPARE(errorOf(j), std::string("accepted"));
+  // Reports written before MPS shares have no "mps" figure: it reads as none; a wrong type is
+  // still an error.
+  j = good;
+  j["total"].erase("mps");
+  QCOMPARE(errorOf(j), std::string("accepted"));
+  QCOMPARE(reportFromJson(j.dump(), "old.json")->total.mps, 0.0);
+  j["usage"][0]["figures"]["mps"] = "some";
+  expect(errorOf(j), "usage[0].figures.mps: expected a number, got string");
 
   auto syntax = reportFromJson("{\n  \"schema\": ,\n}", "r.json");
   QVERIFY(!syntax.ok());

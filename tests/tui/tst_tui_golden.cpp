@@ -8,6 +8,7 @@
 #include <QTranslator>
 #include <QtTest>
 
+#include "../service/mps_fixture.h"
 #include "tui/controller.h"
 #include "tui/render.h"
 #include "tui/rows.h"
@@ -87,6 +88,26 @@ class TstTuiGolden : public QObject {
     node.ui.detailNode = "inf-05";
     node.ui.stack.push_back(View::NodeDetail);
     compareGolden("node-" + size, render(node, width, height).dump());
+  }
+
+  // MPS (mps_fixture.h): a GPU row gives each server's clients of the limit and active threads
+  // of the budget, and each client's limits; the job detail the variables its server enforces.
+  void mpsScreens() {
+    test::TuiDemo mps(test::useMpsCluster, test::mpsWorkload());
+    State node = mps.state;
+    node.ui.stack = {View::Nodes, View::NodeDetail};
+    for (const char* name : {"p1", "m1"}) {
+      node.ui.detailNode = name;
+      compareGolden(QStringLiteral("mps-node-%1-200x24").arg(name), render(node, 200, 24).dump());
+    }
+    JobId pinned24 = kNoJob;  // the job pinning 24 GiB (ids are the backend's)
+    for (const JobInfo& j : mps.state.data.jobs)
+      if (j.row.job.perTask.vramMiB == 24576) pinned24 = j.row.job.id;
+    mps.explain(pinned24);
+    State job = mps.state;
+    job.ui.stack = {View::Running, View::JobDetail};
+    job.ui.detailJob = pinned24;
+    compareGolden("mps-job-120x24", render(job, 120, 24).dump());
   }
 
   // A job's detail refreshes with the brief explanation (it never waits behind a cycle) and keeps

@@ -12,6 +12,7 @@
 #include <set>
 #include <string>
 
+#include "../scheduler/mps_spec.h"
 #include "cluster_tree_model.h"
 #include "clusterspec/cluster_spec.h"
 #include "node_links_model.h"
@@ -377,6 +378,21 @@ class TstClusterModel : public QObject {
         "    n2 | H100-SXM5-80GB | 2 | draining | train | template h100x2\n"
         "      GPU0 | H100-SXM5-80GB |  | n2/nvswitch |  | exclusive\n"
         "      GPU1 | H100-SXM5-80GB |  | n2/nvswitch |  | time-sliced x4\n");
+    QCOMPARE(dump(model), expected);
+  }
+
+  // MPS on a GPU gives its thread budget; MPS inside MIG instances follows the layout.
+  void mpsSpecDump() {
+    ClusterTreeModel model;
+    QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::Fatal);
+    model.setCluster(load(test::kMpsClusterSpec, "mps.yaml"));
+    const QString expected = QStringLiteral(
+        "l1 |  | 3 |  |  | leaf, 2 nodes\n"
+        "  p1 | L40S | 2 | up |  | template l40s\n"
+        "    GPU0 | L40S |  |  |  | MPS, thread budget 150%\n"
+        "    GPU1 | L40S |  |  |  | exclusive\n"
+        "  m1 | A100-SXM4-40GB | 1 | up |  | template a100\n"
+        "    GPU0 | A100-SXM4-40GB |  |  |  | MIG 3g.20gb@0,3g.20gb@4, MPS in the instances\n");
     QCOMPARE(dump(model), expected);
   }
 

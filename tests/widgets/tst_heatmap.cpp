@@ -94,6 +94,27 @@ ClusterSnapshot tinySnapshot() {
   return s;
 }
 
+// The tiny snapshot with GPU sharing side by side: a2/1 runs MPS (clients 11 and 12 of team
+// search: 25 % and 50 % active threads, 8 and 4 GiB pinned, of 48 clients and 100 %), a2/2 is
+// time-sliced with the same shares (jobs 13 and 14), and m1's instances run MPS servers (job 15,
+// 25 % and 2 GiB, on the idle 2g.20gb@0).
+ClusterSnapshot tinySnapshotWithMps() {
+  ClusterSnapshot s = tinySnapshot();
+  GpuView& mps = s.nodes[1].gpus[1];
+  mps.sharing = "mps";
+  mps.mps = GpuView::Mps{48, 100, MpsCoLocation::Team};
+  mps.occupants = {{11, 250, "", "search", -1, 25, 8192}, {12, 500, "", "search", -1, 50, 4096}};
+  mps.allocated = 0.75;
+  GpuView& sliced = s.nodes[1].gpus[2];
+  sliced.sharing = "shared";
+  sliced.occupants = {{13, 250, "", "search", -1}, {14, 500, "", "search", -1}};
+  sliced.allocated = 0.75;
+  GpuView& mig = s.nodes[5].gpus[0];
+  mig.mps = GpuView::Mps{48, 100, MpsCoLocation::User};
+  mig.occupants.push_back({15, 250, "", "search", 0, 25, 2048});
+  return s;
+}
+
 // The tiny snapshot with NUMA zones as a backend reports them: a1 in two pairs, a2 interleaved,
 // r1 in one zone; a3 and the others of no known zone.
 ClusterSnapshot tinySnapshotWithZones() {
@@ -793,6 +814,42 @@ class TstHeatmap : public QObject {
     const QString missing = f.w.toolTipAt(f.tileCenter("a1", 2));
     QVERIFY2(missing.contains(QStringLiteral("no telemetry")), qPrintable(missing));
     QVERIFY(f.w.toolTipAt(QPointF(-100, -100)).isEmpty());
+  }
+
+  // An MPS GPU has a gauge along its foot, green as far as its server handed out its active
+  // threads (75 % of 100 %), and a tooltip naming the server's use and each client's limits; the
+  // time-sliced GPU beside it with the same shares has neither.
+  void mpsGpusShowTheirShares() {
+    Fixture f(tinySnapshotWithMps());
+    const QImage img = f.grab();
+    auto footPixel = [&](const char* node, int gpu, double x) {
+      const QRectF r = f.w.mapFromScene(tileRect(f.w.heatmapLayout(), node, gpu));
+      return img.pixel((r.bottomLeft() + QPointF(r.width() * x, -r.height() * 0.08)).toPoint());
+    };
+    const QColor used = QColor(0xff2f9e44), rest = QColor(0xfff8f9fa);
+    QCOMPARE(QColor(footPixel("a2", 1, 0.15)), used);
+    QCOMPARE(QColor(footPixel("a2", 1, 0.6)), used);
+    QCOMPARE(QColor(footPixel("a2", 1, 0.88)), rest);
+    QVERIFY(QColor(footPixel("a2", 2, 0.15)) != used);
+    QVERIFY(QColor(footPixel("a2", 2, 0.88)) != rest);
+
+    const QString tip = f.w.toolTipAt(f.tileCenter("a2", 1));
+    for (const char* want :
+         {"MPS server: 2 of 48 clients · 75% of 100% active threads · 12288 MiB pinned · shared "
+          "by one team",
+          "job 11 · team search · MPS 25% active threads, 8192 MiB pinned",
+          "job 12 · team search · MPS 50% active threads, 4096 MiB pinned"})
+      QVERIFY2(tip.contains(QString::fromUtf8(want)), qPrintable(tip));
+    const QString sliced = f.w.toolTipAt(f.tileCenter("a2", 2));
+    QVERIFY2(sliced.contains(QStringLiteral("job 13 · team search · 0.25 GPU")),
+             qPrintable(sliced));
+    QVERIFY(!sliced.contains(QStringLiteral("MPS")));
+    // MPS in MIG instances: the instance's server.
+    const QString mig = f.w.toolTipAt(f.tileCenter("m1", 0));
+    QVERIFY2(mig.contains(QString::fromUtf8("MPS server of instance @0: 1 of 48 clients · 25% of "
+                                            "100% active threads · 2048 MiB pinned · shared by "
+                                            "one user")),
+             qPrintable(mig));
   }
 
   void dropAJobOnAGpuOrANode() {

@@ -832,6 +832,39 @@ class TstJobTableModel : public QObject {
     QVERIFY(child<QLabel>(w, "clusterJob")->isHidden());
   }
 
+  // The inspector shows the limits an MPS job's server enforces, in the variables MPS reads; a
+  // job of another kind shows none, and the line follows the job lists.
+  void inspectorShowsEnforcedMpsLimits() {
+    GpuRequest mps;
+    mps.kind = GpuRequest::Kind::Mps;
+    mps.mpsThreads = 25;
+    mps.vramMiB = 8192;
+    std::vector<JobInfo> jobs{makeJob(101, "notebook", "search", "dev", 10,
+                                      WorkloadClass::Interactive, 1, mps, JobState::Running, 100),
+                              makeJob(102, "train", "search", "dev", 10, WorkloadClass::Training, 1,
+                                      whole(1), JobState::Running, 100)};
+    JobInspector w;
+    w.setClusterJobs(jobs);
+    Explanation x = explanationFixture();
+    w.setExplanation(x);
+    auto* limits = child<QLabel>(w, "mpsLimits");
+    QVERIFY(!limits->isHidden());
+    QCOMPARE(limits->text(),
+             QStringLiteral("MPS limits per task: CUDA_MPS_ACTIVE_THREAD_PERCENTAGE=25, "
+                            "CUDA_MPS_PINNED_DEVICE_MEM_LIMIT=0=8192M"));
+    x.job = 102;
+    w.setExplanation(x);
+    QVERIFY(limits->isHidden());
+    // A refresh that no longer lists the MPS job drops its line.
+    x.job = 101;
+    w.setExplanation(x);
+    jobs.erase(jobs.begin());
+    w.setClusterJobs(jobs);
+    QVERIFY(limits->isHidden());
+    w.clear();
+    QVERIFY(limits->isHidden());
+  }
+
   void inspectorLinksEmitSignals() {
     JobInspector w;
     w.setExplanation(explanationFixture());
