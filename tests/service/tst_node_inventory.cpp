@@ -1,10 +1,11 @@
 // Node inventories through the Backend (live mode, the demo cluster): auto-admission and an
 // admin's admission making the node join the running engine (a running job undisturbed, the
 // node kept across a restart), a GPU reported faulty held and lifted, its hold (owner
-// "inventory") surviving a restart, telemetry without an Xid, an operator's undrain and the
-// executor's sync, a repartition answered to the node's pushes as MIG work until the node reports
-// it, model and MIG-mode mismatches and GPUs the model lacks as warnings, and a simulated-live
-// backend refusing reports.
+// "inventory") surviving a restart, an upgrade from a database that stored it as "gpu-fault",
+// telemetry without an Xid, an operator's undrain and the executor's sync, a repartition
+// answered to the node's pushes as MIG work until the node reports it, model and MIG-mode
+// mismatches and GPUs the model lacks as warnings, and a simulated-live backend refusing
+// reports.
 #include <QTemporaryDir>
 #include <QtTest>
 
@@ -14,6 +15,7 @@
 #include "backend_test_util.h"
 #include "clusterspec/cluster_spec.h"
 #include "service/backend.h"
+#include "store/database.h"
 #include "workload/workload_spec.h"
 
 using namespace tessera;
@@ -84,6 +86,17 @@ bool heldFor(Backend& b, const std::string& gpu) {
     held = g && e.nodeHolds(g->node).find(HoldOwner::Inventory, g->id) != nullptr;
   });
   return held;
+}
+
+// Whose hold is on the GPU (none: nullopt).
+std::optional<HoldOwner> holdOwnerOn(Backend& b, const std::string& gpu) {
+  std::optional<HoldOwner> owner;
+  b.inspect([&](const Engine& e) {
+    const Gpu* g = e.cluster().findGpu(gpu);
+    for (const NodeHold& h : e.nodeHolds(g->node).all())
+      if (h.gpu == g->id) owner = h.owner;
+  });
+  return owner;
 }
 
 NodeState nodeState(Backend& b, const std::string& node) {
@@ -248,6 +261,52 @@ class TstNodeInventory : public QObject {
     QVERIFY(!heldFor(*b, "pod-a-01/3"));
   }
 
+  // A database written before inventory holds had their owner keeps them as "gpu-fault" holds
+  // (what the old tesserad wrote: today's rows with the old owner, schema version 5). Migration 6
+  // gives the inventory's back to it, and leaves telemetry's Xid hold alone: after the upgrade
+  // telemetry without an Xid keeps the inventory's hold, and a healthy report lifts it.
+  void anOlderDatabasesInventoryHoldsAreMigrated() {
+    Fixture f;
+    InventoryReport r = podA01();
+    r.gpus[3].fault = "GPU has fallen off the bus";
+    {
+      auto b = f.open();
+      ok(report(*b, r));
+      auto xid = parseDcgmMetrics(
+          "DCGM_FI_DEV_XID_ERRORS{gpu=\"5\",Hostname=\"pod-a-01\",err_code=\"79\"} 79\n", "test");
+      QVERIFY(xid.ok());
+      ok(await<TelemetryPush>([&](auto x) { b->pushTelemetry(*xid, "", x); }));
+      QVERIFY(heldFor(*b, "pod-a-01/3"));
+      QCOMPARE(holdOwnerOn(*b, "pod-a-01/5"), std::optional<HoldOwner>(HoldOwner::GpuFault));
+    }
+    {
+      auto db = Database::open(f.dir.filePath("inv.db").toStdString());
+      QVERIFY(db.ok());
+      const Status old = db->exec(
+          "UPDATE meta SET value = replace(value, '\"owner\":\"inventory\"', "
+          "'\"owner\":\"gpu-fault\"') WHERE key = 'global'; PRAGMA user_version = 5;");
+      QVERIFY2(old.ok(), old.ok() ? "" : old.error().str().c_str());
+    }
+    auto b = f.open();
+    QCOMPARE(holdOwnerOn(*b, "pod-a-01/3"), std::optional<HoldOwner>(HoldOwner::Inventory));
+    QCOMPARE(holdOwnerOn(*b, "pod-a-01/5"), std::optional<HoldOwner>(HoldOwner::GpuFault));
+    b->inspect([](const Engine& e) {
+      const NodeHold* h = e.nodeHolds(e.cluster().findNode("pod-a-01")->id)
+                              .find(HoldOwner::Inventory, e.cluster().findGpu("pod-a-01/3")->id);
+      QCOMPARE(h->reason.english(), std::string("GPU pod-a-01/3: GPU has fallen off the bus"));
+    });
+    auto quiet =
+        parseDcgmMetrics("DCGM_FI_DEV_GPU_UTIL{gpu=\"3\",Hostname=\"pod-a-01\"} 5\n", "test");
+    QVERIFY(quiet.ok());
+    ok(await<TelemetryPush>([&](auto x) { b->pushTelemetry(*quiet, "", x); }));
+    QVERIFY(heldFor(*b, "pod-a-01/3"));
+    r.gpus[3].fault.clear();
+    QVERIFY(contains(ok(report(*b, r)).changes,
+                     "GPU pod-a-01/3: back in the node's inventory: hold lifted"));
+    QCOMPARE(holdOwnerOn(*b, "pod-a-01/3"), std::optional<HoldOwner>());
+    QCOMPARE(holdOwnerOn(*b, "pod-a-01/5"), std::optional<HoldOwner>(HoldOwner::GpuFault));
+  }
+
   // An operator's undrain clears their own hold and leaves the inventory's: the node says the GPU
   // is gone, and only its report can say otherwise.
   void undrainLeavesTheInventoryHold() {
@@ -284,8 +343,8 @@ class TstNodeInventory : public QObject {
     ok(await<CycleStats>([&](auto reply) { b->cycleNow(reply); }));
     bool executorHeld = false;
     b->inspect([&](const Engine& e) {
-      executorHeld = e.nodeHolds(e.cluster().findNode("pod-a-01")->id).find(HoldOwner::Executor) !=
-                     nullptr;
+      executorHeld =
+          e.nodeHolds(e.cluster().findNode("pod-a-01")->id).find(HoldOwner::Executor) != nullptr;
     });
     QVERIFY(executorHeld);  // the sync is seen
     f.observed->nodes.push_back({"pod-a-01", false, false, {}});
