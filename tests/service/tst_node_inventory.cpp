@@ -16,6 +16,7 @@
 #include "clusterspec/cluster_spec.h"
 #include "service/backend.h"
 #include "store/database.h"
+#include "topology/mig_layout.h"
 #include "workload/workload_spec.h"
 
 using namespace tessera;
@@ -75,6 +76,30 @@ InventoryReport podA01() {
   return r;
 }
 
+// inf-01 as the demo cluster has it: 8 A100s, GPU 4 in MIG mode split into 3g.40gb halves.
+InventoryReport infA100s() {
+  InventoryReport r;
+  r.node = r.hostname = "inf-01";
+  for (int i = 0; i < 8; ++i) {
+    InventoryGpu g;
+    g.index = i;
+    g.model = "A100-SXM4-80GB";
+    g.uuid = "GPU-" + std::to_string(i);
+    r.gpus.push_back(g);
+  }
+  r.gpus[4].migEnabled = true;
+  r.gpus[4].migLayout = "3g.40gb@0,3g.40gb@4";
+  return r;
+}
+
+// A telemetry push from the node's agent: what tesserad answers (the MIG work among it).
+TelemetryPush pushTo(Backend& b, const std::string& node) {
+  auto scrape =
+      parseDcgmMetrics("DCGM_FI_DEV_GPU_TEMP{gpu=\"0\",Hostname=\"" + node + "\"} 40\n", "test");
+  if (!scrape.ok()) qFatal("scrape: %s", scrape.error().str().c_str());
+  return ok(await<TelemetryPush>([&](auto x) { b.pushTelemetry(*scrape, node, x); }));
+}
+
 std::variant<InventoryReply, ApiError> report(Backend& b, const InventoryReport& r) {
   return await<InventoryReply>([&](auto reply) { b.reportInventory(r, reply); });
 }
@@ -97,6 +122,16 @@ std::optional<HoldOwner> holdOwnerOn(Backend& b, const std::string& gpu) {
       if (h.gpu == g->id) owner = h.owner;
   });
   return owner;
+}
+
+// The engine's MIG layout of the GPU, as the API writes it.
+std::string layoutOf(Backend& b, const std::string& gpu) {
+  std::string text;
+  b.inspect([&](const Engine& e) {
+    const Gpu* g = e.cluster().findGpu(gpu);
+    text = formatMigLayout(e.cluster().modelOf(g->id), e.state().gpu(g->id).layout);
+  });
+  return text;
 }
 
 NodeState nodeState(Backend& b, const std::string& node) {
@@ -360,35 +395,14 @@ class TstNodeInventory : public QObject {
   void repartitionIsMigWorkUntilTheNodeReportsIt() {
     Fixture f;
     auto b = f.open();
-    InventoryReport r;
-    r.node = r.hostname = "inf-01";
-    for (int i = 0; i < 8; ++i) {
-      InventoryGpu g;
-      g.index = i;
-      g.model = "A100-SXM4-80GB";
-      g.uuid = "GPU-" + std::to_string(i);
-      r.gpus.push_back(g);
-    }
-    r.gpus[4].migEnabled = true;
-    r.gpus[4].migLayout = "3g.40gb@0,3g.40gb@4";
+    InventoryReport r = infA100s();
     ok(report(*b, r));
     const auto act = [&](Command c) {
       return await<CommandResult>(
           [&](auto reply) { b->act(std::move(c), false, Caller{"alice"}, std::nullopt, reply); });
     };
-    const auto push = [&] {
-      auto scrape =
-          parseDcgmMetrics("DCGM_FI_DEV_GPU_TEMP{gpu=\"0\",Hostname=\"inf-01\"} 40\n", "test");
-      return ok(await<TelemetryPush>([&](auto x) { b->pushTelemetry(*scrape, "inf-01", x); }));
-    };
-    const auto migHeld = [&] {
-      bool held = false;
-      b->inspect([&](const Engine& e) {
-        const Gpu* g = e.cluster().findGpu("inf-01/4");
-        held = e.nodeHolds(g->node).find(HoldOwner::MigReconfigure, g->id) != nullptr;
-      });
-      return held;
-    };
+    const auto push = [&] { return pushTo(*b, "inf-01"); };
+    const auto migHeld = [&] { return holdOwnerOn(*b, "inf-01/4") == HoldOwner::MigReconfigure; };
     QVERIFY(push().migApply.empty());
     ok(act(cmd::Repartition{"inf-01/4", "7g.80gb@0", false}));
     TelemetryPush pushed = push();
@@ -407,11 +421,46 @@ class TstNodeInventory : public QObject {
 
     r.gpus[4].migLayout = "7g.80gb@0";
     const InventoryReply applied = ok(report(*b, r));
-    QVERIFY2(contains(applied.changes, "inf-01/4: MIG layout 7g.80gb@0 is on the node: hold lifted"),
-             applied.changes.empty() ? "" : applied.changes.front().c_str());
+    QVERIFY2(
+        contains(applied.changes, "inf-01/4: MIG layout 7g.80gb@0 is on the node: hold lifted"),
+        applied.changes.empty() ? "" : applied.changes.front().c_str());
     QVERIFY(!migHeld());
     QCOMPARE(nodeState(*b, "inf-01"), NodeState::Up);
     QVERIFY(push().migApply.empty());
+  }
+
+  // tesserad stops after planning a repartition and before anything held the node or the agent
+  // applied it (no cycle, no push in between). After the restart the node's first report, the
+  // old layout again, is no news: the plan stands, the node is held, pushes are answered with
+  // the planned layout, and the report that shows it lifts the hold.
+  void aPendingRepartitionSurvivesARestart() {
+    Fixture f;
+    InventoryReport r = infA100s();
+    {
+      auto b = f.open();
+      ok(report(*b, r));
+      ok(await<CommandResult>([&](auto reply) {
+        b->act(cmd::Repartition{"inf-01/4", "7g.80gb@0", false}, false, Caller{"alice"},
+               std::nullopt, reply);
+      }));
+      QCOMPARE(holdOwnerOn(*b, "inf-01/4"), std::optional<HoldOwner>());  // not held yet
+    }
+    auto b = f.open();
+    ok(await<CycleStats>([&](auto reply) { b->cycleNow(reply); }));
+    QCOMPARE(holdOwnerOn(*b, "inf-01/4"), std::optional<HoldOwner>(HoldOwner::MigReconfigure));
+    const InventoryReply again = ok(report(*b, r));
+    QVERIFY2(again.changes.empty(), again.changes.empty() ? "" : again.changes.front().c_str());
+    for (const auto& w : again.warnings)  // not taken for an apply that stopped part-way
+      QVERIFY2(w.find("not the planned") == std::string::npos, w.c_str());
+    QCOMPARE(layoutOf(*b, "inf-01/4"), std::string("7g.80gb@0"));
+    const TelemetryPush pushed = pushTo(*b, "inf-01");
+    QCOMPARE(pushed.migApply.size(), size_t{1});
+    QCOMPARE(pushed.migApply[0].layout, std::string("7g.80gb@0"));
+    QVERIFY(pushed.migApply[0].drained);
+    r.gpus[4].migLayout = "7g.80gb@0";
+    QVERIFY(contains(ok(report(*b, r)).changes,
+                     "inf-01/4: MIG layout 7g.80gb@0 is on the node: hold lifted"));
+    QCOMPARE(nodeState(*b, "inf-01"), NodeState::Up);
   }
 
   void mismatchesAreWarnings() {
