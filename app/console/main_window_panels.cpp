@@ -1,6 +1,6 @@
-// The main window's parts for the queue grouping, the Overview and the settings dialog: the team
-// rows of the queue tables show each team's GPUs in use from the snapshot, the Overview's
-// pending reasons filter the Pending queue, and Settings… opens the dialog.
+// The main window's parts for the queue grouping, the Overview, the Nodes panel and the settings
+// dialog: the team rows of the queue tables show each team's GPUs in use from the snapshot, the
+// Overview's pending reasons filter the Pending queue, and Settings… opens the dialog.
 #include <QAction>
 #include <QDockWidget>
 #include <QHash>
@@ -10,6 +10,8 @@
 #include "console/settings_dialog.h"
 #include "job_group_proxy.h"
 #include "job_queue_view.h"
+#include "node_admission_model.h"
+#include "node_admission_panel.h"
 #include "overview_model.h"
 #include "overview_panel.h"
 
@@ -37,6 +39,19 @@ void MainWindow::buildOverviewDock() {
   connect(overview_, &widgets::OverviewPanel::reasonActivated, this,
           &MainWindow::showPendingOfKind);
   connect(overview_, &widgets::OverviewPanel::jobActivated, this, &MainWindow::selectJob);
+}
+
+// Nodes awaiting admission and the nodes' warnings (ConsoleSession::nodeInventoryReady), a tab
+// beside the Overview: both say what needs an operator.
+void MainWindow::buildAdmissionDock() {
+  admissionModel_ = new widgets::NodeAdmissionModel(this);
+  admission_ = new widgets::NodeAdmissionPanel(admissionModel_);
+  auto* dock = new QDockWidget(tr("Nodes"), this);
+  dock->setObjectName(QStringLiteral("admission"));
+  dock->setWidget(admission_);
+  addDockWidget(Qt::RightDockWidgetArea, dock);
+  if (auto* overview = findChild<QDockWidget*>(QStringLiteral("overview")))
+    tabifyDockWidget(overview, dock);
 }
 
 // The same reason again shows every pending job (and so does a new search).

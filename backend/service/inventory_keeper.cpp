@@ -26,6 +26,12 @@ const char* admissionName(Admission a) {
   return "known";
 }
 
+std::optional<Admission> admissionFromName(std::string_view name) {
+  for (Admission a : {Admission::Known, Admission::Pending, Admission::Admitted})
+    if (name == admissionName(a)) return a;
+  return std::nullopt;
+}
+
 namespace {
 
 constexpr const char* kActor = "inventory";
