@@ -17,6 +17,21 @@
 
 namespace tessera::console {
 
+namespace {
+
+// A dock in the right area as a tab of the dock named `beside`, not another panel stacked there:
+// the window's least height stays (the layout presets place it anyway).
+void tabbedDock(QMainWindow& window, const QString& title, const QString& name, QWidget* content,
+                const QString& beside) {
+  auto* dock = new QDockWidget(title, &window);
+  dock->setObjectName(name);
+  dock->setWidget(content);
+  window.addDockWidget(Qt::RightDockWidgetArea, dock);
+  if (auto* other = window.findChild<QDockWidget*>(beside)) window.tabifyDockWidget(other, dock);
+}
+
+}  // namespace
+
 // The snapshot knows every team's GPUs in use, jobs beyond the queue tables' limit included.
 void MainWindow::showTeamHoldings(const ClusterSnapshot& s) {
   QHash<QString, double> held;
@@ -28,14 +43,8 @@ void MainWindow::buildOverviewDock() {
   overviewModel_ = new widgets::OverviewModel(this);
   overviewModel_->setCatalog(demo_.catalog);
   overview_ = new widgets::OverviewPanel(overviewModel_);
-  auto* dock = new QDockWidget(tr("Overview"), this);
-  dock->setObjectName(QStringLiteral("overview"));
-  dock->setWidget(overview_);
-  addDockWidget(Qt::RightDockWidgetArea, dock);
-  // A tab, not another panel stacked in the right area: the window's least height stays (the
-  // layout presets place it anyway).
-  if (auto* inspector = findChild<QDockWidget*>(QStringLiteral("inspector")))
-    tabifyDockWidget(inspector, dock);
+  tabbedDock(*this, tr("Overview"), QStringLiteral("overview"), overview_,
+             QStringLiteral("inspector"));
   connect(overview_, &widgets::OverviewPanel::reasonActivated, this,
           &MainWindow::showPendingOfKind);
   connect(overview_, &widgets::OverviewPanel::jobActivated, this, &MainWindow::selectJob);
@@ -46,12 +55,8 @@ void MainWindow::buildOverviewDock() {
 void MainWindow::buildAdmissionDock() {
   admissionModel_ = new widgets::NodeAdmissionModel(this);
   admission_ = new widgets::NodeAdmissionPanel(admissionModel_);
-  auto* dock = new QDockWidget(tr("Nodes"), this);
-  dock->setObjectName(QStringLiteral("admission"));
-  dock->setWidget(admission_);
-  addDockWidget(Qt::RightDockWidgetArea, dock);
-  if (auto* overview = findChild<QDockWidget*>(QStringLiteral("overview")))
-    tabifyDockWidget(overview, dock);
+  tabbedDock(*this, tr("Nodes"), QStringLiteral("admission"), admission_,
+             QStringLiteral("overview"));
 }
 
 // The same reason again shows every pending job (and so does a new search).
