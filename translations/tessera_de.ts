@@ -467,6 +467,38 @@
         <source>ALLOCATED / BUSY / SM</source>
         <translation>BELEGT / AUSGELASTET / SM</translation>
     </message>
+    <message>
+        <source>awaiting admission</source>
+        <translation>wartet auf Aufnahme</translation>
+    </message>
+    <message>
+        <source>admitted, joins next</source>
+        <translation>aufgenommen, folgt</translation>
+    </message>
+    <message>
+        <source>in the model</source>
+        <translation>im Modell</translation>
+    </message>
+    <message>
+        <source>Nodes awaiting admission: %1   admit: tessera ctl node admit NODE</source>
+        <translation>Knoten, die auf Aufnahme warten: %1   aufnehmen: tessera ctl node admit NODE</translation>
+    </message>
+    <message>
+        <source>Node warnings (the nodes&apos; last inventory reports)</source>
+        <translation>Knotenwarnungen (die letzten Inventarberichte der Knoten)</translation>
+    </message>
+    <message>
+        <source>STATUS</source>
+        <translation>STATUS</translation>
+    </message>
+    <message>
+        <source>HOST</source>
+        <translation>HOST</translation>
+    </message>
+    <message>
+        <source>WARNING</source>
+        <translation>WARNUNG</translation>
+    </message>
 </context>
 <context>
     <name>tessera::console::Layout</name>
@@ -804,6 +836,14 @@
     <message>
         <source>Go to pending queue</source>
         <translation>Zur Warteschlange „Wartend“</translation>
+    </message>
+    <message>
+        <source>Nodes awaiting admission</source>
+        <translation>Knoten, die auf Aufnahme warten</translation>
+    </message>
+    <message>
+        <source>Nodes</source>
+        <translation>Knoten</translation>
     </message>
 </context>
 <context>
@@ -2957,6 +2997,72 @@ Seit %1</translation>
     <message>
         <source>job %1</source>
         <translation>Job %1</translation>
+    </message>
+</context>
+<context>
+    <name>tessera::widgets::NodeAdmissionModel</name>
+    <message>
+        <source>awaiting admission</source>
+        <translation>wartet auf Aufnahme</translation>
+    </message>
+    <message>
+        <source>admitted, joins at its next report</source>
+        <translation>aufgenommen, kommt mit seinem nächsten Bericht hinzu</translation>
+    </message>
+    <message>
+        <source>in the cluster model</source>
+        <translation>im Clustermodell</translation>
+    </message>
+    <message>
+        <source>Admit it (admin token): %1</source>
+        <translation>Aufnehmen (Admin-Token): %1</translation>
+    </message>
+    <message>
+        <source>Warnings:</source>
+        <translation>Warnungen:</translation>
+    </message>
+    <message>
+        <source>Node</source>
+        <translation>Knoten</translation>
+    </message>
+    <message>
+        <source>Status</source>
+        <translation>Status</translation>
+    </message>
+    <message>
+        <source>Host</source>
+        <translation>Host</translation>
+    </message>
+    <message>
+        <source>GPUs</source>
+        <translation>GPUs</translation>
+    </message>
+    <message>
+        <source>Warnings</source>
+        <translation>Warnungen</translation>
+    </message>
+</context>
+<context>
+    <name>tessera::widgets::NodeAdmissionPanel</name>
+    <message>
+        <source>No node awaits admission.</source>
+        <translation>Kein Knoten wartet auf Aufnahme.</translation>
+    </message>
+    <message>
+        <source>1 node awaits admission.</source>
+        <translation>1 Knoten wartet auf Aufnahme.</translation>
+    </message>
+    <message>
+        <source>%1 nodes await admission.</source>
+        <translation>%1 Knoten warten auf Aufnahme.</translation>
+    </message>
+    <message>
+        <source>Admit one with “tessera ctl node admit NODE” (an admin&apos;s token).</source>
+        <translation>Aufnehmen mit „tessera ctl node admit NODE“ (Token eines Admins).</translation>
+    </message>
+    <message>
+        <source>The nodes&apos; own reports have warnings (hover a row).</source>
+        <translation>Die Berichte der Knoten enthalten Warnungen (Zeile überfahren).</translation>
     </message>
 </context>
 <context>

@@ -467,6 +467,38 @@
         <source>ALLOCATED / BUSY / SM</source>
         <translation>已分配 / 繁忙 / SM</translation>
     </message>
+    <message>
+        <source>awaiting admission</source>
+        <translation>等待接纳</translation>
+    </message>
+    <message>
+        <source>admitted, joins next</source>
+        <translation>已接纳，稍后加入</translation>
+    </message>
+    <message>
+        <source>in the model</source>
+        <translation>在模型中</translation>
+    </message>
+    <message>
+        <source>Nodes awaiting admission: %1   admit: tessera ctl node admit NODE</source>
+        <translation>等待接纳的节点：%1   接纳：tessera ctl node admit NODE</translation>
+    </message>
+    <message>
+        <source>Node warnings (the nodes&apos; last inventory reports)</source>
+        <translation>节点警告（节点最近的清单报告）</translation>
+    </message>
+    <message>
+        <source>STATUS</source>
+        <translation>状态</translation>
+    </message>
+    <message>
+        <source>HOST</source>
+        <translation>主机</translation>
+    </message>
+    <message>
+        <source>WARNING</source>
+        <translation>警告</translation>
+    </message>
 </context>
 <context>
     <name>tessera::console::Layout</name>
@@ -804,6 +836,14 @@
     <message>
         <source>Go to pending queue</source>
         <translation>转到等待队列</translation>
+    </message>
+    <message>
+        <source>Nodes awaiting admission</source>
+        <translation>等待接纳的节点</translation>
+    </message>
+    <message>
+        <source>Nodes</source>
+        <translation>节点</translation>
     </message>
 </context>
 <context>
@@ -2954,6 +2994,72 @@ Since %1</source>
     <message>
         <source>job %1</source>
         <translation>作业 %1</translation>
+    </message>
+</context>
+<context>
+    <name>tessera::widgets::NodeAdmissionModel</name>
+    <message>
+        <source>awaiting admission</source>
+        <translation>等待接纳</translation>
+    </message>
+    <message>
+        <source>admitted, joins at its next report</source>
+        <translation>已接纳，下次报告时加入</translation>
+    </message>
+    <message>
+        <source>in the cluster model</source>
+        <translation>在集群模型中</translation>
+    </message>
+    <message>
+        <source>Admit it (admin token): %1</source>
+        <translation>接纳（管理员令牌）：%1</translation>
+    </message>
+    <message>
+        <source>Warnings:</source>
+        <translation>警告：</translation>
+    </message>
+    <message>
+        <source>Node</source>
+        <translation>节点</translation>
+    </message>
+    <message>
+        <source>Status</source>
+        <translation>状态</translation>
+    </message>
+    <message>
+        <source>Host</source>
+        <translation>主机</translation>
+    </message>
+    <message>
+        <source>GPUs</source>
+        <translation>GPU</translation>
+    </message>
+    <message>
+        <source>Warnings</source>
+        <translation>警告</translation>
+    </message>
+</context>
+<context>
+    <name>tessera::widgets::NodeAdmissionPanel</name>
+    <message>
+        <source>No node awaits admission.</source>
+        <translation>没有等待接纳的节点。</translation>
+    </message>
+    <message>
+        <source>1 node awaits admission.</source>
+        <translation>1 个节点等待接纳。</translation>
+    </message>
+    <message>
+        <source>%1 nodes await admission.</source>
+        <translation>%1 个节点等待接纳。</translation>
+    </message>
+    <message>
+        <source>Admit one with “tessera ctl node admit NODE” (an admin&apos;s token).</source>
+        <translation>用“tessera ctl node admit NODE”接纳（需要管理员令牌）。</translation>
+    </message>
+    <message>
+        <source>The nodes&apos; own reports have warnings (hover a row).</source>
+        <translation>节点自身的报告中有警告（将鼠标悬停在行上查看）。</translation>
     </message>
 </context>
 <context>

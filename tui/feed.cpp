@@ -151,6 +151,15 @@ void Feed::explain(Data& d, JobId id) {
   }
 }
 
+// Nodes awaiting admission and the nodes' warnings (both tesserad and the embedded backend keep
+// inventories). A failed call (a server too old for ListNodeInventory) keeps the last list.
+void Feed::fetchInventory(Data& d) {
+  NodeInventorySource& source = backend_ ? static_cast<NodeInventorySource&>(*backend_) : *remote_;
+  using Nodes = std::vector<NodeInventoryView>;
+  auto nodes = await<Nodes>([&](Reply<Nodes> r) { source.nodeInventory(std::move(r)); });
+  if (auto* n = std::get_if<Nodes>(&nodes)) d.inventory = std::move(*n);
+}
+
 Data Feed::fetch(const Data& previous, JobId explainJob) {
   Data d = previous;
   auto snap = await<ClusterSnapshot>(
@@ -163,6 +172,7 @@ Data Feed::fetch(const Data& previous, JobId explainJob) {
   d.connection.clear();
   auto jobs = activeJobs(session());
   if (auto* j = std::get_if<std::vector<JobInfo>>(&jobs)) d.jobs = std::move(*j);
+  fetchInventory(d);
   if (explainJob != kNoJob) explain(d, explainJob);
   // The tail starts a little before the present, then follows.
   const uint64_t start =

@@ -45,6 +45,7 @@ class Feed {
 
  private:
   void explain(Data& d, JobId id);
+  void fetchInventory(Data& d);
   std::vector<Event> newEvents(uint64_t after);
   void startRemoteTail(uint64_t after);
   std::shared_ptr<Backend> backend_;

@@ -115,7 +115,10 @@ void drawNodes(Screen& scr, const State& s, int x, int y, int w, int h) {
                       {withUtil ? percent(util / withUtil) : "-"},
                       {engineText(n->stateReason), Role::Warn}});
   }
-  drawTable(scr, t, x, y, w, h);
+  // Nodes that wait for an operator share the view, at most half of it, so the table stays.
+  const int foot = std::min(admissionLines(s), h / 2);
+  drawTable(scr, t, x, y, w, h - foot);
+  if (foot > 0) drawAdmission(scr, s, x, y + h - foot, w, foot);
 }
 
 void drawMig(Screen& scr, const State& s, int x, int y, int w, int h) {

@@ -13,6 +13,7 @@
 #include "glyphs.h"
 #include "mig/mig_slices.h"
 #include "scheduler/command.h"
+#include "service/node_report.h"
 #include "service/session.h"
 
 namespace tessera {
@@ -113,6 +114,9 @@ struct Data {
   std::map<std::string, std::deque<UtilPoint>> poolHistory;
   // Indexed like snapshot.nodes and each node's gpus (deriveGpus); may be empty in tests.
   std::vector<std::vector<GpuDerived>> derived;
+  // Every node that reported its inventory (ListNodeInventory): the ones awaiting an operator's
+  // admission and each node's warnings; empty for a session without inventories (the demo).
+  std::vector<NodeInventoryView> inventory;
   std::string source;      // "demo" or the server's address
   std::string connection;  // empty while connected, else why not
   static constexpr size_t kEventTail = 500;

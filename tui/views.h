@@ -6,6 +6,10 @@ namespace tessera::tui {
 
 void drawJobs(Screen& scr, const State& s, int x, int y, int w, int h);
 void drawNodes(Screen& scr, const State& s, int x, int y, int w, int h);
+// The Nodes view's foot (render_admission.cpp): the lines it needs (0: nothing to show), and
+// the nodes awaiting admission with the nodes' warnings drawn into the box.
+int admissionLines(const State& s);
+void drawAdmission(Screen& scr, const State& s, int x, int y, int w, int h);
 void drawMig(Screen& scr, const State& s, int x, int y, int w, int h);
 void drawEvents(Screen& scr, const State& s, int x, int y, int w, int h);
 void drawTeams(Screen& scr, const State& s, int x, int y, int w, int h);

@@ -5,6 +5,7 @@
 
 #include "engine_text.h"
 #include "scheduler/command.h"
+#include "service/node_inventory_source.h"
 
 namespace tessera::widgets {
 
@@ -86,6 +87,24 @@ void ConsoleSession::refresh() {
       deliver(self, alive, [jg, r = std::move(r)](ConsoleSession& s) {
         if (jg != s.jobsGen_ || std::holds_alternative<ApiError>(r)) return;
         emit s.jobsReady(std::get<JobPage>(r).jobs);
+      });
+    });
+  });
+  refreshInventory();
+}
+
+void ConsoleSession::refreshInventory() {
+  auto* source = dynamic_cast<NodeInventorySource*>(session_.get());
+  if (!source) return;
+  const QPointer<ConsoleSession> self(this);
+  const uint64_t gen = ++inventoryGen_;
+  using Nodes = std::vector<NodeInventoryView>;
+  // `session` keeps `source` (the same object) alive for the call.
+  onWorker([self, gen, source, session = session_, alive = alive_] {
+    source->nodeInventory([self, gen, alive](std::variant<Nodes, ApiError> r) {
+      deliver(self, alive, [gen, r = std::move(r)](ConsoleSession& s) {
+        if (gen != s.inventoryGen_ || std::holds_alternative<ApiError>(r)) return;
+        emit s.nodeInventoryReady(std::get<Nodes>(r));
       });
     });
   });

@@ -14,6 +14,7 @@
 #include <memory>
 #include <variant>
 
+#include "service/node_report.h"
 #include "service/session.h"
 
 namespace tessera::widgets {
@@ -49,6 +50,10 @@ class ConsoleSession : public QObject {
   void snapshotReady(const tessera::ClusterSnapshot& snapshot);
   // Active jobs (the first setJobLimit() by id); times relate to the latest snapshot's `now`.
   void jobsReady(const std::vector<tessera::JobInfo>& jobs);
+  // Every node that reported its inventory, with each refresh, from a session that keeps node
+  // inventories (NodeInventorySource: tesserad, the embedded backend); a failed call (a server
+  // too old for ListNodeInventory) sends nothing.
+  void nodeInventoryReady(const std::vector<tessera::NodeInventoryView>& nodes);
   void explanationReady(const tessera::Explanation& explanation);
   void actionDone(const QString& what, const tessera::CommandResult& result, bool dryRun);
   void actionFailed(const QString& what, const QString& message);
@@ -60,6 +65,7 @@ class ConsoleSession : public QObject {
  private:
   // Runs `call` on the worker pool; its reply comes back through deliver() on the GUI thread.
   void onWorker(std::function<void()> call);
+  void refreshInventory();
   // Hands `f` to the GUI thread; it runs only if the ConsoleSession still exists. Static: the
   // worker threads never touch `this`.
   template <typename F>
@@ -74,7 +80,8 @@ class ConsoleSession : public QObject {
   QTimer coalesce_;
   ClusterSession::CancelWatch cancelWatch_;
   size_t jobLimit_ = 5000;
-  std::atomic<uint64_t> snapshotGen_{0}, jobsGen_{0}, explainGen_{0}, previewGen_{0};
+  std::atomic<uint64_t> snapshotGen_{0}, jobsGen_{0}, explainGen_{0}, previewGen_{0},
+      inventoryGen_{0};
   std::shared_ptr<std::atomic<bool>> alive_ = std::make_shared<std::atomic<bool>>(true);
 };
 

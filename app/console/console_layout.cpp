@@ -59,6 +59,7 @@ const QString kRepartition = QStringLiteral("repartition");
 const QString kHardware = QStringLiteral("hardware");
 const QString kActivity = QStringLiteral("activity");
 const QString kOverview = QStringLiteral("overview");
+const QString kAdmission = QStringLiteral("admission");
 
 // Why pending and Repartition are never raised by a preset: they are empty until a selection,
 // which raises them (MainWindow::selectJob, the heatmap's MIG GPU selection).
@@ -68,19 +69,22 @@ Plan planFor(LayoutPreset preset) {
       break;
     case LayoutPreset::Capacity:
       return {{{{kUtilization}, 60}, {{kIdle, kPending, kRunning, kTimeline}, 40}},
-              {{{kMig, kRepartition}, 60}, {{kOverview, kActivity, kInspector, kHardware}, 40}},
+              {{{kMig, kRepartition}, 60},
+               {{kOverview, kActivity, kInspector, kHardware, kAdmission}, 40}},
               0.42,
               0.24};
     case LayoutPreset::Mig:
       return {{{{kPending, kRunning, kTimeline}, 60}, {{kUtilization, kIdle}, 40}},
-              {{{kMig}, 60}, {{kOverview, kActivity, kRepartition, kInspector, kHardware}, 40}},
+              {{{kMig}, 60},
+               {{kOverview, kActivity, kRepartition, kInspector, kHardware, kAdmission}, 40}},
               0.34,
               0.30};
   }
-  return {{{{kPending, kRunning, kIdle, kTimeline}, 60}, {{kUtilization}, 40}},
-          {{{kOverview, kActivity, kInspector, kHardware}, 50}, {{kMig, kRepartition}, 50}},
-          0.34,
-          0.24};
+  return {
+      {{{kPending, kRunning, kIdle, kTimeline}, 60}, {{kUtilization}, 40}},
+      {{{kOverview, kActivity, kInspector, kHardware, kAdmission}, 50}, {{kMig, kRepartition}, 50}},
+      0.34,
+      0.24};
 }
 
 // One stack of all of `stacks`' docks, the first stack's raised.

@@ -34,6 +34,7 @@
 #include "job_table_model.h"
 #include "mig_editor.h"
 #include "mig_map_widget.h"
+#include "node_admission_model.h"
 #include "overview_model.h"
 #include "overview_panel.h"
 #include "report_export_dialog.h"
@@ -82,6 +83,7 @@ MainWindow::MainWindow(EmbeddedOptions demo, QWidget* parent)
   buildDocks();
   buildUtilizationDocks();
   buildOverviewDock();
+  buildAdmissionDock();
   wireGestures();
   sessionLabel_ = new QLabel;
   totals_ = new QLabel;
@@ -387,6 +389,8 @@ void MainWindow::connectSession() {
   using widgets::ConsoleSession;
   connect(session_, &ConsoleSession::snapshotReady, this, &MainWindow::showSnapshot);
   connect(session_, &ConsoleSession::jobsReady, this, &MainWindow::showJobs);
+  connect(session_, &ConsoleSession::nodeInventoryReady, admissionModel_,
+          &widgets::NodeAdmissionModel::setInventory);
   connect(session_, &ConsoleSession::explanationReady, inspector_,
           &widgets::JobInspector::setExplanation);
   connect(

@@ -39,6 +39,8 @@ class JobQueueView;
 class JobTableModel;
 class MigEditor;
 class MigMapWidget;
+class NodeAdmissionModel;
+class NodeAdmissionPanel;
 class OverviewModel;
 class OverviewPanel;
 class ReasonFilterProxy;
@@ -81,6 +83,7 @@ class MainWindow : public QMainWindow {
   [[nodiscard]] widgets::IdleGpuPanel* idlePanel() const { return idlePanel_; }
   // The Overview panel: the first thing shown; its pending reasons filter the Pending queue.
   [[nodiscard]] widgets::OverviewPanel* overviewPanel() const { return overview_; }
+  [[nodiscard]] widgets::NodeAdmissionPanel* admissionPanel() const { return admission_; }
 
   // Layouts (console/console_layout.h): the View menu's presets and "Reset layout". The layout
   // is kept per screen size when the window closes and restored on a screen of that size.
@@ -104,6 +107,7 @@ class MainWindow : public QMainWindow {
   void buildDocks();
   void buildUtilizationDocks();
   void buildOverviewDock();
+  void buildAdmissionDock();
   void nameWidgetsForAccessibility();
   void showPendingOfKind(const QString& kind, const QString& label);
   void fetchMetrics();
@@ -156,6 +160,8 @@ class MainWindow : public QMainWindow {
   widgets::IdleGpuPanel* idlePanel_ = nullptr;
   widgets::OverviewModel* overviewModel_ = nullptr;
   widgets::OverviewPanel* overview_ = nullptr;
+  widgets::NodeAdmissionModel* admissionModel_ = nullptr;
+  widgets::NodeAdmissionPanel* admission_ = nullptr;
   QAction* settings_ = nullptr;
   widgets::GanttWidget* gantt_;
   widgets::MetricFetcher* fetcher_ = nullptr;

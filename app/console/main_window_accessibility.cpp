@@ -3,6 +3,7 @@
 #include <QComboBox>
 #include <QLineEdit>
 #include <QListWidget>
+#include <QTableView>
 #include <QTreeView>
 
 #include "console/main_window.h"
@@ -13,6 +14,7 @@
 #include "job_queue_view.h"
 #include "mig_editor.h"
 #include "mig_map_widget.h"
+#include "node_admission_panel.h"
 #include "overview_panel.h"
 #include "utilization_chart.h"
 
@@ -32,6 +34,7 @@ void MainWindow::nameWidgetsForAccessibility() {
       {tree_, tr("Hardware tree")},
       {activity_, tr("Activity log")},
       {overview_, tr("Overview")},
+      {admission_ ? admission_->view() : nullptr, tr("Nodes awaiting admission")},
       {search_, tr("Search jobs, nodes, GPUs")},
       {layer_, tr("Heatmap layer")},
       {speed_, tr("Demo speed")}};

@@ -5,6 +5,7 @@
 
 #include "health.grpc.pb.h"
 #include "report/report_json.h"
+#include "rpc/inventory_convert.h"
 #include "topology/yaml_reader.h"
 
 namespace tessera::rpc {
@@ -189,6 +190,21 @@ void RemoteSession::snapshot(Reply<ClusterSnapshot> reply) {
   unary<ClusterSnapshot, v1::ClusterSnapshot>(
       *this, [&](auto& ctx, auto& r) { return stub_->GetSnapshot(&ctx, request, &r); },
       [](const v1::ClusterSnapshot& s) { return snapshotFromProto(s); }, reply);
+}
+
+void RemoteSession::nodeInventory(Reply<std::vector<NodeInventoryView>> reply) {
+  using Answer = std::variant<std::vector<NodeInventoryView>, ApiError>;
+  unary<std::vector<NodeInventoryView>, v1::ListNodeInventoryResponse>(
+      *this,
+      [&](auto& ctx, auto& r) {
+        return stub_->ListNodeInventory(&ctx, v1::ListNodeInventoryRequest{}, &r);
+      },
+      [](const v1::ListNodeInventoryResponse& r) -> Answer {
+        auto nodes = nodeInventoryFromProto(r);
+        if (!nodes) return ApiError{ErrorKind::Internal, nodes.error().str()};
+        return std::move(*nodes);
+      },
+      reply);
 }
 
 void RemoteSession::metrics(MetricQuery query, Reply<MetricAnswer> reply) {

@@ -8,6 +8,7 @@
 #include <grpcpp/grpcpp.h>
 
 #include "rpc/convert.h"
+#include "service/node_inventory_source.h"
 
 namespace tessera::rpc {
 
@@ -33,7 +34,7 @@ struct ServerHealth {
   std::optional<ClusterSnapshot::Executor> executor;  // an older server does not say
 };
 
-class RemoteSession final : public ClusterSession {
+class RemoteSession final : public ClusterSession, public NodeInventorySource {
  public:
   // Fails only on unusable options (unreadable CA file); the server is contacted per call.
   static Expected<std::unique_ptr<RemoteSession>> connect(const ClientOptions& options);
@@ -54,6 +55,8 @@ class RemoteSession final : public ClusterSession {
   void report(ReportRequest request, Reply<Report> reply) override;
   // A WatchEvents stream from the current end on its own thread; reconnects like watch().
   CancelWatch watchChanges(std::function<void()> onChange) override;
+  // ListNodeInventory (viewer).
+  void nodeInventory(Reply<std::vector<NodeInventoryView>> reply) override;
 
   std::variant<ServerIdentity, ApiError> whoAmI();
   std::variant<uint64_t, ApiError> backup(const std::string& path);

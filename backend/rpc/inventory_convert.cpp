@@ -102,4 +102,28 @@ void nodeInventoryToProto(const std::vector<NodeInventoryView>& nodes,
   }
 }
 
+Expected<std::vector<NodeInventoryView>> nodeInventoryFromProto(
+    const v1::ListNodeInventoryResponse& m) {
+  std::vector<NodeInventoryView> out;
+  for (const auto& n : m.nodes()) {
+    const auto admission = admissionFromName(n.admission());
+    if (!admission)
+      return Error{
+          "nodes[" + std::to_string(out.size()) + "].admission: unknown '" + n.admission() + "'",
+          {}};
+    NodeInventoryView v;
+    v.node = n.node();
+    v.hostname = n.hostname();
+    v.source = n.source();
+    v.driverVersion = n.driver_version();
+    v.admission = *admission;
+    v.reportedAt = n.reported_at();
+    v.gpus = static_cast<int>(n.gpus());
+    v.warnings.assign(n.warnings().begin(), n.warnings().end());
+    v.missingGpus.assign(n.missing_gpus().begin(), n.missing_gpus().end());
+    out.push_back(std::move(v));
+  }
+  return out;
+}
+
 }  // namespace tessera::rpc

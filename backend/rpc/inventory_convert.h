@@ -12,5 +12,9 @@ Expected<InventoryReport> inventoryReportFromProto(const v1::ReportInventoryRequ
 void inventoryReplyToProto(const InventoryReply& r, v1::ReportInventoryResponse& out);
 void nodeInventoryToProto(const std::vector<NodeInventoryView>& nodes,
                           v1::ListNodeInventoryResponse& out);
+// The client's reading of ListNodeInventory; an admission this client does not know (a newer
+// server's) is an error naming it.
+Expected<std::vector<NodeInventoryView>> nodeInventoryFromProto(
+    const v1::ListNodeInventoryResponse& m);
 
 }  // namespace tessera::rpc

@@ -11,6 +11,7 @@
 #include "service/event_hub.h"
 #include "service/executor.h"
 #include "service/live_telemetry.h"
+#include "service/node_inventory_source.h"
 #include "service/node_report.h"
 #include "service/session.h"
 #include "service/world.h"
@@ -33,7 +34,7 @@ struct ReportLimits {
   std::function<bool()> cancelled;  // polled from the worker thread; true abandons the report
 };
 
-class DaemonSession : public ClusterSession {
+class DaemonSession : public ClusterSession, public NodeInventorySource {
  public:
   using ClusterSession::report;
   virtual void report(ReportRequest request, ReportLimits limits, Reply<Report> reply) = 0;
@@ -46,8 +47,6 @@ class DaemonSession : public ClusterSession {
   virtual void reportInventory(InventoryReport report, Reply<InventoryReply> reply) = 0;
   // An operator admits a node that announced itself (audited as `actor`).
   virtual void admitNode(std::string node, std::string actor, Reply<std::string> reply) = 0;
-  // Every node that reported its inventory since tesserad started.
-  virtual void nodeInventory(Reply<std::vector<NodeInventoryView>> reply) = 0;
 
   // Readable from any thread.
   [[nodiscard]] virtual BackendHealth health() const = 0;

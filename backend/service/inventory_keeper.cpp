@@ -1,7 +1,10 @@
 #include "service/inventory_keeper.h"
 
 #include <algorithm>
+#include <charconv>
 #include <sstream>
+
+#include <nlohmann/json.hpp>
 
 #include "core/engine_text.h"
 #include "core/input_limits.h"
@@ -23,12 +26,19 @@ const char* admissionName(Admission a) {
   return "known";
 }
 
+std::optional<Admission> admissionFromName(std::string_view name) {
+  for (Admission a : {Admission::Known, Admission::Pending, Admission::Admitted})
+    if (name == admissionName(a)) return a;
+  return std::nullopt;
+}
+
 namespace {
 
 constexpr const char* kActor = "inventory";
 constexpr int kMaxGpusPerNode = 64;
 constexpr const char* kAdmittedKey = "inventory.admitted";
 constexpr const char* kHeldKey = "inventory.held";
+constexpr const char* kLayoutsKey = "inventory.layouts";
 
 Error badField(const std::string& field, const std::string& what) {
   return Error::of(literal(field + ": " + what));
@@ -148,14 +158,16 @@ Expected<InventoryReply> InventoryKeeper::ingest(Engine& engine, const Inventory
                 r.node + ")",
             reply);
   }
-  Record& rec = nodes_[r.node] = Record{r, engine.now(), reply.warnings, layoutsOf(engine, r)};
-  if (const Node* node = engine.cluster().findNode(r.node)) holdPending(engine, *node, rec, &reply);
+  nodes_[r.node] = Record{r, engine.now(), reply.warnings};
+  const NodeLayouts& layouts = layouts_[r.node] = layoutsOf(engine, r);
+  if (const Node* node = engine.cluster().findNode(r.node))
+    holdPending(engine, *node, layouts, &reply);
   return reply;
 }
 
-std::map<int, MigLayout> InventoryKeeper::layoutsOf(const Engine& engine,
-                                                    const InventoryReport& r) const {
-  std::map<int, MigLayout> out;
+InventoryKeeper::NodeLayouts InventoryKeeper::layoutsOf(const Engine& engine,
+                                                        const InventoryReport& r) const {
+  NodeLayouts out;
   const Node* node = engine.cluster().findNode(r.node);
   if (!node) return out;
   for (const auto& seen : r.gpus)
@@ -166,10 +178,10 @@ std::map<int, MigLayout> InventoryKeeper::layoutsOf(const Engine& engine,
 }
 
 std::optional<MigLayout> InventoryKeeper::pendingLayout(const Engine& engine, const Gpu& gpu,
-                                                        const Record& rec) const {
+                                                        const NodeLayouts& reported) const {
   const Node& node = engine.cluster().node(gpu.node);
-  const auto seen = rec.layouts.find(static_cast<int>(gpu.id - node.firstGpu));
-  if (seen == rec.layouts.end()) return std::nullopt;
+  const auto seen = reported.find(static_cast<int>(gpu.id - node.firstGpu));
+  if (seen == reported.end()) return std::nullopt;
   const GpuOccupancy& o = engine.state().gpu(gpu.id);
   if (canonical(o.layout) == seen->second) return std::nullopt;
   MigLayout planned = o.layout;
@@ -179,35 +191,44 @@ std::optional<MigLayout> InventoryKeeper::pendingLayout(const Engine& engine, co
   return planned;
 }
 
+const MigLayout* InventoryKeeper::lastReported(const Engine& engine, const Gpu& gpu) const {
+  const Node& node = engine.cluster().node(gpu.node);
+  const auto it = layouts_.find(node.name);
+  if (it == layouts_.end()) return nullptr;
+  const auto seen = it->second.find(static_cast<int>(gpu.id - node.firstGpu));
+  return seen == it->second.end() ? nullptr : &seen->second;
+}
+
 void InventoryKeeper::holdPendingLayouts(Engine& engine) {
   if (!migApply_) return;
-  for (const auto& [name, rec] : nodes_)
-    if (const Node* node = engine.cluster().findNode(name)) holdPending(engine, *node, rec, nullptr);
+  for (const auto& [name, reported] : layouts_)
+    if (const Node* node = engine.cluster().findNode(name))
+      holdPending(engine, *node, reported, nullptr);
 }
 
 // A GPU whose planned layout the node lacks holds the node (draining: its running jobs stay,
 // nothing new starts) until a report shows the layout; the reason names both layouts.
-void InventoryKeeper::holdPending(Engine& engine, const Node& node, const Record& rec,
+void InventoryKeeper::holdPending(Engine& engine, const Node& node, const NodeLayouts& reported,
                                   InventoryReply* reply) {
   if (!migApply_) return;
   const Cluster& c = engine.cluster();
   for (int i = 0; i < node.gpuCount(); ++i) {
     const Gpu& gpu = c.gpu(node.firstGpu + static_cast<GpuId>(i));
     const bool held = engine.nodeHolds(node.id).find(HoldOwner::MigReconfigure, gpu.id) != nullptr;
-    const auto planned = pendingLayout(engine, gpu, rec);
+    const auto planned = pendingLayout(engine, gpu, reported);
     if (planned.has_value() == held) continue;
     const GpuModel& model = c.modelOf(gpu.id);
     const std::string name = c.gpuName(gpu.id);
     std::string line;
     if (planned) {
       const std::string to = layoutText(model, *planned);
-      (void)engine.putNodeHold(
-          node.id, NodeHold{HoldOwner::MigReconfigure, gpu.id,
-                            literal("MIG repartition of " + name + " to " + to +
-                                    ": waiting for the node's agent to apply it"),
-                            false, 0});
+      (void)engine.putNodeHold(node.id,
+                               NodeHold{HoldOwner::MigReconfigure, gpu.id,
+                                        literal("MIG repartition of " + name + " to " + to +
+                                                ": waiting for the node's agent to apply it"),
+                                        false, 0});
       line = name + ": MIG layout " + to + " planned, the node has " +
-             layoutText(model, rec.layouts.at(i)) + ": held until its agent applies it";
+             layoutText(model, reported.at(i)) + ": held until its agent applies it";
     } else {
       (void)engine.removeNodeHold(node.id, HoldOwner::MigReconfigure, gpu.id);
       line = name + ": MIG layout " + layoutText(model, engine.state().gpu(gpu.id).layout) +
@@ -218,23 +239,21 @@ void InventoryKeeper::holdPending(Engine& engine, const Node& node, const Record
   }
 }
 
-std::vector<MigWork> InventoryKeeper::migWork(const Engine& engine,
-                                              const std::string& node) const {
+std::vector<MigWork> InventoryKeeper::migWork(const Engine& engine, const std::string& node) const {
   std::vector<MigWork> out;
-  const auto it = nodes_.find(node);
+  const auto it = layouts_.find(node);
   const Node* n = engine.cluster().findNode(node);
-  if (!migApply_ || it == nodes_.end() || !n) return out;
+  if (!migApply_ || it == layouts_.end() || !n) return out;
   const bool held = engine.state().nodeState(n->id) != NodeState::Up;
   for (int i = 0; i < n->gpuCount(); ++i) {
     const Gpu& gpu = engine.cluster().gpu(n->firstGpu + static_cast<GpuId>(i));
     const auto planned = pendingLayout(engine, gpu, it->second);
     if (!planned) continue;
     const GpuModel& model = engine.cluster().modelOf(gpu.id);
-    out.push_back(MigWork{i, model.id,
-                          planned->empty() ? "-" : formatMigLayout(model, *planned, true), held,
-                          held ? std::string()
-                               : "node " + node + " is not held yet (tesserad holds it at its " +
-                                     "next cycle)"});
+    out.push_back(MigWork{
+        i, model.id, planned->empty() ? "-" : formatMigLayout(model, *planned, true), held,
+        held ? std::string()
+             : "node " + node + " is not held yet (tesserad holds it at its " + "next cycle)"});
   }
   return out;
 }
@@ -290,8 +309,6 @@ void InventoryKeeper::applyToModel(Engine& engine, const Node& node, const Inven
     }
     liftHold(engine, gpu, reply);
     const GpuModel& model = c.modelOf(gpu.id);
-    const auto last = nodes_.find(r.node);
-    const InventoryGpu* before = last == nodes_.end() ? nullptr : reportedAt(last->second.report, i);
     if (seen->model != model.id)
       reply.warnings.push_back(c.gpuName(gpu.id) + " is " + seen->model + " on the node but " +
                                model.id + " in the cluster model");
@@ -300,7 +317,7 @@ void InventoryKeeper::applyToModel(Engine& engine, const Node& node, const Inven
                                (seen->migEnabled ? "on" : "off") +
                                " on the node but not in the cluster model");
     else if (seen->migLayout)
-      followLayout(engine, gpu, *seen, before, reply);
+      followLayout(engine, gpu, *seen, reply);
   }
   for (const auto& g : r.gpus)
     if (g.index >= node.gpuCount())
@@ -333,10 +350,11 @@ void InventoryKeeper::liftHold(Engine& engine, const Gpu& gpu, InventoryReply& r
 
 // A layout changed on the node replaces the engine's. Jobs on instances the node no longer has
 // are requeued by the repartition; each is named in a warning and the event, never dropped
-// quietly. A layout the node reported before, though, is not news: the engine's differs because
-// it was repartitioned since, and the node is to follow (holdPending).
+// quietly. A layout the node reported before (by this tesserad, or before its restart), though,
+// is not news: the engine's differs because it was repartitioned since, and the node is to
+// follow (holdPending).
 void InventoryKeeper::followLayout(Engine& engine, const Gpu& gpu, const InventoryGpu& seen,
-                                   const InventoryGpu* last, InventoryReply& reply) {
+                                   InventoryReply& reply) {
   const GpuModel& model = engine.cluster().modelOf(gpu.id);
   auto layout = parseMigLayout(model, *seen.migLayout);  // checked in check()
   if (!layout) return;
@@ -346,14 +364,14 @@ void InventoryKeeper::followLayout(Engine& engine, const Gpu& gpu, const Invento
   if (before == after) return;
   const std::string name = engine.cluster().gpuName(gpu.id);
   if (migApply_) {
-    auto previous = last && last->migLayout ? parseMigLayout(model, *last->migLayout)
-                                            : Expected<MigLayout>(Error{"none", {}});
-    if (previous && layoutText(model, *previous) == after) return;
+    if (const MigLayout* previous = lastReported(engine, gpu);
+        previous && layoutText(model, *previous) == after)
+      return;
     if (engine.nodeHolds(gpu.node).find(HoldOwner::MigReconfigure, gpu.id)) {
       // Changed, but not into the plan: an apply that stopped part-way. The plan stands and the
       // agent tries it again.
-      reply.warnings.push_back(name + ": the node's MIG layout is " + after +
-                               ", not the planned " + before + "; the agent applies it again");
+      reply.warnings.push_back(name + ": the node's MIG layout is " + after + ", not the planned " +
+                               before + "; the agent applies it again");
       return;
     }
   }
@@ -433,12 +451,25 @@ std::string listText(const Set& items) {
 }
 }  // namespace
 
-void InventoryKeeper::save(std::vector<std::pair<std::string, std::string>>& meta) const {
+void InventoryKeeper::save(const Engine& engine,
+                           std::vector<std::pair<std::string, std::string>>& meta) const {
   meta.emplace_back(kAdmittedKey, listText(admitted_));
   meta.emplace_back(kHeldKey, listText(held_));
+  // {"node": {"index": "layout"}}: by name and index, as the cluster spec has them.
+  nlohmann::json layouts = nlohmann::json::object();
+  for (const auto& [name, reported] : layouts_) {
+    const Node* node = engine.cluster().findNode(name);
+    if (!node) continue;
+    for (const auto& [index, layout] : reported) {
+      const GpuId g = node->firstGpu + static_cast<GpuId>(index);
+      layouts[name][std::to_string(index)] = layoutText(engine.cluster().modelOf(g), layout);
+    }
+  }
+  meta.emplace_back(kLayoutsKey, layouts.dump());
 }
 
-void InventoryKeeper::restore(const std::vector<std::pair<std::string, std::string>>& meta) {
+void InventoryKeeper::restore(const Engine& engine,
+                              const std::vector<std::pair<std::string, std::string>>& meta) {
   admitted_.clear();
   held_.clear();
   for (const auto& [key, value] : meta) {
@@ -448,6 +479,35 @@ void InventoryKeeper::restore(const std::vector<std::pair<std::string, std::stri
     if (key == kHeldKey)
       for (const auto& g : split(value, ','))
         if (!g.empty()) held_.insert(static_cast<GpuId>(std::stoul(std::string(g))));
+    if (key == kLayoutsKey) restoreLayouts(engine, value);
+  }
+}
+
+// Only for nodes that have not reported since this tesserad started: a reload after a failed
+// commit keeps what the nodes said since. An entry that no longer fits the model (a node or GPU
+// gone, a layout the model refuses, the text edited by hand) is left out: the node's next report
+// is then taken as its layout, as it was before layouts were kept.
+void InventoryKeeper::restoreLayouts(const Engine& engine, const std::string& stored) {
+  const auto json = nlohmann::json::parse(stored, nullptr, false);
+  if (!json.is_object()) return;
+  const Cluster& c = engine.cluster();
+  for (const auto& [name, gpus] : json.items()) {
+    const Node* node = c.findNode(name);
+    if (!node || nodes_.count(name) || !gpus.is_object()) continue;
+    NodeLayouts reported;
+    for (const auto& [index, text] : gpus.items()) {
+      int i = -1;
+      const auto [end, ec] = std::from_chars(index.data(), index.data() + index.size(), i);
+      if (ec != std::errc() || end != index.data() + index.size() || i < 0 ||
+          i >= node->gpuCount() || !text.is_string())
+        continue;
+      const GpuId g = node->firstGpu + static_cast<GpuId>(i);
+      if (c.gpu(g).sharing.mode != SharingMode::Mig) continue;
+      const std::string t = text.get<std::string>();
+      auto layout = t == "-" ? Expected<MigLayout>(MigLayout{}) : parseMigLayout(c.modelOf(g), t);
+      if (layout) reported[i] = canonical(*layout);
+    }
+    layouts_[name] = std::move(reported);
   }
 }
 

@@ -6,8 +6,10 @@
 // jobs on instances that are gone being requeued with an event and a warning each. A layout the
 // engine changed (a repartition) while the node's stayed is the other way round: the node is to
 // follow. Its GPU holds the node (mig-reconfigure) and the node's agent, told with its telemetry
-// push, applies the layout; the report that shows it lifts the hold. Everything it does is an
-// event in the log (actor "inventory").
+// push, applies the layout; the report that shows it lifts the hold. What each node last reported
+// of its MIG layouts is kept in the database, so a repartition planned before a restart is still
+// pending after it (the node's first report then is no news). Everything it does is an event in
+// the log (actor "inventory").
 //
 // Every call comes from the backend's engine thread.
 #include <map>
@@ -46,33 +48,37 @@ class InventoryKeeper {
   // The layouts `node`'s agent is to apply now (empty when none, or off).
   [[nodiscard]] std::vector<MigWork> migWork(const Engine& engine, const std::string& node) const;
 
-  // What survives a restart, as BackendExtras::meta entries (admitted nodes, held GPUs).
-  void save(std::vector<std::pair<std::string, std::string>>& meta) const;
-  void restore(const std::vector<std::pair<std::string, std::string>>& meta);
+  // What survives a restart, as BackendExtras::meta entries (admitted nodes, held GPUs, the
+  // nodes' last reported MIG layouts).
+  void save(const Engine& engine, std::vector<std::pair<std::string, std::string>>& meta) const;
+  void restore(const Engine& engine, const std::vector<std::pair<std::string, std::string>>& meta);
 
  private:
   struct Record {
     InventoryReport report;
     Seconds at = 0;
     std::vector<std::string> warnings;  // the agent's and tesserad's, from the last report
-    // The reported layouts of the node's MIG GPUs (by index, canonical), parsed once: every
-    // cycle compares them with the engine's.
-    std::map<int, MigLayout> layouts;
   };
+  // The reported layouts of a node's MIG GPUs (by index, canonical), parsed once: every cycle
+  // compares them with the engine's.
+  using NodeLayouts = std::map<int, MigLayout>;
   Status check(const Engine& engine, const InventoryReport& report) const;
   void applyToModel(Engine& engine, const Node& node, const InventoryReport& report,
                     InventoryReply& reply);
   void holdMissing(Engine& engine, const Gpu& gpu, const std::string& why, InventoryReply& reply);
   void liftHold(Engine& engine, const Gpu& gpu, InventoryReply& reply);
   void followLayout(Engine& engine, const Gpu& gpu, const InventoryGpu& seen,
-                    const InventoryGpu* before, InventoryReply& reply);
+                    InventoryReply& reply);
   // The engine's layout of `gpu` when the node's last report shows another one (a repartition
   // the node has not applied yet); nullopt when they agree or the report says nothing of it.
   [[nodiscard]] std::optional<MigLayout> pendingLayout(const Engine& engine, const Gpu& gpu,
-                                                       const Record& record) const;
-  void holdPending(Engine& engine, const Node& node, const Record& record, InventoryReply* reply);
-  [[nodiscard]] std::map<int, MigLayout> layoutsOf(const Engine& engine,
-                                                   const InventoryReport& report) const;
+                                                       const NodeLayouts& reported) const;
+  void holdPending(Engine& engine, const Node& node, const NodeLayouts& reported,
+                   InventoryReply* reply);
+  [[nodiscard]] NodeLayouts layoutsOf(const Engine& engine, const InventoryReport& report) const;
+  void restoreLayouts(const Engine& engine, const std::string& stored);
+  // What the GPU's node last reported as its layout (nullptr: nothing yet).
+  [[nodiscard]] const MigLayout* lastReported(const Engine& engine, const Gpu& gpu) const;
   void event(Engine& engine, const std::string& line, InventoryReply& reply) const;
   // A node outside the model that is admitted (auto-admit, or by an operator before nodes
   // joined the running engine) joins it with this report; when it cannot, it stays pending.
@@ -83,6 +89,9 @@ class InventoryKeeper {
   const GpuCatalog* catalog_;
   bool autoAdmit_;
   std::map<std::string, Record> nodes_;  // by node name: every node that reported
+  // By node name: what each node in the model last reported of its MIG layouts; kept across a
+  // restart, which forgets nodes_ (the agents report again).
+  std::map<std::string, NodeLayouts> layouts_;
   // Nodes outside the model that were admitted but have not joined it yet (admitted before
   // nodes joined the running engine); each joins with its next report.
   std::set<std::string> admitted_;

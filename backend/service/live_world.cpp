@@ -54,19 +54,19 @@ std::string newInstance() {
 }
 }  // namespace
 
-Status LiveWorld::restore(const Engine&, const BackendExtras& extras) {
+Status LiveWorld::restore(const Engine& engine, const BackendExtras& extras) {
   instance_.clear();
   for (const auto& [key, value] : extras.meta)
     if (key == kInstanceKey) instance_ = value;
   if (instance_.empty()) instance_ = newInstance();  // saved with the next commit
-  inventory_.restore(extras.meta);
+  inventory_.restore(engine, extras.meta);
   executor_->resync(instance_);
   return okStatus();
 }
 
-void LiveWorld::save(const Engine&, BackendExtras& extras) const {
+void LiveWorld::save(const Engine& engine, BackendExtras& extras) const {
   extras.meta = {{kInstanceKey, instance_}};
-  inventory_.save(extras.meta);
+  inventory_.save(engine, extras.meta);
 }
 
 void LiveWorld::beforeCycle(Engine& engine, BackendExtras& extras) {

@@ -7,6 +7,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "core/ids.h"
@@ -55,6 +56,7 @@ struct NodeJoin {
 enum class Admission : uint8_t { Known, Pending, Admitted };
 // "known" (in the cluster model), "pending-admission", "admitted": as sent and printed.
 const char* admissionName(Admission a);
+std::optional<Admission> admissionFromName(std::string_view name);
 
 // What tesserad answers an agent: whether the node is in the model, what changed and what it
 // found doubtful (also logged and kept with the node).

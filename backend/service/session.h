@@ -97,8 +97,8 @@ struct GpuView {
 
 // One reason a node is out, with whose it is (scheduler/node_holds.h).
 struct NodeHoldView {
-  std::string owner;  // operator, failure, gpu-fault, mig-reconfigure, executor
-  std::string gpu;    // gpu-fault and mig-reconfigure: the GPU ("pod-a-02/3")
+  std::string owner;  // operator, failure, gpu-fault, mig-reconfigure, executor, inventory
+  std::string gpu;    // gpu-fault, mig-reconfigure and inventory: the GPU ("pod-a-02/3")
   Text reason;
   bool down = false;
   Seconds since = 0;

@@ -4,6 +4,8 @@
 
 #include <filesystem>
 
+#include "store/hold_owner_migration.h"
+
 namespace tessera {
 namespace {
 
@@ -11,9 +13,17 @@ namespace {
 // of being "migrated" into ours.
 constexpr int kApplicationId = 0x54455353;  // "TESS"
 
-// Migration N brings a database from version N-1 to N. Append; never edit a released one.
-const std::vector<const char*>& migrations() {
-  static const std::vector<const char*> m{
+// Migration N brings a database from version N-1 to N: its SQL, then (when a change needs more
+// than SQL, such as rewriting stored JSON) its code, in the same transaction. Append; never edit
+// a released one.
+struct Migration {
+  Migration(const char* s, Status (*c)(Database&) = nullptr) : sql(s), code(c) {}  // NOLINT
+  const char* sql;
+  Status (*code)(Database&);
+};
+
+const std::vector<Migration>& migrations() {
+  static const std::vector<Migration> m{
       // 1: the event/audit log, jobs with their spec and state, and a key/value for the rest.
       R"sql(
       CREATE TABLE meta(key TEXT PRIMARY KEY, value TEXT NOT NULL);
@@ -104,7 +114,11 @@ const std::vector<const char*>& migrations() {
       // 5: finished jobs found by when they ended, for the history retention (history_retention.h).
       R"sql(
       CREATE INDEX IF NOT EXISTS jobs_ended ON jobs(end_time) WHERE end_time IS NOT NULL;
-      )sql"};
+      )sql",
+      // 6: GPU holds the node inventory put before it had an owner of its own ("gpu-fault") get
+      // it ("inventory"), so that a healthy report lifts them and telemetry does not
+      // (store/hold_owner_migration.h).
+      {"", &migrateInventoryHolds}};
   return m;
 }
 
@@ -215,7 +229,9 @@ Status Database::migrate() {
   while (version_ < kStoreSchemaVersion) {
     const int next = version_ + 1;
     const Status migrated = transaction([&](Database& db) -> Status {
-      TESSERA_CHECK(db.exec(steps[static_cast<size_t>(next - 1)]));
+      const Migration& step = steps[static_cast<size_t>(next - 1)];
+      TESSERA_CHECK(db.exec(step.sql));
+      if (step.code) TESSERA_CHECK(step.code(db));
       TESSERA_CHECK(db.exec("PRAGMA application_id=" + std::to_string(kApplicationId)));
       return db.exec("PRAGMA user_version=" + std::to_string(next));
     });

@@ -20,7 +20,7 @@ struct sqlite3_stmt;
 namespace tessera {
 
 // The schema version this binary writes; migrations bring older databases up to it.
-inline constexpr int kStoreSchemaVersion = 5;
+inline constexpr int kStoreSchemaVersion = 6;
 
 class Statement;
 

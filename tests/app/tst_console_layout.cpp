@@ -5,14 +5,15 @@
 // columns; selecting one pending job then another, and the refreshes meanwhile, move no dock;
 // the layout is kept per screen size and Reset layout forgets it.
 #include <QDockWidget>
+#include <QGraphicsScene>
+#include <QGraphicsTextItem>
 #include <QHeaderView>
 #include <QListWidget>
 #include <QScrollArea>
 #include <QSettings>
 #include <QTabBar>
+#include <QTableView>
 #include <QtCharts/QChartView>
-#include <QGraphicsScene>
-#include <QGraphicsTextItem>
 #include <QtCharts/QLegend>
 #include <QtCharts/QLegendMarker>
 #include <QtTest>
@@ -28,6 +29,7 @@
 #include "job_queue_view.h"
 #include "job_table_model.h"
 #include "mig_map_widget.h"
+#include "node_admission_panel.h"
 #include "overview_model.h"
 #include "overview_panel.h"
 #include "utilization_chart.h"
@@ -226,6 +228,7 @@ class TstConsoleLayout : public QObject {
                                   window.findChild<widgets::UtilizationChart*>(),
                                   window.idlePanel(),
                                   window.overviewPanel(),
+                                  window.admissionPanel()->view(),
                                   window.activity(),
                                   window.findChild<QDockWidget*>("hardware")->widget(),
                                   window.findChild<QDockWidget*>("timeline")->widget(),

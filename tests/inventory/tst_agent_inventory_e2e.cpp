@@ -5,7 +5,8 @@
 // the job on a vanished instance is requeued and named; a node outside the model waits for an
 // admin's `tessera ctl node admit` (or inventory.auto_admit) and then joins the running engine,
 // a job runs on it and both survive a tesserad restart; after tesserad restarts the agent reports
-// again; and bad reports get INVALID_ARGUMENT / FAILED_PRECONDITION / PERMISSION_DENIED with the
+// again; a repartition planned before a restart is still held and applied after it; and bad
+// reports get INVALID_ARGUMENT / FAILED_PRECONDITION / PERMISSION_DENIED with the
 // field named.
 #include <QProcess>
 #include <QTemporaryDir>
@@ -390,22 +391,25 @@ class TestAgentInventoryE2e : public QObject {
     const QStringList flags = {"--dcgm-url", "", "--nvidia-smi", FAKE_NVIDIA_SMI};
     {
       AgentProcess agent(d.address(), dir.filePath("agent.token"), "gpu-a",
-                         QStringList(flags) << "--mig-apply" << "dry-run");
+                         QStringList(flags) << "--mig-apply"
+                                            << "dry-run");
       QVERIFY(reportedKnown(*admin));
       const grpc::Status st = repartition(*admin, "gpu-a/0", "7g.80gb@0");
       QVERIFY2(st.ok(), st.error_message().c_str());
-      const QString dry = QString("MIG apply on GPU 0 (7g.80gb@0), dry run; it would run:\n"
-                                  "  %1 mig -i 0 -gi 1 -dci\n  %1 mig -i 0 -gi 1 -dgi\n"
-                                  "  %1 mig -i 0 -gi 2 -dci\n  %1 mig -i 0 -gi 2 -dgi\n"
-                                  "  %1 mig -i 0 -cgi 0:0 -C\n")
+      const QString dry = QString(
+                              "MIG apply on GPU 0 (7g.80gb@0), dry run; it would run:\n"
+                              "  %1 mig -i 0 -gi 1 -dci\n  %1 mig -i 0 -gi 1 -dgi\n"
+                              "  %1 mig -i 0 -gi 2 -dci\n  %1 mig -i 0 -gi 2 -dgi\n"
+                              "  %1 mig -i 0 -cgi 0:0 -C\n")
                               .arg(FAKE_NVIDIA_SMI);
       QTRY_VERIFY2_WITH_TIMEOUT(agent.log().contains(dry), qPrintable(agent.log()), 15000);
       const v1::SnapshotNode held = snapshotNode(*admin, "gpu-a");
       QVERIFY(hasHold(held, "mig-reconfigure", "gpu-a/0"));
       QCOMPARE(held.state(), std::string("draining"));
-      QVERIFY2(eventReasons(*admin).contains("gpu-a/0: MIG layout 7g.80gb@0 planned, the node has "
-                                             "3g.40gb@0,3g.40gb@4: held until its agent applies it"),
-               qPrintable(eventReasons(*admin)));
+      QVERIFY2(
+          eventReasons(*admin).contains("gpu-a/0: MIG layout 7g.80gb@0 planned, the node has "
+                                        "3g.40gb@0,3g.40gb@4: held until its agent applies it"),
+          qPrintable(eventReasons(*admin)));
       QCOMPARE(agent.terminate(), 0);
       QVERIFY(!QFile::exists(smiLog));  // nothing ran
       QCOMPARE(snapshotGpu(*admin, "gpu-a", 0).mig_layout(), std::string("7g.80gb@0"));
@@ -429,6 +433,50 @@ class TestAgentInventoryE2e : public QObject {
         qPrintable(agent.log()), 10000);
     QVERIFY(agent.log().contains("Successfully created GPU instance ID  0 on GPU  0"));
     QCOMPARE(agent.terminate(), 0);
+  }
+
+  // tesserad is killed after it planned a repartition and before the agent applied it. The
+  // restarted tesserad still holds the node and answers the agent with the planned layout (a
+  // dry-run agent logs it); the node's old layout, reported again, is no news (no warning of a
+  // half-done apply), and the applying agent's read-back lifts the hold.
+  void aPendingRepartitionSurvivesARestart() {
+    QTemporaryDir dir;
+    Daemon d;
+    std::map<std::string, std::string> tokens;
+    QVERIFY2(startOnMigNode(dir, d, tokens), qPrintable(d.log()));
+    const QString smiLog = dir.filePath("smi.log");
+    qputenv("FAKE_SMI_LOG", smiLog.toUtf8());
+    const QStringList flags = {"--dcgm-url", "", "--nvidia-smi", FAKE_NVIDIA_SMI};
+    {
+      AgentProcess agent(d.address(), dir.filePath("agent.token"), "gpu-a",
+                         QStringList(flags) << "--mig-apply"
+                                            << "off");
+      QVERIFY(reportedKnown(*d.client(tokens["viewer"])));
+      QCOMPARE(agent.terminate(), 0);
+    }
+    const grpc::Status st = repartition(*d.client(tokens["admin"]), "gpu-a/0", "7g.80gb@0");
+    QVERIFY2(st.ok(), st.error_message().c_str());
+    d.kill();
+    Daemon back;
+    QVERIFY2(back.start(daemonArgs(dir)), qPrintable(back.log()));
+    auto admin = back.client(tokens["admin"]);
+    {
+      AgentProcess agent(back.address(), dir.filePath("agent.token"), "gpu-a",
+                         QStringList(flags) << "--mig-apply"
+                                            << "dry-run");
+      QTRY_VERIFY2_WITH_TIMEOUT(agent.log().contains("MIG apply on GPU 0 (7g.80gb@0), dry run"),
+                                qPrintable(agent.log()), 15000);
+      QVERIFY(hasHold(snapshotNode(*admin, "gpu-a"), "mig-reconfigure", "gpu-a/0"));
+      QCOMPARE(snapshotGpu(*admin, "gpu-a", 0).mig_layout(), std::string("7g.80gb@0"));
+      QVERIFY2(!agent.log().contains("not the planned"), qPrintable(agent.log()));
+      QCOMPARE(agent.terminate(), 0);
+    }
+    AgentProcess agent(back.address(), dir.filePath("agent.token"), "gpu-a", flags);
+    QTRY_COMPARE_WITH_TIMEOUT(snapshotNode(*admin, "gpu-a").state(), std::string("up"), 15000);
+    QVERIFY(fileText(smiLog).endsWith("mig -i 0 -cgi 0:0 -C\n"));
+    QCOMPARE(snapshotGpu(*admin, "gpu-a", 0).mig_layout(), std::string("7g.80gb@0"));
+    QCOMPARE(agent.terminate(), 0);
+    QCOMPARE(back.terminate(), 0);
   }
 
   // A node the model lacks waits for an admin; admitted, it joins the running engine under the

@@ -1,10 +1,11 @@
 // Node inventories through the Backend (live mode, the demo cluster): auto-admission and an
 // admin's admission making the node join the running engine (a running job undisturbed, the
 // node kept across a restart), a GPU reported faulty held and lifted, its hold (owner
-// "inventory") surviving a restart, telemetry without an Xid, an operator's undrain and the
-// executor's sync, a repartition answered to the node's pushes as MIG work until the node reports
-// it, model and MIG-mode mismatches and GPUs the model lacks as warnings, and a simulated-live
-// backend refusing reports.
+// "inventory") surviving a restart, an upgrade from a database that stored it as "gpu-fault",
+// telemetry without an Xid, an operator's undrain and the executor's sync, a repartition
+// answered to the node's pushes as MIG work until the node reports it, model and MIG-mode
+// mismatches and GPUs the model lacks as warnings, and a simulated-live backend refusing
+// reports.
 #include <QTemporaryDir>
 #include <QtTest>
 
@@ -14,6 +15,8 @@
 #include "backend_test_util.h"
 #include "clusterspec/cluster_spec.h"
 #include "service/backend.h"
+#include "store/database.h"
+#include "topology/mig_layout.h"
 #include "workload/workload_spec.h"
 
 using namespace tessera;
@@ -73,6 +76,30 @@ InventoryReport podA01() {
   return r;
 }
 
+// inf-01 as the demo cluster has it: 8 A100s, GPU 4 in MIG mode split into 3g.40gb halves.
+InventoryReport infA100s() {
+  InventoryReport r;
+  r.node = r.hostname = "inf-01";
+  for (int i = 0; i < 8; ++i) {
+    InventoryGpu g;
+    g.index = i;
+    g.model = "A100-SXM4-80GB";
+    g.uuid = "GPU-" + std::to_string(i);
+    r.gpus.push_back(g);
+  }
+  r.gpus[4].migEnabled = true;
+  r.gpus[4].migLayout = "3g.40gb@0,3g.40gb@4";
+  return r;
+}
+
+// A telemetry push from the node's agent: what tesserad answers (the MIG work among it).
+TelemetryPush pushTo(Backend& b, const std::string& node) {
+  auto scrape =
+      parseDcgmMetrics("DCGM_FI_DEV_GPU_TEMP{gpu=\"0\",Hostname=\"" + node + "\"} 40\n", "test");
+  if (!scrape.ok()) qFatal("scrape: %s", scrape.error().str().c_str());
+  return ok(await<TelemetryPush>([&](auto x) { b.pushTelemetry(*scrape, node, x); }));
+}
+
 std::variant<InventoryReply, ApiError> report(Backend& b, const InventoryReport& r) {
   return await<InventoryReply>([&](auto reply) { b.reportInventory(r, reply); });
 }
@@ -84,6 +111,27 @@ bool heldFor(Backend& b, const std::string& gpu) {
     held = g && e.nodeHolds(g->node).find(HoldOwner::Inventory, g->id) != nullptr;
   });
   return held;
+}
+
+// Whose hold is on the GPU (none: nullopt).
+std::optional<HoldOwner> holdOwnerOn(Backend& b, const std::string& gpu) {
+  std::optional<HoldOwner> owner;
+  b.inspect([&](const Engine& e) {
+    const Gpu* g = e.cluster().findGpu(gpu);
+    for (const NodeHold& h : e.nodeHolds(g->node).all())
+      if (h.gpu == g->id) owner = h.owner;
+  });
+  return owner;
+}
+
+// The engine's MIG layout of the GPU, as the API writes it.
+std::string layoutOf(Backend& b, const std::string& gpu) {
+  std::string text;
+  b.inspect([&](const Engine& e) {
+    const Gpu* g = e.cluster().findGpu(gpu);
+    text = formatMigLayout(e.cluster().modelOf(g->id), e.state().gpu(g->id).layout);
+  });
+  return text;
 }
 
 NodeState nodeState(Backend& b, const std::string& node) {
@@ -127,6 +175,20 @@ std::vector<GpuId> gpusOf(Backend& b, JobId job) {
 
 bool contains(const std::vector<std::string>& lines, const std::string& line) {
   return std::find(lines.begin(), lines.end(), line) != lines.end();
+}
+
+// pod-a-01's GPU 3, held by the inventory (reported faulty in `r`): telemetry without an Xid
+// keeps the hold, and the report that lists the GPU healthy again lifts it.
+void onlyAHealthyReportLifts(Backend& b, InventoryReport r) {
+  auto scrape =
+      parseDcgmMetrics("DCGM_FI_DEV_GPU_UTIL{gpu=\"3\",Hostname=\"pod-a-01\"} 5\n", "test");
+  QVERIFY(scrape.ok());
+  ok(await<TelemetryPush>([&](auto x) { b.pushTelemetry(*scrape, "", x); }));
+  QVERIFY(heldFor(b, "pod-a-01/3"));
+  r.gpus[3].fault.clear();
+  QVERIFY(contains(ok(report(b, r)).changes,
+                   "GPU pod-a-01/3: back in the node's inventory: hold lifted"));
+  QVERIFY(!heldFor(b, "pod-a-01/3"));
 }
 
 }  // namespace
@@ -237,15 +299,46 @@ class TstNodeInventory : public QObject {
     // After a restart the hold is still the inventory's: telemetry without an Xid keeps it.
     auto b = f.open();
     QVERIFY(heldFor(*b, "pod-a-01/3"));
-    auto scrape =
-        parseDcgmMetrics("DCGM_FI_DEV_GPU_UTIL{gpu=\"3\",Hostname=\"pod-a-01\"} 5\n", "test");
-    QVERIFY(scrape.ok());
-    ok(await<TelemetryPush>([&](auto x) { b->pushTelemetry(*scrape, "", x); }));
-    QVERIFY(heldFor(*b, "pod-a-01/3"));
-    r.gpus[3].fault.clear();
-    QVERIFY(contains(ok(report(*b, r)).changes,
-                     "GPU pod-a-01/3: back in the node's inventory: hold lifted"));
-    QVERIFY(!heldFor(*b, "pod-a-01/3"));
+    onlyAHealthyReportLifts(*b, r);
+  }
+
+  // A database written before inventory holds had their owner keeps them as "gpu-fault" holds
+  // (what the old tesserad wrote: today's rows with the old owner, schema version 5). Migration 6
+  // gives the inventory's back to it, and leaves telemetry's Xid hold alone: after the upgrade
+  // telemetry without an Xid keeps the inventory's hold, and a healthy report lifts it.
+  void anOlderDatabasesInventoryHoldsAreMigrated() {
+    Fixture f;
+    InventoryReport r = podA01();
+    r.gpus[3].fault = "GPU has fallen off the bus";
+    {
+      auto b = f.open();
+      ok(report(*b, r));
+      auto xid = parseDcgmMetrics(
+          "DCGM_FI_DEV_XID_ERRORS{gpu=\"5\",Hostname=\"pod-a-01\",err_code=\"79\"} 79\n", "test");
+      QVERIFY(xid.ok());
+      ok(await<TelemetryPush>([&](auto x) { b->pushTelemetry(*xid, "", x); }));
+      QVERIFY(heldFor(*b, "pod-a-01/3"));
+      QCOMPARE(holdOwnerOn(*b, "pod-a-01/5"), std::optional<HoldOwner>(HoldOwner::GpuFault));
+    }
+    {
+      auto db = Database::open(f.dir.filePath("inv.db").toStdString());
+      QVERIFY(db.ok());
+      const Status old = db->exec(
+          "UPDATE meta SET value = replace(value, '\"owner\":\"inventory\"', "
+          "'\"owner\":\"gpu-fault\"') WHERE key = 'global'; PRAGMA user_version = 5;");
+      QVERIFY2(old.ok(), old.ok() ? "" : old.error().str().c_str());
+    }
+    auto b = f.open();
+    QCOMPARE(holdOwnerOn(*b, "pod-a-01/3"), std::optional<HoldOwner>(HoldOwner::Inventory));
+    QCOMPARE(holdOwnerOn(*b, "pod-a-01/5"), std::optional<HoldOwner>(HoldOwner::GpuFault));
+    b->inspect([](const Engine& e) {
+      const NodeHold* h = e.nodeHolds(e.cluster().findNode("pod-a-01")->id)
+                              .find(HoldOwner::Inventory, e.cluster().findGpu("pod-a-01/3")->id);
+      QCOMPARE(h->reason.english(), std::string("GPU pod-a-01/3: GPU has fallen off the bus"));
+    });
+    onlyAHealthyReportLifts(*b, r);
+    QCOMPARE(holdOwnerOn(*b, "pod-a-01/3"), std::optional<HoldOwner>());
+    QCOMPARE(holdOwnerOn(*b, "pod-a-01/5"), std::optional<HoldOwner>(HoldOwner::GpuFault));
   }
 
   // An operator's undrain clears their own hold and leaves the inventory's: the node says the GPU
@@ -284,8 +377,8 @@ class TstNodeInventory : public QObject {
     ok(await<CycleStats>([&](auto reply) { b->cycleNow(reply); }));
     bool executorHeld = false;
     b->inspect([&](const Engine& e) {
-      executorHeld = e.nodeHolds(e.cluster().findNode("pod-a-01")->id).find(HoldOwner::Executor) !=
-                     nullptr;
+      executorHeld =
+          e.nodeHolds(e.cluster().findNode("pod-a-01")->id).find(HoldOwner::Executor) != nullptr;
     });
     QVERIFY(executorHeld);  // the sync is seen
     f.observed->nodes.push_back({"pod-a-01", false, false, {}});
@@ -301,35 +394,14 @@ class TstNodeInventory : public QObject {
   void repartitionIsMigWorkUntilTheNodeReportsIt() {
     Fixture f;
     auto b = f.open();
-    InventoryReport r;
-    r.node = r.hostname = "inf-01";
-    for (int i = 0; i < 8; ++i) {
-      InventoryGpu g;
-      g.index = i;
-      g.model = "A100-SXM4-80GB";
-      g.uuid = "GPU-" + std::to_string(i);
-      r.gpus.push_back(g);
-    }
-    r.gpus[4].migEnabled = true;
-    r.gpus[4].migLayout = "3g.40gb@0,3g.40gb@4";
+    InventoryReport r = infA100s();
     ok(report(*b, r));
     const auto act = [&](Command c) {
       return await<CommandResult>(
           [&](auto reply) { b->act(std::move(c), false, Caller{"alice"}, std::nullopt, reply); });
     };
-    const auto push = [&] {
-      auto scrape =
-          parseDcgmMetrics("DCGM_FI_DEV_GPU_TEMP{gpu=\"0\",Hostname=\"inf-01\"} 40\n", "test");
-      return ok(await<TelemetryPush>([&](auto x) { b->pushTelemetry(*scrape, "inf-01", x); }));
-    };
-    const auto migHeld = [&] {
-      bool held = false;
-      b->inspect([&](const Engine& e) {
-        const Gpu* g = e.cluster().findGpu("inf-01/4");
-        held = e.nodeHolds(g->node).find(HoldOwner::MigReconfigure, g->id) != nullptr;
-      });
-      return held;
-    };
+    const auto push = [&] { return pushTo(*b, "inf-01"); };
+    const auto migHeld = [&] { return holdOwnerOn(*b, "inf-01/4") == HoldOwner::MigReconfigure; };
     QVERIFY(push().migApply.empty());
     ok(act(cmd::Repartition{"inf-01/4", "7g.80gb@0", false}));
     TelemetryPush pushed = push();
@@ -348,11 +420,46 @@ class TstNodeInventory : public QObject {
 
     r.gpus[4].migLayout = "7g.80gb@0";
     const InventoryReply applied = ok(report(*b, r));
-    QVERIFY2(contains(applied.changes, "inf-01/4: MIG layout 7g.80gb@0 is on the node: hold lifted"),
-             applied.changes.empty() ? "" : applied.changes.front().c_str());
+    QVERIFY2(
+        contains(applied.changes, "inf-01/4: MIG layout 7g.80gb@0 is on the node: hold lifted"),
+        applied.changes.empty() ? "" : applied.changes.front().c_str());
     QVERIFY(!migHeld());
     QCOMPARE(nodeState(*b, "inf-01"), NodeState::Up);
     QVERIFY(push().migApply.empty());
+  }
+
+  // tesserad stops after planning a repartition and before anything held the node or the agent
+  // applied it (no cycle, no push in between). After the restart the node's first report, the
+  // old layout again, is no news: the plan stands, the node is held, pushes are answered with
+  // the planned layout, and the report that shows it lifts the hold.
+  void aPendingRepartitionSurvivesARestart() {
+    Fixture f;
+    InventoryReport r = infA100s();
+    {
+      auto b = f.open();
+      ok(report(*b, r));
+      ok(await<CommandResult>([&](auto reply) {
+        b->act(cmd::Repartition{"inf-01/4", "7g.80gb@0", false}, false, Caller{"alice"},
+               std::nullopt, reply);
+      }));
+      QCOMPARE(holdOwnerOn(*b, "inf-01/4"), std::optional<HoldOwner>());  // not held yet
+    }
+    auto b = f.open();
+    ok(await<CycleStats>([&](auto reply) { b->cycleNow(reply); }));
+    QCOMPARE(holdOwnerOn(*b, "inf-01/4"), std::optional<HoldOwner>(HoldOwner::MigReconfigure));
+    const InventoryReply again = ok(report(*b, r));
+    QVERIFY2(again.changes.empty(), again.changes.empty() ? "" : again.changes.front().c_str());
+    for (const auto& w : again.warnings)  // not taken for an apply that stopped part-way
+      QVERIFY2(w.find("not the planned") == std::string::npos, w.c_str());
+    QCOMPARE(layoutOf(*b, "inf-01/4"), std::string("7g.80gb@0"));
+    const TelemetryPush pushed = pushTo(*b, "inf-01");
+    QCOMPARE(pushed.migApply.size(), size_t{1});
+    QCOMPARE(pushed.migApply[0].layout, std::string("7g.80gb@0"));
+    QVERIFY(pushed.migApply[0].drained);
+    r.gpus[4].migLayout = "7g.80gb@0";
+    QVERIFY(contains(ok(report(*b, r)).changes,
+                     "inf-01/4: MIG layout 7g.80gb@0 is on the node: hold lifted"));
+    QCOMPARE(nodeState(*b, "inf-01"), NodeState::Up);
   }
 
   void mismatchesAreWarnings() {

@@ -110,6 +110,32 @@ class TstTuiGolden : public QObject {
     compareGolden("mps-job-120x24", render(job, 120, 24).dump());
   }
 
+  // Nodes that announced themselves and wait for an admin, and the warnings of the nodes' last
+  // reports, at the foot of the Nodes view with the command that admits a node.
+  void nodesAwaitingAdmission() {
+    test::TuiDemo demo;  // its own: the shared one's history grows with the other cases
+    State s = demo.state;
+    s.ui.stack = {View::Nodes};
+    NodeInventoryView pending;
+    pending.node = pending.hostname = "gpu-new";
+    pending.admission = Admission::Pending;
+    pending.gpus = 2;
+    pending.warnings = {"GPU 1: the catalog's MIG profile 1g.10gb has 9 placements, NVML 8"};
+    NodeInventoryView warned;
+    warned.node = warned.hostname = "pod-a-03";
+    warned.gpus = 8;
+    warned.warnings = {
+        "pod-a-03/0 is A100-SXM4-80GB on the node but H100-SXM5-80GB in the "
+        "cluster model",
+        "pod-a-03 reports GPU 8, which the cluster model lacks (it has 8)"};
+    NodeInventoryView quiet;  // in the model with nothing to say: not listed
+    quiet.node = quiet.hostname = "pod-a-01";
+    quiet.gpus = 8;
+    s.data.inventory = {quiet, warned, pending};
+    compareGolden("nodes-admission-120x40", render(s, 120, 40).dump());
+    compareGolden("nodes-admission-80x24", render(s, 80, 24).dump());
+  }
+
   // A job's detail refreshes with the brief explanation (it never waits behind a cycle) and keeps
   // the last whole answer's node breakdown and advice; the whole explanation comes again when the
   // verdict changes or after Feed::kWholeExplainEvery.

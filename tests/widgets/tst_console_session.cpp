@@ -12,6 +12,7 @@
 #include "clusterspec/cluster_spec.h"
 #include "console_session.h"
 #include "service/backend.h"
+#include "service/node_inventory_source.h"
 
 using namespace tessera;
 using tessera::widgets::ConsoleSession;
@@ -20,6 +21,7 @@ Q_DECLARE_METATYPE(tessera::ClusterSnapshot)
 Q_DECLARE_METATYPE(std::vector<tessera::JobInfo>)
 Q_DECLARE_METATYPE(tessera::Explanation)
 Q_DECLARE_METATYPE(tessera::CommandResult)
+Q_DECLARE_METATYPE(std::vector<tessera::NodeInventoryView>)
 
 namespace {
 
@@ -38,7 +40,7 @@ JobId submitBig(Backend& b) {
 
 // Explanations under the test's control: each explain call parks its reply until the test lets
 // it go, so the order in which brief and whole answers arrive is the test's choice.
-class ParkedExplanations final : public ClusterSession {
+class ParkedExplanations : public ClusterSession {
  public:
   struct Parked {
     Explanation answer;
@@ -95,6 +97,17 @@ class ParkedExplanations final : public ClusterSession {
   std::optional<Parked> whole_, brief_;
 };
 
+// A session that keeps node inventories (as tesserad and the embedded backend do).
+class WithInventory final : public ParkedExplanations, public NodeInventorySource {
+ public:
+  void nodeInventory(Reply<std::vector<NodeInventoryView>> r) override {
+    NodeInventoryView v;
+    v.node = "gpu-new";
+    v.admission = Admission::Pending;
+    r(std::vector<NodeInventoryView>{v});
+  }
+};
+
 std::string reasonOf(const QSignalSpy& spy, int i) {
   return spy.at(i).at(0).value<Explanation>().dominantReason.english();
 }
@@ -121,6 +134,27 @@ class TstConsoleSession : public QObject {
     const auto list = jobs.at(0).at(0).value<std::vector<JobInfo>>();
     QCOMPARE(list.size(), size_t{1});
     QCOMPARE(list[0].row.job.id, id);
+  }
+
+  // A session that keeps node inventories sends them with each refresh; one that does not sends
+  // nothing (and the refresh still brings the rest).
+  void nodeInventoriesArriveFromSessionsThatKeepThem() {
+    ConsoleSession with(std::make_shared<WithInventory>(), "inventory");
+    QSignalSpy nodes(&with, &ConsoleSession::nodeInventoryReady);
+    with.refresh();
+    QTRY_COMPARE(nodes.count(), 1);
+    const auto list = nodes.at(0).at(0).value<std::vector<NodeInventoryView>>();
+    QCOMPARE(list.size(), size_t{1});
+    QCOMPARE(list[0].node, std::string("gpu-new"));
+    QCOMPARE(list[0].admission, Admission::Pending);
+
+    ConsoleSession without(std::make_shared<ParkedExplanations>(), "parked");
+    QSignalSpy none(&without, &ConsoleSession::nodeInventoryReady);
+    QSignalSpy errors(&without, &ConsoleSession::sessionError);
+    without.refresh();
+    QTRY_COMPARE(errors.count(), 1);  // the snapshot's answer came back
+    QTest::qWait(50);
+    QCOMPARE(none.count(), 0);
   }
 
   void actionsReportResultOrRefusal() {
