@@ -159,20 +159,20 @@ QuotaBook::Need QuotaBook::needOf(const ClusterState& state, int team, const Quo
   // (a release in backfill's replay charges thousands of jobs back per reservation).
   Need need;
   const Cluster& cl = state.cluster();
+  std::vector<Link> chain;
   const auto add = [&](NodeId node, double amount) {
     const Node& n = cl.node(node);
     const std::string& model = n.gpuModel().id;
-    for (int a = team; a >= 0; a = parentOf(a)) {
-      int slot = config_->slotFor(a, model, n.pool);
-      if (slot == kNoKey && a == team && managed(a)) slot = kNotListed;
-      if (slot == kNoKey) continue;
+    chargeChain(team, model, n.pool, chain);
+    for (const Link& at : chain) {
+      if (at.slot == kNoKey) continue;
       const auto same = [&](const NeedItem& i) {
-        return i.at == Link{a, slot} && (slot != kNotListed || *i.model == model);
+        return i.at == at && (at.slot != kNotListed || *i.model == model);
       };
       if (auto it = std::find_if(need.begin(), need.end(), same); it != need.end())
         it->amount += amount;
       else
-        need.push_back({{a, slot}, &model, amount});
+        need.push_back({at, &model, amount});
     }
   };
   NodeId node = 0;
