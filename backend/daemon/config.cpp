@@ -224,6 +224,7 @@ Status loadTesseradConfig(const std::string& path, TesseradConfig& c) {
       {"mode", value(path, c.mode)},
       {"executor", value(path, c.executor)},
       {"inventory.auto_admit", value(path, c.inventoryAutoAdmit)},
+      {"telemetry.refresh", seconds(path, c.telemetryRefreshSeconds)},
       {"slurm.conf", value(path, c.slurm.conf)},
       {"slurm.bin_dir", value(path, c.slurm.binDir)},
       {"slurm.poll_interval", seconds(path, c.slurm.pollSeconds)},
@@ -301,6 +302,8 @@ Status validateTesseradConfig(const TesseradConfig& c) {
   if (c.slurm.defaultTimeLimitMinutes < 1)
     return bad("slurm.default_time_limit", "must be at least 1 (minutes)");
   if (!(c.cycleSeconds > 0)) return bad("cycle_interval", "must be positive");
+  if (!(c.telemetryRefreshSeconds >= 0) || c.telemetryRefreshSeconds > 60)
+    return bad("telemetry.refresh", "must be from 0 (with every push) to 60 seconds");
   if (c.retentionJobs < 0) return bad("retention.jobs", "cannot be negative (0 keeps forever)");
   if (c.retentionEvents < 0) return bad("retention.events", "cannot be negative (0 keeps forever)");
   if (c.memoryFinishedFor < 0) return bad("memory.finished_jobs", "cannot be negative");

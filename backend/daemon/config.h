@@ -66,6 +66,8 @@ struct TesseradConfig {
   std::string executor = "none";  // live mode: none | slurm
   // Live mode: admit nodes that report their inventory without an operator (docs/tesserad.md).
   bool inventoryAutoAdmit = false;
+  // Live mode: how late agents' pushed readings may reach the snapshot (BackendConfig).
+  double telemetryRefreshSeconds = 1;
   SlurmSettings slurm;
   std::string database = "tesserad.db";
   std::string cluster;   // cluster spec; empty = the built-in demo cluster

@@ -78,6 +78,7 @@ BackendConfig backendConfig(const TesseradConfig& c, Loaded& l) {
   if (c.executor == "slurm") b.policy.mig.createInstances = false;
   b.catalog = &l.catalog;
   b.autoAdmitNodes = c.inventoryAutoAdmit;
+  b.readingsRefreshSeconds = c.telemetryRefreshSeconds;
   b.cycleSeconds = c.cycleSeconds;
   b.speed = c.speed;
   b.arrivalsPerHour = c.arrivalsPerHour;

@@ -303,7 +303,8 @@ void Backend::runBatch(std::vector<std::unique_ptr<Item>>& items, bool tick) {
   // cluster was told (the executor finds its own work again by tag).
   world_->afterDecisions(*engine_);
   // Readers during the cycle below are served this view rather than waiting for the cycle.
-  if (viewWanted_.exchange(false) || ((tick || batch.tick) && viewsRead())) publishView();
+  if (viewWanted_.exchange(false) || ((tick || batch.tick) && viewsRead()) || readingsDue())
+    publishView();
   endPublish();
   if (tick) {
     Batch cycle;
@@ -347,14 +348,30 @@ void Backend::publishView() {
     std::lock_guard lock(viewMutex_);
     if (view_.version == stateVersion_.load()) current = view_;
   }
+  if (current.readings != readingsVersion_.load()) current.snapshot.reset();  // newer readings
   swapView(buildView(storeSeq_, std::move(current)));
+}
+
+bool Backend::readingsDue() {
+  if (!readRecently(lastSnapshotRead_)) return false;
+  std::lock_guard lock(viewMutex_);
+  return view_.snapshot && view_.version == stateVersion_.load() && !readingsFresh(view_);
+}
+
+bool Backend::readingsFresh(const PublishedView& view) const {
+  if (view.readings == readingsVersion_.load()) return true;
+  const auto age = std::chrono::steady_clock::now() - view.snapshotBuilt;
+  return age < std::chrono::duration<double>(config_.readingsRefreshSeconds);
 }
 
 Backend::PublishedView Backend::buildView(uint64_t lastEventSeq, PublishedView reuse) {
   PublishedView view = std::move(reuse);
-  if (!view.snapshot && readRecently(lastSnapshotRead_))
+  if (!view.snapshot && readRecently(lastSnapshotRead_)) {
+    view.readings = readingsVersion_.load();
+    view.snapshotBuilt = std::chrono::steady_clock::now();
     view.snapshot =
         std::make_shared<const ClusterSnapshot>(snapshotOf(*engine_, *world_, lastEventSeq));
+  }
   if (!readRecently(lastJobsRead_))
     jobsView_.reset();  // nobody reads jobs: no copy of the job table is kept
   else if (!view.jobs)
@@ -411,9 +428,11 @@ Status Backend::commit(Batch& batch) {
   }
   std::sort(batch.dirty.begin(), batch.dirty.end());
   batch.dirty.erase(std::unique(batch.dirty.begin(), batch.dirty.end()), batch.dirty.end());
+  const bool readingsOnly = batch.readingsChanged && config_.readingsRefreshSeconds > 0;
   if (batch.tick || !fresh.empty() || !batch.dirty.empty() || batch.setupChanged ||
-      batch.worldChanged)
+      batch.worldChanged || (batch.readingsChanged && !readingsOnly))
     stateVersion_.fetch_add(1);
+  if (batch.readingsChanged) readingsVersion_.fetch_add(1);
   jobsView_.touched(batch.dirty);
   usage_.follow(*engine_);
   const std::vector<UsageRecord> usageRows = usage_.changed();

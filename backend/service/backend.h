@@ -86,6 +86,13 @@ struct BackendConfig {
   // Live mode: a node that reports its inventory and is not in the cluster model is admitted
   // without an operator (tesserad.yaml inventory.auto_admit).
   bool autoAdmitNodes = false;
+  // Live mode: how late agents' readings (utilization, memory, temperature) may reach the
+  // published snapshot (tesserad.yaml telemetry.refresh). 0: every push makes the views stale, as
+  // any other change does. Above 0, pushes carrying readings alone leave the views current and a
+  // snapshot older than this is rebuilt for the next reader: 1,000 agents push 100 times a
+  // second, and rebuilding per push would send every reader to the engine thread. Xid holds and
+  // layout changes a push brings are events, never delayed.
+  double readingsRefreshSeconds = 0;
   // What the engine thread has to tell the operator's log (an agent's catalog mismatches, GPUs
   // held out); called on the engine thread, must not block. Unset: not logged.
   std::function<void(const std::string&)> onWarning;
@@ -251,7 +258,16 @@ class Backend final : public DaemonSession {
     uint64_t version = 0;
     std::shared_ptr<const ClusterSnapshot> snapshot;
     std::shared_ptr<const JobsView> jobs;
+    // The agents' readings the snapshot shows (readingsVersion_ when built), and when it was built.
+    uint64_t readings = 0;
+    std::chrono::steady_clock::time_point snapshotBuilt;
   };
+  // Whether the view's snapshot may be served: it shows the latest readings, or is younger than
+  // readingsRefreshSeconds.
+  [[nodiscard]] bool readingsFresh(const PublishedView& view) const;
+  // Whether the published snapshot, still read, is due for the readings pushed since (engine
+  // thread: it rebuilds the snapshot before a reader would find it stale and have to wait).
+  [[nodiscard]] bool readingsDue();
   void publishView();
   // The parts being read, from the engine as it is now, reusing those of `reuse` (engine thread).
   PublishedView buildView(uint64_t lastEventSeq, PublishedView reuse);
@@ -266,9 +282,10 @@ class Backend final : public DaemonSession {
   [[nodiscard]] static bool readRecently(const std::atomic<int64_t>& lastRead);
   [[nodiscard]] bool viewsRead() const;
   std::atomic<uint64_t> stateVersion_{1};
+  std::atomic<uint64_t> readingsVersion_{0};  // moves with each commit of pushed readings
   std::atomic<bool> viewWanted_{false};
   std::atomic<bool> publishPending_{false};
-  std::condition_variable viewCv_;  // a view was published, or publishPending_ ended
+  std::condition_variable viewCv_;            // a view was published, or publishPending_ ended
   std::atomic<int64_t> lastSnapshotRead_{0};  // steady clock, nanoseconds
   std::atomic<int64_t> lastJobsRead_{0};
   mutable std::mutex viewMutex_;

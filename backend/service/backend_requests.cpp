@@ -111,8 +111,8 @@ std::variant<JobPage, ApiError> jobPage(const StateStore& store, const JobFilter
 }
 
 // Explain of a job only the database holds.
-std::variant<Explanation, ApiError> storedExplain(const StateStore& store,
-                                                  const EventStore& events, JobId id) {
+std::variant<Explanation, ApiError> storedExplain(const StateStore& store, const EventStore& events,
+                                                  JobId id) {
   auto row = store.job(id);
   if (!row) return ApiError{ErrorKind::Internal, row.error().str()};
   if (!*row) return noSuchJob(id);
@@ -124,10 +124,11 @@ std::variant<Explanation, ApiError> storedExplain(const StateStore& store,
 }  // namespace
 
 void Backend::job(JobId id, Reply<JobInfo> reply) {
-  auto published = readPublished<JobInfo>([&](const JobsView& v) -> std::variant<JobInfo, ApiError> {
-    if (const JobLive* j = v.find(id)) return infoOf(*j);
-    return storedJob(*jobRead_, id);
-  });
+  auto published =
+      readPublished<JobInfo>([&](const JobsView& v) -> std::variant<JobInfo, ApiError> {
+        if (const JobLive* j = v.find(id)) return infoOf(*j);
+        return storedJob(*jobRead_, id);
+      });
   if (published) return reply(std::move(*published));
   post(makeItem<JobInfo, Item>(std::nullopt, std::move(reply),
                                [id](Backend& b, Batch&) -> std::variant<JobInfo, ApiError> {
@@ -145,16 +146,14 @@ void Backend::jobs(JobFilter filter, Reply<JobPage> reply) {
     });
   });
   if (published) return reply(std::move(*published));
-  post(makeItem<JobPage, Item>(std::nullopt, std::move(reply),
-                               [filter](Backend& b, Batch&) -> std::variant<JobPage, ApiError> {
-                                 return jobPage(*b.state_, filter,
-                                                [&b](JobId id) -> std::optional<JobInfo> {
-                                                  const JobRecord* r = b.engine_->job(id);
-                                                  return r && r->active()
-                                                             ? std::optional(infoOf(b.liveOf(*r)))
-                                                             : std::nullopt;
-                                                });
-                               }));
+  post(makeItem<JobPage, Item>(
+      std::nullopt, std::move(reply),
+      [filter](Backend& b, Batch&) -> std::variant<JobPage, ApiError> {
+        return jobPage(*b.state_, filter, [&b](JobId id) -> std::optional<JobInfo> {
+          const JobRecord* r = b.engine_->job(id);
+          return r && r->active() ? std::optional(infoOf(b.liveOf(*r))) : std::nullopt;
+        });
+      }));
 }
 
 void Backend::act(Command command, bool dryRun, const Caller& who, Deadline d,
@@ -236,9 +235,9 @@ void Backend::explainBrief(JobId id, Reply<Explanation> reply) {
 
 void Backend::snapshot(Reply<ClusterSnapshot> reply) {
   lastSnapshotRead_ = Clock::now().time_since_epoch().count();
-  const std::shared_ptr<const ClusterSnapshot> current = currentView().snapshot;
-  if (current && health().serving) {
-    reply(*current);
+  const PublishedView view = currentView();
+  if (view.snapshot && readingsFresh(view) && health().serving) {
+    reply(*view.snapshot);
     return;
   }
   viewWanted_ = true;
@@ -276,7 +275,8 @@ void Backend::pushTelemetry(DcgmScrape scrape, std::string node, Reply<Telemetry
       [scrape = std::move(scrape), node = std::move(node)](
           Backend& b, Batch& batch) -> std::variant<TelemetryPush, ApiError> {
         auto taken = b.world_->pushTelemetry(*b.engine_, scrape, node);
-        batch.worldChanged = true;
+        // Holds a push puts or lifts are events, which make the views stale by themselves.
+        batch.readingsChanged = true;
         if (!taken)
           return ApiError{taken.error().refusal == Refusal::WrongState
                               ? ErrorKind::FailedPrecondition
@@ -350,8 +350,9 @@ void Backend::runBackup(const std::string& path, const Reply<uint64_t>& reply) c
   if (!copied) {
     std::error_code ec;
     std::filesystem::remove(path, ec);  // no half copy is left to be mistaken for a backup
-    return reply(ApiError{reportsStopping_ ? ErrorKind::Unavailable : ErrorKind::FailedPrecondition,
-                          reportsStopping_ ? "the backend is shutting down" : copied.error().str()});
+    return reply(
+        ApiError{reportsStopping_ ? ErrorKind::Unavailable : ErrorKind::FailedPrecondition,
+                 reportsStopping_ ? "the backend is shutting down" : copied.error().str()});
   }
   std::error_code ec;
   reply(static_cast<uint64_t>(std::filesystem::file_size(path, ec)));

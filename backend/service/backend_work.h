@@ -56,7 +56,9 @@ struct Backend::Batch {
   std::vector<std::pair<std::string, double>> samples;
   Seconds sampleTime = 0;
   bool compactMetrics = false;
-  bool worldChanged = false;  // what the snapshot shows changed outside the engine (readings)
+  bool worldChanged = false;  // what the snapshot shows changed outside the engine
+  // Agents' readings arrived, and nothing else the views show (BackendConfig::readingsRefresh).
+  bool readingsChanged = false;
   // A node joins the cluster model (node_join.h): stored with the batch, then the engine is
   // rebuilt on it as a restart would.
   std::shared_ptr<const Cluster> joining;

@@ -206,6 +206,12 @@ void InventoryKeeper::holdPendingLayouts(Engine& engine) {
       holdPending(engine, *node, reported, nullptr);
 }
 
+void InventoryKeeper::holdPendingLayout(Engine& engine, const std::string& node) {
+  const auto it = layouts_.find(node);
+  if (it == layouts_.end()) return;
+  if (const Node* n = engine.cluster().findNode(node)) holdPending(engine, *n, it->second, nullptr);
+}
+
 // A GPU whose planned layout the node lacks holds the node (draining: its running jobs stay,
 // nothing new starts) until a report shows the layout; the reason names both layouts.
 void InventoryKeeper::holdPending(Engine& engine, const Node& node, const NodeLayouts& reported,

@@ -43,8 +43,11 @@ class InventoryKeeper {
   // them with the site's hook; then a layout the node reports always replaces the engine's).
   void setMigApply(bool on) { migApply_ = on; }
   // Holds each GPU whose engine layout the node's last report lacks (mig-reconfigure, draining)
-  // and lifts the hold of one that has it now. From every cycle and push.
+  // and lifts the hold of one that has it now. From every cycle.
   void holdPendingLayouts(Engine& engine);
+  // The same for one node, from its agent's push: the layouts it is told to apply below are then
+  // those of a held node. The other nodes wait for the cycle (a push walks 8 GPUs, not all).
+  void holdPendingLayout(Engine& engine, const std::string& node);
   // The layouts `node`'s agent is to apply now (empty when none, or off).
   [[nodiscard]] std::vector<MigWork> migWork(const Engine& engine, const std::string& node) const;
 

@@ -127,8 +127,8 @@ Expected<TelemetryPush> LiveWorld::pushTelemetry(Engine& engine, const DcgmScrap
                                                  const std::string& node) {
   auto taken = live_.ingest(engine.cluster(), scrape, node, engine.now());
   if (!taken) return taken;
-  holdFaultyGpus(engine);
-  inventory_.holdPendingLayouts(engine);
+  holdFaultyGpus(engine, node);
+  if (!node.empty()) inventory_.holdPendingLayout(engine, node);
   taken->migApply = inventory_.migWork(engine, node);
   return taken;
 }
@@ -211,27 +211,38 @@ Status LiveWorld::takeRunning(Engine& engine, JobId id, const observed::Offer& o
 // The hold follows the agent's fresh readings: put when a GPU reports an Xid that needs a
 // reset, removed when it reports none (the exporter clears the Xid only when the driver
 // reloads, i.e. after the reset). A GPU without a fresh reading keeps what it had.
-void LiveWorld::holdFaultyGpus(Engine& engine) {
+void LiveWorld::holdFaultyGpus(Engine& engine, const std::string& node) {
   const Cluster& c = engine.cluster();
-  for (const Gpu& g : c.gpus()) {
-    const LiveGpuReading* r = live_.reading(g.id, engine.now());
-    if (!r) continue;
-    const bool held = engine.nodeHolds(g.node).find(HoldOwner::GpuFault, g.id) != nullptr;
-    if (r->xid > 0 && !held) {
-      const std::string message = r->xidMessage.empty() ? xidMessage(r->xid) : r->xidMessage;
-      requeueJobsOn(engine, g.id, phrase(text::kGpuFault, c.gpuName(g.id), r->xid, message));
-      (void)engine.putNodeHold(
-          g.node, NodeHold{HoldOwner::GpuFault, g.id,
-                           phrase(text::kOutXid, r->xid, c.gpuName(g.id)), false, r->xidSince});
-      // The hold alone is state; the event tells the log and watchers when and why.
-      engine.recordCommand(kTelemetryActor,
-                           literal("GPU " + c.gpuName(g.id) + ": Xid " + std::to_string(r->xid) +
-                                   " (" + message + "): held out (fault)"));
-    } else if (r->xid == 0 && held) {  // a missing GPU stays out: the inventory's own hold
-      (void)engine.removeNodeHold(g.node, HoldOwner::GpuFault, g.id);
-      engine.recordCommand(kTelemetryActor,
-                           literal("GPU " + c.gpuName(g.id) + ": no Xid any more: hold lifted"));
-    }
+  if (node.empty()) {
+    for (const Gpu& g : c.gpus()) holdFaultyGpu(engine, g);
+    return;
+  }
+  // A named node's push carries only its own rows (LiveTelemetry::ingest).
+  const Node* n = c.findNode(node);
+  if (!n) return;
+  for (int i = 0; i < n->gpuCount(); ++i)
+    holdFaultyGpu(engine, c.gpu(n->firstGpu + static_cast<GpuId>(i)));
+}
+
+void LiveWorld::holdFaultyGpu(Engine& engine, const Gpu& g) {
+  const Cluster& c = engine.cluster();
+  const LiveGpuReading* r = live_.reading(g.id, engine.now());
+  if (!r) return;
+  const bool held = engine.nodeHolds(g.node).find(HoldOwner::GpuFault, g.id) != nullptr;
+  if (r->xid > 0 && !held) {
+    const std::string message = r->xidMessage.empty() ? xidMessage(r->xid) : r->xidMessage;
+    requeueJobsOn(engine, g.id, phrase(text::kGpuFault, c.gpuName(g.id), r->xid, message));
+    (void)engine.putNodeHold(
+        g.node, NodeHold{HoldOwner::GpuFault, g.id, phrase(text::kOutXid, r->xid, c.gpuName(g.id)),
+                         false, r->xidSince});
+    // The hold alone is state; the event tells the log and watchers when and why.
+    engine.recordCommand(kTelemetryActor,
+                         literal("GPU " + c.gpuName(g.id) + ": Xid " + std::to_string(r->xid) +
+                                 " (" + message + "): held out (fault)"));
+  } else if (r->xid == 0 && held) {  // a missing GPU stays out: the inventory's own hold
+    (void)engine.removeNodeHold(g.node, HoldOwner::GpuFault, g.id);
+    engine.recordCommand(kTelemetryActor,
+                         literal("GPU " + c.gpuName(g.id) + ": no Xid any more: hold lifted"));
   }
 }
 

@@ -54,7 +54,9 @@ class LiveWorld final : public World {
   void adopt(Engine& engine, BackendExtras& extras, const observed::Offer& offer);
   Status takeRunning(Engine& engine, JobId id, const observed::Offer& offer);
   void rebind(Engine& engine, const observed::JobBound& bound);
-  void holdFaultyGpus(Engine& engine);
+  // Over the GPUs of `node`, or of every node when empty (a cluster-wide scrape).
+  void holdFaultyGpus(Engine& engine, const std::string& node);
+  void holdFaultyGpu(Engine& engine, const Gpu& gpu);
 
   std::unique_ptr<Executor> executor_;
   std::string instance_;  // this database's name for the cluster (executor tags)

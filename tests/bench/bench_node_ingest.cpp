@@ -12,7 +12,9 @@
 // non-zero only on errors (a refused push or read), never for a missed target.
 //
 // Run: build/release/tests/bench/bench_node_ingest [--nodes N] [--interval S] [--seconds S]
-//      [--readers R] [--jobs J] [--smoke]
+//      [--readers R] [--jobs J] [--telemetry-refresh S] [--smoke]
+// --telemetry-refresh is tesserad's telemetry.refresh (default 1 s, as the daemon has it; 0: every
+// push makes the published views stale, as before that setting existed).
 #include <unistd.h>
 
 #include <CLI/CLI.hpp>
@@ -47,6 +49,7 @@ struct Options {
   double seconds = 30;
   int readers = 2;
   int jobs = 2000;
+  double telemetryRefresh = 1;
   bool smoke = false;
 };
 
@@ -116,6 +119,7 @@ Stack start(const std::string& db, const Options& o) {
   c.tenants = std::move(*tenants);
   c.tenants.jobs.clear();
   c.cycleSeconds = 1;
+  c.readingsRefreshSeconds = o.telemetryRefresh;
   Stack s;
   auto backend = Backend::open(std::move(c));
   if (!backend) fail("backend: " + backend.error().str());
@@ -268,9 +272,9 @@ int run(const Options& o) {
   Stack s = start((dir / "ingest.db").string(), o);
   std::printf(
       "bench_node_ingest: %d nodes x 8 GPUs, interval %.3g s, %d readers, %d jobs, "
-      "%.3g s per phase; %u cores, %s\n",
-      o.nodes, o.interval, o.readers, o.jobs, o.seconds, std::thread::hardware_concurrency(),
-      bench::cpuModel().c_str());
+      "%.3g s per phase, telemetry refresh %.3g s; %u cores, %s\n",
+      o.nodes, o.interval, o.readers, o.jobs, o.seconds, o.telemetryRefresh,
+      std::thread::hardware_concurrency(), bench::cpuModel().c_str());
   const JobId job = submitJobs(s.address, o.jobs);
   const bench::Summary base = bench::summarize(readPhase(s.address, o, job, {}));
   Agents a;
@@ -306,6 +310,7 @@ int main(int argc, char** argv) {
   app.add_option("--seconds", o.seconds)->check(CLI::PositiveNumber);
   app.add_option("--readers", o.readers)->check(CLI::Range(1, 64));
   app.add_option("--jobs", o.jobs)->check(CLI::Range(1, 100000));
+  app.add_option("--telemetry-refresh", o.telemetryRefresh)->check(CLI::Range(0.0, 60.0));
   app.add_flag("--smoke", o.smoke, "a few nodes for a second: checks that it runs");
   CLI11_PARSE(app, argc, argv);
   if (o.smoke) {

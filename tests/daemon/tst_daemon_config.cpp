@@ -67,6 +67,15 @@ class TstDaemonConfig : public QObject {
     QCOMPARE(defaults.retentionEvents, Seconds{0});
   }
 
+  void telemetryRefreshReachesTheBackend() {
+    QTemporaryDir dir;
+    TesseradConfig c;
+    QCOMPARE(c.telemetryRefreshSeconds, 1.0);  // the default a site gets
+    const Status st = loadText(dir, "mode: live\ntelemetry:\n  refresh: 5s\n", c);
+    QVERIFY2(st, st ? "" : st.error().str().c_str());
+    QCOMPARE(c.telemetryRefreshSeconds, 5.0);
+  }
+
   void aBadHistoryKeyIsNamed_data() {
     QTest::addColumn<QString>("yaml");
     QTest::addColumn<QString>("key");
@@ -74,6 +83,10 @@ class TstDaemonConfig : public QObject {
                                    << "memory.events";
     QTest::newRow("retention jobs") << "retention:\n  jobs: forever\n"
                                     << "retention.jobs";
+    QTest::newRow("telemetry refresh negative") << "telemetry:\n  refresh: -1\n"
+                                                << "telemetry.refresh";
+    QTest::newRow("telemetry refresh too long") << "telemetry:\n  refresh: 5m\n"
+                                                << "telemetry.refresh";
     QTest::newRow("retention shorter than memory")
         << "retention:\n  jobs: 5m\nmemory:\n  finished_jobs: 10m\n"
         << "retention.jobs";

@@ -690,7 +690,8 @@ class TstRpcE2e : public QObject {
     text.replace("gpu=\"0\"", "gpu=\"3\"");  // the same rows, now about GPU 3 and GPU 1
     out = runCtl(server, {"telemetry", "push", "--node", "pod-a-02", "-o", "json"}, 0, text);
     QVERIFY2(out.contains("\"gpus\": 2"), qPrintable(out));
-    QVERIFY(gpuOf("pod-a-02", 3).has_util());
+    // Readings alone reach a snapshot already being read within telemetry.refresh (1 s).
+    QTRY_VERIFY_WITH_TIMEOUT(gpuOf("pod-a-02", 3).has_util(), 5000);
     QVERIFY(std::abs(gpuOf("pod-a-02", 3).util() - 0.94) < 1e-9);
 
     // Rows the cluster cannot place are left out; when that is every row, nothing is updated

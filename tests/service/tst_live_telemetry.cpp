@@ -55,8 +55,10 @@ std::string scrape(const std::string& host = "pod-a-01") {
 struct Fixture {
   QTemporaryDir dir;
   Seconds now = 1'700'000'000;
+  double readingsRefresh = 0;  // BackendConfig's default: every push shows at once
   std::unique_ptr<Backend> open(BackendMode mode) {
     BackendConfig c;
+    c.readingsRefreshSeconds = readingsRefresh;
     c.database = dir.filePath(mode == BackendMode::Live ? "live.db" : "sim.db").toStdString();
     c.mode = mode;
     c.cluster = demoCluster();
@@ -145,6 +147,30 @@ class TstLiveTelemetry : public QObject {
     const GpuView& mig = gpuOf(s, "inf-01", 0);
     QVERIFY(near(mig.util, 2.0 / 7));
     QVERIFY(near(mig.memoryUsed, 0.3));
+  }
+
+  // tesserad's default (telemetry.refresh 1s): readings alone leave the published snapshot
+  // current for that long, so 1,000 agents' pushes do not send every reader to the engine
+  // thread; an Xid's hold is an event and shows at once.
+  void readingsReachTheSnapshotWithinTheRefresh() {
+    Fixture f;
+    f.readingsRefresh = 3;
+    auto b = f.open(BackendMode::Live);
+    QVERIFY(!gpuOf(snapshotOf(*b), "pod-a-01", 0).util);  // a reader: the view is kept
+    ok(push(*b, row("DCGM_FI_DEV_GPU_UTIL", "pod-a-01", 0, 42), "pod-a-01"));
+    QVERIFY(!gpuOf(snapshotOf(*b), "pod-a-01", 0).util);  // the published view, still current
+    // Older than the refresh, the snapshot is rebuilt for the next reader: no push needed.
+    QTRY_VERIFY_WITH_TIMEOUT(near(gpuOf(snapshotOf(*b), "pod-a-01", 0).util, 0.42), 10000);
+    ok(push(*b,
+            row("DCGM_FI_DEV_XID_ERRORS", "pod-a-01", 1, 79, "", -1,
+                "err_code=\"79\",err_msg=\"GPU has fallen off the bus\""),
+            "pod-a-01"));
+    const ClusterSnapshot s = snapshotOf(*b);
+    QVERIFY(gpuOf(s, "pod-a-01", 1).fault);
+    bool held = false;
+    for (const NodeView& n : s.nodes)
+      if (n.name == "pod-a-01") held = !n.holds.empty();
+    QVERIFY(held);
   }
 
   void readingsGoStaleAndAnXidKeepsItsStart() {
