@@ -159,7 +159,11 @@ Expected<InventoryReply> InventoryKeeper::ingest(Engine& engine, const Inventory
             reply);
   }
   nodes_[r.node] = Record{r, engine.now(), reply.warnings};
-  const NodeLayouts& layouts = layouts_[r.node] = layoutsOf(engine, r);
+  NodeLayouts& layouts = layouts_[r.node];
+  if (NodeLayouts now = layoutsOf(engine, r); now != layouts) {
+    layouts = std::move(now);
+    layoutsChanged_ = true;
+  }
   if (const Node* node = engine.cluster().findNode(r.node))
     holdPending(engine, *node, layouts, &reply);
   return reply;
@@ -461,23 +465,28 @@ void InventoryKeeper::save(const Engine& engine,
                            std::vector<std::pair<std::string, std::string>>& meta) const {
   meta.emplace_back(kAdmittedKey, listText(admitted_));
   meta.emplace_back(kHeldKey, listText(held_));
-  // {"node": {"index": "layout"}}: by name and index, as the cluster spec has them.
-  nlohmann::json layouts = nlohmann::json::object();
-  for (const auto& [name, reported] : layouts_) {
-    const Node* node = engine.cluster().findNode(name);
-    if (!node) continue;
-    for (const auto& [index, layout] : reported) {
-      const GpuId g = node->firstGpu + static_cast<GpuId>(index);
-      layouts[name][std::to_string(index)] = layoutText(engine.cluster().modelOf(g), layout);
+  if (layoutsChanged_) {
+    // {"node": {"index": "layout"}}: by name and index, as the cluster spec has them.
+    nlohmann::json layouts = nlohmann::json::object();
+    for (const auto& [name, reported] : layouts_) {
+      const Node* node = engine.cluster().findNode(name);
+      if (!node) continue;
+      for (const auto& [index, layout] : reported) {
+        const GpuId g = node->firstGpu + static_cast<GpuId>(index);
+        layouts[name][std::to_string(index)] = layoutText(engine.cluster().modelOf(g), layout);
+      }
     }
+    layoutsText_ = layouts.dump();
+    layoutsChanged_ = false;
   }
-  meta.emplace_back(kLayoutsKey, layouts.dump());
+  meta.emplace_back(kLayoutsKey, layoutsText_);
 }
 
 void InventoryKeeper::restore(const Engine& engine,
                               const std::vector<std::pair<std::string, std::string>>& meta) {
   admitted_.clear();
   held_.clear();
+  layoutsChanged_ = true;  // the engine (and its cluster) may be new: a join rebuilds it
   for (const auto& [key, value] : meta) {
     if (key == kAdmittedKey)
       for (const auto& n : split(value, ','))
