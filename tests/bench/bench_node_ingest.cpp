@@ -12,7 +12,10 @@
 // non-zero only on errors (a refused push or read), never for a missed target.
 //
 // Run: build/release/tests/bench/bench_node_ingest [--nodes N] [--interval S] [--seconds S]
-//      [--readers R] [--jobs J] [--telemetry-refresh S] [--smoke]
+//      [--readers R] [--jobs J] [--telemetry-refresh S] [--inventories-at-start] [--smoke]
+// --inventories-at-start: as `tessera agent` does, each node reports its inventory once (the first
+// phase) and then pushes telemetry alone; by default every push is followed by the inventory
+// again, the worst case.
 // --telemetry-refresh is tesserad's telemetry.refresh (default 1 s, as the daemon has it; 0: every
 // push makes the published views stale, as before that setting existed).
 #include <unistd.h>
@@ -50,6 +53,7 @@ struct Options {
   int readers = 2;
   int jobs = 2000;
   double telemetryRefresh = 1;
+  bool inventoriesAtStart = false;
   bool smoke = false;
 };
 
@@ -220,8 +224,8 @@ double reportAll(const std::string& address, int nodes, Agents& a) {
   return msSince(t0) / 1000;
 }
 
-// `senders` threads share the nodes; each node pushes its scrape and re-reports its inventory
-// once per interval, spread evenly over it.
+// `senders` threads share the nodes; each node pushes its scrape and (unless
+// --inventories-at-start) re-reports its inventory once per interval, spread evenly over it.
 void pushUntil(const std::string& address, const Options& o, Agents& a,
                const std::atomic<bool>& stop) {
   constexpr int kSenders = 4;
@@ -242,6 +246,7 @@ void pushUntil(const std::string& address, const Options& o, Agents& a,
         push.set_exposition(scrape(nodeName(i), tick));
         v1::PushTelemetryResponse pr;
         timed(a.pushMs, a.m, [&] { return c->stub().PushTelemetry(&pctx, push, &pr); });
+        if (o.inventoriesAtStart) continue;
         v1::ReportInventoryResponse ir;
         timed(a.inventoryMs, a.m,
               [&] { return c->stub().ReportInventory(&ictx, inventory(nodeName(i)), &ir); });
@@ -272,9 +277,10 @@ int run(const Options& o) {
   Stack s = start((dir / "ingest.db").string(), o);
   std::printf(
       "bench_node_ingest: %d nodes x 8 GPUs, interval %.3g s, %d readers, %d jobs, "
-      "%.3g s per phase, telemetry refresh %.3g s; %u cores, %s\n",
+      "%.3g s per phase, telemetry refresh %.3g s, inventories %s; %u cores, %s\n",
       o.nodes, o.interval, o.readers, o.jobs, o.seconds, o.telemetryRefresh,
-      std::thread::hardware_concurrency(), bench::cpuModel().c_str());
+      o.inventoriesAtStart ? "at start" : "with every push", std::thread::hardware_concurrency(),
+      bench::cpuModel().c_str());
   const JobId job = submitJobs(s.address, o.jobs);
   const bench::Summary base = bench::summarize(readPhase(s.address, o, job, {}));
   Agents a;
@@ -311,6 +317,9 @@ int main(int argc, char** argv) {
   app.add_option("--readers", o.readers)->check(CLI::Range(1, 64));
   app.add_option("--jobs", o.jobs)->check(CLI::Range(1, 100000));
   app.add_option("--telemetry-refresh", o.telemetryRefresh)->check(CLI::Range(0.0, 60.0));
+  app.add_flag(
+      "--inventories-at-start", o.inventoriesAtStart,
+      "each node reports its inventory once, as the agent does (default: with every push)");
   app.add_flag("--smoke", o.smoke, "a few nodes for a second: checks that it runs");
   CLI11_PARSE(app, argc, argv);
   if (o.smoke) {
