@@ -439,9 +439,10 @@ class TestSlurmImport : public QObject {
   // With a spec, Slurm's shards win over the spec's time-slicing (Slurm enforces them).
   void mergeTakesSlurmsShards() {
     SlurmImportOptions options;
-    options.spec = loadSpec(replaced(kBaseSpec, "{name: node2, template: hgx-h100, leaf: s1, pool: gpu}",
-                                     "{name: node2, template: hgx-h100, leaf: s1, pool: gpu, "
-                                     "gpus: {\"0-3\": {timeslice: 2}}}"));
+    options.spec =
+        loadSpec(replaced(kBaseSpec, "{name: node2, template: hgx-h100, leaf: s1, pool: gpu}",
+                          "{name: node2, template: hgx-h100, leaf: s1, pool: gpu, "
+                          "gpus: {\"0-3\": {timeslice: 2}}}"));
     SlurmInventory inv = recorded();
     for (SlurmNode& n : inv.nodes)
       if (n.name == "node2") n.gres = *parseGresList("gpu:h100:4,shard:h100:32");
