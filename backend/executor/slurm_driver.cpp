@@ -578,6 +578,9 @@ void SlurmDriver::offerAdoptions(std::vector<SlurmOffer>& offers) {
       if (g.name == "gpu") {
         offer.gpusPerNode += g.count;
         offer.gpuType = g.type;
+      } else if (g.name == "shard" || g.name == "mps") {
+        offer.sharedGres =
+            g.name + (g.type.empty() ? "" : ":" + g.type) + ":" + std::to_string(g.count);
       }
     if (running(s)) {
       offer.running = s.gresDetail;

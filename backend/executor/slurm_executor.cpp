@@ -405,6 +405,14 @@ observed::Offer SlurmExecutor::translate(const Engine& engine, const SlurmOffer&
                                          [](auto& a, auto& b) { return a.value < b.value; });
     if (lowest != classes.end()) job.priorityClass = lowest->name;
   }
+  // A user's share names no fraction or MPS limits the engine could place it by (an MPS client
+  // needs its pinned memory): submitted through Tessera it gets them.
+  if (!offer.sharedGres.empty()) {
+    out.refusal = "asks for gres " + offer.sharedGres +
+                  ": Tessera takes in whole-GPU and MIG jobs only; submit shared-GPU jobs "
+                  "through Tessera (a fraction or an MPS share)";
+    return out;
+  }
   job.tasks = offer.nodes;
   if (offer.gpusPerNode > 0) {
     job.perTask.kind = GpuRequest::Kind::Whole;

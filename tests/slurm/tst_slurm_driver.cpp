@@ -646,6 +646,25 @@ class TstSlurmDriver : public QObject {
     QCOMPARE(o.gpusPerNode, 2);
   }
 
+  // A user's held share is offered with its shard or mps request (the executor refuses it).
+  void aUsersShareIsOfferedWithItsSharedGres() {
+    json job{{"job_id", 78},
+             {"job_state", "PENDING"},
+             {"state_reason", "JobHeldUser"},
+             {"priority", 0},
+             {"comment", ""},
+             {"user_name", "bob"},
+             {"tres_per_node", "gres:mps:h100:25"},
+             {"node_count", 1},
+             {"name", "infer"}};
+    Rig r;
+    r.poll(squeueOf(json::array({job})));
+    const StepReport seen = r.driver.step(100);
+    QCOMPARE(seen.offers.size(), size_t{1});
+    QCOMPARE(seen.offers.front().sharedGres, std::string("mps:h100:25"));
+    QCOMPARE(seen.offers.front().gpusPerNode, 0);
+  }
+
   // The engine's maintenance window becomes one MAINT reservation in Slurm, created once; when
   // the engine drops it, it is deleted.
   void aMaintenanceWindowIsMirroredAsAReservation() {

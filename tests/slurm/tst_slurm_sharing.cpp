@@ -69,6 +69,7 @@ class TstSlurmSharing : public QObject {
     SlurmExecutorConfig ec;
     ec.client.environment["SLURM_CONF"] = fixtureEnv("SLURM_CONF");
     ec.pollSeconds = 0.3;
+    ec.defaultTeam = "vision";  // users' own sbatch jobs are offered to it
     c.executor = [ec] {
       return std::make_unique<SlurmExecutor>(std::make_unique<slurm::ProcessRunner>(2), ec);
     };
@@ -133,6 +134,36 @@ class TstSlurmSharing : public QObject {
     }
     QVERIFY(slurm_->cancel(a->id));
     QVERIFY(slurm_->cancel(b->id));
+    aUsersShardJobIsRefused();
+  }
+
+  // A user's own sbatch for a shard (held by the gate) is not taken in: it has no fraction the
+  // engine could place it by. It stays held, its comment saying why.
+  void aUsersShardJobIsRefused() {
+    slurm::CommandRequest r;
+    r.argv = {"sbatch",
+              "--parsable",
+              "-t",
+              "1",
+              "--gres=shard:1",
+              "--chdir",
+              fixtureEnv("TESSERA_SLURM_CLUSTER") + "/jobs",
+              "--wrap",
+              "true"};
+    r.environment["SLURM_CONF"] = fixtureEnv("SLURM_CONF");
+    const auto done = runner_.run(r);
+    QVERIFY(done && done->ok());
+    const int64_t id = std::stoll(done->out);
+    std::string comment;
+    const auto until = Clock::now() + std::chrono::seconds(20);
+    while (Clock::now() < until && comment.empty()) {
+      if (auto all = slurm_->jobs())
+        for (const auto& s : all->jobs)
+          if (s.id == id) comment = s.comment;
+      std::this_thread::sleep_for(std::chrono::milliseconds(200));
+    }
+    QVERIFY2(comment.starts_with("tessera-refused: asks for gres shard:1"), comment.c_str());
+    QVERIFY(slurm_->cancel(id));
   }
 
   // A 25 % MPS share with 8 GiB pinned: mps:25 of node5's 100 per GPU, and the job's environment
