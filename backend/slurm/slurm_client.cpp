@@ -36,23 +36,6 @@ Error commandError(const std::vector<std::string>& argv, const CommandResult& r)
   return Error{std::move(message), {}, {}, refusal};
 }
 
-Status validateEnvironment(const std::vector<std::pair<std::string, std::string>>& environment);
-
-Status validate(const SubmitRequest& r) {
-  if (r.tesseraId.empty()) return Error{"submit: tesseraId is required", {}};
-  for (char c : r.tesseraId)
-    if (c == ' ' || c == '\n' || c == '\t' || c == '\r')
-      return Error{"submit: tesseraId '" + r.tesseraId + "' contains whitespace", {}};
-  if (r.timeLimitMinutes <= 0) return Error{"submit: a time limit (minutes > 0) is required", {}};
-  if (r.nodes < 1) return Error{"submit: nodes must be at least 1", {}};
-  if (r.maxNodes != 0 && r.maxNodes < r.nodes) return Error{"submit: maxNodes is below nodes", {}};
-  if (r.tasks < 0 || r.cpusPerTask < 0)
-    return Error{"submit: tasks and cpusPerTask cannot be negative", {}};
-  if (r.wrap.has_value() == r.script.has_value())
-    return Error{"submit: give exactly one of a command (wrap) or a batch script", {}};
-  return validateEnvironment(r.environment);
-}
-
 // --export=ALL,NAME=value,...: Slurm splits the list at commas and unquotes quoted items, so a
 // name must be a plain identifier and a value free of commas and quotes.
 Status validateEnvironment(const std::vector<std::pair<std::string, std::string>>& environment) {
@@ -68,6 +51,21 @@ Status validateEnvironment(const std::vector<std::pair<std::string, std::string>
                    {}};
   }
   return okStatus();
+}
+
+Status validate(const SubmitRequest& r) {
+  if (r.tesseraId.empty()) return Error{"submit: tesseraId is required", {}};
+  for (char c : r.tesseraId)
+    if (c == ' ' || c == '\n' || c == '\t' || c == '\r')
+      return Error{"submit: tesseraId '" + r.tesseraId + "' contains whitespace", {}};
+  if (r.timeLimitMinutes <= 0) return Error{"submit: a time limit (minutes > 0) is required", {}};
+  if (r.nodes < 1) return Error{"submit: nodes must be at least 1", {}};
+  if (r.maxNodes != 0 && r.maxNodes < r.nodes) return Error{"submit: maxNodes is below nodes", {}};
+  if (r.tasks < 0 || r.cpusPerTask < 0)
+    return Error{"submit: tasks and cpusPerTask cannot be negative", {}};
+  if (r.wrap.has_value() == r.script.has_value())
+    return Error{"submit: give exactly one of a command (wrap) or a batch script", {}};
+  return validateEnvironment(r.environment);
 }
 
 std::string exportArgument(const std::vector<std::pair<std::string, std::string>>& environment) {

@@ -12,12 +12,7 @@
 #include <thread>
 
 #include "../service/backend_test_util.h"
-#include "clusterspec/cluster_spec.h"
-#include "executor/slurm_executor.h"
-#include "service/backend.h"
-#include "slurm/process_runner.h"
-#include "slurm/slurm_client.h"
-#include "slurm_test_env.h"
+#include "slurm_live_util.h"
 
 using namespace tessera;
 using namespace tessera::test;
@@ -42,38 +37,10 @@ class TstSlurmSharing : public QObject {
   std::filesystem::path dir_;
   std::unique_ptr<Backend> backend_;
 
-  // The Slurm job whose comment ends in ".<id>" once it runs, or nullopt after `seconds`.
-  std::optional<slurm::SlurmJob> runningInSlurm(JobId id, double seconds = 30) {
-    const std::string suffix = "." + std::to_string(id);
-    const auto until = Clock::now() + std::chrono::duration<double>(seconds);
-    while (Clock::now() < until) {
-      if (auto all = slurm_->jobs())
-        for (const auto& s : all->jobs)
-          if (s.tesseraId && s.tesseraId->ends_with(suffix) &&
-              s.state == slurm::JobState::Running && !s.gresDetail.empty())
-            return s;
-      std::this_thread::sleep_for(std::chrono::milliseconds(200));
-    }
-    return std::nullopt;
-  }
-
   void open(const std::string& clusterFile) {
-    auto cluster = loadClusterSpecFile(std::string(TESSERA_TEST_DATA) + "/" + clusterFile);
-    QVERIFY2(cluster, cluster ? "" : cluster.error().str().c_str());
-    BackendConfig c;
-    c.database = (dir_ / "tesserad.db").string();
-    c.mode = BackendMode::Live;
-    c.cluster = *cluster;
-    c.tenants.teams = {Team{"vision", "", 1, {}}};
-    c.cycleSeconds = 0.2;
     SlurmExecutorConfig ec;
-    ec.client.environment["SLURM_CONF"] = fixtureEnv("SLURM_CONF");
-    ec.pollSeconds = 0.3;
     ec.defaultTeam = "vision";  // users' own sbatch jobs are offered to it
-    c.executor = [ec] {
-      return std::make_unique<SlurmExecutor>(std::make_unique<slurm::ProcessRunner>(2), ec);
-    };
-    auto backend = Backend::open(std::move(c));
+    auto backend = openSlurmBackend(clusterFile, dir_, ec);
     QVERIFY2(backend, backend ? "" : backend.error().str().c_str());
     backend_ = std::move(*backend);
   }
@@ -123,8 +90,8 @@ class TstSlurmSharing : public QObject {
     quarter.milli = 250;
     const JobId first = submit(shareJob(quarter));
     const JobId second = submit(shareJob(quarter));
-    const auto a = runningInSlurm(first);
-    const auto b = runningInSlurm(second);
+    const auto a = runningInSlurm(*slurm_, first);
+    const auto b = runningInSlurm(*slurm_, second);
     QVERIFY2(a && b, "the fractions did not both run in Slurm");
     for (const auto& s : {*a, *b}) {
       QCOMPARE(s.nodes, std::vector<std::string>{"node5"});
@@ -176,7 +143,7 @@ class TstSlurmSharing : public QObject {
     share.mpsThreads = 25;
     share.vramMiB = 8192;
     const JobId id = submit(shareJob(share));
-    const auto s = runningInSlurm(id);
+    const auto s = runningInSlurm(*slurm_, id);
     QVERIFY2(s, "the MPS share never ran in Slurm");
     QCOMPARE(s->nodes, std::vector<std::string>{"node5"});
     QCOMPARE(s->tresPerNode, std::string("gres:mps:h100:25"));
