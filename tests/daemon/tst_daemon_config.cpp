@@ -103,6 +103,8 @@ class TstDaemonConfig : public QObject {
                           << "slurm.poll_interval";
     QTest::newRow("hook timeout") << "  mig_hook_timeout: 0s\n"
                                   << "slurm.mig_hook_timeout";
+    QTest::newRow("mps per GPU") << "  mps_per_gpu: 0\n"
+                                 << "slurm.mps_per_gpu";
   }
   void aNonPositiveIntervalNamesItsKey() {
     QFETCH(QString, yaml);
