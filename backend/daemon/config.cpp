@@ -234,6 +234,7 @@ Status loadTesseradConfig(const std::string& path, TesseradConfig& c) {
       {"slurm.preempt_signal", value(path, c.slurm.preemptSignal)},
       {"slurm.adopt", value(path, c.slurm.adopt)},
       {"slurm.exact_gpus", value(path, c.slurm.exactGpus)},
+      {"slurm.mps_per_gpu", value(path, c.slurm.mpsPerGpu)},
       {"slurm.mig_hook", textList(path, c.slurm.migHook)},
       {"slurm.mig_dir", value(path, c.slurm.migDir)},
       {"slurm.mig_hook_timeout", duration(path, c.slurm.migHookTimeout)},
@@ -299,6 +300,8 @@ Status validateTesseradConfig(const TesseradConfig& c) {
   if (c.slurm.preemptGrace < 0) return bad("slurm.preempt_grace", "cannot be negative");
   if (c.slurm.preemptSignal < 1 || c.slurm.preemptSignal > 64)
     return bad("slurm.preempt_signal", "must be a signal number (1-64)");
+  if (c.slurm.mpsPerGpu < 1)
+    return bad("slurm.mps_per_gpu", "must be at least 1 (the gres/mps count of one GPU)");
   if (c.slurm.defaultTimeLimitMinutes < 1)
     return bad("slurm.default_time_limit", "must be at least 1 (minutes)");
   if (!(c.cycleSeconds > 0)) return bad("cycle_interval", "must be positive");

@@ -47,6 +47,7 @@ struct SlurmSettings {
   int preemptSignal = 10;        // SIGUSR1
   bool adopt = true;             // take in jobs users sbatch'ed (held by the gate)
   bool exactGpus = false;        // the site's per-device GRES types: exact GPUs and MIG slots
+  int mpsPerGpu = 100;           // gres/mps count per GPU in the site's gres.conf
   // MIG repartitions: the site's command (<hook...> <node> <dir>), where the files go (empty:
   // "tessera-mig" beside the database) and how long the command may take.
   std::vector<std::string> migHook;

@@ -181,6 +181,7 @@ SlurmExecutorConfig slurmExecutorConfig(const SlurmSettings& s) {
   sc.driver.preemptSignal = s.preemptSignal;
   sc.driver.adopt = s.adopt;
   sc.exactGpus = s.exactGpus;
+  sc.mpsPerGpu = s.mpsPerGpu;
   sc.driver.migHook = s.migHook;
   sc.driver.migHookTimeout = std::chrono::seconds(s.migHookTimeout);
   sc.driver.migDir = s.migDir;

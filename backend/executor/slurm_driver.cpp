@@ -513,10 +513,14 @@ std::optional<std::string> SlurmDriver::unfitPin(const Tracked& t, const SlurmJo
       int have = 0;
       for (const slurm::GresCount& g : n->gres)
         if (g.name == want.name && (want.type.empty() || g.type == want.type)) have += g.count;
-      if (have < want.count)
-        return "Slurm's node " + name + " has " + std::to_string(have) + " " + want.name +
-               (want.type.empty() ? "" : ":" + want.type) + ", the job asks " +
-               std::to_string(want.count);
+      if (have >= want.count) continue;
+      const std::string gres = want.name + (want.type.empty() ? "" : ":" + want.type);
+      // A share on a node without shard or mps GRES: its gres.conf would have to change.
+      if (have == 0 && want.name != "gpu")
+        return "Slurm's node " + name + " has no gres/" + gres + " configured: the job's " +
+               want.name + " request can never run there";
+      return "Slurm's node " + name + " has " + std::to_string(have) + " " + gres +
+             ", the job asks " + std::to_string(want.count);
     }
   }
   return std::nullopt;
@@ -574,6 +578,9 @@ void SlurmDriver::offerAdoptions(std::vector<SlurmOffer>& offers) {
       if (g.name == "gpu") {
         offer.gpusPerNode += g.count;
         offer.gpuType = g.type;
+      } else if (g.name == "shard" || g.name == "mps") {
+        offer.sharedGres =
+            g.name + (g.type.empty() ? "" : ":" + g.type) + ":" + std::to_string(g.count);
       }
     if (running(s)) {
       offer.running = s.gresDetail;

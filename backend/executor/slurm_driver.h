@@ -70,7 +70,8 @@ struct SlurmOffer {
   std::string name, user, account, partition;
   int nodes = 1;
   int gpusPerNode = 0;
-  std::string gpuType;  // "h100", "a100_3g.40gb"; empty: untyped
+  std::string gpuType;     // "h100", "a100_3g.40gb"; empty: untyped
+  std::string sharedGres;  // a gres/shard or gres/mps request ("shard:1"); empty: none
   int timeLimitMinutes = 0;
   // Already running (not held): where, with the GPUs Slurm bound, and since when.
   std::vector<slurm::NodeGres> running;

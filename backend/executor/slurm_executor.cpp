@@ -5,6 +5,8 @@
 #include <ctime>
 #include <set>
 
+#include "service/mps_use.h"
+
 namespace tessera {
 namespace {
 
@@ -21,6 +23,10 @@ std::string lowerFirstWord(const std::string& model) {
   std::transform(out.begin(), out.end(), out.begin(),
                  [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
   return out;
+}
+
+bool isShare(const GpuRequest& r) {
+  return r.kind == GpuRequest::Kind::Fraction || r.kind == GpuRequest::Kind::Mps;
 }
 
 Error launchError(const std::string& message, const std::string& field) {
@@ -76,11 +82,13 @@ std::optional<ExternalJob> SlurmExecutor::job(JobId id) const {
 Status SlurmExecutor::admit(const Job& job) const {
   if (job.launch.empty())
     return launchError("a job needs a command or a batch script to run on Slurm", "launch.command");
-  // Shares and MPS clients have no Slurm mapping yet (gres/shard and gres/mps are to come).
-  if (job.perTask.kind == GpuRequest::Kind::Fraction || job.perTask.kind == GpuRequest::Kind::Mps)
+  // A share is one gres/shard or gres/mps request per node, and Slurm picks the node's GPU for
+  // each task by itself: two tasks could land on one GPU the engine split between them.
+  if (isShare(job.perTask) && job.tasks > 1)
     return launchError(
-        "Slurm cannot share a GPU between jobs here: ask for whole GPUs or a MIG profile",
-        "per_task");
+        "Slurm runs a shared-GPU job (a fraction or an MPS share) as one task "
+        "here: ask for tasks: 1, or for whole GPUs",
+        "tasks");
   return okStatus();
 }
 
@@ -120,6 +128,9 @@ std::optional<slurm::SubmitRequest> SlurmExecutor::submitRequest(const Engine& e
         models.empty() ? modelsWithProfile(engine.cluster(), job.perTask.migProfile) : models;
     const std::string model = candidates.empty() ? std::string() : candidates.front();
     r.gpusPerTask = gresTypeOf(model) + "_" + job.perTask.migProfile + ":1";
+  } else if (isShare(job.perTask)) {
+    r.gres = shareGres(job);
+    r.environment = mpsEnvironment(job.perTask);
   }
   if (job.cpusPerTask > 0) r.cpusPerTask = job.cpusPerTask;
   r.workDir = l.workDir;
@@ -130,6 +141,20 @@ std::optional<slurm::SubmitRequest> SlurmExecutor::submitRequest(const Engine& e
   else
     r.script = l.script;
   return r;
+}
+
+// A time-sliced share is one gres/shard: Slurm's shards per GPU are the engine's replicas, so
+// both count the same slots (the share's size is the engine's business; time-slicing does not
+// enforce it). An MPS share is the gres/mps count that makes Slurm's active-thread percentage
+// the engine's. Typed by the job's one model, as whole GPUs are; untyped with exact GPUs (the
+// per-device nodes have no model type).
+std::string SlurmExecutor::shareGres(const Job& job) const {
+  const auto& models = job.model.models;
+  const std::string type =
+      models.size() == 1 && !config_.exactGpus ? gresTypeOf(models.front()) + ":" : "";
+  if (job.perTask.kind == GpuRequest::Kind::Fraction) return "shard:" + type + "1";
+  const int count = (job.perTask.mpsThreads * config_.mpsPerGpu + 99) / 100;
+  return "mps:" + type + std::to_string(count);
 }
 
 JobIntent SlurmExecutor::intentOf(const Engine& engine, const JobRecord& r) const {
@@ -152,8 +177,7 @@ JobIntent SlurmExecutor::intentOf(const Engine& engine, const JobRecord& r) cons
   }
   i.submit = submitRequest(engine, r.job);
   if (config_.exactGpus && i.submit && r.job.perTask.kind != GpuRequest::Kind::None &&
-      r.job.perTask.kind != GpuRequest::Kind::Fraction &&
-      r.job.perTask.kind != GpuRequest::Kind::Mps) {
+      !isShare(r.job.perTask)) {
     i.submitWhenPlaced = true;
     if (i.want == JobIntent::Want::Placed) askForDevices(engine, r, *i.submit);
   }
@@ -380,6 +404,14 @@ observed::Offer SlurmExecutor::translate(const Engine& engine, const SlurmOffer&
     const auto lowest = std::min_element(classes.begin(), classes.end(),
                                          [](auto& a, auto& b) { return a.value < b.value; });
     if (lowest != classes.end()) job.priorityClass = lowest->name;
+  }
+  // A user's share names no fraction or MPS limits the engine could place it by (an MPS client
+  // needs its pinned memory): submitted through Tessera it gets them.
+  if (!offer.sharedGres.empty()) {
+    out.refusal = "asks for gres " + offer.sharedGres +
+                  ": Tessera takes in whole-GPU and MIG jobs only; submit shared-GPU jobs "
+                  "through Tessera (a fraction or an MPS share)";
+    return out;
   }
   job.tasks = offer.nodes;
   if (offer.gpusPerNode > 0) {

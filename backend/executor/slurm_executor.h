@@ -43,6 +43,10 @@ struct SlurmExecutorConfig {
   // lets a job's GPU request change, their Slurm job is made when the engine places them (and
   // made again for another placement), not while they wait.
   bool exactGpus = false;
+  // gres/mps count of each GPU in the site's gres.conf (Slurm's convention: 100). An MPS share
+  // of P % active threads asks for mps:ceil(P * mpsPerGpu / 100); Slurm sets the client's
+  // CUDA_MPS_ACTIVE_THREAD_PERCENTAGE from that count back to P.
+  int mpsPerGpu = 100;
   // Each job's seconds from the engine's placement to RUNNING seen in Slurm (the daemon's
   // tessera_executor_start_seconds histogram); called on the worker thread.
   std::function<void(double)> onStartLatency;
@@ -74,6 +78,7 @@ class SlurmExecutor final : public Executor {
   void run();
   void post(std::vector<JobIntent> intents);
   [[nodiscard]] std::string gresTypeOf(const std::string& model) const;
+  [[nodiscard]] std::string shareGres(const Job& job) const;
   void askForDevices(const Engine& engine, const JobRecord& r, slurm::SubmitRequest& req) const;
   [[nodiscard]] NodeIntents nodeIntents(const Engine& engine);
   [[nodiscard]] std::map<std::string, slurm::ReservationRequest> maintenanceWindows(

@@ -3,6 +3,8 @@
 #include <pwd.h>
 #include <unistd.h>
 
+#include <algorithm>
+#include <cctype>
 #include <ctime>
 
 #include "core/strings.h"
@@ -34,6 +36,23 @@ Error commandError(const std::vector<std::string>& argv, const CommandResult& r)
   return Error{std::move(message), {}, {}, refusal};
 }
 
+// --export=ALL,NAME=value,...: Slurm splits the list at commas and unquotes quoted items, so a
+// name must be a plain identifier and a value free of commas and quotes.
+Status validateEnvironment(const std::vector<std::pair<std::string, std::string>>& environment) {
+  for (const auto& [name, value] : environment) {
+    const bool plainName = !name.empty() &&
+                           !std::isdigit(static_cast<unsigned char>(name.front())) &&
+                           std::all_of(name.begin(), name.end(),
+                                       [](unsigned char c) { return std::isalnum(c) || c == '_'; });
+    if (!plainName) return Error{"submit: environment variable name '" + name + "' is invalid", {}};
+    if (value.find_first_of(",'\"\n") != std::string::npos)
+      return Error{"submit: environment variable " + name + " = '" + value +
+                       "': sbatch --export cannot carry a comma, quote or newline",
+                   {}};
+  }
+  return okStatus();
+}
+
 Status validate(const SubmitRequest& r) {
   if (r.tesseraId.empty()) return Error{"submit: tesseraId is required", {}};
   for (char c : r.tesseraId)
@@ -46,7 +65,13 @@ Status validate(const SubmitRequest& r) {
     return Error{"submit: tasks and cpusPerTask cannot be negative", {}};
   if (r.wrap.has_value() == r.script.has_value())
     return Error{"submit: give exactly one of a command (wrap) or a batch script", {}};
-  return okStatus();
+  return validateEnvironment(r.environment);
+}
+
+std::string exportArgument(const std::vector<std::pair<std::string, std::string>>& environment) {
+  std::string out = "--export=ALL";
+  for (const auto& [name, value] : environment) out += "," + name + "=" + value;
+  return out;
 }
 
 // "-p" + value when value is set: the flag and its value as separate arguments, never joined
@@ -99,6 +124,7 @@ Expected<std::vector<std::string>> sbatchArguments(const SubmitRequest& r) {
   optional(args, "--chdir", r.workDir);
   optional(args, "--output", r.output);
   optional(args, "--error", r.error);
+  if (!r.environment.empty()) args.push_back(exportArgument(r.environment));
   if (r.wrap) {
     args.emplace_back("--wrap");
     args.push_back(*r.wrap);

@@ -7,6 +7,7 @@
 #include <map>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "core/expected.h"
@@ -43,6 +44,9 @@ struct SubmitRequest {
   std::string workDir;       // --chdir; empty: the caller's directory
   std::string output;        // -o; empty: Slurm's slurm-%j.out in workDir
   std::string error;         // -e; empty: with the output
+  // Variables the job gets on top of the submitter's environment (--export=ALL,NAME=value,...),
+  // e.g. an MPS client's limits. Slurm splits --export at commas: a value cannot hold one.
+  std::vector<std::pair<std::string, std::string>> environment;
   // Exactly one of: a command for --wrap, or a batch script ("#!/bin/bash\n...") sent on stdin.
   std::optional<std::string> wrap;
   std::optional<std::string> script;

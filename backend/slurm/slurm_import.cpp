@@ -67,6 +67,8 @@ std::string countsText(const std::map<std::string, int>& counts) {
 
 // ---- GPUs of one Slurm node -----------------------------------------------------------------
 
+constexpr int kMaxReplicas = 64;  // time-sliced replicas per GPU (the cluster spec's limit)
+
 struct PendingMig {
   std::string profile;
   int start = -1;
@@ -80,6 +82,10 @@ struct NodeGpus {
   int whole = 0;
   std::vector<MigLayout> migGpus;  // packed, placed
   std::map<std::string, int> migCounts;
+  // The whole GPUs shared between jobs (gres/shard or gres/mps): time-sliced into this many
+  // replicas each, or running MPS. Slurm spreads the node's count evenly over its GPUs.
+  int replicasPerGpu = 0;
+  bool mps = false;
 
   [[nodiscard]] int total() const { return whole + static_cast<int>(migGpus.size()); }
 };
@@ -348,10 +354,15 @@ class Importer {
     NodeGpus out;
     std::vector<PendingMig> pending;
     const size_t errorsBefore = issues_.errors.size();
+    std::vector<GresCount> shared;
     for (const GresCount& g : n.gres) {
+      if (g.name == "shard" || g.name == "mps") {
+        if (g.count > 0) shared.push_back(g);
+        continue;
+      }
       if (g.name != "gpu") {
         issues_.warn(nodeSubject(n.name), "gres " + gresText(g),
-                     "not a GPU GRES: ignored (Tessera imports gpu GRES)");
+                     "not a GPU GRES: ignored (Tessera imports gpu, shard and mps GRES)");
         continue;
       }
       if (g.count <= 0) continue;
@@ -379,13 +390,54 @@ class Importer {
                    "no GPUs: left out (a Tessera cluster spec describes GPU nodes)");
       return std::nullopt;
     }
-    if (!resolveMig(n, pending, out)) return std::nullopt;
+    if (!resolveMig(n, pending, out) || !resolveShared(n, shared, out)) return std::nullopt;
     if (out.total() > 64) {
       issues_.error(nodeSubject(n.name), "gres",
                     std::to_string(out.total()) + " GPUs: a cluster spec allows at most 64");
       return std::nullopt;
     }
     return out;
+  }
+
+  // gres/shard as time-sliced replicas, gres/mps as MPS, on the node's whole GPUs (Slurm's
+  // per-GPU count is the node's spread evenly over them).
+  bool resolveShared(const SlurmNode& n, const std::vector<GresCount>& shared, NodeGpus& out) {
+    if (shared.empty()) return true;
+    const std::string subject = "gres " + gresText(shared.front());
+    if (shared.size() > 1) {
+      issues_.error(nodeSubject(n.name), subject + "," + gresText(shared.back()),
+                    "shard and mps on one node: a GPU is time-sliced or runs MPS, not both "
+                    "(and Slurm 22.05 supports one of them per node)");
+      return false;
+    }
+    const GresCount& g = shared.front();
+    if (out.whole == 0) {
+      issues_.warn(nodeSubject(n.name), subject, "no whole GPUs to share: ignored");
+      return true;
+    }
+    const int64_t perGpu = g.count / out.whole;
+    if (g.count % out.whole != 0)
+      issues_.warn(nodeSubject(n.name), subject,
+                   "not a multiple of the node's " + std::to_string(out.whole) +
+                       " whole GPUs: " + std::to_string(perGpu) + " per GPU");
+    if (g.name == "mps") {
+      out.mps = true;
+      if (perGpu != 100)
+        issues_.warn(nodeSubject(n.name), subject,
+                     std::to_string(perGpu) + " per GPU: set tesserad's slurm.mps_per_gpu: " +
+                         std::to_string(perGpu) + " (the default is Slurm's 100)");
+      return true;
+    }
+    if (perGpu < 1) {
+      issues_.warn(nodeSubject(n.name), subject, "less than one shard per GPU: ignored");
+      return true;
+    }
+    out.replicasPerGpu = static_cast<int>(std::min<int64_t>(perGpu, kMaxReplicas));
+    if (perGpu > kMaxReplicas)
+      issues_.warn(nodeSubject(n.name), subject,
+                   std::to_string(perGpu) + " shards per GPU: a Tessera GPU has at most " +
+                       std::to_string(kMaxReplicas) + " replicas, so at most that many shares");
+    return true;
   }
 
   bool resolveMig(const SlurmNode& n, const std::vector<PendingMig>& pending, NodeGpus& out) {
@@ -494,14 +546,26 @@ class Importer {
     return s;
   }
 
+  // A whole GPU's sharing: Slurm's shard or mps GRES when the node has one (Slurm enforces
+  // it), else the spec's time-slicing.
+  static void wholeSharing(YAML::Node& map, int index, const NodeGpus& gpus, const Gpu* spec) {
+    const std::string key = std::to_string(index);
+    if (gpus.mps)
+      map[key]["mps"] = true;
+    else if (gpus.replicasPerGpu > 0)
+      map[key]["timeslice"] = gpus.replicasPerGpu;
+    else if (spec && spec->sharing.mode == SharingMode::TimeSliced)
+      map[key]["timeslice"] = spec->sharing.replicas;
+  }
+
   // Whole GPUs first, then the MIG GPUs (the order of gres.conf's File= and MultipleFiles=
-  // lines in the test cluster); spec time-slicing kept on GPUs that stay whole.
+  // lines in the test cluster).
   void slurmSharing(YAML::Node& node, const NodeGpus& gpus, const Node* specNode) {
     YAML::Node map;
-    for (int i = 0; i < gpus.whole && specNode && i < specNode->gpuCount(); ++i) {
-      const Gpu& g = spec_->gpu(specNode->firstGpu + static_cast<GpuId>(i));
-      if (g.sharing.mode == SharingMode::TimeSliced)
-        map[std::to_string(i)]["timeslice"] = g.sharing.replicas;
+    for (int i = 0; i < gpus.whole; ++i) {
+      const bool inSpec = specNode && i < specNode->gpuCount();
+      wholeSharing(map, i, gpus,
+                   inSpec ? &spec_->gpu(specNode->firstGpu + static_cast<GpuId>(i)) : nullptr);
     }
     for (size_t k = 0; k < gpus.migGpus.size(); ++k)
       map[std::to_string(gpus.whole + static_cast<int>(k))] =
@@ -509,14 +573,14 @@ class Importer {
     if (map.size() > 0) node["gpus"] = map;
   }
 
-  void specSharing(YAML::Node& node, const Node& n) {
+  void specSharing(YAML::Node& node, const Node& n, const NodeGpus& gpus) {
     YAML::Node map;
     for (int i = 0; i < n.gpuCount(); ++i) {
       const Gpu& g = spec_->gpu(n.firstGpu + static_cast<GpuId>(i));
       if (g.sharing.mode == SharingMode::Mig)
         map[std::to_string(i)] = migSharing(n.gpuModel(), g.sharing.mig);
-      else if (g.sharing.mode == SharingMode::TimeSliced)
-        map[std::to_string(i)]["timeslice"] = g.sharing.replicas;
+      else
+        wholeSharing(map, i, gpus, &g);
     }
     if (map.size() > 0) node["gpus"] = map;
   }
@@ -662,7 +726,7 @@ class Importer {
     node["template"] = *name;
     if (!rack.empty()) node["nvlink_rack"] = rack;
     if (keepSharing)
-      specSharing(node, s);
+      specSharing(node, s, gpus);
     else
       slurmSharing(node, gpus, &s);
   }

@@ -31,6 +31,7 @@ class TstDaemonConfig : public QObject {
         loadText(dir,
                  "mode: live\nexecutor: slurm\nslurm:\n  poll_interval: 0.5\n"
                  "  full_poll_interval: 30s\n  idle_poll_interval: 7s\n  exact_gpus: true\n"
+                 "  mps_per_gpu: 200\n"
                  "  mig_hook: [/opt/site/apply-mig, --reboot-slurmd]\n"
                  "  mig_hook_timeout: 2m\n",
                  c);
@@ -40,6 +41,7 @@ class TstDaemonConfig : public QObject {
     QCOMPARE(sc.driver.fullPollSeconds, Seconds{30});
     QCOMPARE(sc.idlePollSeconds, 7.0);
     QVERIFY(sc.exactGpus);
+    QCOMPARE(sc.mpsPerGpu, 200);
     QCOMPARE(sc.driver.migHook,
              (std::vector<std::string>{"/opt/site/apply-mig", "--reboot-slurmd"}));
     QCOMPARE(sc.driver.migHookTimeout, std::chrono::milliseconds(120000));
@@ -48,6 +50,7 @@ class TstDaemonConfig : public QObject {
     QCOMPARE(defaults.driver.fullPollSeconds, Seconds{10});
     QCOMPARE(defaults.idlePollSeconds, 5.0);
     QVERIFY(!defaults.exactGpus);
+    QCOMPARE(defaults.mpsPerGpu, 100);
   }
 
   void historyKeysAreRead() {
@@ -113,6 +116,8 @@ class TstDaemonConfig : public QObject {
                           << "slurm.poll_interval";
     QTest::newRow("hook timeout") << "  mig_hook_timeout: 0s\n"
                                   << "slurm.mig_hook_timeout";
+    QTest::newRow("mps per GPU") << "  mps_per_gpu: 0\n"
+                                 << "slurm.mps_per_gpu";
   }
   void aNonPositiveIntervalNamesItsKey() {
     QFETCH(QString, yaml);

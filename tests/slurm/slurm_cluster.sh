@@ -9,8 +9,14 @@
 #
 # node1, node2: 4 x h100 each, under switch s1; node3: 2 x a100 plus MIG-like a100_3g.40gb:2 and
 # a100_1g.10gb:2 (gres.conf MultipleFiles=), under s2. With TESSERA_SLURM_EXACT_NODE=1 also node4
-# under s2: 2 h100 as per-device types h100_g0, h100_g1 (the exact-GPU site mode, docs/slurm.md). Needs root (mknod, SlurmUser=root) and the
-# Debian packages slurmctld slurmd slurm-client munge (installer/bootstrap-debian12.sh).
+# under s2: 2 h100 as per-device types h100_g0, h100_g1 (the exact-GPU site mode, docs/slurm.md).
+# With TESSERA_SLURM_SHARING=shard also node5 under s2: 2 h100 shared between jobs by time-slicing
+# (gres/shard, 8 per GPU); with TESSERA_SLURM_SHARING=mps node5's 2 h100 run MPS instead
+# (gres/mps, 100 per GPU). One kind per cluster: in Slurm 22.05, with both in GresTypes, every
+# GPU gets zero-count shard records that gres/mps also reads, and MPS jobs are given
+# CUDA_MPS_ACTIVE_THREAD_PERCENTAGE=0 (seen on this cluster; docs/slurm.md). Needs root (mknod,
+# SlurmUser=root) and the Debian packages slurmctld slurmd slurm-client munge
+# (installer/bootstrap-debian12.sh).
 # Recipe and gotchas: docs/slurm.md.
 set -euo pipefail
 
@@ -20,6 +26,14 @@ gate="$here/../../installer/slurm/job_submit.lua"
 marker_var=TESSERA_SLURM_FIXTURE
 nodes=(node1 node2 node3)
 [ "${TESSERA_SLURM_EXACT_NODE:-0}" = 1 ] && nodes+=(node4)
+sharing=${TESSERA_SLURM_SHARING:-}
+case $sharing in
+  '') ;;
+  shard | mps) nodes+=(node5) ;;
+  *) echo "slurm_cluster: TESSERA_SLURM_SHARING must be shard or mps, not '$sharing'" >&2 && exit 1 ;;
+esac
+
+has_node() { [[ " ${nodes[*]} " == *" $1 "* ]]; }
 
 die() {
   echo "slurm_cluster: $*" >&2
@@ -61,7 +75,7 @@ make_devices() {
 }
 
 write_slurm_conf() {
-  local f=$1 ctld=$2 p1=$3 p2=$4 p3=$5 p4=$6
+  local f=$1 ctld=$2 p1=$3 p2=$4 p3=$5 p4=$6 p5=$7
   local node="NodeHostname=localhost NodeAddr=127.0.0.1 CPUs=64 RealMemory=512000 State=UNKNOWN"
   cat >"$f/etc/slurm.conf" <<EOF
 # Written by tests/slurm/slurm_cluster.sh; overwritten at every start.
@@ -104,13 +118,17 @@ SlurmdTimeout=60
 InactiveLimit=0
 KillWait=2
 MinJobAge=600
-GresTypes=gpu
+GresTypes=gpu${sharing:+,$sharing}
 NodeName=node1 Port=$p1 Gres=gpu:h100:4 $node
 NodeName=node2 Port=$p2 Gres=gpu:h100:4 $node
 NodeName=node3 Port=$p3 Gres=gpu:a100:2,gpu:a100_3g.40gb:2,gpu:a100_1g.10gb:2 $node
 EOF
-  if [ ${#nodes[@]} = 4 ]; then
+  if has_node node4; then
     echo "NodeName=node4 Port=$p4 Gres=gpu:h100_g0:1,gpu:h100_g1:1 $node" >>"$f/etc/slurm.conf"
+  fi
+  if has_node node5; then
+    # The node's total; gres.conf spreads it evenly over the GPUs.
+    echo "NodeName=node5 Port=$p5 Gres=gpu:h100:2,$sharing:$(shared_count) $node" >>"$f/etc/slurm.conf"
   fi
   echo "PartitionName=gpu Nodes=ALL Default=YES MaxTime=INFINITE State=UP" >>"$f/etc/slurm.conf"
 }
@@ -127,19 +145,43 @@ NodeName=node3 Name=gpu Type=a100_3g.40gb MultipleFiles=$d/nvidia2,$d/nvidia-cap
 NodeName=node3 Name=gpu Type=a100_1g.10gb MultipleFiles=$d/nvidia3,$d/nvidia-caps/nvidia-cap39
 NodeName=node3 Name=gpu Type=a100_1g.10gb MultipleFiles=$d/nvidia3,$d/nvidia-caps/nvidia-cap48
 EOF
-  if [ ${#nodes[@]} = 4 ]; then
+  if has_node node4; then
     cat >>"$f/etc/gres.conf" <<EOF
 # One type per device: a job asking for gpu:h100_g1:1 gets exactly device 1.
 NodeName=node4 Name=gpu Type=h100_g0 File=$d/nvidia0
 NodeName=node4 Name=gpu Type=h100_g1 File=$d/nvidia1
 EOF
   fi
+  if has_node node5; then
+    cat >>"$f/etc/gres.conf" <<EOF
+# Shared GPUs. The GPUs need File= (without NVML Slurm learns the devices only from it): the
+# shared GRES's Count= is spread evenly over them, and its type is theirs.
+NodeName=node5 Name=gpu Type=h100 File=$d/nvidia[0-1]
+NodeName=node5 Name=$sharing Count=$(shared_count)
+EOF
+  fi
+}
+
+# node5's shared GRES for its 2 GPUs: 8 shards (time-sliced replicas) or 100 mps (Slurm's
+# convention: a count of 100 per GPU, so mps:25 is 25 % of the GPU's threads) per GPU.
+shared_count() {
+  case $sharing in
+    shard) echo 16 ;;
+    mps) echo 200 ;;
+  esac
+}
+
+leaf_s2_nodes() {
+  local n under=(node3)
+  for n in node4 node5; do has_node $n && under+=("$n"); done
+  local IFS=,
+  echo "${under[*]}"
 }
 
 write_topology_conf() {
   cat >"$1/etc/topology.conf" <<EOF
 SwitchName=s1 Nodes=node[1-2]
-SwitchName=s2 Nodes=$([ ${#nodes[@]} = 4 ] && echo 'node[3-4]' || echo node3)
+SwitchName=s2 Nodes=$(leaf_s2_nodes)
 SwitchName=top Switches=s[1-2]
 EOF
 }
@@ -280,8 +322,8 @@ start_cluster() {
   mkdir -p "$f"/{etc,state,log,run,jobs}
   for n in "${nodes[@]}"; do mkdir -p "$f/spool/$n"; done
   make_devices "$f"
-  read -r ctld p1 p2 p3 p4 <<<"$(free_ports 5)"
-  write_slurm_conf "$f" "$ctld" "$p1" "$p2" "$p3" "$p4"
+  read -r ctld p1 p2 p3 p4 p5 <<<"$(free_ports 6)"
+  write_slurm_conf "$f" "$ctld" "$p1" "$p2" "$p3" "$p4" "$p5"
   write_gres_conf "$f"
   write_topology_conf "$f"
   cp "$gate" "$f/etc/job_submit.lua"

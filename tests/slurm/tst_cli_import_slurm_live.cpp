@@ -1,6 +1,7 @@
 // `tessera cluster import-slurm` against the real daemons of the slurm_cluster CTest fixture
-// (slurm_cluster.sh). Expected nodes, GPUs, CPUs, memory and switches are read from the
-// fixture's own slurm.conf and topology.conf, never from the verb's output.
+// (slurm_cluster.sh), and of its shard and mps variants (node5's shared GPUs). Expected nodes,
+// GPUs, CPUs, memory and switches are read from the fixture's own slurm.conf and topology.conf,
+// never from the verb's output.
 #include <QtTest>
 
 #include <cstdlib>
@@ -78,6 +79,8 @@ class TestCliImportSlurmLive : public QObject {
       QVERIFY2(n, name.c_str());
       QCOMPARE(countsOf(c, *n).mig, countsOf(conf.gres).mig);
       QCOMPARE(countsOf(c, *n).whole, countsOf(conf.gres).whole);
+      QCOMPARE(countsOf(c, *n).replicasPerGpu, countsOf(conf.gres).replicasPerGpu);
+      QCOMPARE(countsOf(c, *n).mps, countsOf(conf.gres).mps);
       const auto model =
           slurm::GpuTypeMapping::defaults().resolve(conf.gres.front().type, GpuCatalog::builtin());
       QVERIFY(model);

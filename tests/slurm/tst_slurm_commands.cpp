@@ -77,6 +77,36 @@ class TestSlurmCommands : public QObject {
     QVERIFY(!sbatchArguments(spaced).ok());
   }
 
+  // An MPS client's limits travel as --export=ALL,... (the submitter's environment kept); a value
+  // Slurm would split at a comma, or a name no shell could hold, is refused naming it.
+  void submitEnvironmentIsExported() {
+    SubmitRequest r;
+    r.tesseraId = "a";
+    r.timeLimitMinutes = 5;
+    r.wrap = "nvidia-smi";
+    r.environment = {{"CUDA_MPS_ACTIVE_THREAD_PERCENTAGE", "25"},
+                     {"CUDA_MPS_PINNED_DEVICE_MEM_LIMIT", "0=8192M"}};
+    auto args = sbatchArguments(r);
+    QVERIFY2(args.ok(), args.ok() ? "" : args.error().str().c_str());
+    QCOMPARE(args->at(args->size() - 3),
+             std::string("--export=ALL,CUDA_MPS_ACTIVE_THREAD_PERCENTAGE=25,"
+                         "CUDA_MPS_PINNED_DEVICE_MEM_LIMIT=0=8192M"));
+    r.environment.clear();
+    args = sbatchArguments(r);
+    QVERIFY(args.ok());
+    QVERIFY(std::none_of(args->begin(), args->end(),
+                         [](const std::string& a) { return a.starts_with("--export"); }));
+    auto comma = r;
+    comma.environment = {{"LIST", "a,b"}};
+    const auto refused = sbatchArguments(comma);
+    QVERIFY(!refused.ok());
+    QVERIFY2(refused.error().message.find("LIST") != std::string::npos,
+             refused.error().str().c_str());
+    auto badName = r;
+    badName.environment = {{"A-B", "1"}};
+    QVERIFY(!sbatchArguments(badName).ok());
+  }
+
   void errorsCarrySlurmsMessage() {
     ReplayRunner runner;
     runner.answer("", 1, "slurm_update error: Invalid job id specified\n");

@@ -188,6 +188,12 @@ class TstSlurmDriver : public QObject {
     QTest::newRow("unknown node") << "node9"
                                   << "gres:gpu:h100:1"
                                   << "no node node9";
+    QTest::newRow("no gres/shard") << "node1"
+                                   << "gres:shard:h100:1"
+                                   << "has no gres/shard";
+    QTest::newRow("no gres/mps") << "node2"
+                                 << "gres:mps:25"
+                                 << "has no gres/mps";
   }
   void anUnfitPinIsRefusedBeforeRelease() {
     QFETCH(QString, node);
@@ -333,11 +339,57 @@ class TstSlurmDriver : public QObject {
     mig.perTask.kind = GpuRequest::Kind::Mig;
     mig.perTask.migProfile = "3g.40gb";
     QCOMPARE(executor.submitRequest(*engine, mig)->gpusPerTask, std::string("a100_3g.40gb:1"));
-    Job shared = j;
-    shared.perTask = {};
-    shared.perTask.kind = GpuRequest::Kind::Fraction;
-    shared.perTask.milli = 250;
-    QCOMPARE(executor.admit(shared).error().where.field, std::string("per_task"));
+  }
+
+  // A time-sliced share asks for one gres/shard of its model, an MPS share for the gres/mps
+  // count of its active-thread percentage, with the MPS limits in its environment; a share of
+  // more than one task is refused naming the field.
+  void sharesAskForShardsAndMps() {
+    auto engine = fixtureEngine();
+    SlurmExecutorConfig config;
+    SlurmExecutor executor(std::make_unique<ReplayRunner>(), config);
+    Job fraction;
+    fraction.id = 3;
+    fraction.team = "vision";
+    fraction.tasks = 1;
+    fraction.perTask.kind = GpuRequest::Kind::Fraction;
+    fraction.perTask.milli = 250;
+    fraction.model.models = {"H100-SXM5-80GB"};
+    fraction.launch.command = "python infer.py";
+    QVERIFY(executor.admit(fraction));
+    auto r = executor.submitRequest(*engine, fraction);
+    QCOMPARE(r->gres, std::string("shard:h100:1"));
+    QVERIFY(r->gpusPerTask.empty());
+    QVERIFY(r->environment.empty());
+    fraction.model.models.clear();
+    QCOMPARE(executor.submitRequest(*engine, fraction)->gres, std::string("shard:1"));
+
+    Job mps = fraction;
+    mps.perTask = {};
+    mps.perTask.kind = GpuRequest::Kind::Mps;
+    mps.perTask.mpsThreads = 25;
+    mps.perTask.vramMiB = 8192;
+    QVERIFY(executor.admit(mps));
+    r = executor.submitRequest(*engine, mps);
+    QCOMPARE(r->gres, std::string("mps:25"));
+    QCOMPARE(r->environment, (std::vector<std::pair<std::string, std::string>>{
+                                 {"CUDA_MPS_ACTIVE_THREAD_PERCENTAGE", "25"},
+                                 {"CUDA_MPS_PINNED_DEVICE_MEM_LIMIT", "0=8192M"}}));
+    // A site with another count per GPU: rounded up, so Slurm's percentage is never below ours.
+    config.mpsPerGpu = 64;
+    SlurmExecutor site(std::make_unique<ReplayRunner>(), config);
+    mps.model.models = {"H100-SXM5-80GB"};
+    mps.perTask.mpsThreads = 30;
+    QCOMPARE(site.submitRequest(*engine, mps)->gres, std::string("mps:h100:20"));
+    // Exact GPUs: per-device nodes have no model type, so shares go untyped.
+    config.exactGpus = true;
+    SlurmExecutor exact(std::make_unique<ReplayRunner>(), config);
+    QCOMPARE(exact.submitRequest(*engine, mps)->gres, std::string("mps:20"));
+
+    mps.tasks = 2;
+    QCOMPARE(executor.admit(mps).error().where.field, std::string("tasks"));
+    fraction.tasks = 3;
+    QCOMPARE(executor.admit(fraction).error().where.field, std::string("tasks"));
   }
 
   // Exact GPUs: a placed job's sbatch names the devices the engine chose (per-device types), a
@@ -592,6 +644,25 @@ class TstSlurmDriver : public QObject {
     QCOMPARE(o.running.front().node, std::string("node2"));
     QCOMPARE(o.running.front().gres.front().indices, (std::vector<int>{1, 2}));
     QCOMPARE(o.gpusPerNode, 2);
+  }
+
+  // A user's held share is offered with its shard or mps request (the executor refuses it).
+  void aUsersShareIsOfferedWithItsSharedGres() {
+    json job{{"job_id", 78},
+             {"job_state", "PENDING"},
+             {"state_reason", "JobHeldUser"},
+             {"priority", 0},
+             {"comment", ""},
+             {"user_name", "bob"},
+             {"tres_per_node", "gres:mps:h100:25"},
+             {"node_count", 1},
+             {"name", "infer"}};
+    Rig r;
+    r.poll(squeueOf(json::array({job})));
+    const StepReport seen = r.driver.step(100);
+    QCOMPARE(seen.offers.size(), size_t{1});
+    QCOMPARE(seen.offers.front().sharedGres, std::string("mps:h100:25"));
+    QCOMPARE(seen.offers.front().gpusPerNode, 0);
   }
 
   // The engine's maintenance window becomes one MAINT reservation in Slurm, created once; when

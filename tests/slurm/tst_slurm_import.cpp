@@ -396,18 +396,76 @@ class TestSlurmImport : public QObject {
     QCOMPARE(r->cluster->name, std::string("slurm"));
   }
 
+  // Slurm's shared GPUs: gres/shard as time-sliced replicas (the node's count spread over its
+  // whole GPUs), gres/mps as GPUs running MPS; a count per GPU other than Slurm's 100 for mps,
+  // or one that does not divide, is a warning; shard and mps on one node an error.
+  void sharedGresBecomeSharing() {
+    SlurmInventory inv;
+    inv.nodes = {gpuNode("ts", "gpu:h100:2,shard:h100:16"), gpuNode("mps", "gpu:h100:4,mps:400"),
+                 gpuNode("odd", "gpu:h100:3,shard:10"), gpuNode("mps50", "gpu:h100:2,mps:100")};
+    auto r = importSlurmCluster(inv, {});
+    QVERIFY2(r.ok(), errorOf(r).c_str());
+    const Cluster& c = *r->cluster;
+    const auto sharing = [&](const std::string& node, int gpu) {
+      const Node& n = *c.findNode(node);
+      return c.gpu(n.firstGpu + static_cast<GpuId>(gpu)).sharing;
+    };
+    for (int i : {0, 1}) {
+      QCOMPARE(sharing("ts", i).mode, SharingMode::TimeSliced);
+      QCOMPARE(sharing("ts", i).replicas, 8);
+    }
+    for (int i : {0, 1, 2, 3}) {
+      QCOMPARE(sharing("mps", i).mode, SharingMode::Mps);
+      QVERIFY(sharing("mps", i).runsMps());
+    }
+    QCOMPARE(c.findNode("ts")->gpuCount(), 2);
+    QCOMPARE(sharing("odd", 2).replicas, 3);
+    QVERIFY(hasWarning(*r, "node odd", "gres shard:10"));
+    QVERIFY(!hasWarning(*r, "node ts", "gres shard:h100:16"));
+    QVERIFY(!hasWarning(*r, "node mps", "gres mps:400"));
+    QVERIFY(hasWarning(*r, "node mps50", "gres mps:100"));
+    for (const auto& w : r->warnings)
+      if (w.subject == "node mps50")
+        QVERIFY2(w.message.find("slurm.mps_per_gpu: 50") != std::string::npos, w.str().c_str());
+
+    inv.nodes = {gpuNode("both", "gpu:h100:2,shard:8,mps:200")};
+    r = importSlurmCluster(inv, {});
+    QVERIFY(!r.ok());
+    QVERIFY2(r.error().message.find("node both: gres shard:8,mps:200: shard and mps on one node") !=
+                 std::string::npos,
+             r.error().message.c_str());
+  }
+
+  // With a spec, Slurm's shards win over the spec's time-slicing (Slurm enforces them).
+  void mergeTakesSlurmsShards() {
+    SlurmImportOptions options;
+    options.spec =
+        loadSpec(replaced(kBaseSpec, "{name: node2, template: hgx-h100, leaf: s1, pool: gpu}",
+                          "{name: node2, template: hgx-h100, leaf: s1, pool: gpu, "
+                          "gpus: {\"0-3\": {timeslice: 2}}}"));
+    SlurmInventory inv = recorded();
+    for (SlurmNode& n : inv.nodes)
+      if (n.name == "node2") n.gres = *parseGresList("gpu:h100:4,shard:h100:32");
+    auto r = importSlurmCluster(inv, options);
+    QVERIFY2(r.ok(), errorOf(r).c_str());
+    const Cluster& c = *r->cluster;
+    const Node& node2 = *c.findNode("node2");
+    QCOMPARE(node2.hw->templateName, std::string("hgx-h100"));
+    QCOMPARE(c.gpu(node2.firstGpu + 3).sharing.replicas, 8);
+  }
+
   void malformedInput() {
     SlurmInventory inv;
     auto r = importSlurmCluster(inv, {});
     QVERIFY(!r.ok());
     QVERIFY(r.error().message.find("no node with GPUs") != std::string::npos);
-    inv.nodes = {gpuNode("n1", "gpu:h100:2,shard:h100:8,gpu:h100:0")};
+    inv.nodes = {gpuNode("n1", "gpu:h100:2,nic:2,gpu:h100:0")};
     inv.nodes.push_back(inv.nodes.front());
     r = importSlurmCluster(inv, {});
     QVERIFY2(r.ok(), errorOf(r).c_str());
     QCOMPARE(r->cluster->nodes().size(), size_t{1});
     QCOMPARE(r->cluster->gpus().size(), size_t{2});
-    QVERIFY(hasWarning(*r, "node n1", "gres shard:h100:8"));
+    QVERIFY(hasWarning(*r, "node n1", "gres nic:2"));
     QVERIFY(hasWarning(*r, "node n1", "name"));
     inv.nodes = {gpuNode("big", "gpu:h100:65")};
     r = importSlurmCluster(inv, {});

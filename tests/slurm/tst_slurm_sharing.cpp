@@ -1,0 +1,188 @@
+// Shared GPUs through the real daemons: node5 of the slurm_cluster fixture started with
+// TESSERA_SLURM_SHARING=shard (two H100 time-sliced by gres/shard) or =mps (two H100 running MPS,
+// gres/mps). Each CTest entry runs this against one of the two clusters (Slurm 22.05 cannot have
+// both kinds in one; slurm_cluster.sh): fraction jobs run side by side on shards, an MPS share
+// runs with its gres/mps count and the engine's MPS limits in its environment.
+#include <QtTest>
+
+#include <chrono>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <thread>
+
+#include "../service/backend_test_util.h"
+#include "slurm_live_util.h"
+
+using namespace tessera;
+using namespace tessera::test;
+using Clock = std::chrono::steady_clock;
+
+namespace {
+
+std::string readText(const std::string& path) {
+  std::ifstream in(path);
+  std::ostringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
+
+}  // namespace
+
+class TstSlurmSharing : public QObject {
+  Q_OBJECT
+
+  slurm::ProcessRunner runner_{2};
+  std::unique_ptr<slurm::SlurmClient> slurm_;
+  std::filesystem::path dir_;
+  std::unique_ptr<Backend> backend_;
+
+  void open(const std::string& clusterFile) {
+    SlurmExecutorConfig ec;
+    ec.defaultTeam = "vision";  // users' own sbatch jobs are offered to it
+    auto backend = openSlurmBackend(clusterFile, dir_, ec);
+    QVERIFY2(backend, backend ? "" : backend.error().str().c_str());
+    backend_ = std::move(*backend);
+  }
+
+  // A one-task job of the H100 model printing its environment (into jobs/share-<slurm id>.out).
+  Job shareJob(GpuRequest request) {
+    Job j;
+    j.name = "share";
+    j.team = "vision";
+    j.priorityClass = "experiment";
+    j.perTask = request;
+    j.model.models = {"H100-SXM5-80GB"};
+    j.launch.command = "env; sleep 30";
+    j.launch.timeLimitMinutes = 2;
+    j.launch.workDir = fixtureEnv("TESSERA_SLURM_CLUSTER") + "/jobs";
+    j.launch.output = j.launch.workDir + "/share-%j.out";
+    return j;
+  }
+
+  JobId submit(const Job& j) {
+    const auto ids = await<std::vector<JobId>>(
+        [&](auto r) { backend_->submit({j}, Caller{"alice"}, std::nullopt, r); });
+    return ok(ids).front();
+  }
+
+  // The job's printed environment once it holds `line` (the output appears just after start).
+  std::string printedEnvironment(const slurm::SlurmJob& s, const std::string& line) {
+    const std::string path =
+        fixtureEnv("TESSERA_SLURM_CLUSTER") + "/jobs/share-" + std::to_string(s.id) + ".out";
+    const auto until = Clock::now() + std::chrono::seconds(10);
+    std::string text;
+    while (Clock::now() < until) {
+      text = readText(path);
+      if (text.find(line) != std::string::npos) break;
+      std::this_thread::sleep_for(std::chrono::milliseconds(200));
+    }
+    return text;
+  }
+
+  // Two quarter-GPU fractions: each asks for one shard and both run at once on node5, where
+  // Slurm's whole-GPU jobs could not share.
+  void fractionsRunSideBySideOnShards() {
+    open("shard-cluster.yaml");
+    if (QTest::currentTestFailed()) return;
+    GpuRequest quarter;
+    quarter.kind = GpuRequest::Kind::Fraction;
+    quarter.milli = 250;
+    const JobId first = submit(shareJob(quarter));
+    const JobId second = submit(shareJob(quarter));
+    const auto a = runningInSlurm(*slurm_, first);
+    const auto b = runningInSlurm(*slurm_, second);
+    QVERIFY2(a && b, "the fractions did not both run in Slurm");
+    for (const auto& s : {*a, *b}) {
+      QCOMPARE(s.nodes, std::vector<std::string>{"node5"});
+      QCOMPARE(s.tresPerNode, std::string("gres:shard:h100:1"));
+      QCOMPARE(s.gresDetail.front().gres.front().gres.name, std::string("shard"));
+      QCOMPARE(s.gresDetail.front().gres.front().gres.count, 1);
+    }
+    QVERIFY(slurm_->cancel(a->id));
+    QVERIFY(slurm_->cancel(b->id));
+    aUsersShardJobIsRefused();
+  }
+
+  // A user's own sbatch for a shard (held by the gate) is not taken in: it has no fraction the
+  // engine could place it by. It stays held, its comment saying why.
+  void aUsersShardJobIsRefused() {
+    slurm::CommandRequest r;
+    r.argv = {"sbatch",
+              "--parsable",
+              "-t",
+              "1",
+              "--gres=shard:1",
+              "--chdir",
+              fixtureEnv("TESSERA_SLURM_CLUSTER") + "/jobs",
+              "--wrap",
+              "true"};
+    r.environment["SLURM_CONF"] = fixtureEnv("SLURM_CONF");
+    const auto done = runner_.run(r);
+    QVERIFY(done && done->ok());
+    const int64_t id = std::stoll(done->out);
+    std::string comment;
+    const auto until = Clock::now() + std::chrono::seconds(20);
+    while (Clock::now() < until && comment.empty()) {
+      if (auto all = slurm_->jobs())
+        for (const auto& s : all->jobs)
+          if (s.id == id) comment = s.comment;
+      std::this_thread::sleep_for(std::chrono::milliseconds(200));
+    }
+    QVERIFY2(comment.starts_with("tessera-refused: asks for gres shard:1"), comment.c_str());
+    QVERIFY(slurm_->cancel(id));
+  }
+
+  // A 25 % MPS share with 8 GiB pinned: mps:25 of node5's 100 per GPU, and the job's environment
+  // carries the limits the engine computed (Slurm sets the percentage from the count too).
+  void anMpsShareRunsWithItsLimits() {
+    open("mps-cluster.yaml");
+    if (QTest::currentTestFailed()) return;
+    GpuRequest share;
+    share.kind = GpuRequest::Kind::Mps;
+    share.mpsThreads = 25;
+    share.vramMiB = 8192;
+    const JobId id = submit(shareJob(share));
+    const auto s = runningInSlurm(*slurm_, id);
+    QVERIFY2(s, "the MPS share never ran in Slurm");
+    QCOMPARE(s->nodes, std::vector<std::string>{"node5"});
+    QCOMPARE(s->tresPerNode, std::string("gres:mps:h100:25"));
+    QCOMPARE(s->gresDetail.front().gres.front().gres.name, std::string("mps"));
+    QCOMPARE(s->gresDetail.front().gres.front().gres.count, 25);
+    const std::string env = printedEnvironment(*s, "CUDA_MPS_PINNED_DEVICE_MEM_LIMIT=");
+    QVERIFY2(env.find("\nCUDA_MPS_ACTIVE_THREAD_PERCENTAGE=25\n") != std::string::npos,
+             env.c_str());
+    QVERIFY2(env.find("\nCUDA_MPS_PINNED_DEVICE_MEM_LIMIT=0=8192M\n") != std::string::npos,
+             env.c_str());
+    QVERIFY(slurm_->cancel(s->id));
+  }
+
+ private slots:
+  void initTestCase() {
+    slurm::SlurmClientOptions o;
+    o.environment["SLURM_CONF"] = fixtureEnv("SLURM_CONF");
+    slurm_ = std::make_unique<slurm::SlurmClient>(runner_, o);
+    dir_ = std::filesystem::temp_directory_path() /
+           ("tessera-slurm-sharing-" + std::to_string(::getpid()));
+    std::filesystem::create_directories(dir_);
+  }
+
+  void cleanupTestCase() {
+    backend_.reset();
+    std::filesystem::remove_all(dir_);
+  }
+
+  // The kind of sharing this run's cluster has (its CTest entry says which).
+  void aShareRunsThroughSlurm() {
+    const std::string kind = fixtureEnv("TESSERA_SLURM_SHARING");
+    if (kind == "shard")
+      fractionsRunSideBySideOnShards();
+    else if (kind == "mps")
+      anMpsShareRunsWithItsLimits();
+    else
+      QFAIL(("TESSERA_SLURM_SHARING is '" + kind + "', not shard or mps").c_str());
+  }
+};
+
+QTEST_GUILESS_MAIN(TstSlurmSharing)
+#include "tst_slurm_sharing.moc"
