@@ -1,13 +1,17 @@
 // The console driven by real input: the test starts its own Xvfb, opens the console on it with
 // Qt's xcb platform and moves the X server's pointer and keyboard with xdotool, so each gesture
 // goes through the X server, Qt's event delivery and, for a drag, a real QDrag with its nested
-// event loop - what an operator's mouse does, not QTest's synthetic events. Missing Xvfb or
+// event loop - what an operator's mouse does, not QTest's synthetic events. Gestures: a job
+// dragged onto a GPU, a rubber band over a rack, context menus, a MIG instance dragged to a new
+// place and applied, and the same without a mouse. Missing Xvfb or
 // xdotool is a failure (installer/bootstrap-debian12.sh installs both), never a skip.
 #include <QApplication>
 #include <QDockWidget>
 #include <QListWidget>
 #include <QMenu>
 #include <QProcess>
+#include <QPushButton>
+#include <QScrollArea>
 #include <QStandardPaths>
 #include <QTimer>
 #include <QTreeView>
@@ -27,6 +31,7 @@
 #include "heatmap_widget.h"
 #include "job_queue_view.h"
 #include "job_table_model.h"
+#include "mig_editor.h"
 #include "service/backend.h"
 #include "workload/workload_spec.h"
 
@@ -119,6 +124,46 @@ std::optional<std::pair<QString, QPoint>> freeGpu(const widgets::HeatmapWidget* 
   return std::nullopt;
 }
 
+// A MIG GPU whose tile is on screen and whose layout has two idle instances of one shape: the
+// first (`from`) is to move to the second's start (`to`) once that one is deleted. Found by
+// loading each MIG GPU into the editor (test setup; the gestures then load it for real).
+struct MigMove {
+  QString gpu;
+  QPoint tile;  // global
+  int from = -1, to = -1;
+};
+
+std::optional<MigMove> idleMigMove(const widgets::HeatmapWidget* heatmap, const ClusterSnapshot& s,
+                                   widgets::MigEditor& editor) {
+  std::optional<MigMove> found;
+  std::optional<std::pair<GpuView, QString>> other;  // left in the editor: the click must load
+  for (const NodeView& n : s.nodes)
+    for (const GpuView& g : n.gpus) {
+      if (g.sharing != "mig") continue;
+      const QString node = QString::fromStdString(n.name);
+      const int tile = heatmap->heatmapLayout().tileOf(node, g.index);
+      if (tile < 0) continue;
+      const QRectF r =
+          heatmap->mapFromScene(heatmap->heatmapLayout().tiles()[static_cast<size_t>(tile)].rect);
+      if (!heatmap->rect().contains(r.center().toPoint())) continue;
+      const QString name = node + QLatin1Char('/') + QString::number(g.index);
+      if (!editor.setGpu(g, name)) continue;
+      if (found) {
+        other = {g, name};
+        break;
+      }
+      const MigLayout& l = editor.layout();
+      for (int i = 0; i < l.size() && !found; ++i)
+        for (int j = i + 1; j < l.size() && !found; ++j)
+          if (!l[i].busy && !l[j].busy && l[i].sameShape(l[j]) && l[i].placed() && l[j].placed())
+            found =
+                MigMove{name, heatmap->mapToGlobal(r.center().toPoint()), l[i].start, l[j].start};
+    }
+  if (!found || !other) return std::nullopt;
+  editor.setGpu(other->first, other->second);
+  return found;
+}
+
 }  // namespace
 
 class TstConsoleInput : public QObject {
@@ -206,6 +251,65 @@ class TstConsoleInput : public QObject {
       if (inside.contains(QString::fromStdString(n.name)))
         rackGpus += static_cast<int>(n.gpus.size());
     QCOMPARE(selected.size(), rackGpus);
+  }
+
+  // Repartitioning by dragging an instance: a MIG GPU clicked on the heatmap opens the editor;
+  // an idle instance is clicked and deleted to free its place, another idle instance of the same
+  // profile is dragged there with the real mouse (a QDrag carrying its start slice), and Apply
+  // gives the engine that layout.
+  void dragAMigInstanceThenApply() {
+    console::MainWindow window(demoOptions());
+    openFullScreen(window);
+    widgets::HeatmapWidget* heatmap = window.heatmap();
+    QTRY_VERIFY_WITH_TIMEOUT(!heatmap->heatmapLayout().nodes().empty(), 20000);
+    window.embeddedBackend()->setSpeed(0);
+    QTest::qWait(300);
+    auto* editor = window.findChild<widgets::MigEditor*>();
+    QVERIFY(editor);
+    const auto move = idleMigMove(heatmap, window.lastSnapshot(), *editor);
+    QVERIFY2(move, "no MIG GPU on screen with two idle instances of one profile");
+
+    xdo(moveTo(move->tile) + QStringList{"click", "1"});
+    QTRY_COMPARE(editor->gpuName(), move->gpu);
+    QTRY_VERIFY(editor->slotArea()->isVisible());
+    const auto slotCenter = [&](int slice) {
+      return editor->slotArea()->mapToGlobal(editor->slotRect(slice).center());
+    };
+    // Click the second instance, Delete: its place is free.
+    xdo(moveTo(slotCenter(move->to)) + QStringList{"click", "1"} + pause(0.1) +
+        QStringList{"key", "Delete"});
+    QTRY_VERIFY(!editor->instanceAt(move->to));
+    // Drag the first onto it.
+    const QPoint from = slotCenter(move->from);
+    xdo(moveTo(from) + QStringList{"mousedown", "1"} + moveTo(from + QPoint(12, 0)) +
+        moveTo(from + QPoint(20, 4)) + pause(0.2) + moveTo(slotCenter(move->to)) + pause(0.5) +
+        QStringList{"mouseup", "1"});
+    QTRY_VERIFY(editor->instanceAt(move->to) && editor->instanceAt(move->to)->start == move->to);
+    QVERIFY(!editor->instanceAt(move->from));
+    QVERIFY2(editor->refusal().isEmpty(), qPrintable(editor->refusal()));
+    const QString composed = editor->layoutText();
+
+    // The editor sits in a scroll area; the button is scrolled into view as a wheel would.
+    QPushButton* apply = editor->applyButton();
+    QTRY_VERIFY(apply->isEnabled());
+    for (QWidget* w = editor; w; w = w->parentWidget())
+      if (auto* area = qobject_cast<QScrollArea*>(w)) area->ensureWidgetVisible(apply);
+    QTRY_VERIFY(!apply->visibleRegion().isEmpty());
+    xdo(moveTo(apply->mapToGlobal(apply->visibleRegion().boundingRect().center())) +
+        QStringList{"click", "1"});
+    const auto engineLayout = [&] {
+      for (const NodeView& n : window.lastSnapshot().nodes)
+        for (const GpuView& g : n.gpus)
+          if (QString::fromStdString(n.name) + QLatin1Char('/') + QString::number(g.index) ==
+              move->gpu)
+            return QString::fromStdString(g.migLayout).remove(QLatin1Char('*'));
+      return QString();
+    };
+    const bool applied = QTest::qWaitFor([&] { return engineLayout() == composed; }, 15000);
+    QStringList log;
+    for (int i = 0; i < window.activity()->count(); ++i) log << window.activity()->item(i)->text();
+    QVERIFY2(applied, qPrintable(QString("%1 has %2, not %3; activity:\n%4")
+                                     .arg(move->gpu, engineLayout(), composed, log.join('\n'))));
   }
 
   // The same without a mouse: F6 to the heatmap, arrows to a free GPU, Enter selects it;
