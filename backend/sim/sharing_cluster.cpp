@@ -147,8 +147,8 @@ Expected<ModeCluster> clusterForMode(const Cluster& full, size_t nodes, StudyMod
   int shared = 0;
   if (work.sharedFraction > 0) {
     shared = static_cast<int>(std::ceil(work.sharedFraction * out.gpus - 1e-9));
-    // Whole-GPU work keeps at least one exclusive GPU.
-    if (work.sharedFraction < 1) shared = std::min(shared, out.gpus - 1);
+    // Whole-GPU work keeps room for its widest task (the first node's GPUs stay exclusive).
+    shared = std::min(shared, out.gpus - work.widestWholeTask);
     shared = std::clamp(shared, 0, static_cast<int>(candidates.size()));
   }
   std::optional<LayoutPacker> packer;

@@ -146,6 +146,7 @@ Expected<ModeWorkload> translateWorkload(const Cluster& cluster, const Trace& tr
     const auto need = smallNeedOf(j.job.perTask, needModel);
     if (!need) {
       whole += taskSeconds(j) * std::max(0, j.job.perTask.gpus);
+      w.widestWholeTask = std::max(w.widestWholeTask, j.job.perTask.gpus);
       continue;
     }
     ++w.smallJobs;
@@ -155,6 +156,7 @@ Expected<ModeWorkload> translateWorkload(const Cluster& cluster, const Trace& tr
         memoryOf(needModel) > 0 ? double(need->memoryMiB) / double(memoryOf(needModel)) : 0.0);
     w.grantedAndNeeded[j.job.id] = {granted, std::min(needed, granted)};
     j.job.perTask = request;
+    if (request.kind == GpuRequest::Kind::Whole) w.widestWholeTask = std::max(w.widestWholeTask, 1);
     (request.kind == GpuRequest::Kind::Whole ? whole : small) += taskSeconds(j) * granted;
     if (request.kind == GpuRequest::Kind::Mig) {
       const int p = w.migModel->mig->profileIndex(request.migProfile);
