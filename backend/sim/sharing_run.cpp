@@ -21,7 +21,7 @@ class RunWatch {
   void look(const Engine& engine) {
     std::unordered_map<GpuId, std::vector<JobId>> onGpu;
     for (const JobRecord* j : engine.running()) {
-      judge(j->job, j->startTime);
+      if (!judged_.count(j->job.id)) judge(j->job, j->startTime);
       if (!sharesWithoutIsolation(j->job.perTask)) continue;
       for (GpuId g : j->placedGpus) onGpu[g].push_back(j->job.id);
     }
