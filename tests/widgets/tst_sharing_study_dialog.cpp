@@ -43,7 +43,7 @@ class TstSharingStudyDialog : public QObject {
     QAbstractItemModelTester tester(dialog.model(),
                                     QAbstractItemModelTester::FailureReportingMode::Fatal);
     QCOMPARE(dialog.model()->rowCount(), 0);
-    dialog.setWorkload(60, 30, 4);
+    dialog.setWorkload(60, 4, 4);
     QSignalSpy done(&dialog, &SharingStudyDialog::studyDone);
     dialog.run();
     QVERIFY(dialog.running());  // returned at once: the study runs elsewhere
@@ -57,6 +57,8 @@ class TstSharingStudyDialog : public QObject {
              QStringLiteral("Wait p95 inference (min)"));
     // The table shows the study's own figures.
     const ModeFigures& mps = m->study().modes[2];
+    // Not every small job shared a GPU here, so a cell or bar showing the small jobs would differ.
+    QVERIFY(mps.coLocatedJobs != mps.smallJobs);
     QCOMPARE(m->index(2, SharingStudyModel::CoLocated).data().toULongLong(),
              static_cast<qulonglong>(mps.coLocatedJobs));
     QCOMPARE(dialog.recommendation(), QString::fromStdString(m->study().recommendation));
@@ -73,6 +75,43 @@ class TstSharingStudyDialog : public QObject {
     QVERIFY(done.wait(60000));
     QCOMPARE(done.count(), 2);
     QCOMPARE(dialog.chart()->series().size(), 1);
+  }
+
+  // Every column shows its own field: the values differ, so a column reading another field fails.
+  void columnsShowTheirFigures() {
+    SharingStudyModel model;
+    QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::Fatal);
+    SharingStudy s;
+    s.targets = {{WorkloadClass::Inference, 300}, {WorkloadClass::Interactive, 900}};
+    ModeFigures f;
+    f.mode = StudyMode::Mps;
+    f.gpus = 64;
+    f.sharedGpus = 11;
+    f.gpusNeeded = 24;
+    f.allocation = 0.5;
+    f.busy = 0.25;
+    f.strandedGpus = 3.5;
+    f.grantedBeyondNeed = 7.3;
+    f.coLocatedJobs = 13;
+    f.smallJobs = 17;
+    f.waitByClass[WorkloadClass::Interactive].p95 = 600;
+    ModeFigures whole = f;
+    whole.mode = StudyMode::Whole;
+    whole.gpusNeeded.reset();
+    s.modes = {f, whole};
+    model.setStudy(s);
+    auto cell = [&](int row, int column) { return model.index(row, column).data().toString(); };
+    QCOMPARE(cell(0, SharingStudyModel::Mode), QStringLiteral("mps"));
+    QCOMPARE(cell(0, SharingStudyModel::Shared), QStringLiteral("11"));
+    QCOMPARE(cell(0, SharingStudyModel::Needed), QStringLiteral("24"));
+    QCOMPARE(cell(1, SharingStudyModel::Needed), QStringLiteral(">64"));
+    QCOMPARE(cell(0, SharingStudyModel::Allocated), QStringLiteral("50.0"));
+    QCOMPARE(cell(0, SharingStudyModel::Busy), QStringLiteral("25.0"));
+    QCOMPARE(cell(0, SharingStudyModel::Stranded), QStringLiteral("3.5"));
+    QCOMPARE(cell(0, SharingStudyModel::BeyondNeed), QStringLiteral("7.3"));
+    QCOMPARE(cell(0, SharingStudyModel::CoLocated), QStringLiteral("13"));
+    QCOMPARE(cell(0, SharingStudyModel::FirstWait), QStringLiteral("-"));  // no inference jobs
+    QCOMPARE(cell(0, SharingStudyModel::FirstWait + 1), QStringLiteral("10.0"));
   }
 
   void skippedModeShowsItsReason() {
