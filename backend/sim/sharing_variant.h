@@ -14,9 +14,10 @@
 //                  model whose memory holds its memory; work no profile holds asks a whole GPU.
 // The shared GPUs (time-sliced, MPS servers, MIG) are the last GPUs of the cluster (of those the
 // mode can use), as many as the small work's share of the whole workload's GPU-time in that mode;
-// the rest stay exclusive for whole-GPU work (at least as many as its widest task asks for). MIG layouts: the repartition planner (mig_plan.h)
-// validates each GPU's layout while instances are handed out in proportion to the small work's
-// demand per profile, until no further instance fits.
+// the rest stay exclusive for whole-GPU work (at least as many as its widest task asks for).
+// MIG layouts: the repartition planner (mig_plan.h) validates each GPU's layout while instances
+// are handed out in proportion to the small work's demand per profile, until no further instance
+// fits.
 #include <memory>
 #include <string>
 
