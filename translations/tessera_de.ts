@@ -845,6 +845,14 @@
         <source>Nodes</source>
         <translation>Knoten</translation>
     </message>
+    <message>
+        <source>Sharing study…</source>
+        <translation>GPU-Teilungsstudie …</translation>
+    </message>
+    <message>
+        <source>Compare whole GPUs, time-slicing, MPS and MIG on this cluster in simulation</source>
+        <translation>Ganze GPUs, Time-Slicing, MPS und MIG auf diesem Cluster in der Simulation vergleichen</translation>
+    </message>
 </context>
 <context>
     <name>tessera::console::SettingsDialog</name>
@@ -3460,6 +3468,92 @@ Seit %1</translation>
     <message>
         <source>Preview ready; Export writes this report.</source>
         <translation>Vorschau fertig; Exportieren schreibt diesen Bericht.</translation>
+    </message>
+</context>
+<context>
+    <name>tessera::widgets::SharingStudyDialog</name>
+    <message>
+        <source>Run</source>
+        <translation>Ausführen</translation>
+    </message>
+    <message>
+        <source>Sharing study</source>
+        <translation>GPU-Teilungsstudie</translation>
+    </message>
+    <message>
+        <source>Synthetic jobs</source>
+        <translation>Synthetische Jobs</translation>
+    </message>
+    <message>
+        <source>Arrivals per hour</source>
+        <translation>Ankünfte pro Stunde</translation>
+    </message>
+    <message>
+        <source>Seed</source>
+        <translation>Startwert</translation>
+    </message>
+    <message>
+        <source>Running the study…</source>
+        <translation>Die Studie läuft …</translation>
+    </message>
+    <message>
+        <source>The study failed: %1</source>
+        <translation>Die Studie ist fehlgeschlagen: %1</translation>
+    </message>
+    <message>
+        <source>GPUs needed</source>
+        <translation>Benötigte GPUs</translation>
+    </message>
+    <message>
+        <source>Stranded GPUs</source>
+        <translation>Ungenutzt blockierte GPUs</translation>
+    </message>
+    <message>
+        <source>Co-located jobs</source>
+        <translation>Zusammengelegte Jobs</translation>
+    </message>
+</context>
+<context>
+    <name>tessera::widgets::SharingStudyModel</name>
+    <message>
+        <source>skipped</source>
+        <translation>übersprungen</translation>
+    </message>
+    <message>
+        <source>Mode</source>
+        <translation>Modus</translation>
+    </message>
+    <message>
+        <source>Shared GPUs</source>
+        <translation>Geteilte GPUs</translation>
+    </message>
+    <message>
+        <source>GPUs needed</source>
+        <translation>Benötigte GPUs</translation>
+    </message>
+    <message>
+        <source>Allocated %</source>
+        <translation>Zugeteilt %</translation>
+    </message>
+    <message>
+        <source>Busy %</source>
+        <translation>Ausgelastet %</translation>
+    </message>
+    <message>
+        <source>Stranded GPUs</source>
+        <translation>Ungenutzt blockierte GPUs</translation>
+    </message>
+    <message>
+        <source>GPU-h beyond need</source>
+        <translation>GPU-h über Bedarf</translation>
+    </message>
+    <message>
+        <source>Co-located jobs</source>
+        <translation>Zusammengelegte Jobs</translation>
+    </message>
+    <message>
+        <source>Wait p95 %1 (min)</source>
+        <translation>Wartezeit p95 %1 (min)</translation>
     </message>
 </context>
 <context>

@@ -845,6 +845,14 @@
         <source>Nodes</source>
         <translation>节点</translation>
     </message>
+    <message>
+        <source>Sharing study…</source>
+        <translation>GPU 共享研究…</translation>
+    </message>
+    <message>
+        <source>Compare whole GPUs, time-slicing, MPS and MIG on this cluster in simulation</source>
+        <translation>在模拟中比较此集群上的整卡 GPU、时间片、MPS 和 MIG</translation>
+    </message>
 </context>
 <context>
     <name>tessera::console::SettingsDialog</name>
@@ -3457,6 +3465,92 @@ Since %1</source>
     <message>
         <source>Preview ready; Export writes this report.</source>
         <translation>预览已就绪；“导出”将写出此报告。</translation>
+    </message>
+</context>
+<context>
+    <name>tessera::widgets::SharingStudyDialog</name>
+    <message>
+        <source>Run</source>
+        <translation>运行</translation>
+    </message>
+    <message>
+        <source>Sharing study</source>
+        <translation>GPU 共享研究</translation>
+    </message>
+    <message>
+        <source>Synthetic jobs</source>
+        <translation>合成作业数</translation>
+    </message>
+    <message>
+        <source>Arrivals per hour</source>
+        <translation>每小时到达数</translation>
+    </message>
+    <message>
+        <source>Seed</source>
+        <translation>随机种子</translation>
+    </message>
+    <message>
+        <source>Running the study…</source>
+        <translation>正在运行研究…</translation>
+    </message>
+    <message>
+        <source>The study failed: %1</source>
+        <translation>研究失败：%1</translation>
+    </message>
+    <message>
+        <source>GPUs needed</source>
+        <translation>所需 GPU</translation>
+    </message>
+    <message>
+        <source>Stranded GPUs</source>
+        <translation>受困闲置 GPU</translation>
+    </message>
+    <message>
+        <source>Co-located jobs</source>
+        <translation>共置作业</translation>
+    </message>
+</context>
+<context>
+    <name>tessera::widgets::SharingStudyModel</name>
+    <message>
+        <source>skipped</source>
+        <translation>已跳过</translation>
+    </message>
+    <message>
+        <source>Mode</source>
+        <translation>模式</translation>
+    </message>
+    <message>
+        <source>Shared GPUs</source>
+        <translation>共享 GPU</translation>
+    </message>
+    <message>
+        <source>GPUs needed</source>
+        <translation>所需 GPU</translation>
+    </message>
+    <message>
+        <source>Allocated %</source>
+        <translation>已分配 %</translation>
+    </message>
+    <message>
+        <source>Busy %</source>
+        <translation>繁忙 %</translation>
+    </message>
+    <message>
+        <source>Stranded GPUs</source>
+        <translation>受困闲置 GPU</translation>
+    </message>
+    <message>
+        <source>GPU-h beyond need</source>
+        <translation>超出需求的 GPU 小时</translation>
+    </message>
+    <message>
+        <source>Co-located jobs</source>
+        <translation>共置作业</translation>
+    </message>
+    <message>
+        <source>Wait p95 %1 (min)</source>
+        <translation>等待 p95 %1（分钟）</translation>
     </message>
 </context>
 <context>

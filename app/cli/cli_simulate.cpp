@@ -1,4 +1,4 @@
-// tessera simulate | simulate compare | simulate whatif | simulate openb
+// tessera simulate | simulate compare | simulate whatif | simulate sharing-study | simulate openb
 #include <unistd.h>
 
 #include <atomic>
@@ -27,6 +27,7 @@
 #include "sim/openb_experiment.h"
 #include "sim/openb_families.h"
 #include "sim/placement_quality.h"
+#include "sim/sharing_study.h"
 #include "sim/simulator.h"
 #include "sim/synthetic.h"
 #include "sim/whatif.h"
@@ -50,6 +51,7 @@ struct SimArgs {
   std::string record;        // a database for reports (report/sim_record.h)
   double pace = 0;
   bool noProgress = false, checkInvariants = false;
+  bool studyMix = false;  // sharing-study: the synthetic workload is inference and dev work
 };
 
 // Everything a run needs, loaded once.
@@ -120,11 +122,11 @@ Expected<SimConfig> configOf(const SimArgs& a, uint64_t seed) {
 
 Expected<Trace> traceOf(const SimArgs& a, const Cluster& cluster, uint64_t seed) {
   if (a.workload.empty()) {
-    SyntheticConfig sc;
+    SyntheticConfig sc = a.studyMix ? sharingStudySyntheticDefaults() : SyntheticConfig{};
     sc.jobs = a.synthetic > 0 ? a.synthetic : 1000;
     sc.arrivalsPerHour = a.rate;
     sc.seed = seed;
-    return synthesize(cluster, sc);
+    return a.studyMix ? synthesizeForSharingStudy(cluster, sc) : synthesize(cluster, sc);
   }
   if (!a.format.empty() && !parseTraceFormat(a.format))
     return Error{"--format: unknown format '" + a.format + "' (openb, helios, philly, swf, jobs)",
@@ -570,6 +572,108 @@ int whatIf(Context& ctx, const SimArgs& a) {
   return kExitOk;
 }
 
+// ---- sharing study
+
+struct StudyArgs {
+  std::vector<std::string> modes;  // each may be a comma list
+  std::vector<std::string> targets;
+  int slots = 4;
+  int threads = 0;
+  bool noSearch = false;
+};
+
+// Options that need no file, checked first: the error names the option.
+Expected<SharingStudyConfig> studyConfigOf(const SimArgs& a, const StudyArgs& s) {
+  if (!a.snapshot.empty())
+    return Error{"--snapshot: the sharing study declares the cluster's GPUs itself; give --cluster",
+                 {}};
+  if (!a.events.empty())
+    return Error{"--events: the sharing study replays the workload without cluster events", {}};
+  if (s.slots < 2 || s.slots > 64)
+    return Error{
+        "--slots must be 2 to 64 slots per time-sliced GPU, not " + std::to_string(s.slots), {}};
+  if (s.threads < 0) return Error{"--threads must be 0 (one per core) or more", {}};
+  SharingStudyConfig c;
+  if (!s.modes.empty()) {
+    c.modes.clear();
+    c.modesExplicit = true;
+    for (const auto& list : s.modes)
+      for (const auto& name : splitList(list)) {
+        const auto m = parseSharingStudyMode(name);
+        if (!m)
+          return Error{"--modes: unknown mode '" + name + "' (whole, time-slicing, mps, mig)", {}};
+        if (std::find(c.modes.begin(), c.modes.end(), *m) == c.modes.end()) c.modes.push_back(*m);
+      }
+  }
+  if (!s.targets.empty()) {
+    TESSERA_TRY(targets, parseWaitTargets(s.targets));
+    c.targets = targets;
+  }
+  c.timeSliceSlots = s.slots;
+  c.threads = s.threads;
+  c.searchGpusNeeded = !s.noSearch;
+  return c;
+}
+
+// Side by side per mode: GPUs needed, busy %, stranded GPUs, co-located jobs, wait p95 by class.
+BarChart studyChart(const SharingStudy& s) {
+  BarChart chart{"Sharing study: " + s.workload + " on " + s.cluster, {}, {}};
+  std::vector<const ModeFigures*> modes;
+  for (const auto& f : s.modes)
+    if (f.skipped.empty())
+      modes.push_back(&f), chart.series.push_back(sharingStudyModeName(f.mode));
+  auto panel = [&](std::string title, auto value) {
+    BarPanel p{std::move(title), {""}, {}};
+    for (const ModeFigures* f : modes) p.values.push_back({value(*f)});
+    chart.panels.push_back(std::move(p));
+  };
+  panel("GPUs needed for the wait targets",
+        [](const ModeFigures& f) { return f.gpusNeeded ? double(*f.gpusNeeded) : std::nan(""); });
+  panel("GPUs busy (% of capacity)", [](const ModeFigures& f) { return 100 * f.busy; });
+  panel("GPUs stranded (mean)", [](const ModeFigures& f) { return f.strandedGpus; });
+  panel("jobs co-located without fault isolation",
+        [](const ModeFigures& f) { return double(f.coLocatedJobs); });
+  BarPanel waits{"wait p95 (minutes)", {}, std::vector<std::vector<double>>(modes.size())};
+  for (const auto& t : s.targets) {
+    waits.groups.push_back(workloadClassName(t.workloadClass));
+    for (size_t i = 0; i < modes.size(); ++i) {
+      const auto w = modes[i]->waitByClass.find(t.workloadClass);
+      waits.values[i].push_back(w == modes[i]->waitByClass.end() ? std::nan("")
+                                                                 : w->second.p95 / 60);
+    }
+  }
+  if (!waits.groups.empty()) chart.panels.push_back(std::move(waits));
+  return chart;
+}
+
+int sharingStudy(Context& ctx, const SimArgs& a, const StudyArgs& s) {
+  auto config = studyConfigOf(a, s);
+  if (!config) return inputError(ctx, config.error());
+  if (const Status ok = checkOptions(a); !ok) return inputError(ctx, ok.error());
+  auto in = loadInputs(ctx, a, firstSeed(a));
+  if (!in) return inputError(ctx, in.error());
+  auto policy = policyOf(a.policies.empty() ? "" : a.policies.front());
+  if (!policy) return inputError(ctx, policy.error());
+  config->sim = in->config;
+  config->policy = *policy;
+  Progress progress(ctx, !a.noProgress && ctx.format == "text", "of the modes");
+  auto study = runSharingStudy(*in->cluster, in->trace, *config, std::ref(progress));
+  progress.finish();
+  if (!study) return ctx.fail(study.error().str(), kExitInvalid);
+  if (ctx.format == "json")
+    writeSharingStudyJson(ctx.out, *study);
+  else if (ctx.format == "csv")
+    writeSharingStudyCsv(ctx.out, *study);
+  else
+    ctx.out << sharingStudyText(*study);
+  if (!a.chart.empty()) {
+    if (const Status w = writeChart(studyChart(*study), a.chart); !w)
+      return ctx.fail(w.error().str(), kExitUsage);
+    if (ctx.format == "text") ctx.out << "wrote " << a.chart << "\n";
+  }
+  return kExitOk;
+}
+
 // ---- openb placement quality
 
 struct OpenbArgs {
@@ -766,6 +870,35 @@ void addSimulateVerbs(CLI::App& app, Context& ctx) {
   wi->add_option("-o,--output", ctx.format, "Output format")
       ->check(CLI::IsMember({"text", "json"}));
   wi->callback([&ctx, w] { ctx.exitCode = whatIf(ctx, *w); });
+
+  auto ss = std::make_shared<SimArgs>();
+  ss->studyMix = true;
+  auto st = std::make_shared<StudyArgs>();
+  auto* study = sim->add_subcommand(
+      "sharing-study",
+      "Which way to share GPUs: run one workload on the cluster with its GPUs whole, "
+      "time-sliced, MPS and MIG (layouts from the repartition planner) and compare GPUs needed "
+      "for the wait targets, utilization, stranded capacity, jobs co-located without fault "
+      "isolation and wait p95 by class (docs/simulator.md#sharing-study)");
+  addInputOptions(study, *ss);
+  study->add_option("--policy", ss->policies, "Policy file (default: the built-in policy)")
+      ->expected(0, 1);
+  study->add_option("--seed", ss->seeds, "Seed for the synthetic workload and telemetry");
+  study->add_option("--modes", st->modes,
+                    "Modes to compare, comma-separated: whole, time-slicing, mps, mig (default: "
+                    "all; a mode the cluster cannot run is skipped unless named here)");
+  study->add_option("--wait-target", st->targets,
+                    "p95 queue wait per workload class, like inference=5m or 10m for every class; "
+                    "repeatable (default: inference=5m, interactive=15m)");
+  study->add_option("--slots", st->slots, "Time-sliced replicas per GPU")->capture_default_str();
+  study->add_option("--threads", st->threads, "Modes run in parallel (0 = one per core)");
+  study->add_flag("--no-search", st->noSearch,
+                  "Skip the search for the fewest GPUs meeting the wait targets");
+  study->add_option("--chart", ss->chart, "Write the figures side by side as bars (.svg or .png)");
+  study->add_flag("--no-progress", ss->noProgress, "No progress bar");
+  study->add_option("-o,--output", ctx.format, "Output format")
+      ->check(CLI::IsMember({"text", "json", "csv"}));
+  study->callback([&ctx, ss, st] { ctx.exitCode = sharingStudy(ctx, *ss, *st); });
 
   auto o = std::make_shared<OpenbArgs>();
   auto* ob = sim->add_subcommand(

@@ -115,6 +115,10 @@ void MainWindow::buildToolbar() {
   exportReport_->setObjectName(QStringLiteral("exportReport"));
   exportReport_->setShortcut(QKeySequence(tr("Ctrl+E")));
   exportReport_->setToolTip(tr("A utilization and chargeback report as PDF, HTML, CSV or JSON"));
+  sharingStudy_ = bar->addAction(tr("Sharing study…"), this, &MainWindow::openSharingStudy);
+  sharingStudy_->setObjectName(QStringLiteral("sharingStudy"));
+  sharingStudy_->setToolTip(
+      tr("Compare whole GPUs, time-slicing, MPS and MIG on this cluster in simulation"));
   settings_ = bar->addAction(tr("Settings…"), this, &MainWindow::openSettingsDialog);
   settings_->setObjectName(QStringLiteral("settings"));
   settings_->setShortcut(QKeySequence(tr("Ctrl+,")));

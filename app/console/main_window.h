@@ -45,6 +45,7 @@ class OverviewModel;
 class OverviewPanel;
 class ReasonFilterProxy;
 class ReportExportDialog;
+class SharingStudyDialog;
 }  // namespace tessera::widgets
 
 namespace tessera::console {
@@ -67,6 +68,9 @@ class MainWindow : public QMainWindow {
   // "Export report…" (Ctrl+E), and its dialog once opened (nullptr before).
   [[nodiscard]] QAction* exportReportAction() const { return exportReport_; }
   [[nodiscard]] widgets::ReportExportDialog* reportDialog() const { return reportDialog_; }
+  // "Sharing study…": the four GPU sharing modes on the console's cluster, once opened.
+  [[nodiscard]] QAction* sharingStudyAction() const { return sharingStudy_; }
+  [[nodiscard]] widgets::SharingStudyDialog* sharingStudyDialog() const { return sharingDialog_; }
   // The embedded demo's engine (nullptr when connected to a tesserad): benchmarks and tests
   // drive it directly, as another client would.
   [[nodiscard]] const std::shared_ptr<Backend>& embeddedBackend() const { return embedded_; }
@@ -76,6 +80,7 @@ class MainWindow : public QMainWindow {
                   std::shared_ptr<Backend> embedded, std::string embeddedDatabase = {});
   // Opens (or raises) the report export dialog.
   void openReportDialog();
+  void openSharingStudy();
   // "Settings…" (Ctrl+,): opens the settings dialog (language), window-modal, not blocking.
   [[nodiscard]] QAction* settingsAction() const { return settings_; }
   void openSettingsDialog();
@@ -146,6 +151,8 @@ class MainWindow : public QMainWindow {
   std::shared_ptr<ReportWorkers> reportWorkers_ = std::make_shared<ReportWorkers>();
   widgets::ReportExportDialog* reportDialog_ = nullptr;
   QAction* exportReport_ = nullptr;
+  QAction* sharingStudy_ = nullptr;
+  widgets::SharingStudyDialog* sharingDialog_ = nullptr;
   widgets::ConsoleSession* session_ = nullptr;
   widgets::HeatmapWidget* heatmap_;
   widgets::JobTableModel* jobModel_;

@@ -24,6 +24,7 @@
 #include "mig_map_widget.h"
 #include "overview_panel.h"
 #include "report_export_dialog.h"
+#include "sharing_study_dialog.h"
 
 namespace tessera::console {
 namespace {
@@ -230,6 +231,14 @@ void MainWindow::openReportDialog() {
   reportDialog_->show();
   reportDialog_->raise();
   reportDialog_->activateWindow();
+}
+
+// The study simulates the cluster the console was opened with; it never touches the session.
+void MainWindow::openSharingStudy() {
+  if (!sharingDialog_) sharingDialog_ = new widgets::SharingStudyDialog(demo_.cluster, this);
+  sharingDialog_->show();
+  sharingDialog_->raise();
+  sharingDialog_->activateWindow();
 }
 
 // The dialog's presets count back from the session's clock: the embedded demo's (and a
