@@ -224,11 +224,8 @@ class TstConsoleInput : public QObject {
   // A rubber band drawn with the pointer over a rack selects exactly the GPUs under it.
   void rubberBandSelectsARack() {
     console::MainWindow window(demoOptions());
-    openFullScreen(window);
+    openStill(window);
     widgets::HeatmapWidget* heatmap = window.heatmap();
-    QTRY_VERIFY_WITH_TIMEOUT(!heatmap->heatmapLayout().nodes().empty(), 20000);
-    window.embeddedBackend()->setSpeed(0);
-    QTest::qWait(300);
     // The first leaf's frame: the rack.
     const QRectF rack = heatmap->mapFromScene(heatmap->heatmapLayout().leaves().front().rect);
     QStringList inside;
@@ -259,11 +256,8 @@ class TstConsoleInput : public QObject {
   // gives the engine that layout.
   void dragAMigInstanceThenApply() {
     console::MainWindow window(demoOptions());
-    openFullScreen(window);
+    openStill(window);
     widgets::HeatmapWidget* heatmap = window.heatmap();
-    QTRY_VERIFY_WITH_TIMEOUT(!heatmap->heatmapLayout().nodes().empty(), 20000);
-    window.embeddedBackend()->setSpeed(0);
-    QTest::qWait(300);
     auto* editor = window.findChild<widgets::MigEditor*>();
     QVERIFY(editor);
     const auto move = idleMigMove(heatmap, window.lastSnapshot(), *editor);
@@ -392,6 +386,14 @@ class TstConsoleInput : public QObject {
     window.activateWindow();
     QVERIFY(QTest::qWaitForWindowExposed(&window));
     QTRY_VERIFY_WITH_TIMEOUT(window.jobs()->rowCount() > 0, 20000);
+  }
+
+  // Open, the heatmap laid out, and the demo's clock stopped: nothing starts or ends meanwhile.
+  static void openStill(console::MainWindow& window) {
+    openFullScreen(window);
+    QTRY_VERIFY_WITH_TIMEOUT(!window.heatmap()->heatmapLayout().nodes().empty(), 20000);
+    window.embeddedBackend()->setSpeed(0);
+    QTest::qWait(300);
   }
 
   static QTreeView* pendingQueue(console::MainWindow& window) {
