@@ -2,6 +2,7 @@
 // takes a client, under the server's thread budget, pinned memory, client limit and co-location
 // policy. The checks run in MpsRefusal's order, so a refusal says how far a client got.
 #include <algorithm>
+#include <array>
 #include <limits>
 #include <vector>
 
@@ -12,21 +13,30 @@ namespace tessera {
 
 namespace {
 
-// One MPS server: the GPU's own (start -1) or an idle MIG instance's.
+// One MPS server: the GPU's own (start -1, no profile) or an idle MIG instance's.
 struct MpsServer {
   int start = -1;
   int64_t memoryMiB = 0;
-  std::string name;  // "pod-a-02/3", or "pod-a-02/3 3g.40gb@4" for an instance
+  const MigProfile* profile = nullptr;
 };
 
-std::vector<MpsServer> serversOf(const Cluster& c, const GpuOccupancy& o, GpuId id) {
+// At most one server per MIG instance: kept on the stack, as mpsFit runs for every GPU of every
+// node a search looks at.
+struct MpsServers {
+  std::array<MpsServer, kMaxMemorySlices> items{};
+  int count = 0;
+};
+
+MpsServers serversOf(const Cluster& c, const GpuOccupancy& o, GpuId id) {
   const Gpu& g = c.gpu(id);
   const GpuModel& model = c.modelOf(id);
+  MpsServers out;
   if (g.sharing.mode == SharingMode::Mps) {
     const int64_t memory = model.memoryMiB ? *model.memoryMiB : std::numeric_limits<int64_t>::max();
-    return {{-1, memory, c.gpuName(id)}};
+    out.items[0] = {-1, memory, nullptr};
+    out.count = 1;
+    return out;
   }
-  std::vector<MpsServer> out;
   if (!model.mig) return out;
   for (int k = 0; k < o.layout.size(); ++k) {
     // An instance a MIG-profile job holds (from before MPS was turned on) runs no server.
@@ -34,10 +44,15 @@ std::vector<MpsServer> serversOf(const Cluster& c, const GpuOccupancy& o, GpuId 
     const MigProfile& p = model.mig->profiles[static_cast<size_t>(o.layout[k].profile)];
     // The catalog's figure is what one driver printed; whole MiB below it are safe to pin.
     const auto memory = static_cast<int64_t>(p.memoryGiB * 1024.0);
-    out.push_back({o.layout[k].start, memory,
-                   c.gpuName(id) + " " + p.name + "@" + std::to_string(o.layout[k].start)});
+    out.items[static_cast<size_t>(out.count++)] = {o.layout[k].start, memory, &p};
   }
   return out;
+}
+
+// "pod-a-02/3", or "pod-a-02/3 3g.40gb@4" for an instance's server.
+std::string serverName(const Cluster& c, GpuId id, const MpsServer& s) {
+  if (!s.profile) return c.gpuName(id);
+  return c.gpuName(id) + " " + s.profile->name + "@" + std::to_string(s.start);
 }
 
 struct ServerUse {
@@ -83,50 +98,73 @@ Text coLocationText(MpsCoLocation policy, const std::string& gpu, const MpsClien
   return phrase(text::kMpsOtherUser, gpu, literal(other.user), literal(ask.user));
 }
 
-MpsFit fitOnServer(const MpsServer& s, const ServerUse& u, const MpsPolicy& policy, int maxClients,
-                   const MpsAsk& ask) {
-  if (u.stranger)
-    return refuse(MpsRefusal::CoLocation,
-                  coLocationText(policy.coLocation, s.name, *u.stranger, ask));
-  if (u.clients >= maxClients)
-    return refuse(MpsRefusal::ClientLimit, phrase(text::kMpsClientLimit, s.name, maxClients));
-  if (u.threads + ask.threads > policy.threadBudget)
-    return refuse(MpsRefusal::Threads,
-                  phrase(text::kMpsThreadsLeft, s.name,
-                         std::max(0, policy.threadBudget - u.threads), ask.threads));
-  if (u.memoryMiB + ask.memoryMiB > s.memoryMiB)
-    return refuse(MpsRefusal::Memory,
-                  phrase(text::kMpsMemoryLeft, s.name,
-                         std::max<int64_t>(0, s.memoryMiB - u.memoryMiB), ask.memoryMiB));
-  return {MpsRefusal::None, s.start, {}};
+// The first check a server fails, in MpsRefusal's order (None: it takes the client).
+MpsRefusal checkServer(const MpsServer& s, const ServerUse& u, const MpsPolicy& policy,
+                       int maxClients, const MpsAsk& ask) {
+  if (u.stranger) return MpsRefusal::CoLocation;
+  if (u.clients >= maxClients) return MpsRefusal::ClientLimit;
+  if (u.threads + ask.threads > policy.threadBudget) return MpsRefusal::Threads;
+  if (u.memoryMiB + ask.memoryMiB > s.memoryMiB) return MpsRefusal::Memory;
+  return MpsRefusal::None;
+}
+
+// The sentence of checkServer's refusal `r`: worded only for the refusal mpsFit reports.
+Text refusalText(MpsRefusal r, const std::string& name, const MpsServer& s, const ServerUse& u,
+                 const MpsPolicy& policy, int maxClients, const MpsAsk& ask) {
+  switch (r) {
+    case MpsRefusal::CoLocation:
+      return coLocationText(policy.coLocation, name, *u.stranger, ask);
+    case MpsRefusal::ClientLimit:
+      return phrase(text::kMpsClientLimit, name, maxClients);
+    case MpsRefusal::Threads:
+      return phrase(text::kMpsThreadsLeft, name, std::max(0, policy.threadBudget - u.threads),
+                    ask.threads);
+    case MpsRefusal::Memory:
+      return phrase(text::kMpsMemoryLeft, name, std::max<int64_t>(0, s.memoryMiB - u.memoryMiB),
+                    ask.memoryMiB);
+    default:
+      return {};
+  }
 }
 
 }  // namespace
 
+// Placement searches call this for every GPU of every node they look at and keep only whether
+// it fits: the refusal is worded once, at the end, for the server the client got furthest with.
 MpsFit ClusterState::mpsFit(GpuId id, const MpsAsk& ask, int instanceStart) const {
   const Gpu& g = cluster_->gpu(id);
-  const std::string name = cluster_->gpuName(id);
-  if (!g.sharing.runsMps()) return refuse(MpsRefusal::NotMps, phrase(text::kMpsNotRunning, name));
+  if (!g.sharing.runsMps())
+    return refuse(MpsRefusal::NotMps, phrase(text::kMpsNotRunning, cluster_->gpuName(id)));
   if (nodeStates_[g.node] != NodeState::Up)
-    return refuse(MpsRefusal::NodeNotUp, phrase(text::kMpsNodeNotUp, name));
+    return refuse(MpsRefusal::NodeNotUp, phrase(text::kMpsNodeNotUp, cluster_->gpuName(id)));
   const GpuOccupancy& o = gpus_[id];
   if (std::any_of(o.mpsClients.begin(), o.mpsClients.end(),
                   [&](const MpsClient& c) { return c.job == ask.job; }))
-    return refuse(MpsRefusal::AlreadyThere, phrase(text::kMpsAlreadyThere, name));
-  MpsFit best = refuse(MpsRefusal::NotMps, phrase(text::kMpsNotRunning, name));
-  int bestThreads = -1;
-  for (const MpsServer& s : serversOf(*cluster_, o, id)) {
+    return refuse(MpsRefusal::AlreadyThere, phrase(text::kMpsAlreadyThere, cluster_->gpuName(id)));
+  const MpsServers servers = serversOf(*cluster_, o, id);
+  const int maxClients = cluster_->modelOf(id).mpsMaxClients;
+  // Fitting servers: the fullest (packing). Refusals: the one the client got furthest with, the
+  // first of equals.
+  int fits = -1, fitThreads = -1, refused = -1;
+  MpsRefusal furthest = MpsRefusal::NotMps;
+  ServerUse refusedUse;
+  for (int k = 0; k < servers.count; ++k) {
+    const MpsServer& s = servers.items[static_cast<size_t>(k)];
     if (instanceStart != kAnyMpsServer && s.start != instanceStart) continue;
     const ServerUse u = useOf(o, s.start, g.sharing.mps.coLocation, ask);
-    MpsFit fit = fitOnServer(s, u, g.sharing.mps, cluster_->modelOf(id).mpsMaxClients, ask);
-    // Fitting servers: the fullest (packing). Refusals: the one the client got furthest with.
-    if (fit.ok() ? (!best.ok() || u.threads > bestThreads)
-                 : (!best.ok() && fit.refusal > best.refusal)) {
-      if (fit.ok()) bestThreads = u.threads;
-      best = std::move(fit);
+    const MpsRefusal r = checkServer(s, u, g.sharing.mps, maxClients, ask);
+    if (r == MpsRefusal::None) {
+      if (fits < 0 || u.threads > fitThreads) fits = k, fitThreads = u.threads;
+    } else if (fits < 0 && r > furthest) {
+      refused = k, furthest = r, refusedUse = u;
     }
   }
-  return best;
+  if (fits >= 0) return {MpsRefusal::None, servers.items[static_cast<size_t>(fits)].start, {}};
+  if (refused < 0)
+    return refuse(MpsRefusal::NotMps, phrase(text::kMpsNotRunning, cluster_->gpuName(id)));
+  const MpsServer& s = servers.items[static_cast<size_t>(refused)];
+  return refuse(furthest, refusalText(furthest, serverName(*cluster_, id, s), s, refusedUse,
+                                      g.sharing.mps, maxClients, ask));
 }
 
 Expected<int> ClusterState::takeMps(GpuId id, const MpsAsk& ask, int instanceStart) {
