@@ -8,9 +8,9 @@
 // took and the study's table, and RESULT lines (bench_stats.h).
 // Run: build/release/tests/bench/bench_sharing_study [--jobs N] [--rate PER_HOUR]
 //      [--runtime-scale X] [--nodes N] [--threads N]
+#include <CLI/CLI.hpp>
 #include <chrono>
 #include <cstdio>
-#include <cstring>
 #include <sstream>
 #include <string>
 
@@ -46,18 +46,14 @@ int main(int argc, char** argv) {
   int nodes = 125;
   SharingStudyConfig config;
   config.sim.seed = 42;
-  for (int i = 1; i + 1 < argc; i += 2) {
-    if (!std::strcmp(argv[i], "--jobs"))
-      sc.jobs = std::stoul(argv[i + 1]);
-    else if (!std::strcmp(argv[i], "--rate"))
-      sc.arrivalsPerHour = std::stod(argv[i + 1]);
-    else if (!std::strcmp(argv[i], "--runtime-scale"))
-      sc.runtimeScale = std::stod(argv[i + 1]);
-    else if (!std::strcmp(argv[i], "--nodes"))
-      nodes = std::stoi(argv[i + 1]);
-    else if (!std::strcmp(argv[i], "--threads"))
-      config.threads = std::stoi(argv[i + 1]);
-  }
+  CLI::App app{"The sharing study at fleet size"};
+  app.add_option("--jobs", sc.jobs)->check(CLI::Range(size_t{1}, size_t{1'000'000}));
+  app.add_option("--rate", sc.arrivalsPerHour, "arrivals per hour")->check(CLI::PositiveNumber);
+  app.add_option("--runtime-scale", sc.runtimeScale)->check(CLI::PositiveNumber);
+  app.add_option("--nodes", nodes, "nodes of 8 GPUs")->check(CLI::Range(1, 10'000));
+  app.add_option("--threads", config.threads, "modes at a time (0: one per core)")
+      ->check(CLI::Range(0, 64));
+  CLI11_PARSE(app, argc, argv);
   const auto c = cluster(nodes);
   auto trace = synthesizeForSharingStudy(*c, sc);
   if (!trace) {
