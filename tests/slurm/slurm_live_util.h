@@ -8,6 +8,8 @@
 #include <string>
 #include <thread>
 
+#include <unistd.h>
+
 #include "clusterspec/cluster_spec.h"
 #include "executor/slurm_executor.h"
 #include "service/backend.h"
@@ -16,6 +18,22 @@
 #include "slurm_test_env.h"
 
 namespace tessera::test {
+
+// A client of the fixture's Slurm (its SLURM_CONF), running commands on `runner`.
+inline std::unique_ptr<slurm::SlurmClient> fixtureClient(slurm::ProcessRunner& runner) {
+  slurm::SlurmClientOptions o;
+  o.environment["SLURM_CONF"] = fixtureEnv("SLURM_CONF");
+  return std::make_unique<slurm::SlurmClient>(runner, o);
+}
+
+// An empty scratch folder of this test process: <tmp>/tessera-<name>-<pid>.
+inline std::filesystem::path scratchDir(const std::string& name) {
+  const auto dir = std::filesystem::temp_directory_path() /
+                   ("tessera-" + name + "-" + std::to_string(::getpid()));
+  std::filesystem::remove_all(dir);
+  std::filesystem::create_directories(dir);
+  return dir;
+}
 
 // The Slurm job whose comment ends in ".<id>" once it runs with its GRES bound, or nullopt
 // after `seconds`.

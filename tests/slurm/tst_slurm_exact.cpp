@@ -21,12 +21,8 @@ class TstSlurmExact : public QObject {
 
  private slots:
   void initTestCase() {
-    slurm::SlurmClientOptions o;
-    o.environment["SLURM_CONF"] = fixtureEnv("SLURM_CONF");
-    slurm_ = std::make_unique<slurm::SlurmClient>(runner_, o);
-    dir_ = std::filesystem::temp_directory_path() /
-           ("tessera-slurm-exact-" + std::to_string(::getpid()));
-    std::filesystem::create_directories(dir_);
+    slurm_ = fixtureClient(runner_);
+    dir_ = scratchDir("slurm-exact");
   }
 
   void cleanupTestCase() { std::filesystem::remove_all(dir_); }

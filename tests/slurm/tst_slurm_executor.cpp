@@ -18,6 +18,7 @@
 #include "service/backend.h"
 #include "slurm/process_runner.h"
 #include "slurm/slurm_client.h"
+#include "slurm_live_util.h"
 #include "slurm_test_env.h"
 
 using namespace tessera;
@@ -231,16 +232,11 @@ class TstSlurmExecutor : public QObject {
 
  private slots:
   void initTestCase() {
-    slurm::SlurmClientOptions o;
-    o.environment["SLURM_CONF"] = fixtureEnv("SLURM_CONF");
-    slurm_ = std::make_unique<slurm::SlurmClient>(runner_, o);
+    slurm_ = fixtureClient(runner_);
     auto loaded = loadClusterSpecFile(std::string(TESSERA_TEST_DATA) + "/fixture-cluster.yaml");
     QVERIFY2(loaded, loaded ? "" : loaded.error().str().c_str());
     cluster_ = *loaded;
-    dir_ = std::filesystem::temp_directory_path() /
-           ("tessera-slurm-executor-" + std::to_string(::getpid()));
-    std::filesystem::remove_all(dir_);
-    std::filesystem::create_directories(dir_);
+    dir_ = scratchDir("slurm-executor");
     // The cluster is this test run's own: whatever another test left running would hold GPUs
     // the engine (which never saw those jobs) counts as free.
     slurm::CommandRequest cancel;

@@ -159,12 +159,8 @@ class TstSlurmSharing : public QObject {
 
  private slots:
   void initTestCase() {
-    slurm::SlurmClientOptions o;
-    o.environment["SLURM_CONF"] = fixtureEnv("SLURM_CONF");
-    slurm_ = std::make_unique<slurm::SlurmClient>(runner_, o);
-    dir_ = std::filesystem::temp_directory_path() /
-           ("tessera-slurm-sharing-" + std::to_string(::getpid()));
-    std::filesystem::create_directories(dir_);
+    slurm_ = fixtureClient(runner_);
+    dir_ = scratchDir("slurm-sharing");
   }
 
   void cleanupTestCase() {
