@@ -8,6 +8,7 @@
 
 #include "core/engine_text.h"
 #include "scheduler/cluster_state.h"
+#include "scheduler/mps_check.h"
 
 namespace tessera {
 
@@ -127,44 +128,78 @@ Text refusalText(MpsRefusal r, const std::string& name, const MpsServer& s, cons
   }
 }
 
-}  // namespace
+// The servers of a GPU and the one that takes the client, or the one the client got furthest
+// with: everything mpsFit needs to word a refusal, found without wording one.
+struct ServerChoice {
+  MpsRefusal refusal = MpsRefusal::NotMps;
+  MpsServers servers;
+  int chosen = -1;  // the fitting server, or the refusing one (-1: no server to ask)
+  ServerUse use;    // of the refusing server
+};
 
-// Placement searches call this for every GPU of every node they look at and keep only whether
-// it fits: the refusal is worded once, at the end, for the server the client got furthest with.
-MpsFit ClusterState::mpsFit(GpuId id, const MpsAsk& ask, int instanceStart) const {
-  const Gpu& g = cluster_->gpu(id);
-  if (!g.sharing.runsMps())
-    return refuse(MpsRefusal::NotMps, phrase(text::kMpsNotRunning, cluster_->gpuName(id)));
-  if (nodeStates_[g.node] != NodeState::Up)
-    return refuse(MpsRefusal::NodeNotUp, phrase(text::kMpsNodeNotUp, cluster_->gpuName(id)));
-  const GpuOccupancy& o = gpus_[id];
+ServerChoice chooseServer(const ClusterState& state, GpuId id, const MpsAsk& ask,
+                          int instanceStart) {
+  const Cluster& cluster = state.cluster();
+  const Gpu& g = cluster.gpu(id);
+  ServerChoice c;
+  if (!g.sharing.runsMps()) return c;
+  if (state.nodeState(g.node) != NodeState::Up) {
+    c.refusal = MpsRefusal::NodeNotUp;
+    return c;
+  }
+  const GpuOccupancy& o = state.gpu(id);
   if (std::any_of(o.mpsClients.begin(), o.mpsClients.end(),
-                  [&](const MpsClient& c) { return c.job == ask.job; }))
-    return refuse(MpsRefusal::AlreadyThere, phrase(text::kMpsAlreadyThere, cluster_->gpuName(id)));
-  const MpsServers servers = serversOf(*cluster_, o, id);
-  const int maxClients = cluster_->modelOf(id).mpsMaxClients;
+                  [&](const MpsClient& m) { return m.job == ask.job; })) {
+    c.refusal = MpsRefusal::AlreadyThere;
+    return c;
+  }
+  c.servers = serversOf(cluster, o, id);
+  const int maxClients = cluster.modelOf(id).mpsMaxClients;
   // Fitting servers: the fullest (packing). Refusals: the one the client got furthest with, the
   // first of equals.
-  int fits = -1, fitThreads = -1, refused = -1;
-  MpsRefusal furthest = MpsRefusal::NotMps;
-  ServerUse refusedUse;
-  for (int k = 0; k < servers.count; ++k) {
-    const MpsServer& s = servers.items[static_cast<size_t>(k)];
-    if (instanceStart != kAnyMpsServer && s.start != instanceStart) continue;
+  int fitThreads = -1;
+  for (int k = 0; k < c.servers.count; ++k) {
+    const MpsServer& s = c.servers.items[static_cast<size_t>(k)];
+    if (instanceStart != ClusterState::kAnyMpsServer && s.start != instanceStart) continue;
     const ServerUse u = useOf(o, s.start, g.sharing.mps.coLocation, ask);
     const MpsRefusal r = checkServer(s, u, g.sharing.mps, maxClients, ask);
     if (r == MpsRefusal::None) {
-      if (fits < 0 || u.threads > fitThreads) fits = k, fitThreads = u.threads;
-    } else if (fits < 0 && r > furthest) {
-      refused = k, furthest = r, refusedUse = u;
+      if (c.refusal != MpsRefusal::None || u.threads > fitThreads)
+        c.refusal = MpsRefusal::None, c.chosen = k, fitThreads = u.threads;
+    } else if (c.refusal != MpsRefusal::None && (c.chosen < 0 || r > c.refusal)) {
+      c.refusal = r, c.chosen = k, c.use = u;
     }
   }
-  if (fits >= 0) return {MpsRefusal::None, servers.items[static_cast<size_t>(fits)].start, {}};
-  if (refused < 0)
-    return refuse(MpsRefusal::NotMps, phrase(text::kMpsNotRunning, cluster_->gpuName(id)));
-  const MpsServer& s = servers.items[static_cast<size_t>(refused)];
-  return refuse(furthest, refusalText(furthest, serverName(*cluster_, id, s), s, refusedUse,
-                                      g.sharing.mps, maxClients, ask));
+  return c;
+}
+
+}  // namespace
+
+MpsFit checkMps(const ClusterState& state, GpuId id, const MpsAsk& ask, int instanceStart) {
+  const ServerChoice c = chooseServer(state, id, ask, instanceStart);
+  const int start =
+      c.refusal == MpsRefusal::None ? c.servers.items[static_cast<size_t>(c.chosen)].start : -1;
+  return {c.refusal, start, {}};
+}
+
+MpsFit ClusterState::mpsFit(GpuId id, const MpsAsk& ask, int instanceStart) const {
+  const ServerChoice c = chooseServer(*this, id, ask, instanceStart);
+  const std::string gpu = cluster_->gpuName(id);
+  switch (c.refusal) {
+    case MpsRefusal::None:
+      return {MpsRefusal::None, c.servers.items[static_cast<size_t>(c.chosen)].start, {}};
+    case MpsRefusal::NodeNotUp:
+      return refuse(c.refusal, phrase(text::kMpsNodeNotUp, gpu));
+    case MpsRefusal::AlreadyThere:
+      return refuse(c.refusal, phrase(text::kMpsAlreadyThere, gpu));
+    default:
+      break;
+  }
+  if (c.chosen < 0) return refuse(MpsRefusal::NotMps, phrase(text::kMpsNotRunning, gpu));
+  const MpsServer& s = c.servers.items[static_cast<size_t>(c.chosen)];
+  const Gpu& g = cluster_->gpu(id);
+  return refuse(c.refusal, refusalText(c.refusal, serverName(*cluster_, id, s), s, c.use,
+                                       g.sharing.mps, cluster_->modelOf(id).mpsMaxClients, ask));
 }
 
 Expected<int> ClusterState::takeMps(GpuId id, const MpsAsk& ask, int instanceStart) {

@@ -7,6 +7,7 @@
 
 #include "core/engine_text.h"
 #include "mig/mig_capacity.h"
+#include "scheduler/mps_check.h"
 
 namespace tessera {
 
@@ -219,7 +220,7 @@ std::optional<GpuId> mpsGpu(const ClusterState& state, const Job& job, NodeId n,
   int bestThreads = -1;
   for (int i = 0; i < node.gpuCount(); ++i) {
     const GpuId g = node.firstGpu + static_cast<GpuId>(i);
-    if (!gateAllows(gate, g) || !state.mpsFit(g, ask).ok()) continue;
+    if (!gateAllows(gate, g) || !checkMps(state, g, ask).ok()) continue;
     int threads = 0;
     for (const auto& c : state.gpu(g).mpsClients) threads += c.threads;
     if (threads > bestThreads) best = g, bestThreads = threads;
@@ -297,21 +298,20 @@ std::optional<GangPlacement> takeIn(Transaction& tx, const ClusterState& state, 
 // memory or a reservation, which the node counts already say).
 std::optional<Text> mpsRefusalDetail(const ClusterState& state, const Job& job) {
   const MpsAsk ask = mpsAsk(job);
-  MpsFit furthest;
-  bool anyMps = false;
+  MpsRefusal furthest = MpsRefusal::None;
+  std::optional<GpuId> furthestGpu;
   for (const Node& n : state.cluster().nodes()) {
     if (!nodeEligible(job, n)) continue;
     for (int i = 0; i < n.gpuCount(); ++i) {
       const GpuId g = n.firstGpu + static_cast<GpuId>(i);
       if (!state.cluster().gpu(g).sharing.runsMps()) continue;
-      anyMps = true;
-      MpsFit fit = state.mpsFit(g, ask);
-      if (fit.ok()) return std::nullopt;
-      if (fit.refusal > furthest.refusal) furthest = std::move(fit);
+      const MpsRefusal r = checkMps(state, g, ask).refusal;
+      if (r == MpsRefusal::None) return std::nullopt;
+      if (!furthestGpu || r > furthest) furthest = r, furthestGpu = g;
     }
   }
-  if (!anyMps) return phrase(text::kMpsNoGpu);
-  return furthest.why;
+  if (!furthestGpu) return phrase(text::kMpsNoGpu);
+  return state.mpsFit(*furthestGpu, ask).why;
 }
 
 Text taskWords(const Job& job) {

@@ -4,6 +4,7 @@
 
 #include "core/engine_text.h"
 #include "mig/mig_capacity.h"
+#include "scheduler/mps_check.h"
 
 namespace tessera {
 
@@ -125,7 +126,7 @@ int mpsTasks(const ClusterState& state, const Node& n, const MpsAsk& ask, const 
   for (int i = 0; i < n.gpuCount(); ++i) {
     const GpuId g = n.firstGpu + static_cast<GpuId>(i);
     if (gateAllows(gate, g) && state.cluster().gpu(g).sharing.runsMps() &&
-        state.mpsFit(g, ask).ok())
+        checkMps(state, g, ask).ok())
       ++tasks;
   }
   return tasks;

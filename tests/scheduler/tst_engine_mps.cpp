@@ -9,6 +9,7 @@
 #include "clusterspec/cluster_spec.h"
 #include "clusterspec/cluster_spec_writer.h"
 #include "mps_spec.h"
+#include "scheduler/mps_check.h"
 #include "scheduler/transaction.h"
 #include "topology/gpu_catalog.h"
 
@@ -151,6 +152,28 @@ models: []
     QCOMPARE(int(s.mpsFit(s.cluster().findGpu("p1/1")->id, ask(2, 10, 1, "a")).refusal),
              int(MpsRefusal::NotMps));
     QCOMPARE(int(s.mpsFit(g, ask(1, 1, 1, "a", "alice")).refusal), int(MpsRefusal::AlreadyThere));
+  }
+
+  // Searches ask checkMps, which must agree with mpsFit on every answer and word nothing.
+  void quickCheckAgreesWithTheWordedOne() {
+    ClusterState s(load(kSpec));
+    const GpuId p = s.cluster().findGpu("p1/0")->id;
+    const GpuId m = s.cluster().findGpu("m1/0")->id;
+    QVERIFY(s.takeMps(p, ask(1, 100, 20000, "a", "alice")).ok());
+    QVERIFY(s.takeMps(m, ask(2, 60, 12288, "t")).ok());
+    int refusals = 0;
+    for (GpuId g : {p, m, s.cluster().findGpu("p1/1")->id})
+      for (const MpsAsk& a : {ask(3, 60, 1000, "b", "alice"), ask(3, 50, 30000, "b", "alice"),
+                              ask(3, 10, 1000, "a", "bob"), ask(3, 50, 26000, "b", "alice"),
+                              ask(1, 1, 1, "a", "alice"), ask(3, 30, 10240, "t")}) {
+        const MpsFit worded = s.mpsFit(g, a);
+        const MpsFit quick = checkMps(s, g, a);
+        QCOMPARE(int(quick.refusal), int(worded.refusal));
+        QCOMPARE(quick.instanceStart, worded.instanceStart);
+        QVERIFY(quick.why.empty());
+        refusals += worded.ok() ? 0 : 1;
+      }
+    QVERIFY(refusals > 0 && refusals < 18);
   }
 
   // Inside MIG: one server per instance, each with the instance's memory; MIG-profile takes
