@@ -15,30 +15,32 @@ namespace tessera {
 namespace {
 
 // One MPS server: the GPU's own (start -1, no profile) or an idle MIG instance's.
+// No member initializers: a search builds these for every GPU it asks about, and filling the
+// unused slots (and copying them) cost more than the checks themselves.
 struct MpsServer {
-  int start = -1;
-  int64_t memoryMiB = 0;
-  const MigProfile* profile = nullptr;
+  int start;
+  int64_t memoryMiB;
+  const MigProfile* profile;
 };
 
 // At most one server per MIG instance: kept on the stack, as mpsFit runs for every GPU of every
 // node a search looks at.
 struct MpsServers {
-  std::array<MpsServer, kMaxMemorySlices> items{};
+  std::array<MpsServer, kMaxMemorySlices> items;
   int count = 0;
 };
 
-MpsServers serversOf(const Cluster& c, const GpuOccupancy& o, GpuId id) {
+void serversOf(const Cluster& c, const GpuOccupancy& o, GpuId id, MpsServers& out) {
   const Gpu& g = c.gpu(id);
   const GpuModel& model = c.modelOf(id);
-  MpsServers out;
+  out.count = 0;
   if (g.sharing.mode == SharingMode::Mps) {
     const int64_t memory = model.memoryMiB ? *model.memoryMiB : std::numeric_limits<int64_t>::max();
     out.items[0] = {-1, memory, nullptr};
     out.count = 1;
-    return out;
+    return;
   }
-  if (!model.mig) return out;
+  if (!model.mig) return;
   for (int k = 0; k < o.layout.size(); ++k) {
     // An instance a MIG-profile job holds (from before MPS was turned on) runs no server.
     if (o.instanceOwner[static_cast<size_t>(k)] != kNoJob) continue;
@@ -47,7 +49,6 @@ MpsServers serversOf(const Cluster& c, const GpuOccupancy& o, GpuId id) {
     const auto memory = static_cast<int64_t>(p.memoryGiB * 1024.0);
     out.items[static_cast<size_t>(out.count++)] = {o.layout[k].start, memory, &p};
   }
-  return out;
 }
 
 // "pod-a-02/3", or "pod-a-02/3 3g.40gb@4" for an instance's server.
@@ -137,23 +138,23 @@ struct ServerChoice {
   ServerUse use;    // of the refusing server
 };
 
-ServerChoice chooseServer(const ClusterState& state, GpuId id, const MpsAsk& ask,
-                          int instanceStart) {
+// Fills `c` (the caller's, so the servers are never copied).
+void chooseServer(const ClusterState& state, GpuId id, const MpsAsk& ask, int instanceStart,
+                  ServerChoice& c) {
   const Cluster& cluster = state.cluster();
   const Gpu& g = cluster.gpu(id);
-  ServerChoice c;
-  if (!g.sharing.runsMps()) return c;
+  if (!g.sharing.runsMps()) return;
   if (state.nodeState(g.node) != NodeState::Up) {
     c.refusal = MpsRefusal::NodeNotUp;
-    return c;
+    return;
   }
   const GpuOccupancy& o = state.gpu(id);
   if (std::any_of(o.mpsClients.begin(), o.mpsClients.end(),
                   [&](const MpsClient& m) { return m.job == ask.job; })) {
     c.refusal = MpsRefusal::AlreadyThere;
-    return c;
+    return;
   }
-  c.servers = serversOf(cluster, o, id);
+  serversOf(cluster, o, id, c.servers);
   const int maxClients = cluster.modelOf(id).mpsMaxClients;
   // Fitting servers: the fullest (packing). Refusals: the one the client got furthest with, the
   // first of equals.
@@ -170,20 +171,21 @@ ServerChoice chooseServer(const ClusterState& state, GpuId id, const MpsAsk& ask
       c.refusal = r, c.chosen = k, c.use = u;
     }
   }
-  return c;
 }
 
 }  // namespace
 
 MpsFit checkMps(const ClusterState& state, GpuId id, const MpsAsk& ask, int instanceStart) {
-  const ServerChoice c = chooseServer(state, id, ask, instanceStart);
+  ServerChoice c;
+  chooseServer(state, id, ask, instanceStart, c);
   const int start =
       c.refusal == MpsRefusal::None ? c.servers.items[static_cast<size_t>(c.chosen)].start : -1;
   return {c.refusal, start, {}};
 }
 
 MpsFit ClusterState::mpsFit(GpuId id, const MpsAsk& ask, int instanceStart) const {
-  const ServerChoice c = chooseServer(*this, id, ask, instanceStart);
+  ServerChoice c;
+  chooseServer(*this, id, ask, instanceStart, c);
   const std::string gpu = cluster_->gpuName(id);
   switch (c.refusal) {
     case MpsRefusal::None:
