@@ -20,7 +20,7 @@ namespace {
 // Whether a failed trial could come out differently at a later step. A placement failure stands
 // until a released job frees a node the job may use, or a reservation blocking the job's run
 // ends (a later start only overlaps more of the others); a quota refusal until any job's end
-// gives quota back. MIG and fractional requests, which the GPU room does not count, would
+// gives quota back. MIG requests, which the GPU room does not count, would
 // otherwise place again at every step of the window.
 class TrialWorth {
  public:
@@ -86,7 +86,7 @@ class ReservationBackfill final : public BackfillPlugin {
     size_t charged = 0;
     std::vector<const JobRecord*> released;
     const Seconds horizon = ctx.now + policy.window;
-    WholeGpuRoom room(engine, scratch, ctx.reservations, job);
+    GpuRoom room(engine, scratch, ctx.reservations, job);
     TrialWorth worth(engine.state().cluster(), ctx.reservations, job.job);
     // The running jobs by expected end, read as the steps go: the search usually stops long
     // before the window does.

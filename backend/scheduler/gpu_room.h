@@ -1,43 +1,48 @@
 #pragma once
-// Room for a whole-GPU gang, counted per topology unit and kept up to date as running jobs are
-// released in a what-if: the cheap necessary condition backfill and preemption test before a
-// full trial placement (a trial is a pass over every node).
+// Room for a gang of whole GPUs, time-slice shares or MPS clients, counted per topology unit and
+// kept up to date as running jobs are released in a what-if: the cheap necessary condition
+// backfill and preemption test before a full trial placement (a trial is a pass over every node).
 #include <algorithm>
 #include <vector>
 
 #include "scheduler/engine.h"
+#include "scheduler/gpu_task_fit.h"
 
 namespace tessera {
 
-// A necessary condition for whole-GPU jobs, kept incrementally while running jobs are released
-// and the planned start moves forward: some unit at the loosest level the job may span has room
-// for all its tasks by count of the free GPUs no reservation keeps from a run starting then. The
-// full placement is tried only when it holds (a trial costs a pass over every node).
+// A necessary condition for whole-GPU, share and MPS jobs, kept incrementally while running jobs
+// are released and the planned start moves forward: some unit at the loosest level the job may
+// span has room for all its tasks by count of the GPUs no reservation keeps from a run starting
+// then - free ones for whole GPUs, ones with room for one more share or client for the others
+// (one task per GPU). The full placement is tried only when it holds (a trial costs a pass over
+// every node). MIG requests are not counted (the room is always "may fit" for them).
 //
 // It is the per-step recount it replaces, kept as deltas: after earlier blocked jobs reserved the
 // next free GPUs most steps fail it, and recounting every node and hold per step was what made
-// planning slow under a deep backlog. A hold keeps a GPU from a run over [at, end(at)) exactly
-// while from < end(at) and at < until; end(at) never decreases as `at` grows, so each hold enters
-// once (in order of `from`) and leaves once (in order of `until`): two events per hold per job.
-class WholeGpuRoom {
+// planning slow under a deep backlog. Shares and MPS clients reserve whole GPUs too, so a queue of
+// small jobs pushed each one's search through every step until counted the same way. A hold keeps a
+// GPU from a run over [at, end(at)) exactly while from < end(at) and at < until; end(at) never
+// decreases as `at` grows, so each hold enters once (in order of `from`) and leaves once (in order
+// of `until`): two events per hold per job.
+class GpuRoom {
  public:
   // With a `book`, the GPUs its holds keep from the run are not counted (backfill's condition,
   // over the book whatever the filter plugins say). Without one it counts free GPUs alone and
   // is then a strict necessary condition of placement (preemption relies on it): it is left
   // inactive (always "may fit") where a gang could fit in a unit that no unit at the job's
   // loosest level contains.
-  WholeGpuRoom(const Engine& engine, const ReservationBook* book, const JobRecord& job)
-      : WholeGpuRoom(engine, engine.state(), book, job) {}
+  GpuRoom(const Engine& engine, const ReservationBook* book, const JobRecord& job)
+      : GpuRoom(engine, engine.state(), book, job) {}
   // Counting the free GPUs of `state` (backfill's base) rather than the engine's.
-  WholeGpuRoom(const Engine& engine, const ClusterState& state, const ReservationBook* book,
-               const JobRecord& job)
-      : s_(state), book_(book), job_(job) {
+  GpuRoom(const Engine& engine, const ClusterState& state, const ReservationBook* book,
+          const JobRecord& job)
+      : s_(state), book_(book), job_(job), small_(job.job) {
     const Job& j = job.job;
     const TopologyLevel level = j.topology.required ? j.topology.level : TopologyLevel::Cluster;
-    active_ = j.perTask.kind == GpuRequest::Kind::Whole && j.perTask.gpus > 0 &&
-              (book || engine.topologyNests(level));
+    const bool whole = j.perTask.kind == GpuRequest::Kind::Whole && j.perTask.gpus > 0;
+    active_ = (whole || small_.applies()) && (book || engine.topologyNests(level));
     if (!active_) return;
-    per_ = j.perTask.gpus;
+    per_ = whole ? j.perTask.gpus : 1;
     const Cluster& c = s_.cluster();
     unitOf_ = engine.topologyUnits(level);
     for (const auto& n : c.nodes())
@@ -121,12 +126,19 @@ class WholeGpuRoom {
     dirty_[n] = 1;
     dirtyList_.push_back(n);
   }
-  // Tasks node n can take now: its free GPUs that no reservation keeps from the run.
+  // Tasks node n can take now: its free GPUs (or GPUs with room for one more share or client)
+  // that no reservation keeps from the run.
   void recount(NodeId n) {
     const int32_t unit = unitOf_[n];
     if (unit < 0) return;
-    int free = s_.freeWholeGpusOnNode(n);
-    if (free >= per_ && book_ && book_->touches(n)) {
+    int free = small_.applies() ? 0 : s_.freeWholeGpusOnNode(n);
+    if (small_.applies()) {
+      const Node& node = s_.cluster().node(n);
+      for (int i = 0; i < node.gpuCount(); ++i) {
+        const GpuId g = node.firstGpu + static_cast<GpuId>(i);
+        free += (blocked_.empty() || blocked_[g] == 0) && small_.fits(s_, g);
+      }
+    } else if (free >= per_ && book_ && book_->touches(n)) {
       const Node& node = s_.cluster().node(n);
       free = 0;
       for (int i = 0; i < node.gpuCount(); ++i) {
@@ -145,6 +157,7 @@ class WholeGpuRoom {
   const ClusterState& s_;
   const ReservationBook* book_;
   const JobRecord& job_;
+  const SmallTaskFit small_;
   bool active_ = false;
   bool counted_ = false;
   int per_ = 1;

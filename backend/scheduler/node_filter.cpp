@@ -4,6 +4,7 @@
 
 #include "core/engine_text.h"
 #include "mig/mig_capacity.h"
+#include "scheduler/gpu_task_fit.h"
 #include "scheduler/mps_check.h"
 
 namespace tessera {
@@ -107,27 +108,14 @@ int migTasks(const ClusterState& state, const Node& n, const std::string& profil
   return tasks;
 }
 
-// One task per GPU at most: a job holds a single share of a GPU.
-int shareTasks(const ClusterState& state, const Node& n, JobId job, const GpuRequest& r,
-               const GpuGate* gate) {
+// Shares and MPS clients: one task per GPU at most (a job holds a single share or client of a
+// GPU).
+int smallTasks(const ClusterState& state, const Node& n, const Job& job, const GpuGate* gate) {
+  const SmallTaskFit fit(job);
   int tasks = 0;
   for (int i = 0; i < n.gpuCount(); ++i) {
     const GpuId g = n.firstGpu + static_cast<GpuId>(i);
-    if (gateAllows(gate, g) && mayShare(state, g, r.milli) &&
-        !state.shareProblem(g, job, r.milli, r.vramMiB))
-      ++tasks;
-  }
-  return tasks;
-}
-
-// One MPS client per GPU at most, like shares.
-int mpsTasks(const ClusterState& state, const Node& n, const MpsAsk& ask, const GpuGate* gate) {
-  int tasks = 0;
-  for (int i = 0; i < n.gpuCount(); ++i) {
-    const GpuId g = n.firstGpu + static_cast<GpuId>(i);
-    if (gateAllows(gate, g) && state.cluster().gpu(g).sharing.runsMps() &&
-        checkMps(state, g, ask).ok())
-      ++tasks;
+    if (gateAllows(gate, g) && fit.fits(state, g)) ++tasks;
   }
   return tasks;
 }
@@ -156,9 +144,8 @@ int gpuTasks(const ClusterState& state, const Job& job, const Node& n, const Gpu
     case GpuRequest::Kind::Mig:
       return migTasks(state, n, job.perTask.migProfile, gate);
     case GpuRequest::Kind::Fraction:
-      return shareTasks(state, n, job.id, job.perTask, gate);
     case GpuRequest::Kind::Mps:
-      return mpsTasks(state, n, mpsAsk(job), gate);
+      return smallTasks(state, n, job, gate);
     case GpuRequest::Kind::None:
       break;
   }
@@ -224,6 +211,26 @@ int hostTasks(const ClusterState& state, const Job& job, NodeId id, int tasks, N
 
 MpsAsk mpsAsk(const Job& job) {
   return {job.id, job.perTask.mpsThreads, job.perTask.vramMiB, job.team, job.user};
+}
+
+SmallTaskFit::SmallTaskFit(const Job& job) : job_(job) {
+  if (job.perTask.kind == GpuRequest::Kind::Fraction) kind_ = job.perTask.kind;
+  if (job.perTask.kind == GpuRequest::Kind::Mps) {
+    kind_ = job.perTask.kind;
+    ask_ = mpsAsk(job);
+  }
+}
+
+bool SmallTaskFit::fits(const ClusterState& state, GpuId g) const {
+  const GpuRequest& r = job_.perTask;
+  switch (kind_) {
+    case GpuRequest::Kind::Fraction:
+      return mayShare(state, g, r.milli) && !state.shareProblem(g, job_.id, r.milli, r.vramMiB);
+    case GpuRequest::Kind::Mps:
+      return state.cluster().gpu(g).sharing.runsMps() && checkMps(state, g, ask_).ok();
+    default:
+      return false;
+  }
 }
 
 bool nodeEligible(const Job& job, const Node& n) {

@@ -66,7 +66,7 @@ class CheckpointAwarePreemption final : public PreemptionPlugin {
       const bool floorAlways = !engine.policy().preemption.withinGuarantee;
       // Free GPUs per unit bound what a trial can find: most victim sets are too small for the
       // gang, and a trial costs a pass over every node.
-      WholeGpuRoom room(engine, nullptr, job);
+      GpuRoom room(engine, nullptr, job);
       for (const Victim& v : candidates) {
         // The guarantee floor holds for the set, not one victim at a time: earlier victims of
         // the same team are already taken off `quotas`.
@@ -117,7 +117,7 @@ class CheckpointAwarePreemption final : public PreemptionPlugin {
     CycleContext c = ctx;
     c.quotas = &quotas;
     for (const Victim& v : victims) release(engine, what, quotas, v.job);
-    WholeGpuRoom room(engine, nullptr, job);
+    GpuRoom room(engine, nullptr, job);
     room.advanceTo(ctx.now);
     if (!room.mayFit()) return std::nullopt;
     GangResult r = engine.tryPlace(what, job, c, ctx.now);

@@ -7,7 +7,7 @@
 // Prints the wall time (runSharingStudy alone: not the cluster or the trace), the runs each mode
 // took and the study's table, and RESULT lines (bench_stats.h).
 // Run: build/release/tests/bench/bench_sharing_study [--jobs N] [--rate PER_HOUR]
-//      [--runtime-scale X] [--nodes N] [--threads N]
+//      [--runtime-scale X] [--nodes N] [--threads N] [--modes whole,mps,...]
 #include <CLI/CLI.hpp>
 #include <chrono>
 #include <cstdio>
@@ -53,7 +53,19 @@ int main(int argc, char** argv) {
   app.add_option("--nodes", nodes, "nodes of 8 GPUs")->check(CLI::Range(1, 10'000));
   app.add_option("--threads", config.threads, "modes at a time (0: one per core)")
       ->check(CLI::Range(0, 64));
+  std::vector<std::string> modes;
+  app.add_option("--modes", modes, "whole, time-slicing, mps, mig (default: all)")->delimiter(',');
   CLI11_PARSE(app, argc, argv);
+  for (const std::string& m : modes) {
+    const auto mode = parseSharingStudyMode(m);
+    if (!mode) {
+      std::fprintf(stderr, "--modes: unknown mode '%s'\n", m.c_str());
+      return 2;
+    }
+    if (config.modes.size() == 4 && !config.modesExplicit) config.modes.clear();
+    config.modes.push_back(*mode);
+    config.modesExplicit = true;
+  }
   const auto c = cluster(nodes);
   auto trace = synthesizeForSharingStudy(*c, sc);
   if (!trace) {

@@ -4,12 +4,15 @@
 // invariant checker.
 #include <QtTest>
 
+#include <random>
 #include <string>
 
 #include "clusterspec/cluster_spec.h"
 #include "clusterspec/cluster_spec_writer.h"
 #include "mps_spec.h"
+#include "scheduler/gpu_room.h"
 #include "scheduler/mps_check.h"
+#include "scheduler/node_filter.h"
 #include "scheduler/transaction.h"
 #include "topology/gpu_catalog.h"
 
@@ -174,6 +177,68 @@ models: []
         refusals += worded.ok() ? 0 : 1;
       }
     QVERIFY(refusals > 0 && refusals < 18);
+  }
+
+  // Backfill's room (gpu_room.h) counts GPUs with room for one more share or MPS client and
+  // skips a trial placement when too few have it: over random occupancies it must say "may fit"
+  // exactly when the node filter finds enough such GPUs (never skipping a placement that would
+  // succeed), and must sometimes say no (a room left inactive for these kinds says yes always).
+  void roomCountsSharesAndMpsClients() {
+    const auto cluster = load(R"(version: 1
+name: room
+node_templates:
+  l40s: {gpu_model: L40S, gpus: 4}
+fabric:
+  leafs: [{name: l1}]
+nodes:
+  - {name: n1, template: l40s, leaf: l1}
+  - {name: n2, template: l40s, leaf: l1}
+  - {name: n3, template: l40s, leaf: l1}
+overrides:
+  - nodes: n1,n2,n3
+    gpus: {"0": {timeslice: 4}, "1": {timeslice: 4}, "2": {mps: {}}, "3": {mps: {}}}
+)");
+    Workload w;
+    w.teams = {Team{"a", "", 1, {}}, Team{"b", "", 1, {}}};
+    auto engine = Engine::create(cluster, w, Policy{});
+    QVERIFY(engine.ok());
+    std::mt19937 rng(7);
+    auto pick = [&](int n) { return static_cast<int>(rng() % static_cast<unsigned>(n)); };
+    const std::string teams[2] = {"a", "b"};
+    int said[2] = {0, 0};
+    JobId next = 1;
+    for (int round = 0; round < 300; ++round) {
+      ClusterState s(cluster);
+      for (int k = pick(30); k-- > 0;) {
+        const GpuId g = static_cast<GpuId>(pick(12));
+        const std::string& team = teams[pick(2)];
+        if (g % 4 < 2)
+          (void)s.takeShare(g, next++, 250 * (1 + pick(3)), 1024);
+        else
+          (void)s.takeMps(g, ask(next++, 20 * (1 + pick(4)), 4096, team));
+      }
+      JobRecord rec;
+      rec.job.id = next++;
+      rec.job.team = teams[pick(2)];
+      rec.job.tasks = 1 + pick(4);
+      rec.job.estimatedRuntime = 3600;
+      if (pick(2)) {
+        rec.job.perTask.kind = GpuRequest::Kind::Fraction;
+        rec.job.perTask.milli = 250 * (1 + pick(3));
+        rec.job.perTask.vramMiB = 1024;
+      } else {
+        rec.job.perTask.kind = GpuRequest::Kind::Mps;
+        rec.job.perTask.mpsThreads = 20 * (1 + pick(4));
+        rec.job.perTask.vramMiB = 4096;
+      }
+      int tasks = 0;
+      for (const auto& [node, n] : filterNodes(s, rec.job, nullptr).fits) tasks += n;
+      GpuRoom room(*engine, s, nullptr, rec);
+      room.advanceTo(0);
+      QCOMPARE(room.mayFit(), tasks >= rec.job.tasks);
+      ++said[room.mayFit() ? 1 : 0];
+    }
+    QVERIFY(said[0] > 20 && said[1] > 20);
   }
 
   // Inside MIG: one server per instance, each with the instance's memory; MIG-profile takes
