@@ -50,6 +50,9 @@ struct SharingStudyConfig {
   Policy policy;
   bool searchGpusNeeded = true;
   int threads = 0;  // modes run in parallel; 0 = one per core
+  // Asked (from the study's threads) between sample steps and between simulations: once it says
+  // true, the study stops and fails with "cancelled" (the console's Stop button).
+  std::function<bool()> cancelled;
 };
 
 // What one mode measured. `skipped` says why a mode did not run (the cluster cannot host it).
@@ -86,8 +89,9 @@ struct SharingStudy {
   [[nodiscard]] const ModeFigures* find(StudyMode m) const;
 };
 
-// Fails when the trace is empty, a setting is out of range, or an explicitly asked mode cannot
-// run on the cluster (no MIG-capable or MPS-capable GPU). `progress` gets the modes done so far.
+// Fails when the trace is empty, a setting is out of range, an explicitly asked mode cannot run
+// on the cluster (no MIG-capable or MPS-capable GPU), or config.cancelled says so ("cancelled").
+// `progress` gets the modes done so far.
 Expected<SharingStudy> runSharingStudy(const Cluster& cluster, const Trace& trace,
                                        const SharingStudyConfig& config,
                                        const std::function<void(double)>& progress = {});
