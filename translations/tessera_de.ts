@@ -3512,6 +3512,66 @@ Seit %1</translation>
         <source>Co-located jobs</source>
         <translation>Zusammengelegte Jobs</translation>
     </message>
+    <message>
+        <source>Synthetic</source>
+        <translation>Synthetisch</translation>
+    </message>
+    <message>
+        <source>Trace file</source>
+        <translation>Trace-Datei</translation>
+    </message>
+    <message>
+        <source>Browse…</source>
+        <translation>Durchsuchen…</translation>
+    </message>
+    <message>
+        <source>Stop</source>
+        <translation>Anhalten</translation>
+    </message>
+    <message>
+        <source>A trace: openb, Helios, Philly, SWF or a Tessera job list</source>
+        <translation>Ein Trace: openb, Helios, Philly, SWF oder eine Tessera-Jobliste</translation>
+    </message>
+    <message>
+        <source>Detect from the file</source>
+        <translation>Aus der Datei erkennen</translation>
+    </message>
+    <message>
+        <source>p95 queue wait per workload class, like inference=5m, or 10m for every class; several separated by spaces</source>
+        <translation>p95-Wartezeit in der Warteschlange je Arbeitslastklasse, etwa inference=5m, oder 10m für jede Klasse; mehrere durch Leerzeichen getrennt</translation>
+    </message>
+    <message>
+        <source>Workload</source>
+        <translation>Arbeitslast</translation>
+    </message>
+    <message>
+        <source>Trace</source>
+        <translation>Trace</translation>
+    </message>
+    <message>
+        <source>Wait targets (p95)</source>
+        <translation>Wartezeitziele (p95)</translation>
+    </message>
+    <message>
+        <source>Slots per time-sliced GPU</source>
+        <translation>Slots pro zeitgeteilter GPU</translation>
+    </message>
+    <message>
+        <source>Stopping the study…</source>
+        <translation>Die Studie wird angehalten …</translation>
+    </message>
+    <message>
+        <source>Choose a trace file.</source>
+        <translation>Wählen Sie eine Trace-Datei.</translation>
+    </message>
+    <message>
+        <source>The trace could not be read.</source>
+        <translation>Der Trace konnte nicht gelesen werden.</translation>
+    </message>
+    <message>
+        <source>The study was stopped.</source>
+        <translation>Die Studie wurde angehalten.</translation>
+    </message>
 </context>
 <context>
     <name>tessera::widgets::SharingStudyModel</name>

@@ -3509,6 +3509,66 @@ Since %1</source>
         <source>Co-located jobs</source>
         <translation>共置作业</translation>
     </message>
+    <message>
+        <source>Synthetic</source>
+        <translation>合成</translation>
+    </message>
+    <message>
+        <source>Trace file</source>
+        <translation>跟踪文件</translation>
+    </message>
+    <message>
+        <source>Browse…</source>
+        <translation>浏览…</translation>
+    </message>
+    <message>
+        <source>Stop</source>
+        <translation>停止</translation>
+    </message>
+    <message>
+        <source>A trace: openb, Helios, Philly, SWF or a Tessera job list</source>
+        <translation>跟踪文件：openb、Helios、Philly、SWF 或 Tessera 作业列表</translation>
+    </message>
+    <message>
+        <source>Detect from the file</source>
+        <translation>根据文件自动识别</translation>
+    </message>
+    <message>
+        <source>p95 queue wait per workload class, like inference=5m, or 10m for every class; several separated by spaces</source>
+        <translation>每个工作负载类别的 p95 排队等待时间，例如 inference=5m，或 10m 表示所有类别；多个用空格分隔</translation>
+    </message>
+    <message>
+        <source>Workload</source>
+        <translation>工作负载</translation>
+    </message>
+    <message>
+        <source>Trace</source>
+        <translation>跟踪</translation>
+    </message>
+    <message>
+        <source>Wait targets (p95)</source>
+        <translation>等待目标（p95）</translation>
+    </message>
+    <message>
+        <source>Slots per time-sliced GPU</source>
+        <translation>每个时间分片 GPU 的槽位数</translation>
+    </message>
+    <message>
+        <source>Stopping the study…</source>
+        <translation>正在停止研究…</translation>
+    </message>
+    <message>
+        <source>Choose a trace file.</source>
+        <translation>请选择跟踪文件。</translation>
+    </message>
+    <message>
+        <source>The trace could not be read.</source>
+        <translation>无法读取跟踪文件。</translation>
+    </message>
+    <message>
+        <source>The study was stopped.</source>
+        <translation>研究已停止。</translation>
+    </message>
 </context>
 <context>
     <name>tessera::widgets::SharingStudyModel</name>
