@@ -23,6 +23,7 @@
 #include <QVBoxLayout>
 #include <QValueAxis>
 
+#include "engine_text.h"
 #include "scheduler/command_yaml.h"
 #include "sharing_study_model.h"
 #include "sim/trace_file.h"
@@ -282,7 +283,14 @@ void SharingStudyDialog::showResult(const Expected<SharingStudy>& result, bool t
   } else {
     status_->clear();
     model_->setStudy(*result);
-    recommendation_->setText(QString::fromStdString(result->recommendation));
+    // The engine's sentences in the console's language (English: the CLI's paragraph).
+    QString paragraph;
+    for (const Text& sentence : result->recommendationSentences)
+      paragraph = paragraph.isEmpty()
+                      ? displayText(sentence)
+                      : tr("%1 %2", "one sentence of the recommendation after another")
+                            .arg(paragraph, displayText(sentence));
+    recommendation_->setText(paragraph);
     fillChart(*result);
   }
   emit studyDone();

@@ -228,6 +228,7 @@ Expected<SharingStudy> runSharingStudy(const Cluster& cluster, const Trace& trac
           std::string(sharingStudyModeName(config.modes[i])) + ": " + results[i].error().str(), {}};
     s.modes.push_back(std::move(*results[i]));
   }
+  s.recommendationSentences = sharingRecommendationSentences(s);
   s.recommendation = sharingRecommendation(s);
   return s;
 }

@@ -14,6 +14,7 @@
 #include <string>
 #include <vector>
 
+#include "core/text.h"
 #include "scheduler/policy.h"
 #include "sim/metrics.h"
 #include "sim/simulator.h"
@@ -86,6 +87,7 @@ struct SharingStudy {
   bool searched = true;            // GPUs needed were searched for (modes meeting the targets)
   std::vector<ModeFigures> modes;  // in the order asked
   std::string recommendation;      // a paragraph the figures above support
+  std::vector<Text> recommendationSentences;  // the same, sentence by sentence, for translation
   [[nodiscard]] const ModeFigures* find(StudyMode m) const;
 };
 
@@ -102,7 +104,10 @@ Expected<SharingStudy> runSharingStudy(const Cluster& cluster, const Trace& trac
 SyntheticConfig sharingStudySyntheticDefaults();
 Expected<Trace> synthesizeForSharingStudy(const Cluster& cluster, const SyntheticConfig& config);
 
-// The recommendation paragraph from the figures (also set by runSharingStudy).
+// The recommendation from the figures (also set by runSharingStudy): its sentences, built from
+// the templates of sim/sharing_text.h so the console can show them translated, and the paragraph
+// of their English joined by spaces, which the CLI prints.
+std::vector<Text> sharingRecommendationSentences(const SharingStudy& s);
 std::string sharingRecommendation(const SharingStudy& s);
 
 std::string sharingStudyText(const SharingStudy& s);

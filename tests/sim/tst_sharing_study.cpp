@@ -254,6 +254,14 @@ class TestSharingStudy : public QObject {
     const std::string golden = TESSERA_TEST_DATA "/sim/sharing-study-golden.txt";
     if (qEnvironmentVariableIsSet("TESSERA_UPDATE_GOLDEN")) std::ofstream(golden) << got;
     QCOMPARE(got, readFile(golden));
+    // The paragraph is its sentences' English: templates the console translates, none literal.
+    std::string joined;
+    for (const Text& sentence : s->recommendationSentences) {
+      QVERIFY(!sentence.isLiteral());
+      joined += (joined.empty() ? "" : " ") + sentence.english();
+    }
+    QCOMPARE(joined, s->recommendation);
+    QCOMPARE(s->recommendationSentences, sharingRecommendationSentences(*s));
   }
 };
 

@@ -2,8 +2,9 @@
 // GUI keeps processing events, and its result fills the table (an item model checked by
 // QAbstractItemModelTester), the bar chart and the recommendation; a trace file is read by the
 // CLI's reader (its errors shown, the dialog still usable); wait targets and slots are checked as
-// the CLI checks them; Stop and closing the dialog cancel the study and join its thread. The
-// figures themselves are tested in tests/sim/tst_sharing_study.cpp.
+// the CLI checks them; Stop and closing the dialog cancel the study and join its thread; the
+// recommendation shows in the console's language. The figures themselves are tested in
+// tests/sim/tst_sharing_study.cpp.
 #include <QAbstractItemModelTester>
 #include <QBarSeries>
 #include <QBarSet>
@@ -11,9 +12,11 @@
 #include <QElapsedTimer>
 #include <QPushButton>
 #include <QSignalSpy>
+#include <QTranslator>
 #include <QtTest>
 
 #include "clusterspec/cluster_spec.h"
+#include "engine_text.h"
 #include "sharing_study_dialog.h"
 #include "sharing_study_model.h"
 #include "sim/trace_file.h"
@@ -235,6 +238,39 @@ class TstSharingStudyDialog : public QObject {
     c.reset();
     QVERIFY(weak.expired());            // no thread still holds it
     QCoreApplication::processEvents();  // the dropped result, if queued, goes nowhere
+  }
+
+  // Under a German catalogue the recommendation is German, sentence by sentence from the study's
+  // templates (each one translated), while the study keeps the CLI's English paragraph.
+  void recommendationInTheConsolesLanguage() {
+    QTranslator german;
+    QVERIFY2(german.load(QStringLiteral(TESSERA_TEST_QM_DIR "/tessera_de.qm")),
+             TESSERA_TEST_QM_DIR "/tessera_de.qm");
+    QCoreApplication::installTranslator(&german);
+    SharingStudyDialog dialog(cluster());
+    QSignalSpy done(&dialog, &SharingStudyDialog::studyDone);
+    dialog.setWorkload(60, 4, 4);
+    dialog.run();
+    const bool finished = done.wait(60000);
+    QCoreApplication::removeTranslator(&german);
+    QVERIFY(finished);
+    const SharingStudy& s = dialog.model()->study();
+    QVERIFY(s.recommendationSentences.size() > 2);
+    QStringList sentences;
+    for (const Text& sentence : s.recommendationSentences) {
+      const char* pattern = sentence.patternText().data();
+      QVERIFY2(german.translate(kEngineTextContext, pattern) != QString(), pattern);
+      QCoreApplication::installTranslator(&german);
+      sentences << displayText(sentence);
+      QCoreApplication::removeTranslator(&german);
+    }
+    QCOMPARE(dialog.recommendation(), sentences.join(QLatin1Char(' ')));
+    QVERIFY2(dialog.recommendation().contains(QStringLiteral("Empfehlung")) ||
+                 dialog.recommendation().contains(QStringLiteral("GPUs hinzu")),
+             qPrintable(dialog.recommendation()));
+    QVERIFY(!dialog.recommendation().contains(QStringLiteral("Recommendation")));
+    QVERIFY(s.recommendation.find("wait targets") != std::string::npos);  // the CLI's English
+    QCOMPARE(s.recommendation, sharingRecommendation(s));
   }
 
   // Every column shows its own field: the values differ, so a column reading another field fails.
