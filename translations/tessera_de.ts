@@ -1991,6 +1991,82 @@
         <source>an MPS request needs a pinned device memory limit: MPS does not isolate GPU memory</source>
         <translation>eine MPS-Anforderung braucht ein Limit für reservierten Gerätespeicher: MPS isoliert den GPU-Speicher nicht</translation>
     </message>
+    <message>
+        <source>No mode could run on this cluster.</source>
+        <translation>Auf diesem Cluster konnte kein Modus laufen.</translation>
+    </message>
+    <message>
+        <source>No mode meets the wait targets on all %1 GPUs.</source>
+        <translation>Kein Modus erreicht die Wartezeitziele auf allen %1 GPUs.</translation>
+    </message>
+    <message>
+        <source>%1 meets the wait targets on all %2 GPUs (the fewest GPUs needed were not searched for).</source>
+        <translation>%1 erreicht die Wartezeitziele auf allen %2 GPUs (die wenigsten nötigen GPUs wurden nicht gesucht).</translation>
+    </message>
+    <message>
+        <source>%1 meet the wait targets on all %2 GPUs (the fewest GPUs needed were not searched for).</source>
+        <translation>%1 erreichen die Wartezeitziele auf allen %2 GPUs (die wenigsten nötigen GPUs wurden nicht gesucht).</translation>
+    </message>
+    <message>
+        <source>No mode meets the wait targets even on all %1 GPUs.</source>
+        <translation>Kein Modus erreicht die Wartezeitziele, selbst auf allen %1 GPUs nicht.</translation>
+    </message>
+    <message>
+        <source>%1 meets the wait targets with the fewest GPUs: %2 of %3.</source>
+        <translation>%1 erreicht die Wartezeitziele mit den wenigsten GPUs: %2 von %3.</translation>
+    </message>
+    <message>
+        <source>%1 tie for the wait targets with the fewest GPUs: %2 of %3.</source>
+        <translation>%1 erreichen die Wartezeitziele gleichauf mit den wenigsten GPUs: %2 von %3.</translation>
+    </message>
+    <message>
+        <source>%1 needs %2.</source>
+        <translation>%1 braucht %2.</translation>
+    </message>
+    <message>
+        <source>%1 misses them even on all %2.</source>
+        <translation>%1 verfehlt sie selbst auf allen %2.</translation>
+    </message>
+    <message>
+        <source>On the whole cluster the GPUs are busiest under %1 (%2 of capacity), and the least capacity is stranded under %3 (%4 GPUs on average).</source>
+        <translation>Auf dem ganzen Cluster sind die GPUs unter %1 am stärksten ausgelastet (%2 der Kapazität), und am wenigsten Kapazität bleibt unter %3 ungenutzt blockiert (im Mittel %4 GPUs).</translation>
+    </message>
+    <message>
+        <source>Time-slicing and MPS put jobs on one GPU without fault isolation (one job&apos;s fault or memory overrun can end the others): %1 shared a GPU with another job.</source>
+        <translation>Time-Slicing und MPS legen Jobs ohne Fehlerisolation auf eine GPU (der Fehler oder Speicherüberlauf eines Jobs kann die anderen beenden): %1 teilten sich eine GPU mit einem anderen Job.</translation>
+    </message>
+    <message>
+        <source>%1 %2 of %3 jobs</source>
+        <translation>%1 %2 von %3 Jobs</translation>
+    </message>
+    <message>
+        <source>MIG and whole GPUs isolate every job.</source>
+        <translation>MIG und ganze GPUs isolieren jeden Job.</translation>
+    </message>
+    <message>
+        <source>Search for the GPUs needed (without --no-search) to compare the modes&apos; cost.</source>
+        <translation>Suchen Sie die nötigen GPUs (ohne --no-search), um die Kosten der Modi zu vergleichen.</translation>
+    </message>
+    <message>
+        <source>Add GPUs, or relax the targets, before choosing a mode.</source>
+        <translation>Fügen Sie GPUs hinzu oder lockern Sie die Ziele, bevor Sie einen Modus wählen.</translation>
+    </message>
+    <message>
+        <source>Recommendation: %1: no mode needs fewer GPUs, and it isolates every job.</source>
+        <translation>Empfehlung: %1: Kein Modus braucht weniger GPUs, und dieser isoliert jeden Job.</translation>
+    </message>
+    <message>
+        <source>Recommendation: %1, if the jobs sharing a GPU may share its faults; no isolating mode meets the targets on this cluster.</source>
+        <translation>Empfehlung: %1, wenn Jobs, die sich eine GPU teilen, auch deren Fehler teilen dürfen; kein isolierender Modus erreicht die Ziele auf diesem Cluster.</translation>
+    </message>
+    <message>
+        <source>Recommendation: %1: it needs %2 GPUs more than %3 (%4) and isolates every job.</source>
+        <translation>Empfehlung: %1: Er braucht %2 GPUs mehr als %3 (%4) und isoliert jeden Job.</translation>
+    </message>
+    <message>
+        <source>Recommendation: %1 saves %2 GPUs against %3 (%4), if the jobs sharing a GPU may share its faults; otherwise %3.</source>
+        <translation>Empfehlung: %1 spart %2 GPUs gegenüber %3 (%4), wenn Jobs, die sich eine GPU teilen, auch deren Fehler teilen dürfen; sonst %3.</translation>
+    </message>
 </context>
 <context>
     <name>tessera::widgets::ClusterTreeModel</name>
@@ -3511,6 +3587,71 @@ Seit %1</translation>
     <message>
         <source>Co-located jobs</source>
         <translation>Zusammengelegte Jobs</translation>
+    </message>
+    <message>
+        <source>Synthetic</source>
+        <translation>Synthetisch</translation>
+    </message>
+    <message>
+        <source>Trace file</source>
+        <translation>Trace-Datei</translation>
+    </message>
+    <message>
+        <source>Browse…</source>
+        <translation>Durchsuchen…</translation>
+    </message>
+    <message>
+        <source>Stop</source>
+        <translation>Anhalten</translation>
+    </message>
+    <message>
+        <source>A trace: openb, Helios, Philly, SWF or a Tessera job list</source>
+        <translation>Ein Trace: openb, Helios, Philly, SWF oder eine Tessera-Jobliste</translation>
+    </message>
+    <message>
+        <source>Detect from the file</source>
+        <translation>Aus der Datei erkennen</translation>
+    </message>
+    <message>
+        <source>p95 queue wait per workload class, like inference=5m, or 10m for every class; several separated by spaces</source>
+        <translation>p95-Wartezeit in der Warteschlange je Arbeitslastklasse, etwa inference=5m, oder 10m für jede Klasse; mehrere durch Leerzeichen getrennt</translation>
+    </message>
+    <message>
+        <source>Workload</source>
+        <translation>Arbeitslast</translation>
+    </message>
+    <message>
+        <source>Trace</source>
+        <translation>Trace</translation>
+    </message>
+    <message>
+        <source>Wait targets (p95)</source>
+        <translation>Wartezeitziele (p95)</translation>
+    </message>
+    <message>
+        <source>Slots per time-sliced GPU</source>
+        <translation>Slots pro zeitgeteilter GPU</translation>
+    </message>
+    <message>
+        <source>Stopping the study…</source>
+        <translation>Die Studie wird angehalten …</translation>
+    </message>
+    <message>
+        <source>Choose a trace file.</source>
+        <translation>Wählen Sie eine Trace-Datei.</translation>
+    </message>
+    <message>
+        <source>The trace could not be read.</source>
+        <translation>Der Trace konnte nicht gelesen werden.</translation>
+    </message>
+    <message>
+        <source>The study was stopped.</source>
+        <translation>Die Studie wurde angehalten.</translation>
+    </message>
+    <message>
+        <source>%1 %2</source>
+        <comment>one sentence of the recommendation after another</comment>
+        <translation>%1 %2</translation>
     </message>
 </context>
 <context>

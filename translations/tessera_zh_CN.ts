@@ -1991,6 +1991,82 @@
         <source>an MPS request needs a pinned device memory limit: MPS does not isolate GPU memory</source>
         <translation>MPS 请求需要固定设备内存上限：MPS 不隔离 GPU 内存</translation>
     </message>
+    <message>
+        <source>No mode could run on this cluster.</source>
+        <translation>此集群上没有任何模式可以运行。</translation>
+    </message>
+    <message>
+        <source>No mode meets the wait targets on all %1 GPUs.</source>
+        <translation>在全部 %1 个 GPU 上，没有任何模式满足等待目标。</translation>
+    </message>
+    <message>
+        <source>%1 meets the wait targets on all %2 GPUs (the fewest GPUs needed were not searched for).</source>
+        <translation>%1 在全部 %2 个 GPU 上满足等待目标（未搜索所需的最少 GPU 数）。</translation>
+    </message>
+    <message>
+        <source>%1 meet the wait targets on all %2 GPUs (the fewest GPUs needed were not searched for).</source>
+        <translation>%1 在全部 %2 个 GPU 上均满足等待目标（未搜索所需的最少 GPU 数）。</translation>
+    </message>
+    <message>
+        <source>No mode meets the wait targets even on all %1 GPUs.</source>
+        <translation>即使使用全部 %1 个 GPU，也没有任何模式满足等待目标。</translation>
+    </message>
+    <message>
+        <source>%1 meets the wait targets with the fewest GPUs: %2 of %3.</source>
+        <translation>%1 以最少的 GPU 满足等待目标：%3 个中的 %2 个。</translation>
+    </message>
+    <message>
+        <source>%1 tie for the wait targets with the fewest GPUs: %2 of %3.</source>
+        <translation>%1 并列以最少的 GPU 满足等待目标：%3 个中的 %2 个。</translation>
+    </message>
+    <message>
+        <source>%1 needs %2.</source>
+        <translation>%1 需要 %2 个。</translation>
+    </message>
+    <message>
+        <source>%1 misses them even on all %2.</source>
+        <translation>%1 即使使用全部 %2 个也无法满足。</translation>
+    </message>
+    <message>
+        <source>On the whole cluster the GPUs are busiest under %1 (%2 of capacity), and the least capacity is stranded under %3 (%4 GPUs on average).</source>
+        <translation>在整个集群上，%1 下 GPU 最繁忙（占容量的 %2），%3 下受困闲置的容量最少（平均 %4 个 GPU）。</translation>
+    </message>
+    <message>
+        <source>Time-slicing and MPS put jobs on one GPU without fault isolation (one job&apos;s fault or memory overrun can end the others): %1 shared a GPU with another job.</source>
+        <translation>时间分片和 MPS 将作业放在同一个 GPU 上且不隔离故障（一个作业的故障或内存溢出可能终止其他作业）：%1 与其他作业共享了 GPU。</translation>
+    </message>
+    <message>
+        <source>%1 %2 of %3 jobs</source>
+        <translation>%1 %3 个作业中的 %2 个</translation>
+    </message>
+    <message>
+        <source>MIG and whole GPUs isolate every job.</source>
+        <translation>MIG 和整块 GPU 会隔离每个作业。</translation>
+    </message>
+    <message>
+        <source>Search for the GPUs needed (without --no-search) to compare the modes&apos; cost.</source>
+        <translation>请搜索所需的 GPU 数（不使用 --no-search），以比较各模式的成本。</translation>
+    </message>
+    <message>
+        <source>Add GPUs, or relax the targets, before choosing a mode.</source>
+        <translation>请先增加 GPU 或放宽目标，再选择模式。</translation>
+    </message>
+    <message>
+        <source>Recommendation: %1: no mode needs fewer GPUs, and it isolates every job.</source>
+        <translation>建议：%1：没有模式需要更少的 GPU，且它隔离每个作业。</translation>
+    </message>
+    <message>
+        <source>Recommendation: %1, if the jobs sharing a GPU may share its faults; no isolating mode meets the targets on this cluster.</source>
+        <translation>建议：%1（前提是共享 GPU 的作业可以共担其故障）；在此集群上没有隔离模式满足目标。</translation>
+    </message>
+    <message>
+        <source>Recommendation: %1: it needs %2 GPUs more than %3 (%4) and isolates every job.</source>
+        <translation>建议：%1：它比 %3 多需要 %2 个 GPU（%4），并隔离每个作业。</translation>
+    </message>
+    <message>
+        <source>Recommendation: %1 saves %2 GPUs against %3 (%4), if the jobs sharing a GPU may share its faults; otherwise %3.</source>
+        <translation>建议：%1 比 %3 节省 %2 个 GPU（%4），前提是共享 GPU 的作业可以共担其故障；否则选择 %3。</translation>
+    </message>
 </context>
 <context>
     <name>tessera::widgets::ClusterTreeModel</name>
@@ -3508,6 +3584,71 @@ Since %1</source>
     <message>
         <source>Co-located jobs</source>
         <translation>共置作业</translation>
+    </message>
+    <message>
+        <source>Synthetic</source>
+        <translation>合成</translation>
+    </message>
+    <message>
+        <source>Trace file</source>
+        <translation>跟踪文件</translation>
+    </message>
+    <message>
+        <source>Browse…</source>
+        <translation>浏览…</translation>
+    </message>
+    <message>
+        <source>Stop</source>
+        <translation>停止</translation>
+    </message>
+    <message>
+        <source>A trace: openb, Helios, Philly, SWF or a Tessera job list</source>
+        <translation>跟踪文件：openb、Helios、Philly、SWF 或 Tessera 作业列表</translation>
+    </message>
+    <message>
+        <source>Detect from the file</source>
+        <translation>根据文件自动识别</translation>
+    </message>
+    <message>
+        <source>p95 queue wait per workload class, like inference=5m, or 10m for every class; several separated by spaces</source>
+        <translation>每个工作负载类别的 p95 排队等待时间，例如 inference=5m，或 10m 表示所有类别；多个用空格分隔</translation>
+    </message>
+    <message>
+        <source>Workload</source>
+        <translation>工作负载</translation>
+    </message>
+    <message>
+        <source>Trace</source>
+        <translation>跟踪</translation>
+    </message>
+    <message>
+        <source>Wait targets (p95)</source>
+        <translation>等待目标（p95）</translation>
+    </message>
+    <message>
+        <source>Slots per time-sliced GPU</source>
+        <translation>每个时间分片 GPU 的槽位数</translation>
+    </message>
+    <message>
+        <source>Stopping the study…</source>
+        <translation>正在停止研究…</translation>
+    </message>
+    <message>
+        <source>Choose a trace file.</source>
+        <translation>请选择跟踪文件。</translation>
+    </message>
+    <message>
+        <source>The trace could not be read.</source>
+        <translation>无法读取跟踪文件。</translation>
+    </message>
+    <message>
+        <source>The study was stopped.</source>
+        <translation>研究已停止。</translation>
+    </message>
+    <message>
+        <source>%1 %2</source>
+        <comment>one sentence of the recommendation after another</comment>
+        <translation>%1%2</translation>
     </message>
 </context>
 <context>

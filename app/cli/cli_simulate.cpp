@@ -30,6 +30,7 @@
 #include "sim/sharing_study.h"
 #include "sim/simulator.h"
 #include "sim/synthetic.h"
+#include "sim/trace_file.h"
 #include "sim/whatif.h"
 
 namespace tessera::cli {
@@ -128,20 +129,10 @@ Expected<Trace> traceOf(const SimArgs& a, const Cluster& cluster, uint64_t seed)
     sc.seed = seed;
     return a.studyMix ? synthesizeForSharingStudy(cluster, sc) : synthesize(cluster, sc);
   }
-  if (!a.format.empty() && !parseTraceFormat(a.format))
-    return Error{"--format: unknown format '" + a.format + "' (openb, helios, philly, swf, jobs)",
-                 {}};
-  if (!std::filesystem::is_regular_file(a.workload))
-    return Error{"cannot open file", {a.workload, 0, 0, ""}};
-  std::optional<TraceFormat> format =
-      a.format.empty() ? detectTraceFormat(a.workload) : parseTraceFormat(a.format);
-  if (!format)  // read, but not a format we know: an invalid input
-    return Error{"cannot tell the trace format (give --format openb|helios|philly|swf|jobs)",
-                 {a.workload, 0, 0, ""}};
   TraceReadOptions opts;
   opts.stopOnError = !a.keepGoing;
   opts.limit = a.limit;
-  return readTrace(a.workload, *format, opts);
+  return loadTraceFile(a.workload, a.format, opts);
 }
 
 Workload tenantsOf(const Trace& t) {

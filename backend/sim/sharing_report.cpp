@@ -1,5 +1,6 @@
 // The sharing study's outputs: the side-by-side table (text, JSON, CSV) and the recommendation,
-// every sentence of which states a figure of the table.
+// every sentence of which states a figure of the table (templates in sim/sharing_text.h, which
+// the console translates; the CLI prints their English).
 #include <algorithm>
 #include <cmath>
 #include <iomanip>
@@ -9,6 +10,7 @@
 
 #include "scheduler/command_yaml.h"
 #include "sim/sharing_study.h"
+#include "sim/sharing_text.h"
 
 namespace tessera {
 namespace {
@@ -40,14 +42,15 @@ std::vector<const ModeFigures*> ran(const SharingStudy& s) {
   return out;
 }
 
-std::string names(const std::vector<const ModeFigures*>& modes) {
-  std::string out;
-  for (size_t i = 0; i < modes.size(); ++i)
-    out += (i == 0                  ? ""
-            : i + 1 == modes.size() ? " and "
-                                    : ", ") +
-           std::string(sharingStudyModeName(modes[i]->mode));
-  return out;
+Text modeName(const ModeFigures& f) {
+  return literal(sharingStudyModeName(f.mode));
+}
+
+// "a, b and c".
+Text names(const std::vector<const ModeFigures*>& modes) {
+  std::vector<Text> items;
+  for (const ModeFigures* f : modes) items.push_back(modeName(*f));
+  return listText(std::move(items), /*andLast=*/true);
 }
 
 // The modes with the least (or most) of `key`, ties together.
@@ -65,96 +68,86 @@ std::vector<const ModeFigures*> best(const std::vector<const ModeFigures*>& mode
   return out;
 }
 
-std::string unsearchedSentence(const SharingStudy& s,
-                               const std::vector<const ModeFigures*>& modes) {
+using Sentences = std::vector<Text>;
+
+void unsearchedSentence(const SharingStudy& s, const std::vector<const ModeFigures*>& modes,
+                        Sentences& out) {
   std::vector<const ModeFigures*> met;
   for (const ModeFigures* f : modes)
     if (f->targetsMet) met.push_back(f);
-  if (met.empty())
-    return "No mode meets the wait targets on all " + std::to_string(s.gpus) + " GPUs. ";
-  return names(met) + (met.size() > 1 ? " meet" : " meets") + " the wait targets on all " +
-         std::to_string(s.gpus) + " GPUs (the fewest GPUs needed were not searched for). ";
+  if (met.empty()) {
+    out.push_back(phrase(text::kStudyNoneMeetsUnsearched, s.gpus));
+    return;
+  }
+  out.push_back(phrase(met.size() > 1 ? text::kStudyMeetUnsearched : text::kStudyMeetsUnsearched,
+                       names(met), s.gpus));
 }
 
-std::string gpusSentence(const SharingStudy& s, const std::vector<const ModeFigures*>& modes) {
-  if (!s.searched) return unsearchedSentence(s, modes);
+void gpusSentences(const SharingStudy& s, const std::vector<const ModeFigures*>& modes,
+                   Sentences& out) {
+  if (!s.searched) return unsearchedSentence(s, modes, out);
   std::vector<const ModeFigures*> met;
   for (const ModeFigures* f : modes)
     if (f->gpusNeeded) met.push_back(f);
-  if (met.empty())
-    return "No mode meets the wait targets even on all " + std::to_string(s.gpus) + " GPUs. ";
+  if (met.empty()) {
+    out.push_back(phrase(text::kStudyNoneMeets, s.gpus));
+    return;
+  }
   const auto winners = best(
       met, [](const ModeFigures& f) { return double(*f.gpusNeeded); }, true);
-  std::string out =
-      names(winners) + (winners.size() > 1 ? " tie for" : " meets") +
-      " the wait targets with the fewest GPUs: " + std::to_string(*winners.front()->gpusNeeded) +
-      " of " + std::to_string(s.gpus) + ".";
+  out.push_back(phrase(winners.size() > 1 ? text::kStudyTieFewest : text::kStudyFewest,
+                       names(winners), *winners.front()->gpusNeeded, s.gpus));
   for (const ModeFigures* f : modes) {
     if (std::find(winners.begin(), winners.end(), f) != winners.end()) continue;
-    out += f->gpusNeeded ? " " + std::string(sharingStudyModeName(f->mode)) + " needs " +
-                               std::to_string(*f->gpusNeeded) + "."
-                         : " " + std::string(sharingStudyModeName(f->mode)) +
-                               " misses them even on all " + std::to_string(s.gpus) + ".";
+    out.push_back(f->gpusNeeded ? phrase(text::kStudyNeeds, modeName(*f), *f->gpusNeeded)
+                                : phrase(text::kStudyMisses, modeName(*f), s.gpus));
   }
-  return out + " ";
 }
 
-std::string utilizationSentence(const std::vector<const ModeFigures*>& modes) {
+Text utilizationSentence(const std::vector<const ModeFigures*>& modes) {
   const auto hi = best(
       modes, [](const ModeFigures& f) { return f.busy; }, false);
   const auto lo = best(
       modes, [](const ModeFigures& f) { return f.strandedGpus; }, true);
-  return "On the whole cluster the GPUs are busiest under " + names(hi) + " (" +
-         percent(hi.front()->busy) + " of capacity), and the least capacity is stranded under " +
-         names(lo) + " (" + fixed1(lo.front()->strandedGpus) + " GPUs on average). ";
+  return phrase(text::kStudyUtilization, names(hi), percent(hi.front()->busy), names(lo),
+                fixed1(lo.front()->strandedGpus));
 }
 
-std::string isolationSentence(const std::vector<const ModeFigures*>& modes) {
-  std::string shared;
+void isolationSentences(const std::vector<const ModeFigures*>& modes, Sentences& out) {
+  std::vector<Text> shared;
   for (const ModeFigures* f : modes)
     if (f->mode == StudyMode::TimeSlicing || f->mode == StudyMode::Mps)
-      shared += (shared.empty() ? "" : "; ") + std::string(sharingStudyModeName(f->mode)) + " " +
-                std::to_string(f->coLocatedJobs) + " of " + std::to_string(f->jobs) + " jobs";
-  if (shared.empty()) return "";
-  return "Time-slicing and MPS put jobs on one GPU without fault isolation (one job's fault or "
-         "memory overrun can end the others): " +
-         shared + " shared a GPU with another job. MIG and whole GPUs isolate every job. ";
+      shared.push_back(phrase(text::kStudyCoLocated, modeName(*f), f->coLocatedJobs, f->jobs));
+  if (shared.empty()) return;
+  out.push_back(phrase(text::kStudyIsolation, clauseList(std::move(shared))));
+  out.push_back(phrase(text::kStudyIsolating));
 }
 
 bool isolates(const ModeFigures& f) {
   return f.mode == StudyMode::Mig || f.mode == StudyMode::Whole;
 }
 
-std::string verdict(const SharingStudy& s, const std::vector<const ModeFigures*>& modes) {
-  if (!s.searched)
-    return "Search for the GPUs needed (without --no-search) to compare the modes' cost.";
+Text verdict(const SharingStudy& s, const std::vector<const ModeFigures*>& modes) {
+  if (!s.searched) return phrase(text::kStudySearchToCompare);
   std::vector<const ModeFigures*> met;
   for (const ModeFigures* f : modes)
     if (f->gpusNeeded) met.push_back(f);
-  if (met.empty()) return "Add GPUs, or relax the targets, before choosing a mode.";
+  if (met.empty()) return phrase(text::kStudyAddGpus);
   const auto winners = best(
       met, [](const ModeFigures& f) { return double(*f.gpusNeeded); }, true);
   for (const ModeFigures* w : winners)
-    if (isolates(*w))
-      return "Recommendation: " + std::string(sharingStudyModeName(w->mode)) +
-             ": no mode needs fewer GPUs, and it isolates every job.";
+    if (isolates(*w)) return phrase(text::kStudyIsolatingWins, modeName(*w));
   const ModeFigures* isolated = nullptr;  // the isolating mode needing the fewest GPUs
   for (const ModeFigures* f : met)
     if (isolates(*f) && (!isolated || *f->gpusNeeded < *isolated->gpusNeeded)) isolated = f;
-  if (!isolated)
-    return "Recommendation: " + names(winners) +
-           ", if the jobs sharing a GPU may share its faults; no isolating mode meets the targets "
-           "on this cluster.";
+  if (!isolated) return phrase(text::kStudyNoIsolating, names(winners));
   const ModeFigures* w = winners.front();
   const int extra = *isolated->gpusNeeded - *w->gpusNeeded;
   const double share = double(extra) / double(*w->gpusNeeded);
-  const std::string iso = sharingStudyModeName(isolated->mode);
+  const Text iso = modeName(*isolated);
   if (share <= 0.10)
-    return "Recommendation: " + iso + ": it needs " + std::to_string(extra) + " GPUs more than " +
-           names(winners) + " (" + percent(share) + ") and isolates every job.";
-  return "Recommendation: " + names(winners) + " saves " + std::to_string(extra) +
-         " GPUs against " + iso + " (" + percent(share) +
-         "), if the jobs sharing a GPU may share its faults; otherwise " + iso + ".";
+    return phrase(text::kStudyIsolationCheap, iso, extra, names(winners), percent(share));
+  return phrase(text::kStudySaves, names(winners), extra, iso, percent(share));
 }
 
 nlohmann::json percentilesJson(const Percentiles& p) {
@@ -198,11 +191,22 @@ std::string neededText(const ModeFigures& f) {
 
 }  // namespace
 
-std::string sharingRecommendation(const SharingStudy& s) {
+std::vector<Text> sharingRecommendationSentences(const SharingStudy& s) {
   const auto modes = ran(s);
-  if (modes.empty()) return "No mode could run on this cluster.";
-  return gpusSentence(s, modes) + utilizationSentence(modes) + isolationSentence(modes) +
-         verdict(s, modes);
+  if (modes.empty()) return {phrase(text::kStudyNoModeRan)};
+  Sentences out;
+  gpusSentences(s, modes, out);
+  out.push_back(utilizationSentence(modes));
+  isolationSentences(modes, out);
+  out.push_back(verdict(s, modes));
+  return out;
+}
+
+std::string sharingRecommendation(const SharingStudy& s) {
+  std::string out;
+  for (const Text& sentence : sharingRecommendationSentences(s))
+    out += (out.empty() ? "" : " ") + sentence.english();
+  return out;
 }
 
 std::string sharingStudyText(const SharingStudy& s) {

@@ -76,13 +76,15 @@ std::map<WorkloadClass, Percentiles> waitsByClass(const std::vector<JobOutcome>&
 
 Expected<StudyRun> runStudyOnce(std::shared_ptr<const Cluster> cluster, const Trace& trace,
                                 const Policy& policy, const SimConfig& config,
-                                const std::vector<WaitTarget>& targets, bool stopOnMiss) {
+                                const std::vector<WaitTarget>& targets, bool stopOnMiss,
+                                const std::function<bool()>& cancelled) {
   TESSERA_TRY(engine, engineForTrace(std::move(cluster), trace, policy));
   Simulator sim(std::move(engine), trace, config);
   RunWatch watch(trace, targets);
   StudyRun r;
   const Seconds step = std::max<Seconds>(1, config.sampleInterval);
   for (Seconds t = sim.now() + step;; t += step) {
+    if (cancelled && cancelled()) return studyCancelled();
     TESSERA_TRY(more, sim.runUntil(t));
     watch.look(sim.engine());
     if (stopOnMiss && watch.targetLost()) {
@@ -97,6 +99,10 @@ Expected<StudyRun> runStudyOnce(std::shared_ptr<const Cluster> cluster, const Tr
   r.coLocatedJobs = watch.coLocated();
   r.targetsMet = !r.stoppedEarly && meetsTargets(r, targets, r.summary.refused);
   return r;
+}
+
+Error studyCancelled() {
+  return Error{"cancelled", {}};
 }
 
 bool meetsTargets(const StudyRun& r, const std::vector<WaitTarget>& targets,

@@ -1,7 +1,9 @@
 #pragma once
 // One simulation of the sharing study: a mode's cluster and workload run to the end, watched
 // every sample interval for jobs that share a GPU without fault isolation, and (while searching
-// for the fewest GPUs) stopped as soon as a wait target can no longer be met.
+// for the fewest GPUs) stopped as soon as a wait target can no longer be met. `cancelled`, asked
+// every sample interval, stops it with the error "cancelled".
+#include <functional>
 #include <memory>
 #include <unordered_set>
 
@@ -20,7 +22,11 @@ struct StudyRun {
 
 Expected<StudyRun> runStudyOnce(std::shared_ptr<const Cluster> cluster, const Trace& trace,
                                 const Policy& policy, const SimConfig& config,
-                                const std::vector<WaitTarget>& targets, bool stopOnMiss);
+                                const std::vector<WaitTarget>& targets, bool stopOnMiss,
+                                const std::function<bool()>& cancelled = {});
+
+// The error a cancelled study fails with.
+Error studyCancelled();
 
 // Every target's class met: each of its jobs started and the p95 wait is within the target.
 // Classes without jobs meet any target. `refusedAllowed`: jobs the engine may refuse at submit.

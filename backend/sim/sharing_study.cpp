@@ -61,7 +61,8 @@ Expected<int> searchGpusNeeded(const Cluster& full, StudyMode mode, const ModeWo
   while (hi - lo > 1) {
     const size_t mid = lo + (hi - lo) / 2;
     TESSERA_TRY(mc, clusterForMode(full, mid, mode, w, cfg.timeSliceSlots));
-    TESSERA_TRY(run, runStudyOnce(mc.cluster, w.trace, policy, cfg.sim, cfg.targets, true));
+    TESSERA_TRY(
+        run, runStudyOnce(mc.cluster, w.trace, policy, cfg.sim, cfg.targets, true, cfg.cancelled));
     ++runs;
     (meetsTargets(run, cfg.targets, refusedAllowed) ? hi : lo) = mid;
   }
@@ -81,9 +82,10 @@ Expected<ModeFigures> studyMode(const Cluster& cluster, const Trace& trace, Stud
   f.sharedGpus = mc.shared;
   f.layouts = mc.layouts;
   TESSERA_TRY(run, runStudyOnce(mc.cluster, w.trace, policyForMode(cfg.policy, mode), cfg.sim,
-                                cfg.targets, false));
+                                cfg.targets, false, cfg.cancelled));
   f.runs = 1;
   copyFigures(run, w, f);
+  if (cfg.cancelled && cfg.cancelled()) return studyCancelled();
   if (cfg.searchGpusNeeded && f.targetsMet) {
     TESSERA_TRY(needed, searchGpusNeeded(cluster, mode, w, cfg, run.summary.refused, f.runs));
     f.gpusNeeded = needed;
@@ -208,6 +210,7 @@ Expected<SharingStudy> runSharingStudy(const Cluster& cluster, const Trace& trac
   auto work = [&] {
     for (size_t i = next++; i < results.size(); i = next++) {
       if (results[i]) continue;  // skipped
+      if (config.cancelled && config.cancelled()) return;
       results[i] = studyMode(cluster, trace, config.modes[i], config);
       std::lock_guard lock(progressLock);
       if (progress) progress(double(++done) / double(results.size()));
@@ -218,12 +221,14 @@ Expected<SharingStudy> runSharingStudy(const Cluster& cluster, const Trace& trac
   std::vector<std::thread> pool;
   for (unsigned t = 0; t < std::min<size_t>(cores, results.size()); ++t) pool.emplace_back(work);
   for (auto& t : pool) t.join();
+  if (config.cancelled && config.cancelled()) return studyCancelled();
   for (size_t i = 0; i < results.size(); ++i) {
     if (!results[i])
       return Error{
           std::string(sharingStudyModeName(config.modes[i])) + ": " + results[i].error().str(), {}};
     s.modes.push_back(std::move(*results[i]));
   }
+  s.recommendationSentences = sharingRecommendationSentences(s);
   s.recommendation = sharingRecommendation(s);
   return s;
 }

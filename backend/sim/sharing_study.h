@@ -14,6 +14,7 @@
 #include <string>
 #include <vector>
 
+#include "core/text.h"
 #include "scheduler/policy.h"
 #include "sim/metrics.h"
 #include "sim/simulator.h"
@@ -50,6 +51,9 @@ struct SharingStudyConfig {
   Policy policy;
   bool searchGpusNeeded = true;
   int threads = 0;  // modes run in parallel; 0 = one per core
+  // Asked (from the study's threads) between sample steps and between simulations: once it says
+  // true, the study stops and fails with "cancelled" (the console's Stop button).
+  std::function<bool()> cancelled;
 };
 
 // What one mode measured. `skipped` says why a mode did not run (the cluster cannot host it).
@@ -83,11 +87,13 @@ struct SharingStudy {
   bool searched = true;            // GPUs needed were searched for (modes meeting the targets)
   std::vector<ModeFigures> modes;  // in the order asked
   std::string recommendation;      // a paragraph the figures above support
+  std::vector<Text> recommendationSentences;  // the same, sentence by sentence, for translation
   [[nodiscard]] const ModeFigures* find(StudyMode m) const;
 };
 
-// Fails when the trace is empty, a setting is out of range, or an explicitly asked mode cannot
-// run on the cluster (no MIG-capable or MPS-capable GPU). `progress` gets the modes done so far.
+// Fails when the trace is empty, a setting is out of range, an explicitly asked mode cannot run
+// on the cluster (no MIG-capable or MPS-capable GPU), or config.cancelled says so ("cancelled").
+// `progress` gets the modes done so far.
 Expected<SharingStudy> runSharingStudy(const Cluster& cluster, const Trace& trace,
                                        const SharingStudyConfig& config,
                                        const std::function<void(double)>& progress = {});
@@ -98,7 +104,10 @@ Expected<SharingStudy> runSharingStudy(const Cluster& cluster, const Trace& trac
 SyntheticConfig sharingStudySyntheticDefaults();
 Expected<Trace> synthesizeForSharingStudy(const Cluster& cluster, const SyntheticConfig& config);
 
-// The recommendation paragraph from the figures (also set by runSharingStudy).
+// The recommendation from the figures (also set by runSharingStudy): its sentences, built from
+// the templates of sim/sharing_text.h so the console can show them translated, and the paragraph
+// of their English joined by spaces, which the CLI prints.
+std::vector<Text> sharingRecommendationSentences(const SharingStudy& s);
 std::string sharingRecommendation(const SharingStudy& s);
 
 std::string sharingStudyText(const SharingStudy& s);

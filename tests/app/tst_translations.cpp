@@ -238,9 +238,10 @@ class TstTranslations : public QObject {
 
   // The .ts files hold exactly the strings the sources mark for translation: lupdate is run over
   // the sources that app/CMakeLists.txt gives qt_add_translations (console, widgets, tui, main.cpp,
-  // and the engine's sentence templates with TESSERA_TEXT read as QT_TR_NOOP) into a scratch file,
-  // and its messages are compared with the shipped ones. A failure means `cmake --build <dir>
-  // --target update_translations` and translating the new entries.
+  // and the engine's and the sharing study's sentence templates with TESSERA_TEXT read as
+  // QT_TR_NOOP) into a scratch file, and its messages are compared with the shipped ones. A
+  // failure means `cmake --build <dir> --target update_translations` and translating the new
+  // entries.
   void upToDateWithSources() {
     const QString lupdate = QStringLiteral(TESSERA_LUPDATE);
     // A check that did not run must not pass: lupdate comes with the bootstrap's Qt tools.
@@ -253,7 +254,8 @@ class TstTranslations : public QObject {
       for (const QFileInfo& f : QDir(src + dir).entryInfoList(patterns, QDir::Files, QDir::Name))
         args << f.absoluteFilePath();
     args << src + QStringLiteral("/app/main.cpp")
-         << src + QStringLiteral("/backend/core/engine_text.h");
+         << src + QStringLiteral("/backend/core/engine_text.h")
+         << src + QStringLiteral("/backend/sim/sharing_text.h");
     for (const QString& dir :
          {QStringLiteral("/app"), QStringLiteral("/widgets"), QStringLiteral("/backend")})
       args << QStringLiteral("-I") + src + dir;

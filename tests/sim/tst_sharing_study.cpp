@@ -202,6 +202,37 @@ class TestSharingStudy : public QObject {
     QVERIFY(!runSharingStudy(*a100s(1, 1), traceOf({}), oneMinuteTarget()));
   }
 
+  // Stop asked for: the study fails with "cancelled". Asked every sample interval, so one long
+  // simulation (fifty services ten minutes apart: about a hundred 5-minute steps) stops at the
+  // first step after the answer turns true, not at its end; and asked before it starts, nothing
+  // runs at all.
+  void cancelledStudyStopsBetweenSampleSteps() {
+    std::vector<TraceJob> jobs;
+    for (JobId i = 1; i <= 50; ++i) jobs.push_back(service(i, Seconds(i) * 600));
+    const Trace t = traceOf(std::move(jobs));
+    SharingStudyConfig c = oneMinuteTarget();
+    c.modes = {StudyMode::Whole};
+    c.threads = 1;
+    c.searchGpusNeeded = false;
+    int asked = 0;
+    c.cancelled = [&asked] { return ++asked > 3; };
+    auto stopped = runSharingStudy(*a100s(2, 8), t, c);
+    QVERIFY(!bool(stopped));
+    QCOMPARE(stopped.error().str(), std::string("cancelled"));
+    QVERIFY2(asked <= 5, qPrintable(QString::number(asked)));
+    c.cancelled = [&asked] { return ++asked > 0; };
+    asked = 0;
+    c.modes = {std::begin(kAllStudyModes), std::end(kAllStudyModes)};
+    c.searchGpusNeeded = true;
+    auto none = runSharingStudy(*a100s(2, 8), t, c);
+    QVERIFY(!bool(none));
+    QCOMPARE(none.error().str(), std::string("cancelled"));
+    QVERIFY2(asked <= 2, qPrintable(QString::number(asked)));
+    // Never true: the same study completes.
+    c.cancelled = [] { return false; };
+    QVERIFY(bool(runSharingStudy(*a100s(2, 8), t, c)));
+  }
+
   // The study's text on a fixed seed: 300 synthetic jobs on 4 nodes of 8 A100s. Reviewed by hand
   // when written (docs/simulator.md#sharing-study walks through it); a change in any figure
   // must be explained in the commit that updates the file.
@@ -223,6 +254,14 @@ class TestSharingStudy : public QObject {
     const std::string golden = TESSERA_TEST_DATA "/sim/sharing-study-golden.txt";
     if (qEnvironmentVariableIsSet("TESSERA_UPDATE_GOLDEN")) std::ofstream(golden) << got;
     QCOMPARE(got, readFile(golden));
+    // The paragraph is its sentences' English: templates the console translates, none literal.
+    std::string joined;
+    for (const Text& sentence : s->recommendationSentences) {
+      QVERIFY(!sentence.isLiteral());
+      joined += (joined.empty() ? "" : " ") + sentence.english();
+    }
+    QCOMPARE(joined, s->recommendation);
+    QCOMPARE(s->recommendationSentences, sharingRecommendationSentences(*s));
   }
 };
 
