@@ -20,8 +20,7 @@ namespace {
 // Whether a failed trial could come out differently at a later step. A placement failure stands
 // until a released job frees a node the job may use, or a reservation blocking the job's run
 // ends (a later start only overlaps more of the others); a quota refusal until any job's end
-// gives quota back. MIG requests, which the GPU room does not count, would
-// otherwise place again at every step of the window.
+// gives quota back.
 class TrialWorth {
  public:
   TrialWorth(const Cluster& cluster, const ReservationBook* book, const Job& job)

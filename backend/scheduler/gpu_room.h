@@ -13,9 +13,9 @@ namespace tessera {
 // A necessary condition for whole-GPU, share and MPS jobs, kept incrementally while running jobs
 // are released and the planned start moves forward: some unit at the loosest level the job may
 // span has room for all its tasks by count of the GPUs no reservation keeps from a run starting
-// then - free ones for whole GPUs, ones with room for one more share or client for the others
-// (one task per GPU). The full placement is tried only when it holds (a trial costs a pass over
-// every node). MIG requests are not counted (the room is always "may fit" for them).
+// then - free ones for whole GPUs; for the others, the tasks each could take (gpu_task_fit.h: one
+// share or MPS client, or the MIG instances of the job's profile). The full placement is tried
+// only when it holds (a trial costs a pass over every node).
 //
 // It is the per-step recount it replaces, kept as deltas: after earlier blocked jobs reserved the
 // next free GPUs most steps fail it, and recounting every node and hold per step was what made
@@ -126,8 +126,8 @@ class GpuRoom {
     dirty_[n] = 1;
     dirtyList_.push_back(n);
   }
-  // Tasks node n can take now: its free GPUs (or GPUs with room for one more share or client)
-  // that no reservation keeps from the run.
+  // Tasks node n can take now on GPUs no reservation keeps from the run: whole GPUs free, or the
+  // shares, clients or MIG instances they could take.
   void recount(NodeId n) {
     const int32_t unit = unitOf_[n];
     if (unit < 0) return;
@@ -136,7 +136,7 @@ class GpuRoom {
       const Node& node = s_.cluster().node(n);
       for (int i = 0; i < node.gpuCount(); ++i) {
         const GpuId g = node.firstGpu + static_cast<GpuId>(i);
-        free += (blocked_.empty() || blocked_[g] == 0) && small_.fits(s_, g);
+        if (blocked_.empty() || blocked_[g] == 0) free += small_.tasksOn(s_, g);
       }
     } else if (free >= per_ && book_ && book_->touches(n)) {
       const Node& node = s_.cluster().node(n);

@@ -1,8 +1,9 @@
 #pragma once
-// Whether one GPU could take one task of a job that asks for less than a GPU (a time-slice share
-// or an MPS client: one task per GPU at most), by the GPU's own occupancy alone - no gate, no
-// host resources. The node filter counts these GPUs per node; backfill's room (gpu_room.h)
-// counts them as its necessary condition before a trial placement.
+// How many tasks of a job that asks for less than a GPU one GPU could take now, by the GPU's own
+// occupancy alone - no gate, no host resources: a time-slice share or an MPS client (one task per
+// GPU at most), or MIG instances of the job's profile (idle ones, plus new ones where layouts
+// are not fixed). The node filter sums these per node; backfill's room (gpu_room.h) sums them as
+// its necessary condition before a trial placement.
 #include "scheduler/cluster_state.h"
 #include "workload/job.h"
 
@@ -11,14 +12,20 @@ namespace tessera {
 class SmallTaskFit {
  public:
   explicit SmallTaskFit(const Job& job);
-  // The job asks for a share or an MPS client (other kinds fit nowhere here).
+  // The job asks for a share, an MPS client or a MIG instance (other kinds fit nowhere here).
   [[nodiscard]] bool applies() const { return kind_ != GpuRequest::Kind::None; }
-  [[nodiscard]] bool fits(const ClusterState& state, GpuId g) const;
+  [[nodiscard]] int tasksOn(const ClusterState& state, GpuId g) const;
 
  private:
+  [[nodiscard]] int migProfileOf(const GpuModel& model) const;
+
   const Job& job_;
   GpuRequest::Kind kind_ = GpuRequest::Kind::None;
   MpsAsk ask_;
+  // The profile's index in the last MIG model asked about: a search asks per GPU, and looking a
+  // profile up by name each time cost more than counting the instances.
+  mutable const GpuModel* migModel_ = nullptr;
+  mutable int migProfile_ = -1;
 };
 
 }  // namespace tessera

@@ -89,33 +89,13 @@ bool mayShare(const ClusterState& state, GpuId g, int milli) {
   return static_cast<int>(o.shares.size()) < gpu.sharing.replicas && o.milliUsed + milli <= 1000;
 }
 
-// MIG instances of the profile this node could hand out now: idle ones plus, unless layouts are
-// fixed, ones that fit.
-int migTasks(const ClusterState& state, const Node& n, const std::string& profileName,
-             const GpuGate* gate) {
-  const GpuModel& m = n.gpuModel();
-  if (!m.mig || !anyGpuOffersMig(state, n)) return 0;
-  const int p = m.mig->profileIndex(profileName);
-  if (p < 0) return 0;
-  int tasks = 0;
-  for (int i = 0; i < n.gpuCount(); ++i) {
-    const GpuId g = n.firstGpu + static_cast<GpuId>(i);
-    if (!state.cluster().gpu(g).sharing.offersMigInstances() || !gateAllows(gate, g)) continue;
-    tasks += state.idleMigInstances(g, p);
-    if (!state.fixedMigLayouts())
-      tasks += migMaxAdditional(*m.mig, MigUsage::of(*m.mig, state.gpu(g).layout), p);
-  }
-  return tasks;
-}
-
-// Shares and MPS clients: one task per GPU at most (a job holds a single share or client of a
-// GPU).
+// MIG instances, shares and MPS clients: what each GPU the gate allows could take (gpu_task_fit.h).
 int smallTasks(const ClusterState& state, const Node& n, const Job& job, const GpuGate* gate) {
   const SmallTaskFit fit(job);
   int tasks = 0;
   for (int i = 0; i < n.gpuCount(); ++i) {
     const GpuId g = n.firstGpu + static_cast<GpuId>(i);
-    if (gateAllows(gate, g) && fit.fits(state, g)) ++tasks;
+    if (gateAllows(gate, g)) tasks += fit.tasksOn(state, g);
   }
   return tasks;
 }
@@ -142,7 +122,6 @@ int gpuTasks(const ClusterState& state, const Job& job, const Node& n, const Gpu
     case GpuRequest::Kind::Whole:
       return freeUsableGpus(state, n, gate) / job.perTask.gpus;
     case GpuRequest::Kind::Mig:
-      return migTasks(state, n, job.perTask.migProfile, gate);
     case GpuRequest::Kind::Fraction:
     case GpuRequest::Kind::Mps:
       return smallTasks(state, n, job, gate);
@@ -214,22 +193,47 @@ MpsAsk mpsAsk(const Job& job) {
 }
 
 SmallTaskFit::SmallTaskFit(const Job& job) : job_(job) {
-  if (job.perTask.kind == GpuRequest::Kind::Fraction) kind_ = job.perTask.kind;
-  if (job.perTask.kind == GpuRequest::Kind::Mps) {
-    kind_ = job.perTask.kind;
-    ask_ = mpsAsk(job);
+  switch (job.perTask.kind) {
+    case GpuRequest::Kind::Mps:
+      ask_ = mpsAsk(job);
+      [[fallthrough]];
+    case GpuRequest::Kind::Fraction:
+    case GpuRequest::Kind::Mig:
+      kind_ = job.perTask.kind;
+      break;
+    default:
+      break;
   }
 }
 
-bool SmallTaskFit::fits(const ClusterState& state, GpuId g) const {
+int SmallTaskFit::migProfileOf(const GpuModel& model) const {
+  if (&model != migModel_) {
+    migModel_ = &model;
+    migProfile_ = model.mig ? model.mig->profileIndex(job_.perTask.migProfile) : -1;
+  }
+  return migProfile_;
+}
+
+int SmallTaskFit::tasksOn(const ClusterState& state, GpuId g) const {
   const GpuRequest& r = job_.perTask;
   switch (kind_) {
     case GpuRequest::Kind::Fraction:
       return mayShare(state, g, r.milli) && !state.shareProblem(g, job_.id, r.milli, r.vramMiB);
     case GpuRequest::Kind::Mps:
       return state.cluster().gpu(g).sharing.runsMps() && checkMps(state, g, ask_).ok();
+    case GpuRequest::Kind::Mig: {
+      // Idle instances of the profile, plus, unless layouts are fixed, new ones that fit.
+      if (!state.cluster().gpu(g).sharing.offersMigInstances()) return 0;
+      const GpuModel& m = state.cluster().modelOf(g);
+      const int p = migProfileOf(m);
+      if (p < 0) return 0;
+      int tasks = state.idleMigInstances(g, p);
+      if (!state.fixedMigLayouts())
+        tasks += migMaxAdditional(*m.mig, MigUsage::of(*m.mig, state.gpu(g).layout), p);
+      return tasks;
+    }
     default:
-      return false;
+      return 0;
   }
 }
 

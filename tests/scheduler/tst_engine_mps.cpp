@@ -179,8 +179,8 @@ models: []
     QVERIFY(refusals > 0 && refusals < 18);
   }
 
-  // Backfill's room (gpu_room.h) counts GPUs with room for one more share or MPS client and
-  // skips a trial placement when too few have it: over random occupancies it must say "may fit"
+  // Backfill's room (gpu_room.h) counts the shares, MPS clients or MIG instances GPUs could take
+  // and skips a trial placement when too few could: over random occupancies it must say "may fit"
   // exactly when the node filter finds enough such GPUs (never skipping a placement that would
   // succeed), and must sometimes say no (a room left inactive for these kinds says yes always).
   void roomCountsSharesAndMpsClients() {
@@ -188,16 +188,23 @@ models: []
 name: room
 node_templates:
   l40s: {gpu_model: L40S, gpus: 4}
+  a100: {gpu_model: A100-SXM4-40GB, gpus: 2}
 fabric:
   leafs: [{name: l1}]
 nodes:
   - {name: n1, template: l40s, leaf: l1}
   - {name: n2, template: l40s, leaf: l1}
   - {name: n3, template: l40s, leaf: l1}
+  - {name: a1, template: a100, leaf: l1}
+  - {name: a2, template: a100, leaf: l1}
 overrides:
   - nodes: n1,n2,n3
     gpus: {"0": {timeslice: 4}, "1": {timeslice: 4}, "2": {mps: {}}, "3": {mps: {}}}
+  - nodes: a1,a2
+    gpus: {"0": {mig: "3g.20gb@0,3g.20gb@4"}, "1": {mig: "3g.20gb@0"}}
 )");
+    const int p3g = cluster->modelOf(12).mig->profileIndex("3g.20gb");
+    QVERIFY(p3g >= 0);
     Workload w;
     w.teams = {Team{"a", "", 1, {}}, Team{"b", "", 1, {}}};
     auto engine = Engine::create(cluster, w, Policy{});
@@ -210,9 +217,11 @@ overrides:
     for (int round = 0; round < 300; ++round) {
       ClusterState s(cluster);
       for (int k = pick(30); k-- > 0;) {
-        const GpuId g = static_cast<GpuId>(pick(12));
+        const GpuId g = static_cast<GpuId>(pick(16));
         const std::string& team = teams[pick(2)];
-        if (g % 4 < 2)
+        if (g >= 12)
+          (void)s.takeMigInstance(g, p3g, next++, true);
+        else if (g % 4 < 2)
           (void)s.takeShare(g, next++, 250 * (1 + pick(3)), 1024);
         else
           (void)s.takeMps(g, ask(next++, 20 * (1 + pick(4)), 4096, team));
@@ -222,7 +231,11 @@ overrides:
       rec.job.team = teams[pick(2)];
       rec.job.tasks = 1 + pick(4);
       rec.job.estimatedRuntime = 3600;
-      if (pick(2)) {
+      const int kind = pick(3);
+      if (kind == 2) {
+        rec.job.perTask.kind = GpuRequest::Kind::Mig;
+        rec.job.perTask.migProfile = "3g.20gb";
+      } else if (kind == 1) {
         rec.job.perTask.kind = GpuRequest::Kind::Fraction;
         rec.job.perTask.milli = 250 * (1 + pick(3));
         rec.job.perTask.vramMiB = 1024;
