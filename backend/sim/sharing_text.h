@@ -55,7 +55,8 @@ inline constexpr const char* kStudyNoIsolating = TESSERA_TEXT(
 // "Recommendation: mig: it needs 2 GPUs more than mps (8.3 %) and isolates every job."
 inline constexpr const char* kStudyIsolationCheap =
     TESSERA_TEXT("Recommendation: %1: it needs %2 GPUs more than %3 (%4) and isolates every job.");
-// "Recommendation: mps saves 6 GPUs against mig (25.0 %), if ...; otherwise mig."
+// "Recommendation: mps saves 6 GPUs against mig (25.0 %: of the 24 mig needs), if ...;
+// otherwise mig."
 inline constexpr const char* kStudySaves = TESSERA_TEXT(
     "Recommendation: %1 saves %2 GPUs against %3 (%4), if the jobs sharing a GPU may share its "
     "faults; otherwise %3.");

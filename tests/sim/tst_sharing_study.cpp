@@ -111,6 +111,25 @@ class TestSharingStudy : public QObject {
     QCOMPARE(mode(*s, StudyMode::Whole).gpusNeeded, std::optional<int>(19));
   }
 
+  // The recommendation's figures: a saving is a share of what the isolating mode needs (432 of
+  // 752 GPUs is 57.4 %), an isolating mode's extra cost a share of what the winner needs.
+  void recommendationPercentages() {
+    SharingStudy s;
+    ModeFigures whole, mps;
+    whole.mode = StudyMode::Whole;
+    whole.gpusNeeded = 752;
+    mps.mode = StudyMode::Mps;
+    mps.gpusNeeded = 320;
+    s.modes = {whole, mps};
+    const std::string saves = sharingRecommendation(s);
+    QVERIFY2(saves.find("mps saves 432 GPUs against whole (57.4 %)") != std::string::npos,
+             saves.c_str());
+    s.modes[0].gpusNeeded = 340;  // 20 more than 320: 6.2 %
+    const std::string cheap = sharingRecommendation(s);
+    QVERIFY2(cheap.find("whole: it needs 20 GPUs more than mps (6.2 %)") != std::string::npos,
+             cheap.c_str());
+  }
+
   // With fewer slots a service needs a larger share: 2 slots make it half a GPU, 2 per GPU.
   void timeSliceSlotsChangeTheShare() {
     std::vector<TraceJob> jobs;
