@@ -58,14 +58,25 @@ int validateClusters(Context& ctx, const std::vector<std::string>& paths) {
   return code;
 }
 
+// "thread budget 150 %, co-location by user": what decides who may join a GPU's MPS servers.
+std::string mpsPolicyText(const MpsPolicy& p) {
+  return "thread budget " + std::to_string(p.threadBudget) + " %, co-location by " +
+         mpsCoLocationName(p.coLocation);
+}
+
 std::string gpuSharingText(const Cluster& c, const Gpu& g) {
   switch (g.sharing.mode) {
     case SharingMode::Exclusive:
       return "exclusive";
     case SharingMode::TimeSliced:
       return "time-sliced x" + std::to_string(g.sharing.replicas);
-    case SharingMode::Mig:
-      return "MIG " + formatMigLayout(c.modelOf(g.id), g.sharing.mig);
+    case SharingMode::Mig: {
+      const std::string layout = "MIG " + formatMigLayout(c.modelOf(g.id), g.sharing.mig);
+      if (!g.sharing.runsMps()) return layout;
+      return layout + ", MPS in the instances (" + mpsPolicyText(g.sharing.mps) + ")";
+    }
+    case SharingMode::Mps:
+      return "MPS (" + mpsPolicyText(g.sharing.mps) + ")";
   }
   return "?";
 }

@@ -26,6 +26,7 @@
 #include "cli/cli.h"
 #include "clusterspec/cluster_spec.h"
 #include "mig/mig_validate.h"
+#include "scheduler/mps_spec.h"
 #include "topology/gpu_catalog.h"
 #include "topology/nvsmi_topo.h"
 
@@ -1369,6 +1370,25 @@ class TstCli : public QObject {
     VERIFY_CONTAINS(fromSpec.out, "pool: infer");
     VERIFY_CONTAINS(fromSpec.out, "time-sliced x4");
     VERIFY_CONTAINS(fromSpec.out, "Fabric: leaf leaf-a, spine spine-a");
+  }
+
+  // MPS GPUs name their server's policy, on the GPU or inside its MIG instances.
+  void clusterNodeMps() {
+    QTemporaryDir dir;
+    QVERIFY(dir.isValid());
+    const QString path = dir.filePath(QStringLiteral("mps.yaml"));
+    QVERIFY(writeFile(path, test::kMpsClusterSpec));
+    const std::string spec = path.toStdString();
+    const CliResult p1 = runCli({"cluster", "node", "p1", "--spec", spec});
+    VERIFY_CODE(p1, cli::kExitOk);
+    const auto gpu0 = lineStartingWith(p1.out, "GPU0:");
+    QVERIFY2(gpu0, p1.out.c_str());
+    VERIFY_CONTAINS(*gpu0, "MPS (thread budget 150 %, co-location by user)");
+    const CliResult m1 = runCli({"cluster", "node", "m1", "--spec", spec});
+    VERIFY_CODE(m1, cli::kExitOk);
+    VERIFY_CONTAINS(m1.out,
+                    "MIG 3g.20gb@0,3g.20gb@4, MPS in the instances (thread budget 100 %, "
+                    "co-location by team)");
   }
 
   void clusterNodeUnknown() {
