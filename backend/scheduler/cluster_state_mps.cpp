@@ -186,10 +186,10 @@ MpsFit checkMps(const ClusterState& state, GpuId id, const MpsAsk& ask, int inst
 MpsFit ClusterState::mpsFit(GpuId id, const MpsAsk& ask, int instanceStart) const {
   ServerChoice c;
   chooseServer(*this, id, ask, instanceStart, c);
-  const std::string gpu = cluster_->gpuName(id);
+  if (c.refusal == MpsRefusal::None)
+    return {MpsRefusal::None, c.servers.items[static_cast<size_t>(c.chosen)].start, {}};
+  const std::string gpu = cluster_->gpuName(id);  // only a refusal names the GPU
   switch (c.refusal) {
-    case MpsRefusal::None:
-      return {MpsRefusal::None, c.servers.items[static_cast<size_t>(c.chosen)].start, {}};
     case MpsRefusal::NodeNotUp:
       return refuse(c.refusal, phrase(text::kMpsNodeNotUp, gpu));
     case MpsRefusal::AlreadyThere:

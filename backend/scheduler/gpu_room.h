@@ -126,27 +126,36 @@ class GpuRoom {
     dirty_[n] = 1;
     dirtyList_.push_back(n);
   }
-  // Tasks node n can take now on GPUs no reservation keeps from the run: whole GPUs free, or the
-  // shares, clients or MIG instances they could take.
-  void recount(NodeId n) {
-    const int32_t unit = unitOf_[n];
-    if (unit < 0) return;
-    int free = small_.applies() ? 0 : s_.freeWholeGpusOnNode(n);
+  [[nodiscard]] bool unblocked(GpuId g) const { return blocked_.empty() || blocked_[g] == 0; }
+
+  // Tasks of the job node n could take on GPUs no reservation keeps from the run: whole GPUs
+  // free, or the shares, clients or MIG instances they could take.
+  [[nodiscard]] int tasksOn(NodeId n) const {
+    const Node& node = s_.cluster().node(n);
+    int tasks = 0;
     if (small_.applies()) {
-      const Node& node = s_.cluster().node(n);
       for (int i = 0; i < node.gpuCount(); ++i) {
         const GpuId g = node.firstGpu + static_cast<GpuId>(i);
-        if (blocked_.empty() || blocked_[g] == 0) free += small_.tasksOn(s_, g);
+        if (unblocked(g)) tasks += small_.tasksOn(s_, g);
       }
-    } else if (free >= per_ && book_ && book_->touches(n)) {
-      const Node& node = s_.cluster().node(n);
+      return tasks;
+    }
+    int free = s_.freeWholeGpusOnNode(n);
+    if (free >= per_ && book_ && book_->touches(n)) {
       free = 0;
       for (int i = 0; i < node.gpuCount(); ++i) {
         const GpuId g = node.firstGpu + static_cast<GpuId>(i);
-        free += s_.wholeGpuFree(g) && (blocked_.empty() || blocked_[g] == 0);
+        free += s_.wholeGpuFree(g) && unblocked(g);
       }
     }
-    const int tasks = free / per_;
+    return free / per_;
+  }
+
+  // Brings node n's share of its unit's count up to date.
+  void recount(NodeId n) {
+    const int32_t unit = unitOf_[n];
+    if (unit < 0) return;
+    const int tasks = tasksOn(n);
     int& u = unitTasks_[static_cast<size_t>(unit)];
     const bool wasFull = u >= job_.job.tasks;
     u += tasks - nodeTasks_[n];
