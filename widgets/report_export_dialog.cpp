@@ -31,6 +31,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "field_error.h"
 #include "report/report_csv.h"
 #include "report/report_json.h"
 #include "report/report_time.h"
@@ -275,12 +276,7 @@ QWidget* ReportExportDialog::buildPriceRow() {
   prices_->setPlaceholderText(tr("none: no cost figures"));
   auto* browse = new QPushButton(tr("Browse…"));
   connect(browse, &QPushButton::clicked, this, &ReportExportDialog::browsePrices);
-  priceError_ = new QLabel;
-  priceError_->setObjectName(QStringLiteral("priceError"));
-  priceError_->setWordWrap(true);
-  priceError_->setTextInteractionFlags(Qt::TextSelectableByMouse);
-  priceError_->setStyleSheet(QStringLiteral("color: #c0392b;"));
-  priceError_->hide();
+  priceError_ = fieldErrorLabel("priceError");
   auto* w = new QWidget;
   auto* grid = new QGridLayout(w);
   grid->setContentsMargins(0, 0, 0, 0);
@@ -562,8 +558,7 @@ void ReportExportDialog::checkPrices() {
   const QString file = prices_->text().trimmed();
   const auto table =
       file.isEmpty() ? Expected<PriceTable>(PriceTable{}) : loadPriceTableFile(file.toStdString());
-  priceError_->setText(table ? QString() : qs(table.error().str()));
-  priceError_->setVisible(!table);
+  showFieldError(priceError_, table ? QString() : qs(table.error().str()));
 }
 
 void ReportExportDialog::browsePrices() {

@@ -24,30 +24,12 @@
 #include <QValueAxis>
 
 #include "engine_text.h"
+#include "field_error.h"
 #include "scheduler/command_yaml.h"
 #include "sharing_study_model.h"
 #include "sim/trace_file.h"
 
 namespace tessera::widgets {
-namespace {
-
-// Under its field, in red, hidden while empty.
-QLabel* errorLabel(const char* name) {
-  auto* l = new QLabel;
-  l->setObjectName(QString::fromLatin1(name));
-  l->setWordWrap(true);
-  l->setTextInteractionFlags(Qt::TextSelectableByMouse);
-  l->setStyleSheet(QStringLiteral("color: #c0392b;"));
-  l->hide();
-  return l;
-}
-
-void showError(QLabel* label, const QString& text) {
-  label->setText(text);
-  label->setVisible(!text.isEmpty());
-}
-
-}  // namespace
 
 SharingStudyDialog::SharingStudyDialog(std::shared_ptr<const Cluster> cluster, QWidget* parent)
     : QDialog(parent),
@@ -62,9 +44,9 @@ SharingStudyDialog::SharingStudyDialog(std::shared_ptr<const Cluster> cluster, Q
       tracePath_(new QLineEdit),
       browse_(new QPushButton(tr("Browse…"))),
       format_(new QComboBox),
-      traceError_(errorLabel("traceError")),
+      traceError_(fieldErrorLabel("traceError")),
       targets_(new QLineEdit),
-      targetsError_(errorLabel("targetsError")),
+      targetsError_(fieldErrorLabel("targetsError")),
       slots_(new QSpinBox),
       run_(new QPushButton(tr("Run"))),
       stop_(new QPushButton(tr("Stop"))),
@@ -192,7 +174,7 @@ void SharingStudyDialog::updateWorkloadFields() {
   tracePath_->setEnabled(!synthetic);
   browse_->setEnabled(!synthetic);
   format_->setEnabled(!synthetic);
-  if (synthetic) showError(traceError_, {});
+  if (synthetic) showFieldError(traceError_, {});
 }
 
 void SharingStudyDialog::chooseTraceFile() {
@@ -227,16 +209,17 @@ void SharingStudyDialog::run() {
     texts.push_back(t.toStdString());
   if (!texts.empty()) {
     const auto targets = parseWaitTargets(texts);
-    showError(targetsError_, targets ? QString() : QString::fromStdString(targets.error().str()));
+    showFieldError(targetsError_,
+                   targets ? QString() : QString::fromStdString(targets.error().str()));
     if (!targets) return;
     config.targets = *targets;
   } else {
-    showError(targetsError_, {});
+    showFieldError(targetsError_, {});
   }
   const bool fromTrace = traceChoice_->isChecked();
   const std::string path = tracePath_->text().trimmed().toStdString();
   const std::string format = format_->currentData().toString().toStdString();
-  showError(traceError_, fromTrace && path.empty() ? tr("Choose a trace file.") : QString());
+  showFieldError(traceError_, fromTrace && path.empty() ? tr("Choose a trace file.") : QString());
   if (fromTrace && path.empty()) return;
   if (worker_.joinable()) worker_.join();  // the last study's thread, already done
   config.timeSliceSlots = slots_->value();
@@ -274,7 +257,7 @@ void SharingStudyDialog::showResult(const Expected<SharingStudy>& result, bool t
   const bool stopped = cancelled_ && cancelled_->load();
   cancelled_.reset();
   if (traceFailed) {
-    showError(traceError_, QString::fromStdString(result.error().str()));
+    showFieldError(traceError_, QString::fromStdString(result.error().str()));
     status_->setText(tr("The trace could not be read."));
   } else if (!result) {
     status_->setText(

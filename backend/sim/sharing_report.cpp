@@ -204,11 +204,14 @@ std::vector<Text> sharingRecommendationSentences(const SharingStudy& s) {
   return out;
 }
 
-std::string sharingRecommendation(const SharingStudy& s) {
+std::string sharingRecommendation(const std::vector<Text>& sentences) {
   std::string out;
-  for (const Text& sentence : sharingRecommendationSentences(s))
-    out += (out.empty() ? "" : " ") + sentence.english();
+  for (const Text& sentence : sentences) out += (out.empty() ? "" : " ") + sentence.english();
   return out;
+}
+
+std::string sharingRecommendation(const SharingStudy& s) {
+  return sharingRecommendation(sharingRecommendationSentences(s));
 }
 
 std::string sharingStudyText(const SharingStudy& s) {

@@ -52,6 +52,10 @@ void copyFigures(const StudyRun& r, const ModeWorkload& w, ModeFigures& f) {
   }
 }
 
+bool cancelled(const SharingStudyConfig& cfg) {
+  return cfg.cancelled && cfg.cancelled();
+}
+
 // The fewest leading nodes whose GPUs meet the targets, by bisection between none (fails) and
 // all (met). Assumes more nodes never make waits worse: the scheduler only gains room.
 Expected<int> searchGpusNeeded(const Cluster& full, StudyMode mode, const ModeWorkload& w,
@@ -85,7 +89,7 @@ Expected<ModeFigures> studyMode(const Cluster& cluster, const Trace& trace, Stud
                                 cfg.targets, false, cfg.cancelled));
   f.runs = 1;
   copyFigures(run, w, f);
-  if (cfg.cancelled && cfg.cancelled()) return studyCancelled();
+  if (cancelled(cfg)) return studyCancelled();
   if (cfg.searchGpusNeeded && f.targetsMet) {
     TESSERA_TRY(needed, searchGpusNeeded(cluster, mode, w, cfg, run.summary.refused, f.runs));
     f.gpusNeeded = needed;
@@ -210,7 +214,7 @@ Expected<SharingStudy> runSharingStudy(const Cluster& cluster, const Trace& trac
   auto work = [&] {
     for (size_t i = next++; i < results.size(); i = next++) {
       if (results[i]) continue;  // skipped
-      if (config.cancelled && config.cancelled()) return;
+      if (cancelled(config)) return;
       results[i] = studyMode(cluster, trace, config.modes[i], config);
       std::lock_guard lock(progressLock);
       if (progress) progress(double(++done) / double(results.size()));
@@ -221,7 +225,7 @@ Expected<SharingStudy> runSharingStudy(const Cluster& cluster, const Trace& trac
   std::vector<std::thread> pool;
   for (unsigned t = 0; t < std::min<size_t>(cores, results.size()); ++t) pool.emplace_back(work);
   for (auto& t : pool) t.join();
-  if (config.cancelled && config.cancelled()) return studyCancelled();
+  if (cancelled(config)) return studyCancelled();
   for (size_t i = 0; i < results.size(); ++i) {
     if (!results[i])
       return Error{
@@ -229,7 +233,7 @@ Expected<SharingStudy> runSharingStudy(const Cluster& cluster, const Trace& trac
     s.modes.push_back(std::move(*results[i]));
   }
   s.recommendationSentences = sharingRecommendationSentences(s);
-  s.recommendation = sharingRecommendation(s);
+  s.recommendation = sharingRecommendation(s.recommendationSentences);
   return s;
 }
 

@@ -109,6 +109,7 @@ Expected<Trace> synthesizeForSharingStudy(const Cluster& cluster, const Syntheti
 // of their English joined by spaces, which the CLI prints.
 std::vector<Text> sharingRecommendationSentences(const SharingStudy& s);
 std::string sharingRecommendation(const SharingStudy& s);
+std::string sharingRecommendation(const std::vector<Text>& sentences);  // the English joined
 
 std::string sharingStudyText(const SharingStudy& s);
 void writeSharingStudyJson(std::ostream& out, const SharingStudy& s);
