@@ -14,12 +14,13 @@ Usage: installer/compare-commits.sh [options] A B
        installer/compare-commits.sh --summarize DIR
 
 Builds commits A and B (any revision git understands: a hash, a branch, HEAD~3) in separate
-worktrees and build directories under --work, configured alike (RelWithDebInfo, Ninja), then runs
-installer/run-benchmarks.sh on each alternately, A then B, --rounds times, and prints for every
-figure: the median of A, the median of B, each side's spread (min-max over the rounds), the
-ratio B/A and whether B is better, worse, or within the noise (the two ranges overlap). The
-benchmark runner of this checkout runs both sides, so both are measured the same way; a commit
-that predates a benchmark cannot be compared on it (choose --only accordingly).
+worktrees and build directories under --work, configured alike (RelWithDebInfo with the release
+preset's flags, Ninja), then runs installer/run-benchmarks.sh on each alternately, A then B,
+--rounds times, and prints for every figure: the median of A, the median of B, each side's
+spread (min-max over the rounds), the ratio B/A and whether B is better, worse, or within the
+noise (the two ranges overlap). The benchmark runner of this checkout runs both sides, so both
+are measured the same way; a commit that predates a benchmark cannot be compared on it (choose
+--only accordingly).
 
 Options:
   --only NAME,...   the benchmarks to compare (run-benchmarks.sh --list); default: all
@@ -189,7 +190,8 @@ prepare_side() { # sha
     die "$tree holds $(git -C "$tree" rev-parse --short HEAD), not ${sha:0:12}: remove it (git worktree remove)"
   if [ ! -f "$tree/build/release/CMakeCache.txt" ]; then
     echo "compare-commits: configuring $tree/build/release" >&2
-    cmake -S "$tree" -B "$tree/build/release" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null ||
+    cmake -S "$tree" -B "$tree/build/release" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo \
+      "-DCMAKE_CXX_FLAGS_RELWITHDEBINFO=-O2 -g -gsplit-dwarf -DNDEBUG" >/dev/null ||
       die "cannot configure $tree/build/release"
   fi
   printf '%s' "$tree/build/release"
