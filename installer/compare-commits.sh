@@ -191,7 +191,8 @@ prepare_side() { # sha
   if [ ! -f "$tree/build/release/CMakeCache.txt" ]; then
     echo "compare-commits: configuring $tree/build/release" >&2
     cmake -S "$tree" -B "$tree/build/release" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo \
-      "-DCMAKE_CXX_FLAGS_RELWITHDEBINFO=-O2 -g -gsplit-dwarf -DNDEBUG" >/dev/null ||
+      "-DCMAKE_CXX_FLAGS_RELWITHDEBINFO=-O2 -g -gsplit-dwarf -DNDEBUG" \
+      -DCMAKE_EXE_LINKER_FLAGS_RELWITHDEBINFO=-Wl,--compress-debug-sections=zlib >/dev/null ||
       die "cannot configure $tree/build/release"
   fi
   printf '%s' "$tree/build/release"
