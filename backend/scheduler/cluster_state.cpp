@@ -5,6 +5,7 @@
 #include "core/engine_text.h"
 #include "mig/mig_capacity.h"
 #include "mig/mig_validate.h"
+#include "scheduler/share_check.h"
 
 namespace tessera {
 
@@ -207,24 +208,48 @@ void ClusterState::releaseMigInstance(GpuId id, int index, bool destroy) {
   o.instanceOwner[kMaxMemorySlices - 1] = kNoJob;
 }
 
-std::optional<std::string> ClusterState::shareProblem(GpuId id, JobId job, int milli,
-                                                      int64_t vramMiB) const {
-  if (job == kNoJob) return "job id 0 is reserved";
-  const Gpu& g = cluster_->gpu(id);
-  if (g.sharing.mode != SharingMode::TimeSliced) return "GPU is not shared (time-sliced)";
-  if (nodeStates_[g.node] != NodeState::Up) return "node is not up";
-  if (milli < 1 || milli > 1000) return "a GPU share is 1..1000 milli-GPU";
-  const GpuOccupancy& o = gpus_[id];
-  if (static_cast<int>(o.shares.size()) >= g.sharing.replicas)
-    return "all " + std::to_string(g.sharing.replicas) + " replicas are in use";
-  if (o.milliUsed + milli > 1000)
-    return "only " + std::to_string(1000 - o.milliUsed) + " milli-GPU left";
-  const auto memory = cluster_->modelOf(id).memoryMiB;
-  if (memory && o.vramUsedMiB + vramMiB > *memory)
-    return "only " + std::to_string(*memory - o.vramUsedMiB) + " MiB of GPU memory left";
+ShareRefusal checkShare(const ClusterState& state, GpuId id, JobId job, int milli,
+                        int64_t vramMiB) {
+  if (job == kNoJob) return ShareRefusal::ReservedJobId;
+  const Gpu& g = state.cluster().gpu(id);
+  if (g.sharing.mode != SharingMode::TimeSliced) return ShareRefusal::NotTimeSliced;
+  if (state.nodeState(g.node) != NodeState::Up) return ShareRefusal::NodeNotUp;
+  if (milli < 1 || milli > 1000) return ShareRefusal::SizeOutOfRange;
+  const GpuOccupancy& o = state.gpu(id);
+  if (static_cast<int>(o.shares.size()) >= g.sharing.replicas) return ShareRefusal::NoReplicaLeft;
+  if (o.milliUsed + milli > 1000) return ShareRefusal::NoMilliLeft;
+  const auto memory = state.cluster().modelOf(id).memoryMiB;
+  if (memory && o.vramUsedMiB + vramMiB > *memory) return ShareRefusal::NoMemoryLeft;
   if (std::any_of(o.shares.begin(), o.shares.end(),
                   [&](const GpuShare& s) { return s.job == job; }))
-    return "job already holds a share of this GPU";
+    return ShareRefusal::AlreadyHoldsOne;
+  return ShareRefusal::None;
+}
+
+std::optional<std::string> ClusterState::shareProblem(GpuId id, JobId job, int milli,
+                                                      int64_t vramMiB) const {
+  const GpuOccupancy& o = gpus_[id];
+  switch (checkShare(*this, id, job, milli, vramMiB)) {
+    case ShareRefusal::None:
+      return std::nullopt;
+    case ShareRefusal::ReservedJobId:
+      return "job id 0 is reserved";
+    case ShareRefusal::NotTimeSliced:
+      return "GPU is not shared (time-sliced)";
+    case ShareRefusal::NodeNotUp:
+      return "node is not up";
+    case ShareRefusal::SizeOutOfRange:
+      return "a GPU share is 1..1000 milli-GPU";
+    case ShareRefusal::NoReplicaLeft:
+      return "all " + std::to_string(cluster_->gpu(id).sharing.replicas) + " replicas are in use";
+    case ShareRefusal::NoMilliLeft:
+      return "only " + std::to_string(1000 - o.milliUsed) + " milli-GPU left";
+    case ShareRefusal::NoMemoryLeft:
+      return "only " + std::to_string(*cluster_->modelOf(id).memoryMiB - o.vramUsedMiB) +
+             " MiB of GPU memory left";
+    case ShareRefusal::AlreadyHoldsOne:
+      return "job already holds a share of this GPU";
+  }
   return std::nullopt;
 }
 

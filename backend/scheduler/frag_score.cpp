@@ -9,6 +9,7 @@
 
 #include "mig/mig_capacity.h"
 #include "scheduler/cluster_state.h"
+#include "scheduler/share_check.h"
 
 namespace tessera {
 
@@ -136,8 +137,8 @@ uint32_t shareableGpus(const ClusterState& state, const Job& job, NodeId id) {
   const Node& n = state.cluster().node(id);
   uint32_t mask = 0;
   for (int i = 0; i < std::min(n.gpuCount(), frag::kMaxGpusPerNode); ++i)
-    if (!state.shareProblem(n.firstGpu + static_cast<GpuId>(i), job.id, job.perTask.milli,
-                            job.perTask.vramMiB))
+    if (takesShare(state, n.firstGpu + static_cast<GpuId>(i), job.id, job.perTask.milli,
+                   job.perTask.vramMiB))
       mask |= 1u << i;
   return mask;
 }

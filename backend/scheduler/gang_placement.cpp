@@ -8,6 +8,7 @@
 #include "core/engine_text.h"
 #include "mig/mig_capacity.h"
 #include "scheduler/mps_check.h"
+#include "scheduler/share_check.h"
 
 namespace tessera {
 
@@ -204,7 +205,7 @@ std::optional<GpuId> shareGpu(const ClusterState& state, const Job& job, NodeId 
   for (int i = 0; i < node.gpuCount(); ++i) {
     const GpuId g = node.firstGpu + static_cast<GpuId>(i);
     if (!gateAllows(gate, g) ||
-        state.shareProblem(g, job.id, job.perTask.milli, job.perTask.vramMiB))
+        !takesShare(state, g, job.id, job.perTask.milli, job.perTask.vramMiB))
       continue;
     if (!best || state.gpu(g).milliUsed > state.gpu(*best).milliUsed) best = g;
   }

@@ -6,6 +6,7 @@
 #include "mig/mig_capacity.h"
 #include "scheduler/gpu_task_fit.h"
 #include "scheduler/mps_check.h"
+#include "scheduler/share_check.h"
 
 namespace tessera {
 
@@ -79,14 +80,6 @@ bool anyGpuOffersMig(const ClusterState& state, const Node& n) {
 bool offersMigProfile(const ClusterState& state, const Node& n, const std::string& profileName) {
   return anyGpuOffersMig(state, n) && n.gpuModel().mig &&
          n.gpuModel().mig->profileIndex(profileName) >= 0;
-}
-
-// Whether GPU g has a replica and the milli-GPU for a share: shareProblem() words the rest.
-bool mayShare(const ClusterState& state, GpuId g, int milli) {
-  const Gpu& gpu = state.cluster().gpu(g);
-  if (gpu.sharing.mode != SharingMode::TimeSliced) return false;
-  const GpuOccupancy& o = state.gpu(g);
-  return static_cast<int>(o.shares.size()) < gpu.sharing.replicas && o.milliUsed + milli <= 1000;
 }
 
 // MIG instances, shares and MPS clients: what each GPU the gate allows could take (gpu_task_fit.h).
@@ -218,7 +211,7 @@ int SmallTaskFit::tasksOn(const ClusterState& state, GpuId g) const {
   const GpuRequest& r = job_.perTask;
   switch (kind_) {
     case GpuRequest::Kind::Fraction:
-      return mayShare(state, g, r.milli) && !state.shareProblem(g, job_.id, r.milli, r.vramMiB);
+      return takesShare(state, g, job_.id, r.milli, r.vramMiB);
     case GpuRequest::Kind::Mps:
       return state.cluster().gpu(g).sharing.runsMps() && checkMps(state, g, ask_).ok();
     case GpuRequest::Kind::Mig: {

@@ -13,6 +13,7 @@
 #include "scheduler/frag_score.h"
 #include "scheduler/node_filter.h"
 #include "scheduler/plugin.h"
+#include "scheduler/share_check.h"
 
 namespace tessera {
 
@@ -226,7 +227,7 @@ struct FractionPackScore final : ScorePlugin {
     int best = -1;
     for (int i = 0; i < n.gpuCount(); ++i) {
       const GpuId g = n.firstGpu + static_cast<GpuId>(i);
-      if (!ctx.state->shareProblem(g, job.id, job.perTask.milli, job.perTask.vramMiB))
+      if (takesShare(*ctx.state, g, job.id, job.perTask.milli, job.perTask.vramMiB))
         best = std::max(best, ctx.state->gpu(g).milliUsed);
     }
     return best;

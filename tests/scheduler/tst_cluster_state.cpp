@@ -4,6 +4,7 @@
 #include <random>
 
 #include "clusterspec/cluster_spec.h"
+#include "scheduler/share_check.h"
 #include "scheduler/transaction.h"
 
 using namespace tessera;
@@ -170,6 +171,46 @@ class TstClusterState : public QObject {
     s.releaseShare(g, 21);
     QCOMPARE(s.gpu(g).milliUsed, 400);
     QVERIFY2(checkInvariants(s).empty(), qPrintable(invariantText(s)));
+  }
+
+  // The node filter, placement and scoring ask checkShare (share_check.h), which words nothing;
+  // takeShare's refusal is worded from the same answer. Each refusal once, on the GPU that gives
+  // it, and both agree.
+  void quickShareCheckAgreesWithTheWordedOne() {
+    ClusterState s(testCluster());
+    const GpuId g = gpuAt(s.cluster(), "share-01/0");
+    const GpuId full = gpuAt(s.cluster(), "share-01/1");
+    QVERIFY(s.takeShare(g, 21, 600, 10000).ok());
+    QVERIFY(s.takeShare(full, 31, 100, 100).ok());
+    QVERIFY(s.takeShare(full, 32, 100, 100).ok());
+    struct Ask {
+      GpuId gpu;
+      JobId job;
+      int milli;
+      int64_t vram;
+      ShareRefusal expected;
+      const char* words;
+    };
+    const Ask asks[] = {
+        {g, 22, 300, 1000, ShareRefusal::None, ""},
+        {g, kNoJob, 100, 10, ShareRefusal::ReservedJobId, "job id 0 is reserved"},
+        {gpuAt(s.cluster(), "share-01/3"), 22, 100, 10, ShareRefusal::NotTimeSliced, "not shared"},
+        {g, 22, 0, 10, ShareRefusal::SizeOutOfRange, "1..1000 milli-GPU"},
+        {g, 22, 1001, 10, ShareRefusal::SizeOutOfRange, "1..1000 milli-GPU"},
+        {full, 22, 100, 10, ShareRefusal::NoReplicaLeft, "all 2 replicas are in use"},
+        {g, 22, 500, 1000, ShareRefusal::NoMilliLeft, "only 400 milli-GPU left"},
+        {g, 22, 300, 20000, ShareRefusal::NoMemoryLeft, "MiB of GPU memory left"},
+        {g, 21, 100, 10, ShareRefusal::AlreadyHoldsOne, "already holds a share"},
+    };
+    for (const Ask& a : asks) {
+      QCOMPARE(int(checkShare(s, a.gpu, a.job, a.milli, a.vram)), int(a.expected));
+      const auto worded = s.shareProblem(a.gpu, a.job, a.milli, a.vram);
+      QCOMPARE(worded.has_value(), a.expected != ShareRefusal::None);
+      if (worded) QVERIFY2(worded->find(a.words) != std::string::npos, worded->c_str());
+    }
+    s.setNodeState(s.cluster().gpu(g).node, NodeState::Draining);
+    QCOMPARE(int(checkShare(s, g, 22, 100, 10)), int(ShareRefusal::NodeNotUp));
+    QVERIFY(s.shareProblem(g, 22, 100, 10)->find("not up") != std::string::npos);
   }
 
   // All-or-nothing: a 10-GPU gang on 8-GPU nodes fails on the 9th GPU of the node and leaves
