@@ -11,12 +11,13 @@
 // The trace is the synthetic generator's (sim/synthetic.h): training gangs (single-node and
 // 2-8 node), short batch jobs, heavy-tailed runtimes, padded estimates, Poisson arrivals.
 // Run: build/release/tests/bench/bench_simulator [--jobs N] [--rate PER_HOUR] [--runtime-scale X]
-//      [--nodes N] [--bf-interval SECONDS]
+//      [--nodes N] [--bf-interval SECONDS]; a bad or unknown option is refused (--help).
 #include <sys/resource.h>
+
+#include <CLI/CLI.hpp>
 
 #include <chrono>
 #include <cstdio>
-#include <cstring>
 #include <sstream>
 #include <string>
 
@@ -58,18 +59,18 @@ int main(int argc, char** argv) {
   sc.seed = 42;
   int nodes = 750;
   Seconds bfInterval = 0;  // the policy's backfill interval (Slurm's bf_interval); 0 = every cycle
-  for (int i = 1; i + 1 < argc; i += 2) {
-    if (!std::strcmp(argv[i], "--jobs"))
-      sc.jobs = std::stoul(argv[i + 1]);
-    else if (!std::strcmp(argv[i], "--rate"))
-      sc.arrivalsPerHour = std::stod(argv[i + 1]);
-    else if (!std::strcmp(argv[i], "--runtime-scale"))
-      sc.runtimeScale = std::stod(argv[i + 1]);
-    else if (!std::strcmp(argv[i], "--nodes"))
-      nodes = std::stoi(argv[i + 1]);
-    else if (!std::strcmp(argv[i], "--bf-interval"))
-      bfInterval = std::stol(argv[i + 1]);
-  }
+  CLI::App app{"Replays a synthetic trace through the simulator with backfill and preemption"};
+  app.add_option("--jobs", sc.jobs)->check(CLI::Range(size_t{1}, size_t{10'000'000}));
+  app.add_option("--rate", sc.arrivalsPerHour, "arrivals per hour")->check(CLI::PositiveNumber);
+  app.add_option("--runtime-scale", sc.runtimeScale)->check(CLI::PositiveNumber);
+  app.add_option("--nodes", nodes, "nodes of 8 GPUs, in pods of 50")
+      ->check(CLI::Range(50, 100'000))
+      ->check([](const std::string& v) {
+        return std::stoi(v) % 50 == 0 ? std::string() : std::string("not a multiple of 50");
+      });
+  app.add_option("--bf-interval", bfInterval, "seconds between backfill passes; 0 = every cycle")
+      ->check(CLI::NonNegativeNumber);
+  CLI11_PARSE(app, argc, argv);
   const auto c = cluster(nodes);
   Trace trace = *synthesize(*c, sc);
   Policy policy;  // backfill + checkpoint-aware preemption
