@@ -18,6 +18,7 @@
 #include <QPainter>
 #include <QPlainTextEdit>
 #include <QPushButton>
+#include <QScrollArea>
 #include <QVBoxLayout>
 
 #include "engine_text.h"
@@ -55,6 +56,7 @@ const QColor kBusyFill(47, 109, 181);
 const QColor kIdleFill(168, 200, 238);
 const QColor kFreeFill(255, 255, 255);
 const QColor kSliceBorder(160, 160, 160);
+constexpr int kPaletteWidth = 160;
 const QColor kSelection(230, 120, 20);
 const QColor kDropOk(90, 180, 90, 110);
 const QColor kDropBad(210, 60, 60, 110);
@@ -90,8 +92,10 @@ class MigSlotStrip : public QWidget {
   explicit MigSlotStrip(MigEditor* editor) : editor_(editor) {
     setAcceptDrops(true);
     setFocusPolicy(Qt::StrongFocus);
-    setFixedSize(MigEditor::kStripWidth + 2 * MigEditor::kMargin,
-                 MigEditor::kHeaderHeight + MigEditor::kBarHeight + 2 * MigEditor::kMargin);
+    setFixedHeight(MigEditor::kHeaderHeight + MigEditor::kBarHeight + 2 * MigEditor::kMargin);
+    setMinimumWidth(MigEditor::kMinStripWidth + 2 * MigEditor::kMargin);
+    setMaximumWidth(MigEditor::kStripWidth + 2 * MigEditor::kMargin);
+    setSizePolicy(QSizePolicy::Expanding, QSizePolicy::Fixed);
   }
 
  protected:
@@ -287,7 +291,8 @@ void MigEditor::buildUi() {
   title_ = new QLabel(this);
   strip_ = new MigSlotStrip(this);
   palette_ = new MigProfilePalette(this);
-  palette_->setMaximumWidth(160);
+  palette_->setMaximumWidth(kPaletteWidth);
+  palette_->setResizeMode(QListView::Adjust);
   palette_->setToolTip(
       tr("Drag a profile onto a slice position; double-click to add it where "
          "it leaves the least fragmentation"));
@@ -296,6 +301,7 @@ void MigEditor::buildUi() {
   refusalLabel_->setStyleSheet(QStringLiteral("color: #b02020;"));
   layoutLabel_ = new QLabel(this);
   layoutLabel_->setTextInteractionFlags(Qt::TextSelectableByMouse);
+  layoutLabel_->setWordWrap(true);
   impact_ = new QPlainTextEdit(this);
   impact_->setReadOnly(true);
   impact_->setPlaceholderText(tr("Dry-run result"));
@@ -311,23 +317,33 @@ void MigEditor::buildUi() {
   connect(apply_, &QPushButton::clicked, this,
           [this] { emit applyRequested(gpuName_, layoutText()); });
 
-  auto* top = new QHBoxLayout;
+  stripAndPalette_ = new QBoxLayout(QBoxLayout::LeftToRight);
   auto* left = new QVBoxLayout;
   left->addWidget(title_);
   left->addWidget(strip_);
   left->addWidget(layoutLabel_);
   left->addWidget(refusalLabel_);
   left->addStretch(1);
-  top->addLayout(left, 1);
-  top->addWidget(palette_);
+  stripAndPalette_->addLayout(left, 1);
+  stripAndPalette_->addWidget(palette_);
   auto* buttons = new QHBoxLayout;
   buttons->addStretch(1);
   buttons->addWidget(reset_);
   buttons->addWidget(dryRun_);
   buttons->addWidget(apply_);
+  // The buttons stay below the scrolled part: a dock too low for the whole editor scrolls the
+  // strip and the dry-run text, never the Dry run and Apply an operator is about to press.
+  auto* body = new QWidget;
+  auto* bodyBox = new QVBoxLayout(body);
+  bodyBox->setContentsMargins(0, 0, 0, 0);
+  bodyBox->addLayout(stripAndPalette_);
+  bodyBox->addWidget(impact_);
+  auto* scroll = new QScrollArea(this);
+  scroll->setWidget(body);
+  scroll->setWidgetResizable(true);
+  scroll->setFrameShape(QFrame::NoFrame);
   auto* box = new QVBoxLayout(this);
-  box->addLayout(top);
-  box->addWidget(impact_);
+  box->addWidget(scroll, 1);
   box->addLayout(buttons);
 }
 
@@ -564,10 +580,31 @@ QWidget* MigEditor::slotArea() const {
 QRect MigEditor::slotRect(int slice) const {
   const int n = memorySlices();
   if (n <= 0 || slice < 0 || slice >= n) return {};
-  // Integer edges so neighbouring slots share a border and the strip always ends at kStripWidth.
-  const int left = kMargin + slice * kStripWidth / n;
-  const int right = kMargin + (slice + 1) * kStripWidth / n;
+  // Integer edges so neighbouring slots share a border and the last one ends at the strip's end.
+  const int width = strip_->width() - 2 * kMargin;
+  const int left = kMargin + slice * width / n;
+  const int right = kMargin + (slice + 1) * width / n;
   return {left, kMargin + kHeaderHeight, right - left, kBarHeight};
+}
+
+void MigEditor::resizeEvent(QResizeEvent* event) {
+  QWidget::resizeEvent(event);
+  placePalette();
+}
+
+// Beside the strip the palette is a column of profiles; below it, profiles side by side in rows,
+// a few rows high, so the strip keeps the editor's width.
+void MigEditor::placePalette() {
+  const QLayout* box = QWidget::layout();
+  const int besideNeeds = kStripWidth + 2 * kMargin + kPaletteWidth + 4 * box->spacing() +
+                          box->contentsMargins().left() + box->contentsMargins().right();
+  const bool beside = width() >= besideNeeds;
+  if (beside == (stripAndPalette_->direction() == QBoxLayout::LeftToRight)) return;
+  stripAndPalette_->setDirection(beside ? QBoxLayout::LeftToRight : QBoxLayout::TopToBottom);
+  palette_->setFlow(beside ? QListView::TopToBottom : QListView::LeftToRight);
+  palette_->setWrapping(!beside);
+  palette_->setMaximumWidth(beside ? kPaletteWidth : QWIDGETSIZE_MAX);
+  palette_->setMaximumHeight(beside ? QWIDGETSIZE_MAX : 4 * fontMetrics().height() + 16);
 }
 
 int MigEditor::slotAt(QPoint slotAreaPos) const {
@@ -579,7 +616,12 @@ int MigEditor::slotAt(QPoint slotAreaPos) const {
 void MigEditor::updateState() {
   title_->setText(model_ ? tr("%1 (%2)").arg(gpuName_, qs(model_->id)) : tr("No MIG GPU selected"));
   const QString text = layoutText();
-  layoutLabel_->setText(tr("Layout: %1").arg(text.isEmpty() ? tr("empty") : text));
+  // A space after each comma lets a long layout wrap in a narrow dock; the parser trims it, so
+  // the text still pastes into `tessera mig` or the CLI as it is.
+  layoutLabel_->setText(
+      tr("Layout: %1")
+          .arg(text.isEmpty() ? tr("empty")
+                              : QString(text).replace(QLatin1Char(','), QStringLiteral(", "))));
   refusalLabel_->setText(refusal_);
   reset_->setEnabled(modified());
   // Nothing to send for an unchanged layout.

@@ -17,6 +17,7 @@
 #include "topology/gpu_catalog.h"
 #include "topology/mig_layout.h"
 
+class QBoxLayout;
 class QLabel;
 class QListWidget;
 class QPlainTextEdit;
@@ -33,8 +34,11 @@ class MigEditor : public QWidget {
   // kMoveFromMime with the instance's start slice.
   static constexpr const char* kProfileMime = "application/x-tessera-mig-profile";
   static constexpr const char* kMoveFromMime = "application/x-tessera-mig-move-from";
-  // Fixed slot-strip geometry (pixels): all models the same width, a slice is 1/N of it.
+  // Slot-strip geometry (pixels): all models the same width, a slice is 1/N of it. The strip
+  // is kStripWidth wide where the editor has the room and narrows to kMinStripWidth in a narrow
+  // dock, so the slots stay in view rather than behind a horizontal scroll bar.
   static constexpr int kStripWidth = 512;
+  static constexpr int kMinStripWidth = 256;
   static constexpr int kHeaderHeight = 16;
   static constexpr int kBarHeight = 52;
   static constexpr int kMargin = 4;
@@ -95,6 +99,9 @@ class MigEditor : public QWidget {
   [[nodiscard]] QPushButton* dryRunButton() const { return dryRun_; }
   [[nodiscard]] QPushButton* applyButton() const { return apply_; }
 
+ protected:
+  void resizeEvent(QResizeEvent* event) override;
+
  signals:
   void refused(QString reason);
   void layoutChanged(QString layout);
@@ -115,6 +122,8 @@ class MigEditor : public QWidget {
   [[nodiscard]] QString instanceLabel(const MigInstance& inst) const;
   [[nodiscard]] QString pinnedReason(const MigInstance& inst) const;
   [[nodiscard]] int memorySlices() const;
+  // The palette beside the strip where the editor is wide enough for both, else below it.
+  void placePalette();
 
   const GpuCatalog* catalog_;
   const GpuModel* model_ = nullptr;
@@ -126,6 +135,7 @@ class MigEditor : public QWidget {
   QString refusal_;
 
   QLabel* title_ = nullptr;
+  QBoxLayout* stripAndPalette_ = nullptr;
   MigSlotStrip* strip_ = nullptr;
   QListWidget* palette_ = nullptr;
   QLabel* refusalLabel_ = nullptr;

@@ -292,13 +292,14 @@ void MainWindow::buildDocks() {
            makeJobView(runningProxy_, QStringLiteral("running")), Qt::BottomDockWidgetArea);
   tabifyDockWidget(pending, running);
   pending->raise();
-  // Their content grows with the selection: in a scroll area it scrolls instead of growing the
-  // dock, which would push the queue under the operator's pointer.
+  // The inspector's content grows with the selection: in a scroll area it scrolls instead of
+  // growing the dock, which would push the queue under the operator's pointer. The repartition
+  // editor scrolls its own body and keeps its buttons in view.
   dock(tr("Why pending"), QStringLiteral("inspector"), scrolled(inspector_),
        Qt::RightDockWidgetArea);
   auto* mig = dock(tr("MIG map"), QStringLiteral("mig"), migMap_, Qt::RightDockWidgetArea);
-  auto* editor = dock(tr("Repartition"), QStringLiteral("repartition"), scrolled(migEditor_),
-                      Qt::RightDockWidgetArea);
+  auto* editor =
+      dock(tr("Repartition"), QStringLiteral("repartition"), migEditor_, Qt::RightDockWidgetArea);
   tabifyDockWidget(mig, editor);
   treeModel_->setCluster(demo_.cluster);
   tree_ = new QTreeView;

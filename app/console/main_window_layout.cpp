@@ -2,11 +2,13 @@
 // layout of each screen size kept in the settings, and selections raising the panel that shows
 // them (a tab switch: no dock changes size).
 #include <QActionGroup>
+#include <QChildEvent>
 #include <QDockWidget>
 #include <QMenu>
 #include <QMenuBar>
 #include <QScreen>
 #include <QSettings>
+#include <QTabBar>
 
 #include "console/main_window.h"
 #include "heatmap_widget.h"
@@ -99,6 +101,19 @@ void MainWindow::saveLayout() {
 void MainWindow::showEvent(QShowEvent* event) {
   QMainWindow::showEvent(event);
   if (layoutPending_) applyLayout(preset_);
+}
+
+// QMainWindow makes the tab bars of tabbed docks itself, eliding their titles: five panels in a
+// 330 px right area read "O…, Ac…, W…, H…, N…". A title is shown whole, and tabs that do not fit
+// scroll behind arrows. Set when each bar is polished, so bars made later (an operator tabbing
+// docks by hand) get it too.
+bool MainWindow::event(QEvent* event) {
+  if (event->type() == QEvent::ChildPolished)
+    if (auto* bar = qobject_cast<QTabBar*>(static_cast<QChildEvent*>(event)->child())) {
+      bar->setElideMode(Qt::ElideNone);
+      bar->setUsesScrollButtons(true);
+    }
+  return QMainWindow::event(event);
 }
 
 // A panel the operator closed stays closed (its toggle is unchecked even while tabbed away).

@@ -2,13 +2,15 @@
 // run with QT_SCALE_FACTOR=2 as tst_console_layout_hidpi, a 2560×1440 screen at scale 2): in
 // every preset the heatmap is the largest visible view with at least a measured share of the
 // window, every visible chart has kMinPlotHeight of plot, the pending queue shows its key
-// columns; selecting one pending job then another, and the refreshes meanwhile, move no dock;
-// the layout is kept per screen size and Reset layout forgets it.
+// columns and no dock's tab title is elided; selecting one pending job then another, and the
+// refreshes meanwhile, move no dock; a MIG GPU's Repartition editor shows Dry run and Apply
+// without scrolling; the layout is kept per screen size and Reset layout forgets it.
 #include <QDockWidget>
 #include <QGraphicsScene>
 #include <QGraphicsTextItem>
 #include <QHeaderView>
 #include <QListWidget>
+#include <QPushButton>
 #include <QScrollArea>
 #include <QSettings>
 #include <QTabBar>
@@ -28,6 +30,7 @@
 #include "job_inspector.h"
 #include "job_queue_view.h"
 #include "job_table_model.h"
+#include "mig_editor.h"
 #include "mig_map_widget.h"
 #include "node_admission_panel.h"
 #include "overview_model.h"
@@ -146,6 +149,7 @@ class TstConsoleLayout : public QObject {
         if (shown(d)) QVERIFY2(area(d) < area(heatmap), qPrintable(name + ": " + d->objectName()));
       checkKeyColumns(window, preset);
       checkCharts(window, preset);
+      checkTabTitles(window, name);
     }
   }
 
@@ -188,6 +192,43 @@ class TstConsoleLayout : public QObject {
     for (const auto& [name, rect] : before)
       if (first.contains(name)) QCOMPARE(first.at(name), rect);
     QCOMPARE(second, first);
+  }
+
+  // Selecting a MIG GPU raises Repartition; its slots, the profile palette's width, Dry run and
+  // Apply are on screen in every preset at every size without scrolling (the buttons sat below
+  // the dock's visible part at 1920×1080, the palette right of it at 1366×768).
+  void repartitionButtonsNeedNoScrolling_data() { addScreenRows(); }
+  void repartitionButtonsNeedNoScrolling() {
+    QFETCH(QSize, screen);
+    console::MainWindow window(demoOptions());
+    openAt(window, screen);
+    QTRY_VERIFY_WITH_TIMEOUT(!window.lastSnapshot().nodes.empty(), 10000);
+    QString node;
+    int gpu = -1;
+    for (const NodeView& n : window.lastSnapshot().nodes)
+      for (const GpuView& g : n.gpus)
+        if (gpu < 0 && !g.migLayout.empty()) node = QString::fromStdString(n.name), gpu = g.index;
+    QVERIFY2(gpu >= 0, "the demo has no MIG GPU");
+    auto* editor = window.findChild<widgets::MigEditor*>();
+    QVERIFY(editor);
+    for (LayoutPreset preset : console::kLayoutPresets) {
+      const QString name = console::layoutPresetKey(preset);
+      window.applyLayout(preset);
+      emit window.heatmap()->gpuSelected(node, gpu);
+      QTRY_COMPARE(editor->gpuName(), node + QLatin1Char('/') + QString::number(gpu));
+      QTRY_VERIFY2(shown(window.findChild<QDockWidget*>("repartition")), qPrintable(name));
+      // The slots and the profiles to drag onto them are in view too, without scrolling sideways.
+      // (QTRY: the editor's scroll area settles its scroll bars after the dock is shown.)
+      QTRY_COMPARE(editor->slotArea()->visibleRegion().boundingRect(), editor->slotArea()->rect());
+      const QWidget* palette = editor->profilePalette()->viewport();
+      QTRY_COMPARE(palette->visibleRegion().boundingRect().width(), palette->width());
+      for (QPushButton* button : {editor->dryRunButton(), editor->applyButton()}) {
+        QVERIFY2(button->isVisible(), qPrintable(name));
+        QCOMPARE(button->visibleRegion().boundingRect(), button->rect());
+        const QRect onWindow(button->mapTo(&window, QPoint(0, 0)), button->size());
+        QVERIFY2(window.rect().contains(onWindow), qPrintable(name));
+      }
+    }
   }
 
   // The Overview is what the Operations layout shows first; a pending reason activated there
@@ -292,6 +333,17 @@ class TstConsoleLayout : public QObject {
  private:
   // Every chart on screen has a readable plot and legend, and so do the charts once their tab
   // is raised. Operations and Capacity show them from the start, beside the queue, at every size.
+  // Every tab of the docks' tab bars is as wide as its whole title: none elided ("O…, Ac…" in a
+  // narrow right area); tabs that do not fit scroll.
+  static void checkTabTitles(const console::MainWindow& window, const QString& name) {
+    for (const QTabBar* bar : window.findChildren<QTabBar*>(Qt::FindDirectChildrenOnly)) {
+      if (!bar->isVisible()) continue;
+      for (int i = 0; i < bar->count(); ++i)
+        QVERIFY2(bar->tabRect(i).width() > bar->fontMetrics().horizontalAdvance(bar->tabText(i)),
+                 qPrintable(name + ": tab " + bar->tabText(i)));
+    }
+  }
+
   static void checkCharts(const console::MainWindow& window, LayoutPreset preset) {
     const QString name = console::layoutPresetKey(preset);
     auto* chart = window.findChild<widgets::UtilizationChart*>();

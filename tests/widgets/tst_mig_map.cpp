@@ -551,7 +551,7 @@ void TestMigMap::editorA30() {
   const ClusterSnapshot s = fixture();
   QVERIFY(e.setGpu(s.nodes[1].gpus[0], "n2/0"));
   QCOMPARE(e.profileNames().size(), 5);
-  QCOMPARE(e.slotRect(3).right(), MigEditor::kMargin + MigEditor::kStripWidth - 1);
+  QCOMPARE(e.slotRect(3).right(), e.slotArea()->width() - MigEditor::kMargin - 1);
   QVERIFY(!e.slotRect(4).isValid());
   QVERIFY(e.dropProfile("2g.12gb", 2));
   QCOMPARE(e.layoutText(), QString("2g.12gb@0,2g.12gb@2"));
