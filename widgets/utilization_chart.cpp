@@ -5,6 +5,7 @@
 #include <QComboBox>
 #include <QCoreApplication>
 #include <QDateTime>
+#include <QFontMetrics>
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QTabBar>
@@ -18,7 +19,6 @@
 #include <QtCharts/QLegendMarker>
 #include <QtCharts/QLineSeries>
 #include <QtCharts/QValueAxis>
-#include <QFontMetrics>
 
 #include <algorithm>
 #include <map>
@@ -164,6 +164,14 @@ bool UtilizationChart::chartsSideBySide() const {
 void UtilizationChart::resizeEvent(QResizeEvent* event) {
   QWidget::resizeEvent(event);
   arrangeCharts();
+}
+
+// updateTitle keeps the titles while the chart is hidden; once shown in a low dock they give
+// their room to the plot and the legend. A chart resized before it was first shown kept its
+// title (and a legend cut at the bottom) until the first data arrived.
+void UtilizationChart::showEvent(QShowEvent* event) {
+  QWidget::showEvent(event);
+  updateTitle();
 }
 
 // Wide and low: side by side, each chart its share of the width - unless a legend would not fit

@@ -85,6 +85,7 @@ class UtilizationChart : public QWidget {
 
  protected:
   void resizeEvent(QResizeEvent* event) override;
+  void showEvent(QShowEvent* event) override;
 
  public slots:
   // The current scope's series. Any may be empty: an empty allocated series means "no data for

@@ -267,6 +267,25 @@ class TstUtilization : public QObject {
     QCOMPARE(changes[1], MetricScope{});
   }
 
+  // A low chart gives its titles' room to the plot and legend from the moment it is shown, also
+  // when it was resized before (the console lays its docks out before showing the window): the
+  // titles waited for the first data.
+  void lowChartShowsNoTitleOnceShown() {
+    UtilizationChart c;
+    c.resize(900, 260);
+    QVERIFY(!c.utilizationView()->chart()->title().isEmpty());  // hidden: titled
+    c.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&c));
+    QCOMPARE(c.utilizationView()->chart()->title(), QString());
+    QCOMPARE(c.teamView()->chart()->title(), QString());
+    QVERIFY(!c.utilizationView()->toolTip().isEmpty());  // the title is in the tooltip
+    c.hide();
+    c.resize(900, 600);
+    c.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&c));
+    QVERIFY(!c.utilizationView()->chart()->title().isEmpty());
+  }
+
   void scopeSeriesNames() {
     QCOMPARE(MetricScope{}.series("gpus_busy"), std::string("gpus_busy"));
     QCOMPARE((MetricScope{MetricScope::Kind::Pool, "dev"}.series("gpus_busy")),
