@@ -111,7 +111,7 @@ std::string joined(const std::vector<std::string>& v) {
 class TstEngineRebind : public QObject {
   Q_OBJECT
 
-  // A rebind the engine refuses changes nothing: the job's GPUs, every GPU's occupancy, the log.
+  // A rebind the engine refuses changes nothing: the job's GPU, both GPUs' occupancy, the log.
   static void verifyRefusedChangesNothing(Engine& e, JobId id, GpuId onto, const std::string& why) {
     const GpuId before = e.job(id)->placement->tasks.front().gpus.front();
     const GpuOccupancy there = e.state().gpu(before);
