@@ -471,9 +471,11 @@ void SlurmDriver::replace(Tracked& t, const SlurmJob& s) {
   submit(t.intent.job, t);
 }
 
-// Slurm binds whole GPUs of the type by its own choice among a node's free ones: where that
-// differs from the engine's GPUs it is reported (once per binding), so the engine's map - what
-// telemetry, GPU faults and the heatmap go by - is the cluster's.
+// Slurm binds whole GPUs of the type by its own choice among a node's free ones, and a share's
+// shard or an MPS client's mps to the lowest GPU with room - for mps, by 22.05's default, the
+// GPU already serving clients if there is one ("shard:1(IDX:1)", "mps:25(IDX:0)": the index is
+// the GPU's). Where that differs from the engine's GPUs it is reported (once per binding), so
+// the engine's map - what telemetry, GPU faults and the heatmap go by - is the cluster's.
 void SlurmDriver::compareBinding(Tracked& t, const SlurmJob& s, Observations& seen) {
   if (t.intent.gpus.empty() || s.gresDetail.empty()) return;
   observed::JobBound bound{t.intent.job, {}};
@@ -482,7 +484,8 @@ void SlurmDriver::compareBinding(Tracked& t, const SlurmJob& s, Observations& se
   for (const slurm::NodeGres& n : s.gresDetail) {
     std::vector<int> slurms;
     for (const slurm::GresUse& u : n.gres)
-      if (u.gres.name == "gpu") slurms.insert(slurms.end(), u.indices.begin(), u.indices.end());
+      if (u.gres.name == t.intent.gres)
+        slurms.insert(slurms.end(), u.indices.begin(), u.indices.end());
     std::sort(slurms.begin(), slurms.end());
     const auto wanted = t.intent.gpus.find(n.node);
     if (wanted == t.intent.gpus.end()) return;  // not a node the engine chose: nothing to map

@@ -34,8 +34,10 @@ struct JobIntent {
   JobId job = kNoJob;
   Want want = Want::Held;
   std::vector<std::string> nodes;  // Placed
-  // Placed, whole GPUs: the engine's GPU indices on each node, compared with what Slurm bound.
+  // Placed: the engine's GPU indices on each node, compared with what Slurm bound - whole GPUs,
+  // or the one GPU of a share or MPS client, whose gres/shard or gres/mps index names it.
   std::map<std::string, std::vector<int>> gpus;
+  std::string gres = "gpu";  // the GRES whose indices in gres_detail are those GPUs
   // Which run the engine means: its preemption count. A job preempted and placed again before
   // the driver saw the preemption is still requeued once, then released on its new nodes.
   int run = 0;

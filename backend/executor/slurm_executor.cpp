@@ -29,6 +29,27 @@ bool isShare(const GpuRequest& r) {
   return r.kind == GpuRequest::Kind::Fraction || r.kind == GpuRequest::Kind::Mps;
 }
 
+// The GRES whose gres_detail indices name a running job's GPUs, where the engine can follow
+// Slurm's choice of them: whole GPUs, a share's one shard, an MPS client's mps (on a GPU that
+// runs MPS itself). Empty for MIG instances and MPS inside them: Slurm's index names neither
+// the GPU of the one nor the instance of the other, so there is nothing to compare.
+std::string boundGres(const JobRecord& r) {
+  switch (r.job.perTask.kind) {
+    case GpuRequest::Kind::Whole:
+      return "gpu";
+    case GpuRequest::Kind::Fraction:
+      return "shard";
+    case GpuRequest::Kind::Mps:
+      for (const TaskAssignment& t : r.placement->tasks)
+        if (t.migStart >= 0) return {};
+      return "mps";
+    case GpuRequest::Kind::Mig:
+    case GpuRequest::Kind::None:
+      break;
+  }
+  return {};
+}
+
 Error launchError(const std::string& message, const std::string& field) {
   return Error::of(literal(message), SourceLocation{"", 0, 0, field});
 }
@@ -164,12 +185,13 @@ JobIntent SlurmExecutor::intentOf(const Engine& engine, const JobRecord& r) cons
   if (r.state == JobState::Running && r.placement) {
     i.want = JobIntent::Want::Placed;
     i.decidedAt = std::chrono::steady_clock::now();
-    const bool whole = r.job.perTask.kind == GpuRequest::Kind::Whole;
+    const std::string gres = boundGres(r);
+    if (!gres.empty()) i.gres = gres;
     for (const TaskAssignment& t : r.placement->tasks) {
       const Node& node = engine.cluster().node(t.node);
       if (std::find(i.nodes.begin(), i.nodes.end(), node.name) == i.nodes.end())
         i.nodes.push_back(node.name);
-      if (whole)
+      if (!gres.empty())
         for (GpuId g : t.gpus) i.gpus[node.name].push_back(static_cast<int>(g - node.firstGpu));
     }
   } else if (!r.active()) {

@@ -874,14 +874,39 @@ Status Engine::restoreRunning(JobId id, const std::vector<RestoredTask>& tasks, 
   return okStatus();
 }
 
+namespace {
+// Why the cluster's binding of a running job cannot be followed; empty when it can. Slurm picks
+// a node's GPUs itself for whole GPUs, for a share's gres/shard and for an MPS client's gres/mps
+// (one GPU per task for both), and names them by device index. It has no way to say which GPU
+// a MIG index lies on, nor which MIG instance's MPS server a client joined.
+std::string rebindRefusal(const JobRecord& j) {
+  switch (j.job.perTask.kind) {
+    case GpuRequest::Kind::Whole:
+    case GpuRequest::Kind::Fraction:
+      return {};
+    case GpuRequest::Kind::Mps:
+      for (const TaskAssignment& t : j.placement->tasks)
+        if (t.migStart >= 0)
+          return "an MPS client inside a MIG instance cannot be rebound (Slurm's gres/mps does "
+                 "not name the instance)";
+      return {};
+    case GpuRequest::Kind::Mig:
+      return "a MIG instance cannot be rebound (a Slurm index does not name its GPU)";
+    case GpuRequest::Kind::None:
+      break;
+  }
+  return "a job without GPUs has none to rebind";
+}
+}  // namespace
+
 Status Engine::rebind(JobId id, const std::vector<RestoredTask>& tasks, const std::string& actor) {
   JobRecord* j = mutableJob(id);
   if (!j) return Error::notFound(phrase(text::kNoJob, id));
   if (j->state != JobState::Running || !j->placement)
     return Error::wrongState(phrase(text::kNotRunning, id, jobStateText(j->state)));
   const auto job = std::to_string(id);
-  if (j->job.perTask.kind != GpuRequest::Kind::Whole)
-    return Error{"job " + job + ": only whole GPUs can be rebound", {}};
+  if (const std::string refusal = rebindRefusal(*j); !refusal.empty())
+    return Error{"job " + job + ": " + refusal, {}};
   auto& placed = j->placement->tasks;
   if (tasks.size() != placed.size())
     return Error{"job " + job + " has " + std::to_string(placed.size()) + " tasks, not " +

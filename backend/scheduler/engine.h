@@ -196,10 +196,10 @@ class Engine {
   };
   Status restoreRunning(JobId id, const std::vector<RestoredTask>& tasks, Seconds started,
                         Seconds workKept);
-  // A running job's whole GPUs moved to those the cluster actually bound (Slurm chooses among a
-  // node's free GPUs of the type): the same nodes per task, the same count, other GPUs. Recorded
-  // in the audit log under `actor`. Fails, changing nothing, when the shape differs or the GPUs
-  // are not free.
+  // A running job's GPUs moved to those the cluster bound (Slurm picks a node's GPUs for whole
+  // GPUs, shards and MPS clients; not MIG, nor MPS in MIG): same nodes per task, same count,
+  // other GPUs. Audited under `actor`. Fails, changing nothing, when the shape differs or the
+  // GPUs have no room.
   Status rebind(JobId id, const std::vector<RestoredTask>& tasks, const std::string& actor);
   // Sets the teams' fair-share usage (decayed GPU-seconds, sub-teams included) as a snapshot
   // taken at the current clock recorded it; teams not listed have none.

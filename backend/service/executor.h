@@ -64,8 +64,10 @@ struct JobBounced {  // the cluster refused a placement: the job goes back to pe
   JobId job = kNoJob;
   Text reason;
 };
-// A running job's GPUs as the cluster bound them, where they differ from the engine's: whole
-// GPUs by index on each of its nodes (Slurm picks among a node's free GPUs of the type).
+// A running job's GPUs as the cluster bound them, where they differ from the engine's: GPU
+// indices on each of its nodes. Slurm picks among a node's free GPUs of the type for whole GPUs,
+// and the lowest GPU with room for a share's gres/shard or an MPS client's gres/mps
+// (docs/slurm.md).
 struct JobBound {
   JobId job = kNoJob;
   std::vector<std::pair<std::string, std::vector<int>>> gpus;  // node -> GPU indices on it

@@ -157,9 +157,10 @@ void LiveWorld::adopt(Engine& engine, BackendExtras& extras, const observed::Off
   executor_->adopted(offer.externalId, *id);
 }
 
-// The engine's tasks on each node take, in order, the GPUs the cluster bound there. A binding
-// the engine cannot take (GPUs it counts as busy) is left: the two maps then differ until the
-// job ends, and nothing else is at stake (the cluster counts GPUs per node, as the engine does).
+// The engine's tasks on each node take, in order, the GPUs the cluster bound there (a share or
+// an MPS client: its one GPU). A binding the engine cannot take (GPUs it counts as busy, or
+// without room for the share) is left: the two maps then differ until the job ends, and nothing
+// else is at stake (the cluster counts GPUs per node, as the engine does).
 void LiveWorld::rebind(Engine& engine, const observed::JobBound& bound) {
   const JobRecord* r = engine.job(bound.job);
   if (!r || r->state != JobState::Running || !r->placement) return;

@@ -593,6 +593,48 @@ class TstSlurmDriver : public QObject {
     QVERIFY(same.driver.step(100).seen.bound.empty());
   }
 
+  // A share's shard and an MPS client's mps are bound by Slurm too (the lowest GPU with room):
+  // their gres_detail, as 22.05 printed it on the fixture's node5 (docs/slurm.md), names the GPU
+  // by index and is read under the share's own GRES name - a gpu entry would say nothing here.
+  void aShareBindingIsReportedFromItsGres_data() {
+    QTest::addColumn<QString>("kind");
+    QTest::addColumn<QString>("tres");
+    QTest::addColumn<QString>("detail");
+    QTest::addColumn<int>("engines");
+    QTest::addColumn<int>("slurms");
+    QTest::newRow("shard") << "shard"
+                           << "gres:shard:h100:1"
+                           << "shard:1(IDX:1)" << 0 << 1;
+    QTest::newRow("mps") << "mps"
+                         << "gres:mps:h100:25"
+                         << "mps:25(IDX:0)" << 1 << 0;
+  }
+  void aShareBindingIsReportedFromItsGres() {
+    QFETCH(QString, kind);
+    QFETCH(QString, tres);
+    QFETCH(QString, detail);
+    QFETCH(int, engines);
+    QFETCH(int, slurms);
+    const std::string running = squeueWith("RUNNING", "None", 1000, tres.toStdString(), "node5",
+                                           json::array({detail.toStdString()}));
+    Rig r;
+    r.poll(running);
+    JobIntent i = placed({"node5"});
+    i.gres = kind.toStdString();
+    i.gpus = {{"node5", {engines}}};
+    r.driver.want(i);
+    const StepReport seen = r.driver.step(100);
+    QCOMPARE(seen.seen.bound.size(), size_t{1});
+    QCOMPARE(seen.seen.bound.front().gpus,
+             (std::vector<std::pair<std::string, std::vector<int>>>{{"node5", {slurms}}}));
+
+    Rig wholeOnly;
+    wholeOnly.poll(running);
+    i.gres = "gpu";
+    wholeOnly.driver.want(i);
+    QVERIFY(wholeOnly.driver.step(100).seen.bound.empty());
+  }
+
   // A placement decided just after a poll is carried out on that poll's view, without polling
   // again; told again before the next poll, it is not released twice.
   void aFreshDecisionIsCarriedOutWithoutAnotherPoll() {

@@ -2,12 +2,14 @@
 // TESSERA_SLURM_SHARING=shard (two H100 time-sliced by gres/shard) or =mps (two H100 running MPS,
 // gres/mps). Each CTest entry runs this against one of the two clusters (Slurm 22.05 cannot have
 // both kinds in one; slurm_cluster.sh): fraction jobs run side by side on shards, an MPS share
-// runs with its gres/mps count and the engine's MPS limits in its environment.
+// runs with its gres/mps count and the engine's MPS limits in its environment, and the engine
+// follows the GPU Slurm gives either kind of share.
 #include <QtTest>
 
 #include <chrono>
 #include <filesystem>
 #include <fstream>
+#include <functional>
 #include <sstream>
 #include <thread>
 
@@ -19,6 +21,16 @@ using namespace tessera::test;
 using Clock = std::chrono::steady_clock;
 
 namespace {
+
+// Polls `done` until it holds or `seconds` pass.
+bool eventually(const std::function<bool()>& done, double seconds = 10) {
+  const auto until = Clock::now() + std::chrono::duration<double>(seconds);
+  while (Clock::now() < until) {
+    if (done()) return true;
+    std::this_thread::sleep_for(std::chrono::milliseconds(100));
+  }
+  return done();
+}
 
 std::string readText(const std::string& path) {
   std::ifstream in(path);
@@ -66,6 +78,30 @@ class TstSlurmSharing : public QObject {
     return ok(ids).front();
   }
 
+  // The engine's GPUs (local indices) for the job's one task.
+  std::vector<int> engineGpus(JobId id) {
+    const JobInfo i = ok(await<JobInfo>([&](auto r) { backend_->job(id, r); }));
+    return i.placement.empty() ? std::vector<int>{} : i.placement.front().gpus;
+  }
+
+  // Slurm puts a share's shard or mps on the lowest GPU with room, whatever the engine chose:
+  // pinned by the operator to node5's GPU 1 in Tessera, the share runs on GPU 0 in Slurm, and
+  // the engine's map follows, so the heatmap and telemetry show it where it runs.
+  void theEngineFollowsSlurmsGpu(const GpuRequest& request, const std::string& gres) {
+    Job j = shareJob(request);
+    j.pinGpus = {"node5/1"};
+    const JobId id = submit(j);
+    const auto s = runningInSlurm(*slurm_, id);
+    QVERIFY2(s, "the pinned share never ran in Slurm");
+    QVERIFY(!s->gresDetail.front().gres.empty());
+    const slurm::GresUse& bound = s->gresDetail.front().gres.front();
+    QCOMPARE(bound.gres.name, gres);
+    QVERIFY2(bound.indices == std::vector<int>{0},
+             "Slurm did not choose GPU 0 itself: the premise of this test is gone");
+    QVERIFY(eventually([&] { return engineGpus(id) == std::vector<int>{0}; }));
+    QVERIFY(slurm_->cancel(s->id));
+  }
+
   // The job's printed environment once it holds `line` (the output appears just after start).
   std::string printedEnvironment(const slurm::SlurmJob& s, const std::string& line) {
     const std::string path =
@@ -101,6 +137,8 @@ class TstSlurmSharing : public QObject {
     }
     QVERIFY(slurm_->cancel(a->id));
     QVERIFY(slurm_->cancel(b->id));
+    theEngineFollowsSlurmsGpu(quarter, "shard");
+    if (QTest::currentTestFailed()) return;
     aUsersShardJobIsRefused();
   }
 
@@ -155,6 +193,7 @@ class TstSlurmSharing : public QObject {
     QVERIFY2(env.find("\nCUDA_MPS_PINNED_DEVICE_MEM_LIMIT=0=8192M\n") != std::string::npos,
              env.c_str());
     QVERIFY(slurm_->cancel(s->id));
+    theEngineFollowsSlurmsGpu(share, "mps");
   }
 
  private slots:
