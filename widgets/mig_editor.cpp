@@ -616,8 +616,8 @@ int MigEditor::slotAt(QPoint slotAreaPos) const {
 void MigEditor::updateState() {
   title_->setText(model_ ? tr("%1 (%2)").arg(gpuName_, qs(model_->id)) : tr("No MIG GPU selected"));
   const QString text = layoutText();
-  // A space after each comma lets a long layout wrap in a narrow dock; the parser trims it, so
-  // the text still pastes into `tessera mig` or the CLI as it is.
+  // A space after each comma lets a long layout wrap in a narrow dock; the layout parser trims
+  // it, so the copied text still parses (in a shell, quoted as one argument).
   layoutLabel_->setText(
       tr("Layout: %1")
           .arg(text.isEmpty() ? tr("empty")
