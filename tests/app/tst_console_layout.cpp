@@ -4,7 +4,9 @@
 // window, every visible chart has kMinPlotHeight of plot, the pending queue shows its key
 // columns and no dock's tab title is elided; selecting one pending job then another, and the
 // refreshes meanwhile, move no dock; a MIG GPU's Repartition editor shows Dry run and Apply
-// without scrolling; the layout is kept per screen size and Reset layout forgets it.
+// without scrolling; the layout is kept per screen size and Reset layout forgets it. Run with
+// TESSERA_LANG=de or zh_CN (tst_console_layout_de, _zh_CN) it checks the same in that language,
+// whose longer or wider titles and labels are what a layout must still hold.
 #include <QDockWidget>
 #include <QGraphicsScene>
 #include <QGraphicsTextItem>
@@ -15,6 +17,7 @@
 #include <QSettings>
 #include <QTabBar>
 #include <QTableView>
+#include <QTranslator>
 #include <QtCharts/QChartView>
 #include <QtCharts/QLegend>
 #include <QtCharts/QLegendMarker>
@@ -124,6 +127,7 @@ class TstConsoleLayout : public QObject {
     // Keep the developer's own window layout out of the test.
     QStandardPaths::setTestModeEnabled(true);
     QSettings().clear();
+    installLanguage();
   }
 
   void heatmapIsTheLargestLegibleView_data() { addScreenRows(); }
@@ -331,6 +335,23 @@ class TstConsoleLayout : public QObject {
   }
 
  private:
+  QTranslator translator_;
+
+  // The shipped catalogue of TESSERA_LANG, as the console installs it (app/main.cpp); the
+  // window's titles must then be in that language, so a run cannot pass in English unnoticed.
+  void installLanguage() {
+    const QString lang = qEnvironmentVariable("TESSERA_LANG");
+    if (lang.isEmpty()) return;
+    QVERIFY2(translator_.load(QStringLiteral(TESSERA_TEST_QM_DIR "/tessera_%1.qm").arg(lang)),
+             qPrintable(lang));
+    QVERIFY(QCoreApplication::installTranslator(&translator_));
+    QLocale::setDefault(QLocale(lang));
+    console::MainWindow window(demoOptions());
+    const QString overview = window.findChild<QDockWidget*>("overview")->windowTitle();
+    QVERIFY2(overview != QLatin1String("Overview"), qPrintable(lang + ": " + overview));
+    qInfo("language %s: the Overview dock reads \"%s\"", qPrintable(lang), qPrintable(overview));
+  }
+
   // Every chart on screen has a readable plot and legend, and so do the charts once their tab
   // is raised. Operations and Capacity show them from the start, beside the queue, at every size.
   // Every tab of the docks' tab bars is as wide as its whole title: none elided ("O…, Ac…" in a
