@@ -33,6 +33,13 @@ bool HeatmapWidget::event(QEvent* e) {
     case QEvent::Gesture:
       if (gestureEvent(static_cast<QGestureEvent*>(e))) return true;
       break;
+    // The backdrop's names and colors (HeatmapWidget::Backdrop) follow these.
+    case QEvent::FontChange:
+    case QEvent::PaletteChange:
+    case QEvent::StyleChange:
+    case QEvent::LanguageChange:
+      backdrop_.image = QImage();
+      break;
     default:
       break;
   }

@@ -337,14 +337,9 @@ class HeatmapWidget::Painter {
   }
 
   void run() {
-    p_.fillRect(exposed_, QColor::fromRgb(color::background));
+    backdrop();
     layout_.tilesIn(sceneExposed_, w_.visibleTiles_);
     layout_.nodesIn(sceneExposed_, w_.visibleNodes_);
-    frames(layout_.spines(), color::spineFill, color::spineLine, false);
-    frames(layout_.leaves(), color::leafFill, color::leafLine, true);
-    domainFrames();
-    nodes();
-    if (tilePx_ >= kDomainOutlinePx) numaZones();
     tiles();
     if (tilePx_ >= kInstanceDetailPx) details();
     if (w_.layer_ != HeatmapLayer::Health && tilePx_ >= kNodeOutlinePx) faultMarks();
@@ -356,6 +351,38 @@ class HeatmapWidget::Painter {
   }
 
  private:
+  // What lies under the tiles, copied from the widget's Backdrop; painted anew, for the whole
+  // widget, when the layout, a node's state or the view changed since.
+  void backdrop() {
+    const qreal dpr = p_.device()->devicePixelRatioF();
+    const QSize pixels = (QSizeF(w_.size()) * dpr).toSize();
+    if (pixels.isEmpty()) return;
+    Backdrop& b = w_.backdrop_;
+    if (b.image.size() != pixels || b.image.devicePixelRatioF() != dpr || b.zoom != w_.zoom_ ||
+        b.offset != w_.offset_ || b.fingerprint != w_.backdropFingerprint_) {
+      // Opaque: copied without blending.
+      if (b.image.size() != pixels) b.image = QImage(pixels, QImage::Format_RGB32);
+      b.image.setDevicePixelRatio(dpr);
+      QPainter onImage(&b.image);
+      Painter(w_, onImage, w_.rect()).underTiles();
+      b.zoom = w_.zoom_;
+      b.offset = w_.offset_;
+      b.fingerprint = w_.backdropFingerprint_;
+    }
+    const QRectF source(QPointF(exposed_.topLeft()) * dpr, QSizeF(exposed_.size()) * dpr);
+    p_.drawImage(QRectF(exposed_), b.image, source);
+  }
+
+  void underTiles() {
+    p_.fillRect(exposed_, QColor::fromRgb(color::background));
+    layout_.nodesIn(sceneExposed_, w_.visibleNodes_);
+    frames(layout_.spines(), color::spineFill, color::spineLine, false);
+    frames(layout_.leaves(), color::leafFill, color::leafLine, true);
+    domainFrames();
+    nodes();
+    if (tilePx_ >= kDomainOutlinePx) numaZones();
+  }
+
   QRectF view(const QRectF& scene) const { return w_.mapFromScene(scene); }
   QColor rgb(QRgb c) const { return QColor::fromRgb(c); }
 
@@ -749,6 +776,25 @@ void HeatmapWidget::setSnapshot(const ClusterSnapshot& snapshot) {
   rebuild();
 }
 
+// What the Backdrop shows, hashed: a snapshot that leaves the layout and every node's state as
+// they were keeps it.
+static size_t backdropFingerprint(const HeatmapLayout& layout,
+                                  const std::vector<quint8>& nodeState) {
+  size_t h = qHashRange(nodeState.begin(), nodeState.end());
+  const auto add = [&h](const QRectF& r) {
+    h = qHashMulti(h, r.x(), r.y(), r.width(), r.height());
+  };
+  for (const auto* frames : {&layout.spines(), &layout.leaves(), &layout.domains()})
+    for (const HeatmapFrame& f : *frames) {
+      add(f.rect);
+      add(f.header);
+      h = qHashMulti(h, f.name);
+    }
+  for (const HeatmapNodeBox& n : layout.nodes()) add(n.rect);
+  for (const HeatmapNumaZone& z : layout.numaZones()) add(z.rect);
+  return h;
+}
+
 // Everything derived from the snapshot; the view and what the operator is doing stay.
 void HeatmapWidget::rebuild() {
   // The keyboard's GPU cursor (the hover tile) stays on its GPU across refreshes.
@@ -763,6 +809,7 @@ void HeatmapWidget::rebuild() {
   for (const HeatmapNodeBox& n : layout_.nodes())
     nodeState_.push_back(
         static_cast<quint8>(nodeStateOf(snapshot_.nodes[static_cast<size_t>(n.snapshotNode)])));
+  backdropFingerprint_ = backdropFingerprint(layout_, nodeState_);
   computeTeams();
   computeFragmentation();
   faultTiles_.clear();

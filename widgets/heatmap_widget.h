@@ -13,6 +13,7 @@
 // concern: heatmap_widget.cpp paints and keeps state, heatmap_input.cpp handles mouse, wheel,
 // pinch and keys, heatmap_drag.cpp drag-and-drop and its preview.
 #include <QColor>
+#include <QImage>
 #include <QSet>
 #include <QStringList>
 #include <QTimer>
@@ -268,7 +269,20 @@ class HeatmapWidget : public QWidget {
     std::vector<int> byFill;      // layout tiles sorted by fill
   };
   Fills fills_;
-  std::vector<int> faultTiles_;  // layout tiles whose GPU has a fault
+  // What lies under the tiles - the background, spine, leaf and NVLink frames with their names,
+  // the node boxes outlined by state, the NUMA zones - as last painted for the whole widget. It
+  // changes only with the layout, a node's state or the view, while every refresh recolors tiles:
+  // a paint copies it instead of filling the window five times over before the tiles (one image
+  // of the widget's size, 8 MB at 1920x1080).
+  struct Backdrop {
+    QImage image;
+    double zoom = 0;
+    QPointF offset;
+    size_t fingerprint = 0;  // backdropFingerprint_ when it was painted
+  };
+  Backdrop backdrop_;
+  size_t backdropFingerprint_ = 0;  // of the layout's frames, nodes and zones and nodeState_
+  std::vector<int> faultTiles_;     // layout tiles whose GPU has a fault
   // Scratch buffers reused by every paint.
   std::vector<int> visibleTiles_;
   std::vector<int> visibleNodes_;

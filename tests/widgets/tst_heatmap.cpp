@@ -15,6 +15,7 @@
 
 #include <map>
 #include <memory>
+#include <functional>
 #include <set>
 
 #include "../service/backend_test_util.h"
@@ -1201,6 +1202,48 @@ class TstHeatmap : public QObject {
     QCOMPARE(w.legend().front().color, heatmapTeamColor(QStringLiteral("nlp")));
     w.setLayer(HeatmapLayer::Health);
     QCOMPARE(w.legend().size(), size_t{5});
+  }
+
+  // What lies under the tiles is kept between paints (HeatmapWidget::Backdrop). A widget that
+  // painted before each change must paint what a widget painting for the first time paints in
+  // the end state: after a snapshot whose node went down (its outline's color), a zoom alone, a
+  // pan alone (a zoom and its inverse about another point) and a resize, on the Allocation
+  // layer and on Health.
+  void keptBackdropFollowsNodesAndTheView() {
+    ClusterSnapshot down = tinySnapshot();
+    down.nodes[1].state = "down";  // a2
+    const auto scale = [](const HeatmapWidget& w) {
+      return w.mapFromScene(QPointF(1, 0)).x() - w.mapFromScene(QPointF(0, 0)).x();
+    };
+    using Step = std::function<void(HeatmapWidget&)>;
+    const std::vector<std::pair<QString, Step>> steps{
+        {"node down", [&](HeatmapWidget& w) { w.setSnapshot(down); }},
+        {"zoom alone", [](HeatmapWidget& w) { w.zoomAt(w.mapFromScene(QPointF(0, 0)), 2); }},
+        {"pan alone",
+         [&](HeatmapWidget& w) {
+           const double before = scale(w);
+           w.zoomAt(QPointF(100, 100), 2);
+           w.zoomAt(QPointF(300, 200), 0.5);
+           QCOMPARE(scale(w), before);
+         }},
+        {"resize", [](HeatmapWidget& w) { w.resize(900, 560); }}};
+    for (HeatmapLayer layer : {HeatmapLayer::Allocation, HeatmapLayer::Health}) {
+      Fixture kept;
+      kept.w.setLayer(layer);
+      QVERIFY(!kept.grab().isNull());  // paints, and keeps the backdrop
+      for (size_t done = 0; done < steps.size(); ++done) {
+        steps[done].second(kept.w);
+        HeatmapWidget first;  // never painted before
+        first.setLegendVisible(false);
+        first.resize(800, 500);
+        first.setSnapshot(tinySnapshot());
+        first.setLayer(layer);
+        first.fitToView();
+        for (size_t s = 0; s <= done; ++s) steps[s].second(first);
+        QVERIFY2(kept.grab() == first.grab().toImage().convertToFormat(QImage::Format_RGB32),
+                 qPrintable(steps[done].first));
+      }
+    }
   }
 
   void paintsTheDemoClusterAtEveryZoom() {
