@@ -1,7 +1,8 @@
 // The console's layouts on the live embedded demo, headless, at the supported screen sizes (and,
 // run with QT_SCALE_FACTOR=2 as tst_console_layout_hidpi, a 2560×1440 screen at scale 2): in
 // every preset the heatmap is the largest visible view with at least a measured share of the
-// window, every visible chart has kMinPlotHeight of plot, the pending queue shows its key
+// window, every visible chart has kMinPlotHeight of plot, whole axis labels and legend names,
+// the pending queue shows its key
 // columns and no dock's tab title is elided; selecting one pending job then another, and the
 // refreshes meanwhile, move no dock; a MIG GPU's Repartition editor shows Dry run and Apply
 // without scrolling; the layout is kept per screen size and Reset layout forgets it. Run with
@@ -399,6 +400,7 @@ class TstConsoleLayout : public QObject {
       qInfo("%s %s: chart plot %.0fx%.0f", qPrintable(name), QTest::currentDataTag(), plot.width(),
             plot.height());
       checkLegend(view, name);
+      checkAxisLabels(view, name);
       ++checked;
     }
     return checked;
@@ -430,6 +432,22 @@ class TstConsoleLayout : public QObject {
       ++labels;
     }
     qInfo("%s %s: %d legend entries whole", qPrintable(name), QTest::currentDataTag(), labels);
+  }
+
+  // Axis labels and titles are drawn whole: Qt Charts cuts one that lacks the room with "..."
+  // (how the collapsed Utilization tab read).
+  static void checkAxisLabels(QChartView* view, const QString& name) {
+    const QLegend* legend = view->chart()->legend();
+    int labels = 0;
+    for (QGraphicsItem* item : view->scene()->items()) {
+      auto* text = dynamic_cast<QGraphicsTextItem*>(item);
+      if (!text || !text->isVisible() || legend->isAncestorOf(text)) continue;
+      const QString shown = text->toPlainText();
+      QVERIFY2(!shown.contains(QLatin1String("...")) && !shown.contains(QChar(0x2026)),
+               qPrintable(QString("%1: \"%2\" cut").arg(name, shown)));
+      ++labels;
+    }
+    QVERIFY2(labels > 0, qPrintable(name + ": no axis labels"));
   }
 
   // The pending queue, when on screen (always in Operations), shows each key column with at
