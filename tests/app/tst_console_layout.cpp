@@ -2,12 +2,11 @@
 // run with QT_SCALE_FACTOR=2 as tst_console_layout_hidpi, a 2560×1440 screen at scale 2): in
 // every preset the heatmap is the largest visible view with at least a measured share of the
 // window, every visible chart has kMinPlotHeight of plot, whole axis labels and legend names,
-// the pending queue shows its key
-// columns and no dock's tab title is elided; selecting one pending job then another, and the
-// refreshes meanwhile, move no dock; a MIG GPU's Repartition editor shows Dry run and Apply
-// without scrolling; the layout is kept per screen size and Reset layout forgets it. Run with
-// TESSERA_LANG=de or zh_CN (tst_console_layout_de, _zh_CN) it checks the same in that language,
-// whose longer or wider titles and labels are what a layout must still hold.
+// the pending queue shows its key columns and no dock's tab title is elided; selecting one
+// pending job then another, and the refreshes meanwhile, move no dock; a MIG GPU's Repartition
+// editor shows Dry run and Apply without scrolling; the layout is kept per screen size and Reset
+// layout forgets it. Run with TESSERA_LANG=de or zh_CN (tst_console_layout_de, _zh_CN) it checks
+// the same in that language, whose longer or wider titles and labels a layout must still hold.
 #include <QDockWidget>
 #include <QGraphicsScene>
 #include <QGraphicsTextItem>
