@@ -72,9 +72,13 @@ Expected<Text> move(Engine& e, const cmd::Move& m, std::vector<JobId>& touched) 
   if (!j) return Error::notFound(phrase(text::kNoJob, m.job), field("job"));
   if (j->state != JobState::Pending)
     return Error::wrongState(phrase(text::kNotPending, m.job), field("job"));
-  std::vector<const JobRecord*> peers;
-  for (const JobRecord* p : e.jobs())
-    if (p->state == JobState::Pending && p->job.id != m.job) peers.push_back(p);
+  // The queue only (the engine's index of active jobs), not every job since start: a daemon
+  // that has run for months holds far more finished jobs than pending ones.
+  std::vector<const JobRecord*> peers = e.pending();
+  std::erase_if(peers, [&m](const JobRecord* p) { return p->job.id == m.job; });
+  // In submission order, as before: the jobs a move touches are reported in that order.
+  std::sort(peers.begin(), peers.end(),
+            [](const JobRecord* a, const JobRecord* b) { return a->job.id < b->job.id; });
   int64_t lo = 0, hi = 0;
   for (const JobRecord* p : peers) {
     lo = std::min(lo, p->job.queueRank);
