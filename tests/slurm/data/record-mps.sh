@@ -15,15 +15,8 @@ trap 'bash "$here/../slurm_cluster.sh" stop "$F"' EXIT
 export SLURM_CONF=$F/etc/slurm.conf
 cd "$F/jobs"
 
-wait_state() { # <job> <state>: polls for up to 20 s
-  local i
-  for i in $(seq 1 200); do
-    [ "$(squeue -h -t all -j "$1" -o %T)" = "$2" ] && return 0
-    sleep 0.1
-  done
-  echo "job $1 never reached $2" >&2
-  return 1
-}
+# shellcheck source=record_lib.sh
+. "$here/record_lib.sh"
 
 sub() { sbatch --parsable -t 10 "$@" --wrap 'sleep 600'; }
 sixty=$(sub --comment=tessera:rec.60 -w node5 --gres=mps:h100:60)
