@@ -129,33 +129,34 @@ Text refusalText(MpsRefusal r, const std::string& name, const MpsServer& s, cons
   }
 }
 
-// The GPUs of the node that run MPS themselves and have clients, as local indices.
+// Whether the GPU runs MPS itself (not in MIG instances) and has clients: what the node's
+// one-GPU rule counts, as Slurm's gres/mps counts a GPU with mps allocated.
+bool servesMps(const ClusterState& state, GpuId g) {
+  return state.cluster().gpu(g).sharing.mode == SharingMode::Mps &&
+         !state.gpu(g).mpsClients.empty();
+}
+
+// The GPUs of the node that serve MPS clients, as local indices.
 std::vector<int> servingGpus(const ClusterState& state, NodeId node) {
   const Node& n = state.cluster().node(node);
   std::vector<int> out;
-  for (int i = 0; i < n.gpuCount(); ++i) {
-    const GpuId g = n.firstGpu + static_cast<GpuId>(i);
-    if (state.cluster().gpu(g).sharing.mode == SharingMode::Mps && !state.gpu(g).mpsClients.empty())
-      out.push_back(i);
-  }
+  for (int i = 0; i < n.gpuCount(); ++i)
+    if (servesMps(state, n.firstGpu + static_cast<GpuId>(i))) out.push_back(i);
   return out;
 }
 
 // The node's one-GPU rule (MpsNodeSharing::One, Slurm's one_sharing): a GPU without clients
 // takes none while another GPU of its node serves some. Asked only of a GPU whose server would
-// take the client, so the node's GPUs are looked at only then.
+// take the client, so the node's GPUs are looked at only then (and without allocating: this
+// runs for every GPU a search looks at).
 bool otherGpuServes(const ClusterState& state, GpuId id) {
-  const Cluster& c = state.cluster();
-  const Gpu& g = c.gpu(id);
+  const Gpu& g = state.cluster().gpu(id);
   if (g.sharing.mode != SharingMode::Mps || g.sharing.mps.nodeSharing != MpsNodeSharing::One ||
-      !state.gpu(id).mpsClients.empty())
+      servesMps(state, id))
     return false;
-  const Node& n = c.node(g.node);
-  for (int i = 0; i < n.gpuCount(); ++i) {
-    const GpuId other = n.firstGpu + static_cast<GpuId>(i);
-    if (c.gpu(other).sharing.mode == SharingMode::Mps && !state.gpu(other).mpsClients.empty())
-      return true;
-  }
+  const Node& n = state.cluster().node(g.node);
+  for (int i = 0; i < n.gpuCount(); ++i)
+    if (servesMps(state, n.firstGpu + static_cast<GpuId>(i))) return true;
   return false;
 }
 
