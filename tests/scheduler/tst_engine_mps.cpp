@@ -242,6 +242,7 @@ overrides:
   // and skips a trial placement when too few could: over random occupancies it must say "may fit"
   // exactly when the node filter finds enough such GPUs (never skipping a placement that would
   // succeed), and must sometimes say no (a room left inactive for these kinds says yes always).
+  // n3's MPS GPUs keep to one GPU per node at a time (node_sharing: one).
   void roomCountsSharesAndMpsClients() {
     const auto cluster = load(R"(version: 1
 name: room
@@ -257,8 +258,10 @@ nodes:
   - {name: a1, template: a100, leaf: l1}
   - {name: a2, template: a100, leaf: l1}
 overrides:
-  - nodes: n1,n2,n3
+  - nodes: n1,n2
     gpus: {"0": {timeslice: 4}, "1": {timeslice: 4}, "2": {mps: {}}, "3": {mps: {}}}
+  - nodes: n3
+    gpus: {"0": {timeslice: 4}, "1": {timeslice: 4}, "2-3": {mps: {node_sharing: one}}}
   - nodes: a1,a2
     gpus: {"0": {mig: "3g.20gb@0,3g.20gb@4"}, "1": {mig: "3g.20gb@0"}}
 )");
