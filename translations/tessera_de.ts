@@ -1980,6 +1980,14 @@
         <translation>der Job hat bereits einen Client auf GPU %1</translation>
     </message>
     <message>
+        <source>node %1 serves MPS on GPU %2 only (one GPU per node at a time, Slurm&apos;s one_sharing); %3</source>
+        <translation>Knoten %1 bedient MPS nur auf GPU %2 (eine GPU pro Knoten zugleich, one_sharing von Slurm); %3</translation>
+    </message>
+    <message>
+        <source>the client may join GPU %1</source>
+        <translation>der Client kann GPU %1 beitreten</translation>
+    </message>
+    <message>
         <source>no GPU runs MPS in the job&apos;s pool and models</source>
         <translation>keine GPU im Pool und mit den Modellen des Jobs führt MPS aus</translation>
     </message>

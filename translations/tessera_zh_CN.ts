@@ -1980,6 +1980,14 @@
         <translation>该作业已在 GPU %1 上有一个客户端</translation>
     </message>
     <message>
+        <source>node %1 serves MPS on GPU %2 only (one GPU per node at a time, Slurm&apos;s one_sharing); %3</source>
+        <translation>节点 %1 仅在 GPU %2 上提供 MPS（每个节点同一时间仅一个 GPU，Slurm 的 one_sharing）；%3</translation>
+    </message>
+    <message>
+        <source>the client may join GPU %1</source>
+        <translation>该客户端可以加入 GPU %1</translation>
+    </message>
+    <message>
         <source>no GPU runs MPS in the job&apos;s pool and models</source>
         <translation>作业的池和型号中没有运行 MPS 的 GPU</translation>
     </message>

@@ -76,7 +76,11 @@ std::string gpuSharingText(const Cluster& c, const Gpu& g) {
       return layout + ", MPS in the instances (" + mpsPolicyText(g.sharing.mps) + ")";
     }
     case SharingMode::Mps:
-      return "MPS (" + mpsPolicyText(g.sharing.mps) + ")";
+      // node_sharing: one (Slurm's one_sharing) is said; all, as CUDA has it, goes without.
+      return "MPS (" + mpsPolicyText(g.sharing.mps) +
+             (g.sharing.mps.nodeSharing == MpsNodeSharing::One ? ", one GPU per node at a time"
+                                                               : "") +
+             ")";
   }
   return "?";
 }

@@ -77,7 +77,8 @@ int importSlurm(Context& ctx, const ImportArgs& args) {
     if (auto added = options.mapping.add(entry, *catalog); !added)
       return ctx.fail("--gpu-model: " + added.error().message, kExitUsage);
   if (!args.spec.empty()) {
-    auto spec = loadClusterSpecFile(args.spec, catalog);
+    // A GPU whose spec does not say node_sharing runs gres/mps as Slurm does by default.
+    auto spec = loadClusterSpecFile(args.spec, catalog, MpsNodeSharing::One);
     if (!spec) return ctx.fail("--spec: " + spec.error().str(), loadErrorCode(args.spec));
     options.spec = *spec;
   }

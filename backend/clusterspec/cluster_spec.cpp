@@ -51,10 +51,11 @@ using GpuSettings = std::vector<std::pair<int, GpuSharing>>;
 
 class SpecReader {
  public:
-  SpecReader(std::string file, GpuCatalog catalog, std::string baseDir)
+  SpecReader(std::string file, GpuCatalog catalog, const ClusterSpecOptions& options)
       : file_(std::move(file)),
         catalog_(std::move(catalog)),
-        baseDir_(std::move(baseDir)),
+        baseDir_(options.baseDir),
+        mpsNodeSharing_(options.mpsNodeSharing),
         cluster_(std::make_shared<Cluster>()) {}
 
   Expected<std::shared_ptr<const Cluster>> read(std::string_view text) {
@@ -96,6 +97,7 @@ class SpecReader {
   std::string file_;
   GpuCatalog catalog_;
   std::string baseDir_;
+  MpsNodeSharing mpsNodeSharing_;  // MPS GPUs whose spec does not say
   std::shared_ptr<Cluster> cluster_;
   std::map<std::string, std::shared_ptr<const NodeHardware>> templates_;
   std::map<std::string, SourceLocation> nodeDefinedAt_;
@@ -268,19 +270,21 @@ class SpecReader {
     return s;
   }
 
-  // `mps: {co_location: team | user | any, thread_budget: N}`; `mps: true` takes the defaults.
-  static Expected<MpsPolicy> readMps(const YamlField& f, const GpuModel& model) {
+  // `mps: {co_location: team | user | any, thread_budget: N, node_sharing: one | all}`;
+  // `mps: true` takes the defaults.
+  Expected<MpsPolicy> readMps(const YamlField& f, const GpuModel& model) const {
     if (model.mpsMaxClients <= 0)
       return f.error("GPU model " + model.id + " has no MPS client limit in the catalog (" +
                      model.architecture + " architecture); give the model mps_max_clients");
     MpsPolicy p;
     p.enabled = true;
+    p.nodeSharing = mpsNodeSharing_;
     if (f.isScalar()) {
       TESSERA_TRY(on, f.asBool());
       if (!on) return f.error("mps: false means nothing; leave mps: out");
       return p;
     }
-    TESSERA_CHECK(f.onlyKeys({"co_location", "thread_budget"}));
+    TESSERA_CHECK(f.onlyKeys({"co_location", "thread_budget", "node_sharing"}));
     if (f.has("co_location")) {
       TESSERA_TRY(v, f.stringAt("co_location"));
       if (v == "team")
@@ -298,6 +302,12 @@ class SpecReader {
       // more than 100 % per client the server could never hand out.
       TESSERA_TRY(n, f.intAt("thread_budget", 100, 100 * model.mpsMaxClients));
       p.threadBudget = n;
+    }
+    if (f.has("node_sharing")) {
+      TESSERA_TRY(v, f.stringAt("node_sharing"));
+      if (v != "one" && v != "all")
+        return f.child("node_sharing").error("node_sharing must be one or all, got '" + v + "'");
+      p.nodeSharing = v == "one" ? MpsNodeSharing::One : MpsNodeSharing::All;
     }
     return p;
   }
@@ -584,7 +594,7 @@ Expected<std::shared_ptr<const Cluster>> loadClusterSpec(std::string_view text,
                                                          const std::string& fileName,
                                                          const ClusterSpecOptions& options) {
   const GpuCatalog& catalog = options.catalog ? *options.catalog : GpuCatalog::builtin();
-  SpecReader reader(fileName, catalog, options.baseDir);
+  SpecReader reader(fileName, catalog, options);
   return reader.read(text);
 }
 
@@ -593,15 +603,17 @@ Expected<std::shared_ptr<const Cluster>> loadClusterSpecNode(const YAML::Node& d
                                                              const std::string& fieldPath,
                                                              const ClusterSpecOptions& options) {
   const GpuCatalog& catalog = options.catalog ? *options.catalog : GpuCatalog::builtin();
-  SpecReader reader(fileName, catalog, options.baseDir);
+  SpecReader reader(fileName, catalog, options);
   return reader.read(doc, fieldPath);
 }
 
 Expected<std::shared_ptr<const Cluster>> loadClusterSpecFile(const std::string& path,
-                                                             const GpuCatalog* catalog) {
+                                                             const GpuCatalog* catalog,
+                                                             MpsNodeSharing mpsNodeSharing) {
   TESSERA_TRY(text, readTextFile(path));
   ClusterSpecOptions options;
   options.catalog = catalog;
+  options.mpsNodeSharing = mpsNodeSharing;
   const auto parent = std::filesystem::path(path).parent_path();
   options.baseDir = parent.empty() ? "." : parent.string();
   return loadClusterSpec(text, path, options);
@@ -619,8 +631,9 @@ Expected<GpuCatalog> loadCatalog(const std::string& extraPath) {
 }
 
 Expected<std::shared_ptr<const Cluster>> loadClusterOrDemo(const std::string& path,
-                                                           const GpuCatalog& catalog) {
-  if (!path.empty()) return loadClusterSpecFile(path, &catalog);
+                                                           const GpuCatalog& catalog,
+                                                           MpsNodeSharing mpsNodeSharing) {
+  if (!path.empty()) return loadClusterSpecFile(path, &catalog, mpsNodeSharing);
   ClusterSpecOptions options;
   options.catalog = &catalog;
   return loadClusterSpec(demoClusterYaml(), "demo-cluster.yaml (built in)", options);

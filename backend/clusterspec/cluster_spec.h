@@ -17,6 +17,9 @@ namespace tessera {
 struct ClusterSpecOptions {
   const GpuCatalog* catalog = nullptr;  // nullptr = built-in catalog (+ the spec's gpu_catalog:)
   std::string baseDir = ".";            // resolves relative paths inside the spec
+  // MPS GPUs whose spec leaves `node_sharing` out: tesserad with `executor: slurm` reads them as
+  // Slurm 22.05 runs gres/mps by default (one), everything else as CUDA has it (all).
+  MpsNodeSharing mpsNodeSharing = MpsNodeSharing::All;
 };
 
 Expected<std::shared_ptr<const Cluster>> loadClusterSpec(std::string_view text,
@@ -27,8 +30,9 @@ Expected<std::shared_ptr<const Cluster>> loadClusterSpec(std::string_view text,
 Expected<std::shared_ptr<const Cluster>> loadClusterSpecNode(
     const YAML::Node& doc, const std::string& fileName, const std::string& fieldPath,
     const ClusterSpecOptions& options = {});
-Expected<std::shared_ptr<const Cluster>> loadClusterSpecFile(const std::string& path,
-                                                             const GpuCatalog* catalog = nullptr);
+Expected<std::shared_ptr<const Cluster>> loadClusterSpecFile(
+    const std::string& path, const GpuCatalog* catalog = nullptr,
+    MpsNodeSharing mpsNodeSharing = MpsNodeSharing::All);
 
 // The built-in GPU catalog with the models of `extraPath` (YAML) merged over it; an empty path
 // gives the built-in catalog alone. The verbs, the console and tesserad read --catalog alike.
@@ -36,8 +40,9 @@ Expected<GpuCatalog> loadCatalog(const std::string& extraPath);
 
 // The cluster spec at `path` read with `catalog`, or the built-in demo cluster when `path` is
 // empty.
-Expected<std::shared_ptr<const Cluster>> loadClusterOrDemo(const std::string& path,
-                                                           const GpuCatalog& catalog);
+Expected<std::shared_ptr<const Cluster>> loadClusterOrDemo(
+    const std::string& path, const GpuCatalog& catalog,
+    MpsNodeSharing mpsNodeSharing = MpsNodeSharing::All);
 
 // The demo cluster shipped in resources/demo-cluster.yaml (compiled in).
 std::string_view demoClusterYaml();

@@ -107,9 +107,15 @@ void writeFabric(std::ostringstream& out, const Cluster& c) {
   }
 }
 
-std::string mpsText(const MpsPolicy& p) {
-  return std::string("mps: {co_location: ") + mpsCoLocationName(p.coLocation) +
-         ", thread_budget: " + std::to_string(p.threadBudget) + "}";
+// node_sharing is written for a GPU running MPS itself (MIG instances' servers ignore it), and
+// always: left out, tesserad under Slurm would read it as one.
+std::string mpsText(const Gpu& g) {
+  const MpsPolicy& p = g.sharing.mps;
+  std::string out = std::string("mps: {co_location: ") + mpsCoLocationName(p.coLocation) +
+                    ", thread_budget: " + std::to_string(p.threadBudget);
+  if (g.sharing.mode == SharingMode::Mps)
+    out += std::string(", node_sharing: ") + mpsNodeSharingName(p.nodeSharing);
+  return out + "}";
 }
 
 void writeGpus(std::ostringstream& out, const Cluster& c, const Node& n) {
@@ -117,7 +123,7 @@ void writeGpus(std::ostringstream& out, const Cluster& c, const Node& n) {
   for (int i = 0; i < n.gpuCount(); ++i) {
     const Gpu& g = c.gpu(n.firstGpu + static_cast<GpuId>(i));
     const std::string key = "      \"" + std::to_string(i) + "\": ";
-    const std::string mps = g.sharing.runsMps() ? mpsText(g.sharing.mps) : "";
+    const std::string mps = g.sharing.runsMps() ? mpsText(g) : "";
     if (g.sharing.mode == SharingMode::Mig)
       lines.push_back(key + "{mig: " + quoted(formatMigLayout(c.modelOf(g.id), g.sharing.mig)) +
                       (mps.empty() ? "" : ", " + mps) + "}");

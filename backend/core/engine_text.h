@@ -97,6 +97,11 @@ inline constexpr const char* kMpsNotRunning = TESSERA_TEXT("GPU %1 does not run 
 inline constexpr const char* kMpsNodeNotUp = TESSERA_TEXT("GPU %1 is on a node that is not up");
 inline constexpr const char* kMpsAlreadyThere =
     TESSERA_TEXT("the job already has a client on GPU %1");
+// %1 = the node, %2 = its GPUs serving MPS ("0" or "0, 2"), %3 = why none of them takes the
+// client (a refusal above), or kMpsOneGpuRoom when one would.
+inline constexpr const char* kMpsOneGpu = TESSERA_TEXT(
+    "node %1 serves MPS on GPU %2 only (one GPU per node at a time, Slurm's one_sharing); %3");
+inline constexpr const char* kMpsOneGpuRoom = TESSERA_TEXT("the client may join GPU %1");
 inline constexpr const char* kMpsNoGpu =
     TESSERA_TEXT("no GPU runs MPS in the job's pool and models");
 inline constexpr const char* kTasks = TESSERA_TEXT("tasks");

@@ -45,7 +45,11 @@ std::variant<Loaded, int> loadAll(const TesseradConfig& c, const Logger& log) {
   auto catalog = loadCatalog(c.catalog);
   if (!catalog) return fail(catalog.error(), c.catalog);
   Loaded l{std::move(*catalog), nullptr, {}, {}, std::nullopt};
-  auto cluster = loadClusterOrDemo(c.cluster, l.catalog);
+  // Slurm 22.05 runs gres/mps with one_sharing unless gres.conf says all_sharing: a spec that
+  // does not say is read as Slurm's default (docs/slurm.md, "Which GPU Slurm gives a share").
+  const MpsNodeSharing mpsDefault =
+      c.executor == "slurm" ? MpsNodeSharing::One : MpsNodeSharing::All;
+  auto cluster = loadClusterOrDemo(c.cluster, l.catalog, mpsDefault);
   if (!cluster) return fail(cluster.error(), c.cluster);
   l.cluster = *cluster;
   auto tenants =

@@ -421,6 +421,8 @@ void SlurmDriver::place(Tracked& t, const SlurmJob& s, Seconds now, Observations
       t.startTimed = true;
     }
     if (t.releasedRun != t.intent.run) return requeue(t, s, now);  // the run before a preemption
+    t.releasedAt = 0;
+    t.leftPendingOn.clear();  // it ran: a later refusal is news, not the same one again
     compareBinding(t, s, seen);
     if (!t.startTimed && t.intent.decidedAt != std::chrono::steady_clock::time_point{}) {
       startSeconds_.push_back(
@@ -438,6 +440,8 @@ void SlurmDriver::place(Tracked& t, const SlurmJob& s, Seconds now, Observations
       t.intent.want = JobIntent::Want::Held;
     } else if (s.stateReason == "BeginTime") {
       (void)client_.startNow(s.id);  // a requeued job waits 121 s otherwise
+    } else {
+      leftPending(t, s, now, seen);
     }
     return;
   }
@@ -457,8 +461,36 @@ void SlurmDriver::place(Tracked& t, const SlurmJob& s, Seconds now, Observations
   if (const Status st = client_.release(s.id); !st)
     return failed("releasing Slurm job " + id, st.error());
   t.releasedRun = t.intent.run;
+  t.releasedAt = now;
   t.startTimed = false;
   (void)client_.setPriority(s.id, kReleasedPriority);
+}
+
+// Released, yet Slurm still does not run it past releaseSettle (it runs a job it can about a
+// second after release): Slurm's view of the node differs from the engine's - for an MPS share,
+// gres/mps's one_sharing where the spec says node_sharing: all; a user's job started outside
+// Tessera; another CPU or memory count. The engine counts it running, so it is held again and
+// bounced back to the queue. A second such bounce from the same nodes holds it there too: the
+// engine, whose view has not changed, would put it back where Slurm does not run it, forever.
+void SlurmDriver::leftPending(Tracked& t, const SlurmJob& s, Seconds now, Observations& seen) {
+  if (stale_ || s.state != slurm::JobState::Pending) return;
+  if (t.releasedAt == 0) t.releasedAt = now;  // released before this process saw it
+  if (now - t.releasedAt < config_.releaseSettle) return;
+  std::string nodes;
+  for (const std::string& n : t.intent.nodes) nodes += (nodes.empty() ? "" : ",") + n;
+  const bool again = t.leftPendingOn == nodes;
+  std::string why = "Slurm left job " + std::to_string(s.id) + " pending (" +
+                    (s.stateReason.empty() ? std::string("no reason") : s.stateReason) + ") " +
+                    std::to_string(now - t.releasedAt) + " s after its release on " + nodes +
+                    ": Slurm does not run it where the engine placed it (for an MPS share, "
+                    "gres/mps's one_sharing: the cluster spec's node_sharing)";
+  why += again ? "; refused there before, so held: release it once Slurm and the spec agree"
+               : "; back to the queue";
+  (void)client_.hold(s.id);
+  seen.bounced.push_back({t.intent.job, literal(why), again});
+  t.intent.want = JobIntent::Want::Held;
+  t.releasedAt = 0;
+  t.leftPendingOn = nodes;
 }
 
 // Made for an earlier placement (exact GPUs): the GPU request cannot change, so the Slurm job

@@ -105,6 +105,11 @@ struct SlurmDriverConfig {
   std::vector<std::string> migHook;
   std::string migDir = "tessera-mig";  // where the files go, one directory per node
   std::chrono::milliseconds migHookTimeout{300000};
+  // A released job Slurm still leaves pending this long (Resources, Priority, ...: any reason
+  // but BadConstraints, bounced at once, and BeginTime, cleared) is held again and bounced back
+  // to the engine's queue: the engine counts it running, Slurm does not run it. Slurm starts a
+  // job it can run about a second after its release.
+  Seconds releaseSettle = 30;
 };
 
 class SlurmDriver {
@@ -152,6 +157,10 @@ class SlurmDriver {
     bool submittedHere = false;  // this process sbatch'ed it (so knows it never ran unseen)
     int lostRuns = 0;            // resubmitted after Slurm lost the job (at most kMaxResubmits)
     int64_t replaced = 0;        // cancelled: made for an earlier placement (submitWhenPlaced)
+    Seconds releasedAt = 0;      // when the released run was first seen pending (or released)
+    // The placement ("node5", nodes joined) Slurm last left pending past releaseSettle: a second
+    // bounce from the same nodes holds the job in the engine (it would be placed there again).
+    std::string leftPendingOn;
   };
   const slurm::SlurmJob* current(const Tracked& t) const;
   [[nodiscard]] bool takeGlance(const std::vector<slurm::JobGlance>& glances);
@@ -163,6 +172,7 @@ class SlurmDriver {
   void requeue(Tracked& t, const slurm::SlurmJob& s, Seconds now);
   void compareBinding(Tracked& t, const slurm::SlurmJob& s, Observations& seen);
   void keepHeld(Tracked& t, const slurm::SlurmJob& s, Seconds now);
+  void leftPending(Tracked& t, const slurm::SlurmJob& s, Seconds now, Observations& seen);
   void replace(Tracked& t, const slurm::SlurmJob& s);
   [[nodiscard]] std::optional<std::string> unfitPin(const Tracked& t,
                                                     const slurm::SlurmJob& s) const;

@@ -59,7 +59,10 @@ enum class MpsRefusal : uint8_t {
   CoLocation,
   ClientLimit,
   Threads,
-  Memory
+  Memory,
+  // The GPU's server would take it, but the node's rule (MpsNodeSharing::One) keeps new clients
+  // on the GPUs already serving some: last, as the client got past every check of the GPU.
+  OtherGpuServes
 };
 
 // The server a client would join (a MIG instance's start slice, -1 = the GPU's own server), or
@@ -157,7 +160,8 @@ class ClusterState {
   [[nodiscard]] int idleMigInstances(GpuId id, int profile) const;
   void releaseShare(GpuId id, JobId job);
   // MPS (cluster_state_mps.cpp). The fullest server of the GPU that takes the client (packing),
-  // or why none does; `instanceStart` >= -1 asks for that server only (restoring a placement).
+  // or why none does; `instanceStart` >= -1 asks for that server only (restoring a placement:
+  // a client already running there, which the node's one-GPU rule does not refuse).
   [[nodiscard]] MpsFit mpsFit(GpuId id, const MpsAsk& ask, int instanceStart = kAnyMpsServer) const;
   // Joins the server mpsFit picks; returns its instance start (-1 = the GPU's own server).
   Expected<int> takeMps(GpuId id, const MpsAsk& ask, int instanceStart = kAnyMpsServer);

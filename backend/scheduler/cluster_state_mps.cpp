@@ -129,6 +129,37 @@ Text refusalText(MpsRefusal r, const std::string& name, const MpsServer& s, cons
   }
 }
 
+// Whether the GPU runs MPS itself (not in MIG instances) and has clients: what the node's
+// one-GPU rule counts, as Slurm's gres/mps counts a GPU with mps allocated.
+bool servesMps(const ClusterState& state, GpuId g) {
+  return state.cluster().gpu(g).sharing.mode == SharingMode::Mps &&
+         !state.gpu(g).mpsClients.empty();
+}
+
+// The GPUs of the node that serve MPS clients, as local indices.
+std::vector<int> servingGpus(const ClusterState& state, NodeId node) {
+  const Node& n = state.cluster().node(node);
+  std::vector<int> out;
+  for (int i = 0; i < n.gpuCount(); ++i)
+    if (servesMps(state, n.firstGpu + static_cast<GpuId>(i))) out.push_back(i);
+  return out;
+}
+
+// The node's one-GPU rule (MpsNodeSharing::One, Slurm's one_sharing): a GPU without clients
+// takes none while another GPU of its node serves some. Asked only of a GPU whose server would
+// take the client, so the node's GPUs are looked at only then (and without allocating: this
+// runs for every GPU a search looks at).
+bool otherGpuServes(const ClusterState& state, GpuId id) {
+  const Gpu& g = state.cluster().gpu(id);
+  if (g.sharing.mode != SharingMode::Mps || g.sharing.mps.nodeSharing != MpsNodeSharing::One ||
+      servesMps(state, id))
+    return false;
+  const Node& n = state.cluster().node(g.node);
+  for (int i = 0; i < n.gpuCount(); ++i)
+    if (servesMps(state, n.firstGpu + static_cast<GpuId>(i))) return true;
+  return false;
+}
+
 // The servers of a GPU and the one that takes the client, or the one the client got furthest
 // with: everything mpsFit needs to word a refusal, found without wording one.
 struct ServerChoice {
@@ -171,6 +202,31 @@ void chooseServer(const ClusterState& state, GpuId id, const MpsAsk& ask, int in
       c.refusal = r, c.chosen = k, c.use = u;
     }
   }
+  // A placement being restored (a named server) is a client already running: not refused.
+  if (c.refusal == MpsRefusal::None && instanceStart == ClusterState::kAnyMpsServer &&
+      otherGpuServes(state, id))
+    c.refusal = MpsRefusal::OtherGpuServes;
+}
+
+// "node node5 serves MPS on GPU 0 only (...); GPU node5/0 has 10 % of its MPS active threads
+// left; the task asks 25 %": the serving GPUs, and why the first that refuses does (or that one
+// would take the client, for a placement asked of this GPU alone).
+Text oneGpuText(const ClusterState& state, GpuId id, const MpsAsk& ask) {
+  const Cluster& c = state.cluster();
+  const NodeId node = c.gpu(id).node;
+  const std::vector<int> serving = servingGpus(state, node);
+  std::string list;
+  for (int i : serving) list += (list.empty() ? "" : ", ") + std::to_string(i);
+  Text why;
+  for (int i : serving) {
+    MpsFit fit = state.mpsFit(c.node(node).firstGpu + static_cast<GpuId>(i), ask);
+    if (fit.ok()) {
+      why = phrase(text::kMpsOneGpuRoom, i);
+      break;
+    }
+    if (why.empty()) why = std::move(fit.why);
+  }
+  return phrase(text::kMpsOneGpu, c.node(node).name, list, std::move(why));
 }
 
 }  // namespace
@@ -194,6 +250,8 @@ MpsFit ClusterState::mpsFit(GpuId id, const MpsAsk& ask, int instanceStart) cons
       return refuse(c.refusal, phrase(text::kMpsNodeNotUp, gpu));
     case MpsRefusal::AlreadyThere:
       return refuse(c.refusal, phrase(text::kMpsAlreadyThere, gpu));
+    case MpsRefusal::OtherGpuServes:
+      return refuse(c.refusal, oneGpuText(*this, id, ask));
     default:
       break;
   }

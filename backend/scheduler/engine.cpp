@@ -788,6 +788,15 @@ Status Engine::finish(JobId id, EventKind kind, JobState to, Text reason) {
   return okStatus();
 }
 
+namespace {
+// The MPS server a restored client runs on: the GPU's own (-1) on a GPU running MPS itself, the
+// MIG instance's at migStart, or any (-1 there: a snapshot that did not say).
+int restoredMpsServer(const Cluster& c, const Engine::RestoredTask& task) {
+  if (c.gpu(task.gpus[0]).sharing.mode == SharingMode::Mps) return -1;
+  return task.migStart >= 0 ? task.migStart : ClusterState::kAnyMpsServer;
+}
+}  // namespace
+
 Status Engine::takeRestored(Transaction& tx, const JobRecord& job, const RestoredTask& task) {
   const Job& j = job.job;
   const std::string where = "task on " + cluster().node(task.node).name + ": ";
@@ -817,10 +826,9 @@ Status Engine::takeRestored(Transaction& tx, const JobRecord& job, const Restore
       break;
     case GpuRequest::Kind::Mps:
       if (task.gpus.size() != 1) return Error{where + "an MPS task needs one GPU", {}};
-      // migStart names the MIG instance whose server the client joined (-1: any, which on a
-      // GPU running MPS itself is its only server).
-      TESSERA_CHECK(tx.takeMps(task.gpus[0], mpsAsk(j),
-                               task.migStart >= 0 ? task.migStart : ClusterState::kAnyMpsServer));
+      // The server named: the node's one-GPU rule, a placement rule, does not refuse a client
+      // that runs (restored, or bound by the cluster where the engine had not put it).
+      TESSERA_CHECK(tx.takeMps(task.gpus[0], mpsAsk(j), restoredMpsServer(cluster(), task)));
       break;
     case GpuRequest::Kind::None:
       break;

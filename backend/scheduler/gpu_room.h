@@ -132,14 +132,8 @@ class GpuRoom {
   // free, or the shares, clients or MIG instances they could take.
   [[nodiscard]] int tasksOn(NodeId n) const {
     const Node& node = s_.cluster().node(n);
-    int tasks = 0;
-    if (small_.applies()) {
-      for (int i = 0; i < node.gpuCount(); ++i) {
-        const GpuId g = node.firstGpu + static_cast<GpuId>(i);
-        if (unblocked(g)) tasks += small_.tasksOn(s_, g);
-      }
-      return tasks;
-    }
+    if (small_.applies())
+      return small_.tasksOnNode(s_, node, [&](GpuId g) { return unblocked(g); });
     int free = s_.freeWholeGpusOnNode(n);
     if (free >= per_ && book_ && book_->touches(n)) {
       free = 0;

@@ -82,15 +82,9 @@ bool offersMigProfile(const ClusterState& state, const Node& n, const std::strin
          n.gpuModel().mig->profileIndex(profileName) >= 0;
 }
 
-// MIG instances, shares and MPS clients: what each GPU the gate allows could take (gpu_task_fit.h).
+// MIG instances, shares and MPS clients: what the GPUs the gate allows could take (gpu_task_fit.h).
 int smallTasks(const ClusterState& state, const Node& n, const Job& job, const GpuGate* gate) {
-  const SmallTaskFit fit(job);
-  int tasks = 0;
-  for (int i = 0; i < n.gpuCount(); ++i) {
-    const GpuId g = n.firstGpu + static_cast<GpuId>(i);
-    if (gateAllows(gate, g)) tasks += fit.tasksOn(state, g);
-  }
-  return tasks;
+  return SmallTaskFit(job).tasksOnNode(state, n, [&](GpuId g) { return gateAllows(gate, g); });
 }
 
 bool runsMps(const ClusterState& state, const Node& n) {
@@ -205,6 +199,12 @@ int SmallTaskFit::migProfileOf(const GpuModel& model) const {
     migProfile_ = model.mig ? model.mig->profileIndex(job_.perTask.migProfile) : -1;
   }
   return migProfile_;
+}
+
+bool SmallTaskFit::underOneGpuRule(const ClusterState& state, GpuId g) const {
+  const GpuSharing& sharing = state.cluster().gpu(g).sharing;
+  return kind_ == GpuRequest::Kind::Mps && sharing.mode == SharingMode::Mps &&
+         sharing.mps.nodeSharing == MpsNodeSharing::One;
 }
 
 int SmallTaskFit::tasksOn(const ClusterState& state, GpuId g) const {

@@ -63,6 +63,9 @@ struct JobEnded {  // a running job ended
 struct JobBounced {  // the cluster refused a placement: the job goes back to pending
   JobId job = kNoJob;
   Text reason;
+  // Refused again where it was refused before: the engine, whose view has not changed, would
+  // place it there once more, so it is held in the queue until an operator releases it.
+  bool hold = false;
 };
 // A running job's GPUs as the cluster bound them, where they differ from the engine's: GPU
 // indices on each of its nodes. Slurm picks among a node's free GPUs of the type for whole GPUs,

@@ -84,7 +84,10 @@ void LiveWorld::applyObservations(Engine& engine, BackendExtras& extras, const O
   }
   for (const observed::JobBounced& b : seen.bounced) {
     const JobRecord* r = engine.job(b.job);
-    if (r && r->state == JobState::Running) (void)engine.preempt(b.job, kNoJob, kActor, b.reason);
+    if (!r || r->state != JobState::Running) continue;
+    (void)engine.preempt(b.job, kNoJob, kActor, b.reason);
+    // Refused again where it was refused before: placed there once more otherwise, forever.
+    if (b.hold) (void)engine.hold(b.job, true, kActor);
   }
   for (const observed::JobGone& g : seen.gone) {
     const JobRecord* r = engine.job(g.job);

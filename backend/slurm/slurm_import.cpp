@@ -547,11 +547,15 @@ class Importer {
   }
 
   // A whole GPU's sharing: Slurm's shard or mps GRES when the node has one (Slurm enforces
-  // it), else the spec's time-slicing.
+  // it), else the spec's time-slicing. gres/mps's one_sharing or all_sharing is a gres.conf flag
+  // no Slurm command shows: the spec's node_sharing where it runs MPS there (the --spec is read
+  // with one for a GPU that does not say), else Slurm 22.05's default, one.
   static void wholeSharing(YAML::Node& map, int index, const NodeGpus& gpus, const Gpu* spec) {
     const std::string key = std::to_string(index);
     if (gpus.mps)
-      map[key]["mps"] = true;
+      map[key]["mps"]["node_sharing"] = mpsNodeSharingName(
+          spec && spec->sharing.mode == SharingMode::Mps ? spec->sharing.mps.nodeSharing
+                                                         : MpsNodeSharing::One);
     else if (gpus.replicasPerGpu > 0)
       map[key]["timeslice"] = gpus.replicasPerGpu;
     else if (spec && spec->sharing.mode == SharingMode::TimeSliced)

@@ -45,6 +45,10 @@ const char* mpsCoLocationName(MpsCoLocation c) {
   return "?";
 }
 
+const char* mpsNodeSharingName(MpsNodeSharing s) {
+  return s == MpsNodeSharing::One ? "one" : "all";
+}
+
 const char* nvlinkDomainKindName(NvlinkDomainKind k) {
   switch (k) {
     case NvlinkDomainKind::NvSwitchBoard:

@@ -34,6 +34,13 @@ const char* sharingModeName(SharingMode m);
 enum class MpsCoLocation : uint8_t { Team, User, Any };
 const char* mpsCoLocationName(MpsCoLocation c);
 
+// Which GPUs of a node a new MPS client may join. All: any MPS GPU with room (each GPU's MPS
+// daemon is independent, as CUDA has it). One: once clients run on the node, only the GPUs
+// already serving them - Slurm 22.05's gres/mps default (one_sharing), which leaves a client
+// pinned to an idle GPU pending; `Flags=all_sharing` in gres.conf lifts it (docs/slurm.md).
+enum class MpsNodeSharing : uint8_t { All, One };
+const char* mpsNodeSharingName(MpsNodeSharing s);
+
 // An MPS control daemon on the GPU (mode Mps), or one per MIG instance (mode Mig with `enabled`).
 struct MpsPolicy {
   bool enabled = false;
@@ -41,6 +48,7 @@ struct MpsPolicy {
   // Sum of the clients' active-thread percentages one server may hand out. NVIDIA lets the sum
   // exceed 100 (clients then contend for SMs); 100 keeps every client's share guaranteed.
   int threadBudget = 100;
+  MpsNodeSharing nodeSharing = MpsNodeSharing::All;  // of the GPU's own server (not MIG ones)
   friend bool operator==(const MpsPolicy&, const MpsPolicy&) = default;
 };
 

@@ -114,7 +114,8 @@ models: []
   void exportKeepsMps() {
     const auto c = load(kSpec);
     const std::string text = writeClusterSpec(*c);
-    QVERIFY(text.find("mps: {co_location: user, thread_budget: 150}") != std::string::npos);
+    QVERIFY(text.find("mps: {co_location: user, thread_budget: 150, node_sharing: all}") !=
+            std::string::npos);
     const auto again = load(text);
     QCOMPARE(again->findGpu("p1/0")->sharing.mps, c->findGpu("p1/0")->sharing.mps);
     QCOMPARE(again->findGpu("m1/0")->sharing.mps, c->findGpu("m1/0")->sharing.mps);
@@ -157,6 +158,64 @@ models: []
     QCOMPARE(int(s.mpsFit(g, ask(1, 1, 1, "a", "alice")).refusal), int(MpsRefusal::AlreadyThere));
   }
 
+  // node_sharing: one (Slurm's one_sharing): once a GPU of the node serves clients, an idle GPU
+  // takes none - the refusal names the rule and the serving GPU's own refusal, or that the
+  // serving GPU would take the client - and the quick check agrees. node_sharing: all lets the
+  // idle GPU serve. A client restored onto a named server (it runs there) is not refused.
+  void nodeSharingOneKeepsClientsOnTheServingGpus() {
+    const auto spec = [](const std::string& sharing) {
+      return load(R"(version: 1
+name: one
+node_templates:
+  l40s: {gpu_model: L40S, gpus: 2}
+fabric:
+  leafs: [{name: l1}]
+nodes:
+  - {name: n1, template: l40s, leaf: l1}
+overrides:
+  - nodes: n1
+    gpus: {"0-1": {mps: {node_sharing: )" +
+                  sharing + "}}}\n");
+    };
+    ClusterState one(spec("one"));
+    const GpuId g0 = one.cluster().findGpu("n1/0")->id;
+    const GpuId g1 = one.cluster().findGpu("n1/1")->id;
+    QCOMPARE(int(one.cluster().gpu(g1).sharing.mps.nodeSharing), int(MpsNodeSharing::One));
+    QVERIFY(one.mpsFit(g1, ask(9, 25, 1024, "t")).ok());  // nothing serves yet: any GPU
+    QVERIFY(one.takeMps(g0, ask(1, 60, 1024, "t")).ok());
+    const std::string rule =
+        "node n1 serves MPS on GPU 0 only (one GPU per node at a time, Slurm's one_sharing); ";
+    MpsFit idle = one.mpsFit(g1, ask(3, 25, 1024, "t"));
+    QCOMPARE(int(idle.refusal), int(MpsRefusal::OtherGpuServes));
+    QCOMPARE(idle.why.english(), rule + "the client may join GPU 0");
+    QVERIFY(one.takeMps(g0, ask(2, 30, 1024, "t")).ok());
+    idle = one.mpsFit(g1, ask(3, 25, 1024, "t"));
+    QCOMPARE(idle.why.english(),
+             rule + "GPU n1/0 has 10 % of its MPS active threads left; the task asks 25 %");
+    QCOMPARE(int(checkMps(one, g1, ask(3, 25, 1024, "t")).refusal),
+             int(MpsRefusal::OtherGpuServes));
+    QVERIFY(checkMps(one, g0, ask(3, 10, 1024, "t")).ok());
+    QVERIFY(one.takeMps(g1, ask(3, 25, 1024, "t"), -1).ok());  // restored: it runs there
+
+    ClusterState all(spec("all"));
+    QVERIFY(all.takeMps(all.cluster().findGpu("n1/0")->id, ask(1, 60, 1024, "t")).ok());
+    QVERIFY(checkMps(all, all.cluster().findGpu("n1/1")->id, ask(3, 25, 1024, "t")).ok());
+  }
+
+  // Left out, node_sharing is the loader's default: all, or one where tesserad runs Slurm.
+  void nodeSharingDefaultsToTheLoaders() {
+    QCOMPARE(int(load(kSpec)->findGpu("p1/0")->sharing.mps.nodeSharing), int(MpsNodeSharing::All));
+    ClusterSpecOptions slurm;
+    slurm.mpsNodeSharing = MpsNodeSharing::One;
+    const auto c = loadClusterSpec(kSpec, "spec.yaml", slurm);
+    QVERIFY(c);
+    QCOMPARE(int((*c)->findGpu("p1/0")->sharing.mps.nodeSharing), int(MpsNodeSharing::One));
+    QVERIFY(writeClusterSpec(**c).find("thread_budget: 150, node_sharing: one}") !=
+            std::string::npos);
+    QVERIFY(loadError("  - {nodes: p1, gpus: {\"0\": {mps: {node_sharing: some}}}}\n")
+                .find("node_sharing must be one or all, got 'some'") != std::string::npos);
+  }
+
   // Searches ask checkMps, which must agree with mpsFit on every answer and word nothing.
   void quickCheckAgreesWithTheWordedOne() {
     ClusterState s(load(kSpec));
@@ -183,6 +242,7 @@ models: []
   // and skips a trial placement when too few could: over random occupancies it must say "may fit"
   // exactly when the node filter finds enough such GPUs (never skipping a placement that would
   // succeed), and must sometimes say no (a room left inactive for these kinds says yes always).
+  // n3's MPS GPUs keep to one GPU per node at a time (node_sharing: one).
   void roomCountsSharesAndMpsClients() {
     const auto cluster = load(R"(version: 1
 name: room
@@ -198,8 +258,10 @@ nodes:
   - {name: a1, template: a100, leaf: l1}
   - {name: a2, template: a100, leaf: l1}
 overrides:
-  - nodes: n1,n2,n3
+  - nodes: n1,n2
     gpus: {"0": {timeslice: 4}, "1": {timeslice: 4}, "2": {mps: {}}, "3": {mps: {}}}
+  - nodes: n3
+    gpus: {"0": {timeslice: 4}, "1": {timeslice: 4}, "2-3": {mps: {node_sharing: one}}}
   - nodes: a1,a2
     gpus: {"0": {mig: "3g.20gb@0,3g.20gb@4"}, "1": {mig: "3g.20gb@0"}}
 )");

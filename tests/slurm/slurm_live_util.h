@@ -55,11 +55,13 @@ inline std::optional<slurm::SlurmJob> runningInSlurm(slurm::SlurmClient& slurm, 
 
 // A live Backend on `clusterFile` (tests/slurm/data) with the one team "vision", its database in
 // `dir`, whose executor (`executor`, with the fixture's SLURM_CONF and 0.3 s polls) drives the
-// fixture's Slurm.
+// fixture's Slurm. The spec is read as tesserad reads it under Slurm: an MPS GPU that does not
+// say node_sharing has Slurm's default, one.
 inline Expected<std::unique_ptr<Backend>> openSlurmBackend(const std::string& clusterFile,
                                                            const std::filesystem::path& dir,
                                                            SlurmExecutorConfig executor) {
-  auto cluster = loadClusterSpecFile(std::string(TESSERA_TEST_DATA) + "/" + clusterFile);
+  auto cluster = loadClusterSpecFile(std::string(TESSERA_TEST_DATA) + "/" + clusterFile, nullptr,
+                                     MpsNodeSharing::One);
   if (!cluster) return cluster.error();
   BackendConfig c;
   c.database = (dir / "tesserad.db").string();

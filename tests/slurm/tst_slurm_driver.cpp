@@ -100,6 +100,27 @@ std::string sinfoWithDeviceTypes() {
   return doc.dump();
 }
 
+// squeue-mps-one-sharing.json (record-mps.sh): mps:60 and mps:30 running on node5's GPU 0, and
+// Slurm job 3 (tessera:db.7, mps:25) pinned to node5 and released, left PENDING (Resources) by
+// gres/mps's one_sharing. With `state` given, job 3 is rewritten to it (held before release,
+// running after), its other fields as recorded.
+std::string mpsRecording(const std::string& state = "", const std::string& reason = "",
+                         int priority = 0) {
+  json doc = json::parse(readData("squeue-mps-one-sharing.json"));
+  if (state.empty()) return doc.dump();
+  for (json& j : doc["jobs"])
+    if (j["job_id"] == 3) {
+      j["job_state"] = state;
+      j["state_reason"] = reason;
+      j["priority"] = priority;
+      if (state == "RUNNING") {
+        j["nodes"] = "node5";
+        j["gres_detail"] = json::array({"mps:25(IDX:0)"});
+      }
+    }
+  return doc.dump();
+}
+
 // The recorded sinfo with node2 drained for Tessera's MIG repartition, its jobs ended or not.
 std::string sinfoMigDrained(bool idle) {
   json doc = json::parse(readData("sinfo.json"));
@@ -250,6 +271,77 @@ class TstSlurmDriver : public QObject {
     QVERIFY(r.seen.bounced.front().reason.english().find("BadConstraints") != std::string::npos);
     QCOMPARE(programs(runner).at(2), std::string("scontrol hold 41"));
     QCOMPARE(runner.requests.size(), size_t{3});
+  }
+
+  // Released, and Slurm still leaves it pending (recorded: gres/mps's one_sharing keeps an mps:25
+  // off node5's idle GPU 1, Resources) past the settle time, while the engine counts it running:
+  // held again and bounced back to the queue, the reason naming the Slurm job, its reason and the
+  // time. Placed on node5 again and left pending again, it is bounced with `hold` too (the
+  // engine would put it there once more, forever); a run in between starts the count afresh.
+  void aReleaseSlurmLeavesPendingIsBouncedAfterTheSettle() {
+    const std::string held = mpsRecording("PENDING", "JobHeldUser", 0);
+    const std::string waiting = mpsRecording();
+    const std::string running = mpsRecording("RUNNING", "None", 1000000);
+    Rig r;
+    r.sinfo = readData("sinfo-mps.json");
+    auto release = [&](Seconds now, int run) {
+      JobIntent i = placed({"node5"});
+      i.run = run;
+      r.driver.want(i);
+      r.poll(held);
+      for (int k = 0; k < 3; ++k) r.runner.answer("");  // update, release, priority
+      QVERIFY(r.driver.step(now).seen.bounced.empty());
+      QCOMPARE(programs(r.runner).at(programs(r.runner).size() - 2),
+               std::string("scontrol release 3"));
+    };
+    bool heldInSlurm = false;  // the last bounce held the Slurm job again
+    auto pendingAt = [&](Seconds now, bool bounces = false) {
+      r.poll(waiting);
+      if (bounces) r.runner.answer("");  // hold
+      const size_t before = r.runner.requests.size();
+      StepReport seen = r.driver.step(now);
+      heldInSlurm =
+          r.runner.requests.size() == before + 3 && programs(r.runner).back() == "scontrol hold 3";
+      return seen.seen.bounced;
+    };
+    release(100, 0);
+    QVERIFY(pendingAt(110).empty());
+    QVERIFY(pendingAt(129).empty());  // Slurm may still be about to start it
+    auto bounced = pendingAt(130, true);
+    QCOMPARE(bounced.size(), size_t{1});
+    QVERIFY(heldInSlurm);
+    QCOMPARE(bounced.front().job, JobId{7});
+    QVERIFY(!bounced.front().hold);
+    const std::string first = bounced.front().reason.english();
+    QVERIFY2(first.starts_with("Slurm left job 3 pending (Resources) 30 s after its release on "
+                               "node5: "),
+             first.c_str());
+    QVERIFY2(first.ends_with("; back to the queue"), first.c_str());
+
+    release(131, 1);  // the engine placed it there again
+    QVERIFY(pendingAt(150).empty());
+    bounced = pendingAt(161, true);
+    QCOMPARE(bounced.size(), size_t{1});
+    QVERIFY(heldInSlurm);
+    QVERIFY(bounced.front().hold);
+    QVERIFY2(
+        bounced.front().reason.english().find("refused there before, so held") != std::string::npos,
+        bounced.front().reason.english().c_str());
+
+    // Released and run: a later wait is no repeat of the old one.
+    release(200, 2);
+    r.poll(running);
+    QVERIFY(r.driver.step(201).seen.bounced.empty());
+    JobIntent again = placed({"node5"});
+    again.run = 3;
+    r.driver.want(again);
+    r.poll(running);
+    r.runner.answer("");  // requeuehold of the run before the preemption
+    (void)r.driver.step(202);
+    release(206, 3);
+    bounced = pendingAt(236, true);
+    QCOMPARE(bounced.size(), size_t{1});
+    QVERIFY(!bounced.front().hold);
   }
 
   // Another database's job with the same engine id is not this one's: tags carry the instance.

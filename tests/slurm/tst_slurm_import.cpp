@@ -417,6 +417,8 @@ class TestSlurmImport : public QObject {
     for (int i : {0, 1, 2, 3}) {
       QCOMPARE(sharing("mps", i).mode, SharingMode::Mps);
       QVERIFY(sharing("mps", i).runsMps());
+      // gres.conf's flag is not in sinfo: Slurm 22.05's default, one_sharing.
+      QCOMPARE(int(sharing("mps", i).mps.nodeSharing), int(MpsNodeSharing::One));
     }
     QCOMPARE(c.findNode("ts")->gpuCount(), 2);
     QCOMPARE(sharing("odd", 2).replicas, 3);
@@ -452,6 +454,35 @@ class TestSlurmImport : public QObject {
     const Node& node2 = *c.findNode("node2");
     QCOMPARE(node2.hw->templateName, std::string("hgx-h100"));
     QCOMPARE(c.gpu(node2.firstGpu + 3).sharing.replicas, 8);
+  }
+
+  // gres/mps's all_sharing shows in no Slurm output: a spec that says node_sharing: all for the
+  // node's MPS GPUs keeps it; one that says nothing gets Slurm's default.
+  void mergeKeepsTheSpecsMpsNodeSharing() {
+    const auto importWith = [&](const std::string& sharing) {
+      SlurmImportOptions options;
+      const std::string gpus =
+          sharing.empty() ? "{mps: true}" : "{mps: {node_sharing: " + sharing + "}}";
+      ClusterSpecOptions asSlurm;
+      asSlurm.mpsNodeSharing = MpsNodeSharing::One;  // as import-slurm reads --spec
+      auto spec = loadClusterSpec(
+          replaced(kBaseSpec, "{name: node2, template: hgx-h100, leaf: s1, pool: gpu}",
+                   "{name: node2, template: hgx-h100, leaf: s1, pool: gpu, gpus: {\"0-3\": " +
+                       gpus + "}}"),
+          "extra.yaml", asSlurm);
+      if (!spec) qFatal("%s", spec.error().str().c_str());
+      options.spec = *spec;
+      SlurmInventory inv = recorded();
+      for (SlurmNode& n : inv.nodes)
+        if (n.name == "node2") n.gres = *parseGresList("gpu:h100:4,mps:400");
+      auto r = importSlurmCluster(inv, options);
+      if (!r) qFatal("%s", errorOf(r).c_str());
+      const Node& node2 = *r->cluster->findNode("node2");
+      return r->cluster->gpu(node2.firstGpu + 3).sharing.mps.nodeSharing;
+    };
+    QCOMPARE(int(importWith("all")), int(MpsNodeSharing::All));
+    QCOMPARE(int(importWith("one")), int(MpsNodeSharing::One));
+    QCOMPARE(int(importWith("")), int(MpsNodeSharing::One));
   }
 
   void malformedInput() {

@@ -194,6 +194,98 @@ class TstSlurmSharing : public QObject {
              env.c_str());
     QVERIFY(slurm_->cancel(s->id));
     theEngineFollowsSlurmsGpu(share, "mps");
+    if (QTest::currentTestFailed()) return;
+    threeClientsAllRunUnderOneSharing();
+    if (QTest::currentTestFailed()) return;
+    aSpecSayingAllSpreadsAndIsBounced();
+  }
+
+  // An MPS share of `threads` % with 4 GiB pinned.
+  Job mpsJob(int threads) {
+    GpuRequest share;
+    share.kind = GpuRequest::Kind::Mps;
+    share.mpsThreads = threads;
+    share.vramMiB = 4096;
+    return shareJob(share);
+  }
+
+  JobInfo info(JobId id) {
+    return ok(await<JobInfo>([&](auto r) { backend_->job(id, r); }));
+  }
+
+  // The Slurm job of the engine's job `id`, as squeue shows it now.
+  std::optional<slurm::SlurmJob> slurmJob(JobId id) {
+    const std::string suffix = "." + std::to_string(id);
+    if (auto all = slurm_->jobs())
+      for (const auto& s : all->jobs)
+        if (s.tesseraId && s.tesseraId->ends_with(suffix) && !slurm::isFinished(s.state)) return s;
+    return std::nullopt;
+  }
+
+  void cancelInSlurm(const std::vector<JobId>& ids) {
+    for (JobId id : ids)
+      if (auto s = slurmJob(id)) (void)slurm_->cancel(s->id);
+  }
+
+  // The fixture keeps gres/mps's default, one_sharing, and the spec says nothing: the engine
+  // follows Slurm's rule. Clients of 60 % and 30 % share GPU 0; the 25 % one does not fit there
+  // and may not go to the idle GPU 1, so it waits in the engine - held in Slurm, never released
+  // to wait there - with the rule in its reason. Once the 60 % client ends it runs, on GPU 0.
+  void threeClientsAllRunUnderOneSharing() {
+    const JobId first = submit(mpsJob(60));
+    const auto a = runningInSlurm(*slurm_, first);
+    const JobId second = submit(mpsJob(30));
+    const auto b = runningInSlurm(*slurm_, second);
+    QVERIFY2(a && b, "the 60 % and 30 % clients did not both run in Slurm");
+    QCOMPARE(a->gresDetail.front().gres.front().indices, std::vector<int>{0});
+    QCOMPARE(b->gresDetail.front().gres.front().indices, std::vector<int>{0});
+    const JobId third = submit(mpsJob(25));
+    const std::string rule = "node node5 serves MPS on GPU 0 only";
+    QVERIFY2(eventually(
+                 [&] { return info(third).row.reason.english().find(rule) != std::string::npos; }),
+             info(third).row.reason.english().c_str());
+    QCOMPARE(info(third).row.state, JobState::Pending);
+    QVERIFY(eventually([&] { return slurmJob(third).has_value(); }));
+    QVERIFY2(slurmJob(third)->held, "the waiting client was released in Slurm");
+    QVERIFY(slurm_->cancel(a->id));
+    const auto c = runningInSlurm(*slurm_, third);
+    QVERIFY2(c, "the 25 % client never ran in Slurm once GPU 0 had room");
+    QCOMPARE(c->gresDetail.front().gres.front().indices, std::vector<int>{0});
+    QCOMPARE(engineGpus(third), std::vector<int>{0});
+    cancelInSlurm({second, third});
+  }
+
+  // A spec saying node_sharing: all where Slurm keeps one_sharing: the engine spreads the 25 %
+  // client onto the idle GPU 1, Slurm leaves it pending (Resources), and the driver's safety net
+  // bounces it back to the queue after the settle time - then, placed there again and left
+  // pending again, holds it in the queue rather than place it there forever.
+  void aSpecSayingAllSpreadsAndIsBounced() {
+    backend_.reset();
+    SlurmExecutorConfig ec;
+    ec.defaultTeam = "vision";
+    ec.driver.releaseSettle = 3;
+    std::filesystem::create_directories(dir_ / "all");
+    auto backend = openSlurmBackend("mps-all-cluster.yaml", dir_ / "all", ec);
+    QVERIFY2(backend, backend ? "" : backend.error().str().c_str());
+    backend_ = std::move(*backend);
+    const JobId first = submit(mpsJob(60));
+    QVERIFY(runningInSlurm(*slurm_, first));
+    const JobId second = submit(mpsJob(30));
+    QVERIFY(runningInSlurm(*slurm_, second));
+    const JobId third = submit(mpsJob(25));
+    QVERIFY2(eventually([&] { return engineGpus(third) == std::vector<int>{1}; }),
+             "the engine did not spread the 25 % client onto GPU 1");
+    QVERIFY(eventually([&] {
+      const auto s = slurmJob(third);
+      return s && !s->held && s->stateReason == "Resources";
+    }));
+    QVERIFY2(eventually([&] { return info(third).row.job.held; }, 30),
+             "the client Slurm leaves pending was not bounced and held");
+    const JobInfo held = info(third);
+    QCOMPARE(held.row.state, JobState::Pending);
+    QCOMPARE(held.row.preemptions, 2);  // bounced once, placed there again, bounced and held
+    QVERIFY(slurmJob(third)->held);
+    cancelInSlurm({first, second, third});
   }
 
  private slots:

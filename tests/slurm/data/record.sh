@@ -16,15 +16,8 @@ squeue --json >"$here/squeue-empty.json"
 sub() { sbatch --parsable "$@"; }
 tag() { echo "--comment=tessera:$1"; }
 
-wait_state() { # <job> <state>: polls for up to 20 s
-  local i
-  for i in $(seq 1 200); do
-    [ "$(squeue -h -t all -j "$1" -o %T)" = "$2" ] && return 0
-    sleep 0.1
-  done
-  echo "job $1 never reached $2" >&2
-  return 1
-}
+# shellcheck source=record_lib.sh
+. "$here/record_lib.sh"
 
 timeout_job=$(sub "$(tag rec-timeout)" -J timeout -t 1 -w node3 --gres=gpu:a100:1 --wrap 'sleep 600')
 running=$(sub "$(tag rec-running)" -J train-a -t 30 -w node2 --gres=gpu:h100:2 --wrap 'sleep 600')
