@@ -238,6 +238,7 @@ Status loadTesseradConfig(const std::string& path, TesseradConfig& c) {
       {"slurm.mig_hook", textList(path, c.slurm.migHook)},
       {"slurm.mig_dir", value(path, c.slurm.migDir)},
       {"slurm.mig_hook_timeout", duration(path, c.slurm.migHookTimeout)},
+      {"slurm.release_settle", duration(path, c.slurm.releaseSettle)},
       {"slurm.default_team", value(path, c.slurm.defaultTeam)},
       {"slurm.adopted_class", value(path, c.slurm.adoptedClass)},
       {"slurm.default_time_limit", value(path, c.slurm.defaultTimeLimitMinutes)},
@@ -297,6 +298,7 @@ Status validateTesseradConfig(const TesseradConfig& c) {
   if (c.slurm.fullPollSeconds <= 0) return bad("slurm.full_poll_interval", "must be positive");
   if (!(c.slurm.idlePollSeconds > 0)) return bad("slurm.idle_poll_interval", "must be positive");
   if (c.slurm.migHookTimeout <= 0) return bad("slurm.mig_hook_timeout", "must be positive");
+  if (c.slurm.releaseSettle <= 0) return bad("slurm.release_settle", "must be positive");
   if (c.slurm.preemptGrace < 0) return bad("slurm.preempt_grace", "cannot be negative");
   if (c.slurm.preemptSignal < 1 || c.slurm.preemptSignal > 64)
     return bad("slurm.preempt_signal", "must be a signal number (1-64)");

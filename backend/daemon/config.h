@@ -53,6 +53,8 @@ struct SlurmSettings {
   std::vector<std::string> migHook;
   std::string migDir;
   Seconds migHookTimeout = 300;
+  // A released job Slurm still leaves pending this long is bounced (SlurmDriverConfig).
+  Seconds releaseSettle = 30;
   std::string defaultTeam;   // adopted jobs of unmapped users
   std::string adoptedClass;  // their priority class; empty: the lowest
   int defaultTimeLimitMinutes = 60;

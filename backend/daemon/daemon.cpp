@@ -188,6 +188,7 @@ SlurmExecutorConfig slurmExecutorConfig(const SlurmSettings& s) {
   sc.mpsPerGpu = s.mpsPerGpu;
   sc.driver.migHook = s.migHook;
   sc.driver.migHookTimeout = std::chrono::seconds(s.migHookTimeout);
+  sc.driver.releaseSettle = s.releaseSettle;
   sc.driver.migDir = s.migDir;
   sc.defaultTeam = s.defaultTeam;
   sc.adoptedClass = s.adoptedClass;

@@ -33,7 +33,7 @@ class TstDaemonConfig : public QObject {
                  "  full_poll_interval: 30s\n  idle_poll_interval: 7s\n  exact_gpus: true\n"
                  "  mps_per_gpu: 200\n"
                  "  mig_hook: [/opt/site/apply-mig, --reboot-slurmd]\n"
-                 "  mig_hook_timeout: 2m\n",
+                 "  mig_hook_timeout: 2m\n  release_settle: 45s\n",
                  c);
     QVERIFY2(st, st ? "" : st.error().str().c_str());
     const SlurmExecutorConfig sc = slurmExecutorConfig(c.slurm);
@@ -45,12 +45,14 @@ class TstDaemonConfig : public QObject {
     QCOMPARE(sc.driver.migHook,
              (std::vector<std::string>{"/opt/site/apply-mig", "--reboot-slurmd"}));
     QCOMPARE(sc.driver.migHookTimeout, std::chrono::milliseconds(120000));
+    QCOMPARE(sc.driver.releaseSettle, Seconds{45});
 
     const SlurmExecutorConfig defaults = slurmExecutorConfig(TesseradConfig{}.slurm);
     QCOMPARE(defaults.driver.fullPollSeconds, Seconds{10});
     QCOMPARE(defaults.idlePollSeconds, 5.0);
     QVERIFY(!defaults.exactGpus);
     QCOMPARE(defaults.mpsPerGpu, 100);
+    QCOMPARE(defaults.driver.releaseSettle, Seconds{30});
   }
 
   void historyKeysAreRead() {
@@ -116,6 +118,8 @@ class TstDaemonConfig : public QObject {
                           << "slurm.poll_interval";
     QTest::newRow("hook timeout") << "  mig_hook_timeout: 0s\n"
                                   << "slurm.mig_hook_timeout";
+    QTest::newRow("release settle") << "  release_settle: 0s\n"
+                                    << "slurm.release_settle";
     QTest::newRow("mps per GPU") << "  mps_per_gpu: 0\n"
                                  << "slurm.mps_per_gpu";
   }
