@@ -4,6 +4,7 @@
 // after each group. The GPUs it would take then become a reservation; later jobs may use them only
 // if they end before it starts.
 #include <algorithm>
+#include <limits>
 #include <map>
 #include <optional>
 #include <set>
@@ -69,7 +70,6 @@ class ReservationBackfill final : public BackfillPlugin {
     BackfillBase* base = ctx.backfillBase;
     if (base) base->ensure(engine);
     ClusterState& scratch = base ? base->state() : engine.scratch();
-    const auto inBase = [base](const JobRecord& r) { return base && base->releases(r); };
     Transaction what(scratch);
     // Without any quota a charge changes nothing, so the cycle's book serves as it is. With
     // quotas, released jobs are charged back only when a trial is about to read the book, in the
@@ -88,22 +88,28 @@ class ReservationBackfill final : public BackfillPlugin {
     GpuRoom room(engine, scratch, ctx.reservations, job);
     TrialWorth worth(engine.state().cluster(), ctx.reservations, job.job);
     // The running jobs by expected end, read as the steps go: the search usually stops long
-    // before the window does.
+    // before the window does. With a base, the jobs already overdue (thousands, in a long-lived
+    // queue) are free in it: they make one step at `now`, taken without walking them.
     const auto& ends = engine.runningByEnd();
     auto within = [&](auto it) {
       return it != ends.end() && it->end < kForever && it->end <= ctx.now + policy.window;
     };
-    for (auto it = ends.begin(); within(it);) {
+    auto it = ends.begin();
+    bool overdueStep = false;
+    if (base) {
+      it = ends.upper_bound({base->through(), std::numeric_limits<JobId>::max(), 0});
+      overdueStep = it != ends.begin();
+    }
+    for (; overdueStep || within(it); overdueStep = false) {
       // Ends grouped to the resolution step: one trial per step, not per job.
-      const Seconds offset = std::max<Seconds>(0, it->end - ctx.now);
+      const Seconds offset = overdueStep ? 0 : std::max<Seconds>(0, it->end - ctx.now);
       const Seconds at =
           ctx.now + (offset + policy.resolution - 1) / policy.resolution * policy.resolution;
       if (at > horizon) break;
       const size_t lastGroup = released.size();
-      for (; within(it) && it->end <= at; ++it) {
+      for (; !overdueStep && within(it) && it->end <= at; ++it) {
         const JobRecord* r = &engine.jobAt(it->index);
         released.push_back(r);
-        if (inBase(*r)) continue;  // free in the base already: the room counted it
         const auto& nodes = r->placedNodes;
         what.releaseJob(r->job.id, nodes, r->placedGpus);
         room.released(nodes);
@@ -114,7 +120,7 @@ class ReservationBackfill final : public BackfillPlugin {
       if (quotasInUse) {
         for (; charged < released.size(); ++charged) {
           const JobRecord* r = released[charged];
-          if (!inBase(*r)) quotas->charge(engine.state(), r->team, r->placedCharge, -1);
+          quotas->charge(engine.state(), r->team, r->placedCharge, -1);
         }
         // Until enough of its team's work has ended, no placement could be permitted.
         if (!engine.permitAnywhere(trialCtx, job).ok()) continue;
@@ -123,18 +129,23 @@ class ReservationBackfill final : public BackfillPlugin {
       GangResult placed = engine.tryPlace(what, job, trialCtx, at);
       const bool ok = placed.placement && engine.permit(trialCtx, job, *placed.placement).ok();
       what.rollbackTo(mark);
-      if (ok) return reservation(job, at, *placed.placement, released, lastGroup);
+      if (ok)
+        return reservation(engine, job, at, *placed.placement, released, lastGroup, ctx.now);
       worth.failed(at, placed.placement.has_value());
     }
     return std::nullopt;
   }
 
  private:
-  // `released[lastGroup..]` ended in the step that made room: the job waits for them even when
-  // it will not take their GPUs (their end frees quota, or lets a gang's unit fill).
-  static BackfillReservation reservation(const JobRecord& job, Seconds at, const GangPlacement& p,
+  // The running jobs a reservation waits for: those holding GPUs it will take and expected to
+  // end by its start, and the jobs of the step that made room (`released[lastGroup..]`: their end
+  // frees quota, or lets a gang's unit fill, even when the job will not take their GPUs). A
+  // reservation at `now` made room by the jobs already overdue; of those only the holders count,
+  // or an operator would read thousands of ids.
+  static BackfillReservation reservation(const Engine& engine, const JobRecord& job, Seconds at,
+                                         const GangPlacement& p,
                                          const std::vector<const JobRecord*>& released,
-                                         size_t lastGroup) {
+                                         size_t lastGroup, Seconds now) {
     BackfillReservation r;
     r.job = job.job.id;
     r.start = at;
@@ -151,15 +162,30 @@ class ReservationBackfill final : public BackfillPlugin {
     for (const auto& [node, h] : host)
       if (h.cpus > 0 || h.memoryMiB > 0) r.host.push_back(h);
     r.gpus.assign(gpus.begin(), gpus.end());
-    // The running jobs it waits for: those holding GPUs it will take.
-    for (size_t k = 0; k < released.size(); ++k) {
-      const JobRecord* j = released[k];
-      bool holds = k >= lastGroup;
-      for (const auto& t : j->placement->tasks)
-        for (GpuId g : t.gpus) holds = holds || gpus.count(g);
-      if (holds) r.waitingFor.push_back(j->job.id);
-    }
+    std::set<Engine::RunningEnd> waits;
+    const auto wait = [&waits](const JobRecord& j) {
+      waits.insert({j.expectedEnd(), j.job.id, 0});
+    };
+    for (GpuId g : gpus)
+      for (JobId owner : ownersOf(engine.state().gpu(g)))
+        if (const JobRecord* j = engine.job(owner);
+            j && j->runningSlot >= 0 && j->expectedEnd() <= at)
+          wait(*j);
+    if (at > now)
+      for (size_t k = lastGroup; k < released.size(); ++k) wait(*released[k]);
+    for (const Engine::RunningEnd& w : waits) r.waitingFor.push_back(w.id);
     return r;
+  }
+
+  // Every job holding part of a GPU: whole, a MIG instance, a share or an MPS client.
+  static std::vector<JobId> ownersOf(const GpuOccupancy& o) {
+    std::vector<JobId> owners;
+    if (o.wholeOwner != kNoJob) owners.push_back(o.wholeOwner);
+    for (JobId j : o.instanceOwner)
+      if (j != kNoJob) owners.push_back(j);
+    for (const GpuShare& s : o.shares) owners.push_back(s.job);
+    for (const MpsClient& c : o.mpsClients) owners.push_back(c.job);
+    return owners;
   }
 };
 

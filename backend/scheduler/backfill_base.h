@@ -21,6 +21,8 @@ class BackfillBase {
 
   // Whether running job `j` is already released in the base.
   [[nodiscard]] bool releases(const JobRecord& j) const;
+  // The base releases exactly the running jobs expected to end by this time (the cycle's now).
+  [[nodiscard]] Seconds through() const { return through_; }
   // Builds the base from the engine's state on first use.
   void ensure(const Engine& engine);
   [[nodiscard]] ClusterState& state() { return *state_; }
