@@ -67,6 +67,12 @@ Expected<std::vector<GpuId>> gpusOf(const Cluster& c, const std::vector<std::str
   return out;
 }
 
+// Operator ranks are spaced this far apart, so that a move before another job takes the rank
+// halfway to the next lower one: one job written, not every job behind it (at 150,000 pending,
+// where every job keeps rank 0 until moved, that was most of the queue). Only when twenty moves
+// have halved a gap to nothing are the ranks from the target's on shifted to open it again.
+constexpr int64_t kRankGap = int64_t{1} << 20;
+
 Expected<Text> move(Engine& e, const cmd::Move& m, std::vector<JobId>& touched) {
   const JobRecord* j = e.job(m.job);
   if (!j) return Error::notFound(phrase(text::kNoJob, m.job), field("job"));
@@ -76,9 +82,6 @@ Expected<Text> move(Engine& e, const cmd::Move& m, std::vector<JobId>& touched) 
   // that has run for months holds far more finished jobs than pending ones.
   std::vector<const JobRecord*> peers = e.pending();
   std::erase_if(peers, [&m](const JobRecord* p) { return p->job.id == m.job; });
-  // In submission order, as before: the jobs a move touches are reported in that order.
-  std::sort(peers.begin(), peers.end(),
-            [](const JobRecord* a, const JobRecord* b) { return a->job.id < b->job.id; });
   int64_t lo = 0, hi = 0;
   for (const JobRecord* p : peers) {
     lo = std::min(lo, p->job.queueRank);
@@ -86,23 +89,33 @@ Expected<Text> move(Engine& e, const cmd::Move& m, std::vector<JobId>& touched) 
   }
   switch (m.to) {
     case cmd::Move::To::Top:
-      TESSERA_CHECK(e.moveInQueue(m.job, lo - 1));
+      TESSERA_CHECK(e.moveInQueue(m.job, lo - kRankGap));
       return phrase(text::kDidMoveTop, m.job);
     case cmd::Move::To::Bottom:
-      TESSERA_CHECK(e.moveInQueue(m.job, hi + 1));
+      TESSERA_CHECK(e.moveInQueue(m.job, hi + kRankGap));
       return phrase(text::kDidMoveBottom, m.job);
     case cmd::Move::To::Before: {
       const JobRecord* x = e.job(m.before);
       if (!x || x->state != JobState::Pending)
         return Error::wrongState(phrase(text::kNotAPendingJob, m.before), field("before"));
-      const int64_t rank = x->job.queueRank;
-      // Everything from X's rank on steps back one, so the job sits just ahead of X's rank.
+      // The job goes just ahead of X's rank: behind every job ranked lower, ahead of every job
+      // ranked as X is (as if everything from X's rank on stepped back).
+      int64_t rank = x->job.queueRank;
+      int64_t below = rank - 2 * kRankGap;
       for (const JobRecord* p : peers)
-        if (p->job.queueRank >= rank) {
-          TESSERA_CHECK(e.moveInQueue(p->job.id, p->job.queueRank + 1));
-          touched.push_back(p->job.id);
-        }
-      TESSERA_CHECK(e.moveInQueue(m.job, rank));
+        if (p->job.queueRank < rank) below = std::max(below, p->job.queueRank);
+      if (rank - below < 2) {
+        // In submission order, as before: the jobs a move touches are reported in that order.
+        std::sort(peers.begin(), peers.end(),
+                  [](const JobRecord* a, const JobRecord* b) { return a->job.id < b->job.id; });
+        for (const JobRecord* p : peers)
+          if (p->job.queueRank >= rank) {
+            TESSERA_CHECK(e.moveInQueue(p->job.id, p->job.queueRank + kRankGap));
+            touched.push_back(p->job.id);
+          }
+        rank += kRankGap;
+      }
+      TESSERA_CHECK(e.moveInQueue(m.job, below + (rank - below) / 2));
       return phrase(text::kDidMoveBefore, m.job, m.before);
     }
   }

@@ -704,6 +704,44 @@ class TstEngine : public QObject {
     QCOMPARE(queue[0]->job.id, JobId{3});
   }
 
+  // A move before another job writes the moved job alone (ranks have gaps), and successive moves
+  // before the same job keep landing just ahead of it; when they have halved the gap to nothing,
+  // the ranks from the target's on are shifted (every such job reported as touched) and the order
+  // still comes out as if each move had stepped the rest back.
+  void moveBeforeWritesOneJobUntilItsGapCloses() {
+    Engine e = makeEngine();
+    constexpr JobId kJobs = 200;
+    for (JobId id = 1; id <= kJobs; ++id) QVERIFY(e.submit(job(id, 4)).ok());
+    const auto order = [&e] {
+      std::vector<JobId> ids;
+      for (const JobRecord* r : e.queue()) ids.push_back(r->job.id);
+      return ids;
+    };
+    std::vector<JobId> expected = order();
+    QCOMPARE(expected.front(), JobId{1});  // not vacuous: submission order first
+    // Everyone has rank 0, so "before 100" is ahead of its whole rank: the top of the band.
+    const auto first = execute(e, cmd::Move{150, cmd::Move::To::Before, 100}, "alice", false);
+    QVERIFY2(first, first ? "" : first.error().str().c_str());
+    QCOMPARE(first->touched.jobs, std::vector<JobId>{150});
+    std::erase(expected, JobId{150});
+    expected.insert(expected.begin(), 150);
+    QCOMPARE(order(), expected);
+    int shifts = 0;
+    for (JobId id = 160; id < 190; ++id) {
+      const auto r = execute(e, cmd::Move{id, cmd::Move::To::Before, 100}, "alice", false);
+      QVERIFY2(r, r ? "" : r.error().str().c_str());
+      if (r->touched.jobs.size() > 1) {
+        ++shifts;
+        // The moved job and every job ranked as job 100 was: the 169 still at rank 0.
+        QCOMPARE(r->touched.jobs.size(), size_t{1 + kJobs - 1 - (id - 160) - 1});
+      }
+      std::erase(expected, id);
+      expected.insert(expected.begin() + static_cast<std::ptrdiff_t>(id - 159), id);  // behind 150, 160, ..., id - 1
+      QCOMPARE(order(), expected);
+    }
+    QCOMPARE(shifts, 1);  // twenty halvings of 2^20, then one shift
+  }
+
   // Slurm's bf_interval: between plans the last plan's reservations hold and no new ones are made.
   void backfillPlansOnItsInterval() {
     auto policy = loadPolicy("version: 1\nbackfill: {interval: 10m}\n", "p.yaml");
