@@ -83,8 +83,9 @@ bool offersMigProfile(const ClusterState& state, const Node& n, const std::strin
 }
 
 // MIG instances, shares and MPS clients: what the GPUs the gate allows could take (gpu_task_fit.h).
-int smallTasks(const ClusterState& state, const Node& n, const Job& job, const GpuGate* gate) {
-  return SmallTaskFit(job).tasksOnNode(state, n, [&](GpuId g) { return gateAllows(gate, g); });
+int smallTasks(const ClusterState& state, const Node& n, const SmallTaskFit& fit,
+               const GpuGate* gate) {
+  return fit.tasksOnNode(state, n, [&](GpuId g) { return gateAllows(gate, g); });
 }
 
 bool runsMps(const ClusterState& state, const Node& n) {
@@ -104,14 +105,15 @@ int freeUsableGpus(const ClusterState& state, const Node& n, const GpuGate* gate
 }
 
 // GPU tasks the node could take, with `gate` applied (nullptr = none).
-int gpuTasks(const ClusterState& state, const Job& job, const Node& n, const GpuGate* gate) {
+int gpuTasks(const ClusterState& state, const Job& job, const SmallTaskFit& fit, const Node& n,
+             const GpuGate* gate) {
   switch (job.perTask.kind) {
     case GpuRequest::Kind::Whole:
       return freeUsableGpus(state, n, gate) / job.perTask.gpus;
     case GpuRequest::Kind::Mig:
     case GpuRequest::Kind::Fraction:
     case GpuRequest::Kind::Mps:
-      return smallTasks(state, n, job, gate);
+      return smallTasks(state, n, fit, gate);
     case GpuRequest::Kind::None:
       break;
   }
@@ -234,8 +236,12 @@ bool nodeEligible(const Job& job, const Node& n) {
   return (job.pool.empty() || n.pool == job.pool) && modelAllowed(job, n.gpuModel());
 }
 
-int tasksThatFit(const ClusterState& state, const Job& job, NodeId id, NodeReject& reason,
-                 const GpuGate* gate) {
+namespace {
+
+// tasksThatFit with the job's small-task fit made once per search, not once per node (it copies
+// an MPS client's team and user, and looks the MIG profile up by name per GPU model).
+int tasksThatFitWith(const ClusterState& state, const Job& job, const SmallTaskFit& fit, NodeId id,
+                     NodeReject& reason, const GpuGate* gate) {
   const Node& n = state.cluster().node(id);
   auto reject = [&reason](NodeReject r) {
     reason = r;
@@ -249,21 +255,29 @@ int tasksThatFit(const ClusterState& state, const Job& job, NodeId id, NodeRejec
   if (!modelAllowed(job, n.gpuModel())) return reject(NodeReject::GpuModelMismatch);
   if (!memoryEnough(job, n.gpuModel())) return reject(NodeReject::GpuMemoryTooSmall);
   const bool gated = gate && gate->touches(id);
-  const int tasks = gpuTasks(state, job, n, gated ? gate : nullptr);
+  const int tasks = gpuTasks(state, job, fit, n, gated ? gate : nullptr);
   if (tasks == 0) {
     // Name the gate only when it is what stands in the way.
-    if (gated && gpuTasks(state, job, n, nullptr) > 0) return reject(gate->reason(id));
+    if (gated && gpuTasks(state, job, fit, n, nullptr) > 0) return reject(gate->reason(id));
     return reject(noRoomReason(state, job, n));
   }
   return hostTasks(state, job, id, std::min(tasks, job.tasks), reason, gated ? gate : nullptr);
 }
 
+}  // namespace
+
+int tasksThatFit(const ClusterState& state, const Job& job, NodeId id, NodeReject& reason,
+                 const GpuGate* gate) {
+  return tasksThatFitWith(state, job, SmallTaskFit(job), id, reason, gate);
+}
+
 NodeFilterResult filterNodes(const ClusterState& state, const Job& job, const GpuGate* gate) {
   NodeFilterResult r;
+  const SmallTaskFit fit(job);
   for (const auto& n : state.cluster().nodes()) {
     ++r.nodesChecked;
     NodeReject why = NodeReject::Count;
-    if (const int tasks = tasksThatFit(state, job, n.id, why, gate); tasks > 0)
+    if (const int tasks = tasksThatFitWith(state, job, fit, n.id, why, gate); tasks > 0)
       r.fits.emplace_back(n.id, tasks);
     else
       ++r.rejected[static_cast<size_t>(why)];
