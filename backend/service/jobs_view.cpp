@@ -23,6 +23,7 @@ JobLive liveOf(const Engine& e, const World& world, const JobRecord& r,
 void fillLive(JobLive& j, const Engine& e, const World& world, const JobRecord& r,
               const std::unordered_map<JobId, Seconds>& actualRuntime,
               std::shared_ptr<const Job> job) {
+  // Every field is assigned: `j` may be an entry of an older view, rebuilt in place.
   const Cluster& c = e.cluster();
   j.job = job ? std::move(job) : std::make_shared<const Job>(r.job);
   j.state = r.state;
@@ -33,21 +34,28 @@ void fillLive(JobLive& j, const Engine& e, const World& world, const JobRecord& 
   j.reason = r.reason;
   if (auto it = actualRuntime.find(r.job.id); it != actualRuntime.end())
     j.actualRuntime = it->second;
+  else
+    j.actualRuntime.reset();
   j.queuePosition = e.queuePosition(r);
   if (r.state == JobState::Pending) {
     j.eta = r.eta;
     j.waitingFor = r.waitingFor;
+  } else {
+    j.eta.reset();
+    j.waitingFor.clear();
   }
   j.blockedBy = r.blockedBy;
   j.external = world.externalJob(r.job.id);
-  if (r.placement && (r.state == JobState::Running || r.state == JobState::Admitted))
-    for (const auto& t : r.placement->tasks) {
-      PlacedTask p;
-      p.node = c.node(t.node).name;
-      for (GpuId g : t.gpus) p.gpus.push_back(c.gpu(g).index);
-      p.migStart = t.migStart;
-      j.placement.push_back(std::move(p));
-    }
+  const bool holds = r.placement && (r.state == JobState::Running || r.state == JobState::Admitted);
+  j.placement.resize(holds ? r.placement->tasks.size() : 0);
+  for (size_t k = 0; k < j.placement.size(); ++k) {
+    const auto& t = r.placement->tasks[k];
+    PlacedTask& p = j.placement[k];
+    p.node = c.node(t.node).name;
+    p.gpus.clear();
+    for (GpuId g : t.gpus) p.gpus.push_back(c.gpu(g).index);
+    p.migStart = t.migStart;
+  }
 }
 
 JobInfo infoOf(const JobLive& j) {
@@ -128,38 +136,54 @@ Explanation storedExplanation(const JobRow& row, const std::vector<Event>& histo
 }
 
 void JobsViewBuilder::touched(const std::vector<JobId>& ids) {
-  if (last_) touched_.insert(ids.begin(), ids.end());
+  if (last_) touched_.insert(touched_.end(), ids.begin(), ids.end());
 }
 
 void JobsViewBuilder::reset() {
   last_.reset();
+  spare_.reset();
   touched_.clear();
 }
 
 std::shared_ptr<const JobsView> JobsViewBuilder::build(
     const Engine& engine, const World& world,
     const std::unordered_map<JobId, Seconds>& actualRuntime) {
-  auto view = std::make_shared<JobsView>();
+  // Nobody else holds the spare once its count is 1: it is no longer published, so no reader
+  // can take a new reference to it.
+  reused_ = spare_ && spare_.use_count() == 1;
+  std::shared_ptr<JobsView> view = reused_ ? std::move(spare_) : std::make_shared<JobsView>();
+  spare_.reset();
+  view->pending = 0;
   std::vector<const JobRecord*> records = engine.jobs();
   const auto byId = [](const JobRecord* a, const JobRecord* b) { return a->job.id < b->job.id; };
   if (!std::is_sorted(records.begin(), records.end(), byId))
     std::sort(records.begin(), records.end(), byId);
-  view->jobs.reserve(records.size());
-  // Both in id order: one walk pairs each record with its entry in the last view.
+  std::sort(touched_.begin(), touched_.end());
+  touched_.erase(std::unique(touched_.begin(), touched_.end()), touched_.end());
+  auto& out = view->jobs;
+  if (out.size() > records.size()) out.resize(records.size());
+  out.reserve(records.size());
+  // All three in id order: one walk pairs each record with its entry in the last view and
+  // with the touched list.
   const decltype(JobsView::jobs) none;
   const auto& before = last_ ? last_->jobs : none;
   auto prev = before.begin();
-  for (const JobRecord* r : records) {
+  auto touched = touched_.begin();
+  for (size_t k = 0; k < records.size(); ++k) {
+    const JobRecord* r = records[k];
     const JobId id = r->job.id;
     while (prev != before.end() && prev->job->id < id) ++prev;
+    while (touched != touched_.end() && *touched < id) ++touched;
     std::shared_ptr<const Job> job;
     if (prev != before.end() && prev->job->id == id && prev->state == r->state &&
-        !touched_.contains(id))
+        (touched == touched_.end() || *touched != id))
       job = prev->job;
-    fillLive(view->jobs.emplace_back(), engine, world, *r, actualRuntime, std::move(job));
+    JobLive& entry = k < out.size() ? out[k] : out.emplace_back();
+    fillLive(entry, engine, world, *r, actualRuntime, std::move(job));
     if (r->state == JobState::Pending) ++view->pending;
   }
   touched_.clear();
+  spare_ = std::move(last_);
   last_ = view;
   return view;
 }

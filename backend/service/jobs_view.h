@@ -9,7 +9,6 @@
 #include <optional>
 #include <string>
 #include <unordered_map>
-#include <unordered_set>
 #include <vector>
 
 #include "core/huge_pages.h"
@@ -66,18 +65,25 @@ Explanation briefExplanation(const JobLive& j, int queueLength, const std::vecto
 Explanation storedExplanation(const JobRow& row, const std::vector<Event>& history);
 
 // Builds successive views on the engine thread, sharing each unchanged Job with the last view.
+// The view before the last is rebuilt in place once no reader holds it any more: its entries
+// are overwritten (their strings and vectors keep their memory), so a build neither faults in
+// fresh pages nor frees the old table (together about half of a build at 150,000 jobs).
 class JobsViewBuilder {
  public:
   // Jobs a commit changed: their Job is copied again at the next build.
   void touched(const std::vector<JobId>& ids);
-  // Forgets the last view (nobody reads jobs, or the engine was rebuilt).
+  // Forgets the last views (nobody reads jobs, or the engine was rebuilt).
   void reset();
   std::shared_ptr<const JobsView> build(const Engine& engine, const World& world,
                                         const std::unordered_map<JobId, Seconds>& actualRuntime);
+  // Whether the last build reused the view before it (for tests and benchmarks).
+  [[nodiscard]] bool lastBuildReused() const { return reused_; }
 
  private:
-  std::shared_ptr<const JobsView> last_;
-  std::unordered_set<JobId> touched_;
+  std::shared_ptr<JobsView> last_;
+  std::shared_ptr<JobsView> spare_;  // the view before last: rebuilt in place when nobody holds it
+  std::vector<JobId> touched_;       // sorted and made unique at the next build
+  bool reused_ = false;
 };
 
 }  // namespace tessera
