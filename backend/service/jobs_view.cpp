@@ -8,8 +8,8 @@ namespace tessera {
 
 const JobLive* JobsView::find(JobId id) const {
   const auto it = std::lower_bound(jobs.begin(), jobs.end(), id,
-                                   [](const JobLive& j, JobId v) { return j.job->id < v; });
-  return it != jobs.end() && it->job->id == id ? &*it : nullptr;
+                                   [](const JobLive& j, JobId v) { return j.id < v; });
+  return it != jobs.end() && it->id == id ? &*it : nullptr;
 }
 
 JobLive liveOf(const Engine& e, const World& world, const JobRecord& r,
@@ -25,6 +25,7 @@ void fillLive(JobLive& j, const Engine& e, const World& world, const JobRecord& 
               std::shared_ptr<const Job> job) {
   // Every field is assigned: `j` may be an entry of an older view, rebuilt in place.
   const Cluster& c = e.cluster();
+  j.id = r.job.id;
   j.job = job ? std::move(job) : std::make_shared<const Job>(r.job);
   j.state = r.state;
   j.startTime = r.startTime;
@@ -101,7 +102,7 @@ Text placementText(const std::vector<PlacedTask>& placement) {
 
 Explanation briefExplanation(const JobLive& j, int queueLength, const std::vector<Event>& history) {
   Explanation x;
-  x.job = j.job->id;
+  x.job = j.id;
   x.state = j.state;
   x.history = historyLines(history);
   switch (j.state) {
@@ -172,10 +173,10 @@ std::shared_ptr<const JobsView> JobsViewBuilder::build(
   for (size_t k = 0; k < records.size(); ++k) {
     const JobRecord* r = records[k];
     const JobId id = r->job.id;
-    while (prev != before.end() && prev->job->id < id) ++prev;
+    while (prev != before.end() && prev->id < id) ++prev;
     while (touched != touched_.end() && *touched < id) ++touched;
     std::shared_ptr<const Job> job;
-    if (prev != before.end() && prev->job->id == id && prev->state == r->state &&
+    if (prev != before.end() && prev->id == id && prev->state == r->state &&
         (touched == touched_.end() || *touched != id))
       job = prev->job;
     JobLive& entry = k < out.size() ? out[k] : out.emplace_back();

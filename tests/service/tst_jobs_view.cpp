@@ -50,7 +50,7 @@ Job job(JobId id, int gpus, int tasks = 1) {
 // Everything a read shows of an entry, as text, so two views compare whole.
 std::string shown(const JobLive& j) {
   std::ostringstream o;
-  o << j.job->id << ' ' << j.job->name << ' ' << int(j.state) << ' ' << j.startTime << ' '
+  o << j.id << '/' << j.job->id << ' ' << j.job->name << ' ' << int(j.state) << ' ' << j.startTime << ' '
     << j.endTime << ' ' << j.preemptions << ' ' << j.gpuHoursLost << " [" << j.reason.english()
     << "] " << j.actualRuntime.value_or(-1) << ' ' << j.queuePosition << ' ' << j.eta.value_or(-1)
     << " [" << j.blockedBy << "] w";
