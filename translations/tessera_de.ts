@@ -2142,6 +2142,10 @@
         <source>template %1</source>
         <translation>Vorlage %1</translation>
     </message>
+    <message>
+        <source>MPS, thread budget %1%, one GPU per node at a time</source>
+        <translation>MPS, Thread-Budget %1%, eine GPU pro Knoten zugleich</translation>
+    </message>
 </context>
 <context>
     <name>tessera::widgets::GanttWidget</name>
@@ -2486,6 +2490,10 @@ Seit %1</translation>
     <message>
         <source>Holds:</source>
         <translation>Zurückgehalten von:</translation>
+    </message>
+    <message>
+        <source>one GPU per node at a time</source>
+        <translation>eine GPU pro Knoten zugleich</translation>
     </message>
 </context>
 <context>

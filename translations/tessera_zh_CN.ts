@@ -2142,6 +2142,10 @@
         <source>template %1</source>
         <translation>模板 %1</translation>
     </message>
+    <message>
+        <source>MPS, thread budget %1%, one GPU per node at a time</source>
+        <translation>MPS，线程预算 %1%，每个节点同一时间仅一个 GPU</translation>
+    </message>
 </context>
 <context>
     <name>tessera::widgets::GanttWidget</name>
@@ -2483,6 +2487,10 @@ Since %1</source>
     <message>
         <source>Holds:</source>
         <translation>保留方：</translation>
+    </message>
+    <message>
+        <source>one GPU per node at a time</source>
+        <translation>每个节点同一时间仅一个 GPU</translation>
     </message>
 </context>
 <context>

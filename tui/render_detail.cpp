@@ -137,15 +137,18 @@ int drawMigSlices(Screen& scr, const Glyphs& g, int x, int y, const GpuDerived* 
 namespace {
 
 // "MPS 2/48 75/100%": clients of the limit and active threads of the budget, per server ("MPS@4"
-// for a MIG instance's); empty when the GPU runs no MPS.
+// for a MIG instance's), and "1/node" after the GPU's own server under node_sharing one (the
+// node takes new clients on one GPU at a time); empty when the GPU runs no MPS.
 std::string mpsSummary(const GpuView& g) {
   std::string out;
   if (!g.mps) return out;
-  for (const MpsServerUse& u : mpsServerUse(g))
+  for (const MpsServerUse& u : mpsServerUse(g)) {
     out += (out.empty() ? "" : "  ") +
            (u.instanceStart < 0 ? std::string("MPS") : "MPS@" + std::to_string(u.instanceStart)) +
            " " + std::to_string(u.clients) + "/" + std::to_string(g.mps->clientLimit) + " " +
            std::to_string(u.threads) + "/" + std::to_string(g.mps->threadBudget) + "%";
+    if (u.instanceStart < 0 && g.mps->nodeSharing == MpsNodeSharing::One) out += " 1/node";
+  }
   return out;
 }
 

@@ -108,7 +108,10 @@ QString sharingText(const Cluster& c, const Gpu& g) {
                                  : ClusterTreeModel::tr("MIG %1").arg(layout);
     }
     case SharingMode::Mps:
-      return ClusterTreeModel::tr("MPS, thread budget %1%").arg(g.sharing.mps.threadBudget);
+      return g.sharing.mps.nodeSharing == MpsNodeSharing::One
+                 ? ClusterTreeModel::tr("MPS, thread budget %1%, one GPU per node at a time")
+                       .arg(g.sharing.mps.threadBudget)
+                 : ClusterTreeModel::tr("MPS, thread budget %1%").arg(g.sharing.mps.threadBudget);
   }
   return {};
 }

@@ -49,19 +49,24 @@ QString mpsShareText(const MpsServerUse& u, const GpuView::Mps& m) {
       .arg(m.threadBudget);
 }
 
-// A server in the tooltip: clients, active threads of the budget, pinned memory, who may share.
+// A server in the tooltip: clients, active threads of the budget, pinned memory, who may share,
+// and, for the GPU's own server under node_sharing one, that the node serves one GPU at a time.
 QString mpsServerText(const MpsServerUse& u, const GpuView::Mps& m) {
   const QString where = u.instanceStart < 0
                             ? HeatmapWidget::tr("MPS server")
                             : HeatmapWidget::tr("MPS server of instance @%1").arg(u.instanceStart);
-  return HeatmapWidget::tr("%1: %2 of %3 clients · %4% of %5% active threads · %6 MiB pinned · %7")
-      .arg(where)
-      .arg(u.clients)
-      .arg(m.clientLimit)
-      .arg(u.threads)
-      .arg(m.threadBudget)
-      .arg(u.memoryMiB)
-      .arg(coLocationText(m.coLocation));
+  QString text =
+      HeatmapWidget::tr("%1: %2 of %3 clients · %4% of %5% active threads · %6 MiB pinned · %7")
+          .arg(where)
+          .arg(u.clients)
+          .arg(m.clientLimit)
+          .arg(u.threads)
+          .arg(m.threadBudget)
+          .arg(u.memoryMiB)
+          .arg(coLocationText(m.coLocation));
+  if (u.instanceStart < 0 && m.nodeSharing == MpsNodeSharing::One)
+    text += QStringLiteral(" · ") + HeatmapWidget::tr("one GPU per node at a time");
+  return text;
 }
 
 // What an occupant holds, for the tooltip: a MIG profile, an MPS client's limits or a share.

@@ -635,12 +635,16 @@ ReservationView reservationFromProto(const v1::SnapshotReservation& r) {
 
 namespace {
 
-// An unknown co-location word (a newer server's) reads as the strictest, team.
+// An unknown co-location word (a newer server's) reads as the strictest, team; an unknown
+// node-sharing word as the stricter, one; none (a server before the field) as all.
 GpuView::Mps mpsFromProto(const v1::GpuMps& m) {
   GpuView::Mps out{static_cast<int>(m.client_limit()), static_cast<int>(m.thread_budget()),
                    MpsCoLocation::Team};
   for (MpsCoLocation c : {MpsCoLocation::User, MpsCoLocation::Any})
     if (m.co_location() == mpsCoLocationName(c)) out.coLocation = c;
+  const bool all = m.node_sharing().empty() ||
+                   m.node_sharing() == mpsNodeSharingName(MpsNodeSharing::All);
+  out.nodeSharing = all ? MpsNodeSharing::All : MpsNodeSharing::One;
   return out;
 }
 
@@ -689,6 +693,7 @@ v1::ClusterSnapshot snapshotToProto(const ClusterSnapshot& s) {
         pm->set_client_limit(static_cast<uint32_t>(g.mps->clientLimit));
         pm->set_thread_budget(static_cast<uint32_t>(g.mps->threadBudget));
         pm->set_co_location(mpsCoLocationName(g.mps->coLocation));
+        pm->set_node_sharing(mpsNodeSharingName(g.mps->nodeSharing));
       }
       pg->set_allocated(g.allocated);
       if (g.util) pg->set_util(*g.util);

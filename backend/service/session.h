@@ -74,6 +74,9 @@ struct GpuView {
     int clientLimit = 0;     // clients one server accepts (the architecture's limit)
     int threadBudget = 100;  // active-thread percentage one server hands out in all
     MpsCoLocation coLocation = MpsCoLocation::Team;
+    // One: the node's MPS GPUs take new clients on one GPU at a time (Slurm's one_sharing);
+    // of the GPU's own server only (MIG instances' servers are not under it).
+    MpsNodeSharing nodeSharing = MpsNodeSharing::All;
   };
   std::optional<Mps> mps;
   double allocated = 0;

@@ -22,7 +22,7 @@ std::string gpuSharingName(SharingMode m) {
 std::optional<GpuView::Mps> mpsView(const Cluster& c, GpuId g) {
   const MpsPolicy& p = c.gpu(g).sharing.mps;
   if (!p.enabled) return std::nullopt;
-  return GpuView::Mps{c.modelOf(g).mpsMaxClients, p.threadBudget, p.coLocation};
+  return GpuView::Mps{c.modelOf(g).mpsMaxClients, p.threadBudget, p.coLocation, p.nodeSharing};
 }
 
 }  // namespace

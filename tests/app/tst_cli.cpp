@@ -1384,6 +1384,14 @@ class TstCli : public QObject {
     const auto gpu0 = lineStartingWith(p1.out, "GPU0:");
     QVERIFY2(gpu0, p1.out.c_str());
     VERIFY_CONTAINS(*gpu0, "MPS (thread budget 150 %, co-location by user)");
+    // node_sharing: one is said; all, as CUDA has it, goes without.
+    const QString onePath = dir.filePath(QStringLiteral("mps-one.yaml"));
+    QVERIFY(writeFile(onePath, test::mpsClusterSpecOneSharing()));
+    const CliResult one = runCli({"cluster", "node", "p1", "--spec", onePath.toStdString()});
+    VERIFY_CODE(one, cli::kExitOk);
+    VERIFY_CONTAINS(one.out,
+                    "MPS (thread budget 150 %, co-location by user, one GPU per node at a time)");
+    QVERIFY2(p1.out.find("per node") == std::string::npos, p1.out.c_str());
     const CliResult m1 = runCli({"cluster", "node", "m1", "--spec", spec});
     VERIFY_CODE(m1, cli::kExitOk);
     VERIFY_CONTAINS(m1.out,

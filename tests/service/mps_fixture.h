@@ -39,4 +39,12 @@ inline void useMpsCluster(BackendConfig& c) {
   c.tenants = mpsWorkload();
 }
 
+// The same with p1's MPS GPU under node_sharing: one (mps_spec.h).
+inline void useMpsClusterOneSharing(BackendConfig& c) {
+  useMpsCluster(c);
+  auto cluster = loadClusterSpec(mpsClusterSpecOneSharing(), "mps-one.yaml");
+  if (!cluster) qFatal("%s", cluster.error().str().c_str());
+  c.cluster = *cluster;
+}
+
 }  // namespace tessera::test

@@ -63,6 +63,7 @@ class TstMpsViews : public QObject {
     QCOMPARE(g.mps->clientLimit, 48);  // the catalog's figure for Ada
     QCOMPARE(g.mps->threadBudget, 150);
     QCOMPARE(g.mps->coLocation, MpsCoLocation::User);
+    QCOMPARE(g.mps->nodeSharing, MpsNodeSharing::All);  // the spec does not say
     QCOMPARE(g.occupants.size(), size_t{2});
     for (const GpuView::Occupant& o : g.occupants) {
       QVERIFY(o.mps());
@@ -111,9 +112,34 @@ class TstMpsViews : public QObject {
         QCOMPARE(b.mps->clientLimit, a.mps->clientLimit);
         QCOMPARE(b.mps->threadBudget, a.mps->threadBudget);
         QCOMPARE(b.mps->coLocation, a.mps->coLocation);
+        QCOMPARE(b.mps->nodeSharing, a.mps->nodeSharing);
       }
       QCOMPARE(mpsServerUse(b), mpsServerUse(a));
     }
+    // A server from before node_sharing sends none: all, as it placed; a word this console does
+    // not know reads as the stricter one.
+    v1::ClusterSnapshot older = rpc::snapshotToProto(s);
+    v1::ClusterSnapshot newer = older;
+    for (v1::ClusterSnapshot* p : {&older, &newer})
+      for (auto& n : *p->mutable_nodes())
+        for (auto& g : *n.mutable_gpus())
+          if (g.has_mps()) g.mutable_mps()->set_node_sharing(p == &older ? "" : "per-numa");
+    QCOMPARE(gpuOf(rpc::snapshotFromProto(older), "p1", 0).mps->nodeSharing, MpsNodeSharing::All);
+    QCOMPARE(gpuOf(rpc::snapshotFromProto(newer), "p1", 0).mps->nodeSharing, MpsNodeSharing::One);
+  }
+
+  // node_sharing: one in the spec reaches the snapshot and survives the API (the GPU's own
+  // server; the MIG instances' servers are not under the rule and keep all).
+  void nodeSharingOneReachesTheViews() {
+    QTemporaryDir dir;
+    auto one = test::openDemoBackend(dir.filePath("one.db"), kStart, test::useMpsClusterOneSharing);
+    const ClusterSnapshot s =
+        test::ok(test::await<ClusterSnapshot>([&](auto r) { one->snapshot(r); }));
+    QCOMPARE(gpuOf(s, "p1", 0).mps->nodeSharing, MpsNodeSharing::One);
+    QCOMPARE(gpuOf(s, "m1", 0).mps->nodeSharing, MpsNodeSharing::All);
+    const ClusterSnapshot back = rpc::snapshotFromProto(rpc::snapshotToProto(s));
+    QCOMPARE(gpuOf(back, "p1", 0).mps->nodeSharing, MpsNodeSharing::One);
+    QCOMPARE(gpuOf(back, "m1", 0).mps->nodeSharing, MpsNodeSharing::All);
   }
 
   // CUDA_MPS_ACTIVE_THREAD_PERCENTAGE and CUDA_MPS_PINNED_DEVICE_MEM_LIMIT as MPS reads them.

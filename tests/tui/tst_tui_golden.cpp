@@ -100,6 +100,13 @@ class TstTuiGolden : public QObject {
       node.ui.detailNode = name;
       compareGolden(QStringLiteral("mps-node-%1-200x24").arg(name), render(node, 200, 24).dump());
     }
+    // Under node_sharing: one the GPU's own server says so ("1/node").
+    test::TuiDemo one(test::useMpsClusterOneSharing, test::mpsWorkload());
+    State oneNode = one.state;
+    oneNode.ui.stack = {View::Nodes, View::NodeDetail};
+    oneNode.ui.detailNode = "p1";
+    compareGolden(QStringLiteral("mps-node-p1-one-sharing-200x24"),
+                  render(oneNode, 200, 24).dump());
     JobId pinned24 = kNoJob;  // the job pinning 24 GiB (ids are the backend's)
     for (const JobInfo& j : mps.state.data.jobs)
       if (j.row.job.perTask.vramMiB == 24576) pinned24 = j.row.job.id;

@@ -381,7 +381,8 @@ class TstClusterModel : public QObject {
     QCOMPARE(dump(model), expected);
   }
 
-  // MPS on a GPU gives its thread budget; MPS inside MIG instances follows the layout.
+  // MPS on a GPU gives its thread budget (and node_sharing one); MPS inside MIG instances follows
+  // the layout.
   void mpsSpecDump() {
     ClusterTreeModel model;
     QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::Fatal);
@@ -394,6 +395,11 @@ class TstClusterModel : public QObject {
         "  m1 | A100-SXM4-40GB | 1 | up |  | template a100\n"
         "    GPU0 | A100-SXM4-40GB |  |  |  | MIG 3g.20gb@0,3g.20gb@4, MPS in the instances\n");
     QCOMPARE(dump(model), expected);
+    // Under node_sharing: one the sharing column says the node serves one GPU at a time.
+    model.setCluster(load(test::mpsClusterSpecOneSharing().c_str(), "mps-one.yaml"));
+    QVERIFY(dump(model).contains(
+        QStringLiteral("    GPU0 | L40S |  |  |  | MPS, thread budget 150%, one GPU per node at a "
+                       "time\n")));
   }
 
   void orphanLeafIsTopLevel() {

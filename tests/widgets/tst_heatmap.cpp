@@ -96,14 +96,15 @@ ClusterSnapshot tinySnapshot() {
 }
 
 // The tiny snapshot with GPU sharing side by side: a2/1 runs MPS (clients 11 and 12 of team
-// search: 25 % and 50 % active threads, 8 and 4 GiB pinned, of 48 clients and 100 %), a2/2 is
+// search: 25 % and 50 % active threads, 8 and 4 GiB pinned, of 48 clients and 100 %; node_sharing
+// one), a2/2 is
 // time-sliced with the same shares (jobs 13 and 14), and m1's instances run MPS servers (job 15,
 // 25 % and 2 GiB, on the idle 2g.20gb@0).
 ClusterSnapshot tinySnapshotWithMps() {
   ClusterSnapshot s = tinySnapshot();
   GpuView& mps = s.nodes[1].gpus[1];
   mps.sharing = "mps";
-  mps.mps = GpuView::Mps{48, 100, MpsCoLocation::Team};
+  mps.mps = GpuView::Mps{48, 100, MpsCoLocation::Team, MpsNodeSharing::One};
   mps.occupants = {{11, 250, "", "search", -1, 25, 8192}, {12, 500, "", "search", -1, 50, 4096}};
   mps.allocated = 0.75;
   GpuView& sliced = s.nodes[1].gpus[2];
@@ -837,7 +838,7 @@ class TstHeatmap : public QObject {
     const QString tip = f.w.toolTipAt(f.tileCenter("a2", 1));
     for (const char* want :
          {"MPS server: 2 of 48 clients · 75% of 100% active threads · 12288 MiB pinned · shared "
-          "by one team",
+          "by one team · one GPU per node at a time",
           "job 11 · team search · MPS 25% active threads, 8192 MiB pinned",
           "job 12 · team search · MPS 50% active threads, 4096 MiB pinned"})
       QVERIFY2(tip.contains(QString::fromUtf8(want)), qPrintable(tip));
@@ -851,6 +852,7 @@ class TstHeatmap : public QObject {
                                             "100% active threads · 2048 MiB pinned · shared by "
                                             "one user")),
              qPrintable(mig));
+    QVERIFY2(!mig.contains(QStringLiteral("per node")), qPrintable(mig));  // not under the rule
   }
 
   void dropAJobOnAGpuOrANode() {
