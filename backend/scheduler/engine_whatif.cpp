@@ -97,24 +97,25 @@ void Engine::rollBackWhatIf() {
   events_.erase(events_.begin() + static_cast<std::ptrdiff_t>(j.events), events_.end());
   for (auto& [index, record] : j.records) jobs_[index] = std::move(record);
   j.records.clear();
-  // Swapped rather than moved where they are large: the journal keeps the buffers.
+  // Swapped rather than moved: the journal keeps the buffers, and the next what-if's copy
+  // assignments reuse them (a std::set reuses its nodes: no allocation per running job).
   std::swap(state_, j.state);
-  nodeHolds_ = std::move(j.nodeHolds);
+  std::swap(nodeHolds_, j.nodeHolds);
   policy_ = std::move(j.policy);
   plugins_ = std::move(j.plugins);
   quotas_ = std::move(j.quotas);
   fairShare_ = std::move(j.fairShare);
-  reservations_ = std::move(j.reservations);
+  std::swap(reservations_, j.reservations);
   classes_ = std::move(j.classes);
   std::swap(running_, j.running);
   std::swap(positioned_, j.positioned);
   std::swap(active_, j.active);
-  withEta_ = std::move(j.withEta);
+  std::swap(withEta_, j.withEta);
   std::swap(queueIndex_, j.queueIndex);
   std::swap(positions_, j.positions);
-  runningEnds_ = std::move(j.runningEnds);
-  teamUse_ = std::move(j.teamUse);
-  future_ = std::move(j.future);
+  std::swap(runningEnds_, j.runningEnds);
+  std::swap(teamUse_, j.teamUse);
+  std::swap(future_, j.future);
   stats_ = std::move(j.stats);
   now_ = j.now;
   lastPlan_ = j.lastPlan;
