@@ -642,8 +642,8 @@ GpuView::Mps mpsFromProto(const v1::GpuMps& m) {
                    MpsCoLocation::Team};
   for (MpsCoLocation c : {MpsCoLocation::User, MpsCoLocation::Any})
     if (m.co_location() == mpsCoLocationName(c)) out.coLocation = c;
-  const bool all = m.node_sharing().empty() ||
-                   m.node_sharing() == mpsNodeSharingName(MpsNodeSharing::All);
+  const bool all =
+      m.node_sharing().empty() || m.node_sharing() == mpsNodeSharingName(MpsNodeSharing::All);
   out.nodeSharing = all ? MpsNodeSharing::All : MpsNodeSharing::One;
   return out;
 }

@@ -129,8 +129,7 @@ class ReservationBackfill final : public BackfillPlugin {
       GangResult placed = engine.tryPlace(what, job, trialCtx, at);
       const bool ok = placed.placement && engine.permit(trialCtx, job, *placed.placement).ok();
       what.rollbackTo(mark);
-      if (ok)
-        return reservation(engine, job, at, *placed.placement, released, lastGroup, ctx.now);
+      if (ok) return reservation(engine, job, at, *placed.placement, released, lastGroup, ctx.now);
       worth.failed(at, placed.placement.has_value());
     }
     return std::nullopt;

@@ -9,6 +9,7 @@
 #include <sstream>
 
 #include "clusterspec/cluster_spec.h"
+#include "engine_fixture.h"
 #include "scheduler/command.h"
 #include "scheduler/engine.h"
 #include "scheduler/explain.h"
@@ -17,42 +18,9 @@ using namespace tessera;
 
 namespace {
 
-// Two nodes of 4 H100s: 8 GPUs.
-std::shared_ptr<const Cluster> cluster() {
-  static const std::shared_ptr<const Cluster> c = [] {
-    auto loaded = loadClusterSpec(R"(version: 1
-name: engine
-node_templates:
-  h100: {gpu_model: H100-SXM5-80GB, gpus: 4, cpus: 64, memory_gib: 512}
-fabric:
-  leafs: [{name: leaf-1}]
-nodes:
-  - {name: h1, template: h100, leaf: leaf-1}
-  - {name: h2, template: h100, leaf: leaf-1}
-)",
-                                  "engine.yaml");
-    if (!loaded) qFatal("%s", loaded.error().str().c_str());
-    return *loaded;
-  }();
-  return c;
-}
-
-Workload tenants() {
-  Workload w;
-  w.teams = {Team{"vision", "", 1, {}}, Team{"nlp", "", 1, {}}};
-  return w;  // default priority classes
-}
-
-Job job(JobId id, int gpus, const char* team = "vision", const char* cls = "experiment") {
-  Job j;
-  j.id = id;
-  j.team = team;
-  j.priorityClass = cls;
-  j.perTask.kind = GpuRequest::Kind::Whole;
-  j.perTask.gpus = gpus;
-  j.estimatedRuntime = 3600;
-  return j;
-}
+using test::cluster;
+using test::job;
+using test::tenants;
 
 Engine makeEngine(const Workload& w = tenants(), Policy policy = {}) {
   auto e = Engine::create(cluster(), w, std::move(policy));
@@ -736,7 +704,8 @@ class TstEngine : public QObject {
         QCOMPARE(r->touched.jobs.size(), size_t{1 + kJobs - 1 - (id - 160) - 1});
       }
       std::erase(expected, id);
-      expected.insert(expected.begin() + static_cast<std::ptrdiff_t>(id - 159), id);  // behind 150, 160, ..., id - 1
+      expected.insert(expected.begin() + static_cast<std::ptrdiff_t>(id - 159),
+                      id);  // behind 150, 160, ..., id - 1
       QCOMPARE(order(), expected);
     }
     QCOMPARE(shifts, 1);  // twenty halvings of 2^20, then one shift

@@ -3,7 +3,7 @@
 // holds is never written.
 #include <QtTest>
 
-#include "clusterspec/cluster_spec.h"
+#include "../scheduler/engine_fixture.h"
 #include "service/jobs_view.h"
 #include "service/simulated_world.h"
 
@@ -11,49 +11,27 @@ using namespace tessera;
 
 namespace {
 
-std::shared_ptr<const Cluster> cluster() {
-  auto c = loadClusterSpec(R"(version: 1
-name: view
-node_templates:
-  h100: {gpu_model: H100-SXM5-80GB, gpus: 4, cpus: 64, memory_gib: 512}
-fabric:
-  leafs: [{name: leaf-1}]
-nodes:
-  - {name: h1, template: h100, leaf: leaf-1}
-  - {name: h2, template: h100, leaf: leaf-1}
-)",
-                           "view.yaml");
-  if (!c) qFatal("%s", c.error().str().c_str());
-  return *c;
-}
+using test::cluster;
 
 Engine engine() {
-  Workload w;
-  w.teams = {Team{"vision", "", 1, {}}};
-  auto made = Engine::create(cluster(), w, Policy{});
+  auto made = Engine::create(cluster(), test::tenants(), Policy{});
   if (!made) qFatal("%s", made.error().str().c_str());
   return std::move(*made);
 }
 
 Job job(JobId id, int gpus, int tasks = 1) {
-  Job j;
-  j.id = id;
-  j.team = "vision";
-  j.priorityClass = "experiment";
-  j.perTask.kind = GpuRequest::Kind::Whole;
-  j.perTask.gpus = gpus;
+  Job j = test::job(id, gpus);
   j.tasks = tasks;
-  j.estimatedRuntime = 3600;
   return j;
 }
 
 // Everything a read shows of an entry, as text, so two views compare whole.
 std::string shown(const JobLive& j) {
   std::ostringstream o;
-  o << j.id << '/' << j.job->id << ' ' << j.job->name << ' ' << int(j.state) << ' ' << j.startTime << ' '
-    << j.endTime << ' ' << j.preemptions << ' ' << j.gpuHoursLost << " [" << j.reason.english()
-    << "] " << j.actualRuntime.value_or(-1) << ' ' << j.queuePosition << ' ' << j.eta.value_or(-1)
-    << " [" << j.blockedBy << "] w";
+  o << j.id << '/' << j.job->id << ' ' << j.job->name << ' ' << int(j.state) << ' ' << j.startTime
+    << ' ' << j.endTime << ' ' << j.preemptions << ' ' << j.gpuHoursLost << " ["
+    << j.reason.english() << "] " << j.actualRuntime.value_or(-1) << ' ' << j.queuePosition << ' '
+    << j.eta.value_or(-1) << " [" << j.blockedBy << "] w";
   for (JobId w : j.waitingFor) o << ' ' << w;
   o << " p";
   for (const PlacedTask& t : j.placement) {
@@ -117,7 +95,7 @@ class TstJobsView : public QObject {
     (void)e.forgetHistory(7999, 0);
     step("finished jobs forgotten");
     QVERIFY(e.jobs().size() < 6);  // not vacuous: the table did shrink
-    QVERIFY(reused >= 4);           // and the in-place path was the one compared
+    QVERIFY(reused >= 4);          // and the in-place path was the one compared
   }
 
   // A reader holding the view before the last keeps it unchanged: the builder makes a new one.

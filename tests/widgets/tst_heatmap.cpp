@@ -13,9 +13,9 @@
 #include <QTemporaryDir>
 #include <QtTest>
 
+#include <functional>
 #include <map>
 #include <memory>
-#include <functional>
 #include <set>
 
 #include "../service/backend_test_util.h"
