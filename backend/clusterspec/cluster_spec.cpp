@@ -88,6 +88,7 @@ class SpecReader {
     TESSERA_CHECK(addNamedRacks());
     if (root.has("overrides"))
       TESSERA_CHECK(forEachItem(root.child("overrides"), &SpecReader::readOverride));
+    TESSERA_CHECK(checkMpsNodeSharing());
     if (cluster_->nodes().empty())
       return root.error("the cluster has no nodes (add groups: or nodes:)");
     return std::shared_ptr<const Cluster>(cluster_);
@@ -551,6 +552,35 @@ class SpecReader {
         for (int i = 0; i < n.gpuCount(); ++i) gpus.push_back(n.firstGpu + static_cast<GpuId>(i));
       }
       cluster_->addNvlinkDomain(rack.name, NvlinkDomainKind::MultiNodeRack, gpus);
+    }
+    return okStatus();
+  }
+
+  // Slurm has one node_sharing per node (the flag on its gres.conf Name=mps line), and the
+  // engine counts a node's MPS room exactly only then: a node whose MPS GPUs mix one and all is
+  // refused rather than placed on an upper bound that Slurm may not honour.
+  Status checkMpsNodeSharing() const {
+    for (const Node& n : cluster_->nodes()) {
+      int first = -1;
+      for (int i = 0; i < n.gpuCount(); ++i) {
+        const GpuSharing& g = cluster_->gpu(n.firstGpu + static_cast<GpuId>(i)).sharing;
+        if (g.mode != SharingMode::Mps) continue;
+        if (first < 0) {
+          first = i;
+          continue;
+        }
+        const MpsNodeSharing was =
+            cluster_->gpu(n.firstGpu + static_cast<GpuId>(first)).sharing.mps.nodeSharing;
+        if (g.mps.nodeSharing == was) continue;
+        Error e{"node '" + n.name + "' mixes MPS node_sharing: GPU " + std::to_string(first) +
+                    " says " + mpsNodeSharingName(was) + ", GPU " + std::to_string(i) + " " +
+                    mpsNodeSharingName(g.mps.nodeSharing) +
+                    "; a node has one value (Slurm's flag on its gres.conf Name=mps line), so "
+                    "give all its MPS GPUs the same",
+                {}};
+        if (auto at = nodeDefinedAt_.find(n.name); at != nodeDefinedAt_.end()) e.where = at->second;
+        return e;
+      }
     }
     return okStatus();
   }

@@ -122,6 +122,36 @@ models: []
     QCOMPARE(writeClusterSpec(*again), text);
   }
 
+  // A node's MPS GPUs share one node_sharing (Slurm's flag is per gres.conf Name=mps line): a
+  // node that mixes them is refused at its definition, under the loader's default too.
+  void nodeSharingMixedInANodeIsRefused() {
+    const auto spec = [](const std::string& gpu0, const std::string& gpu1) {
+      return "version: 1\nname: mixed\nnode_templates:\n  l40s: {gpu_model: L40S, gpus: 2}\n"
+             "fabric:\n  leafs: [{name: l1}]\nnodes:\n  - {name: n0, template: l40s, leaf: l1}\n"
+             "  - {name: n1, template: l40s, leaf: l1}\noverrides:\n"
+             "  - {nodes: n1, gpus: {\"0\": {mps: " +
+             gpu0 + "}, \"1\": {mps: " + gpu1 + "}}}\n";
+    };
+    const auto mixed =
+        loadClusterSpec(spec("{node_sharing: one}", "{node_sharing: all}"), "m.yaml");
+    QVERIFY(!mixed);
+    QCOMPARE(
+        mixed.error().str(),
+        std::string("m.yaml:9:12: nodes[1].name: node 'n1' mixes MPS node_sharing: GPU 0 says one, "
+                    "GPU 1 all; a node has one value (Slurm's flag on its gres.conf Name=mps "
+                    "line), so give all its MPS GPUs the same"));
+    QVERIFY(loadClusterSpec(spec("{node_sharing: one}", "{node_sharing: one}"), "m.yaml"));
+    // Left out, GPU 1 takes the loader's default: all agrees with all, one (executor slurm)
+    // does not.
+    QVERIFY(loadClusterSpec(spec("{node_sharing: all}", "true"), "m.yaml"));
+    ClusterSpecOptions slurm;
+    slurm.mpsNodeSharing = MpsNodeSharing::One;
+    const auto underSlurm = loadClusterSpec(spec("{node_sharing: all}", "true"), "m.yaml", slurm);
+    QVERIFY(!underSlurm);
+    QVERIFY2(underSlurm.error().str().find("GPU 0 says all, GPU 1 one") != std::string::npos,
+             underSlurm.error().str().c_str());
+  }
+
   void specErrorsNameTheField() {
     QVERIFY(loadError("  - {nodes: p1, gpus: {\"0\": {mps: {co_location: dept}}}}\n")
                 .find("co_location must be team, user or any, got 'dept'") != std::string::npos);
