@@ -11,6 +11,7 @@
 
 #include "scheduler/backfill_base.h"
 #include "scheduler/engine.h"
+#include "scheduler/gpu_holders.h"
 #include "scheduler/gpu_room.h"
 #include "scheduler/node_filter.h"
 
@@ -166,25 +167,15 @@ class ReservationBackfill final : public BackfillPlugin {
       waits.insert({j.expectedEnd(), j.job.id, 0});
     };
     for (GpuId g : gpus)
-      for (JobId owner : ownersOf(engine.state().gpu(g)))
+      forEachGpuHolder(engine.state().gpu(g), [&](JobId owner) {
         if (const JobRecord* j = engine.job(owner);
             j && j->runningSlot >= 0 && j->expectedEnd() <= at)
           wait(*j);
+      });
     if (at > now)
       for (size_t k = lastGroup; k < released.size(); ++k) wait(*released[k]);
     for (const Engine::RunningEnd& w : waits) r.waitingFor.push_back(w.id);
     return r;
-  }
-
-  // Every job holding part of a GPU: whole, a MIG instance, a share or an MPS client.
-  static std::vector<JobId> ownersOf(const GpuOccupancy& o) {
-    std::vector<JobId> owners;
-    if (o.wholeOwner != kNoJob) owners.push_back(o.wholeOwner);
-    for (JobId j : o.instanceOwner)
-      if (j != kNoJob) owners.push_back(j);
-    for (const GpuShare& s : o.shares) owners.push_back(s.job);
-    for (const MpsClient& c : o.mpsClients) owners.push_back(c.job);
-    return owners;
   }
 };
 

@@ -11,6 +11,7 @@
 
 #include "core/engine_text.h"
 #include "scheduler/backfill_base.h"
+#include "scheduler/gpu_holders.h"
 
 namespace tessera {
 
@@ -1529,15 +1530,8 @@ std::vector<std::string> Engine::invariantViolations() const {
   }
   // Gangs are whole: a running job holds exactly its tasks; nobody else holds anything.
   std::unordered_map<JobId, int> gpusHeld;
-  for (GpuId g = 0; g < state_.cluster().gpus().size(); ++g) {
-    const auto& o = state_.gpu(g);
-    if (o.wholeOwner != kNoJob) ++gpusHeld[o.wholeOwner];
-    for (int i = 0; i < o.layout.size(); ++i)
-      if (o.instanceOwner[static_cast<size_t>(i)] != kNoJob)
-        ++gpusHeld[o.instanceOwner[static_cast<size_t>(i)]];
-    for (const auto& s : o.shares) ++gpusHeld[s.job];
-    for (const auto& c : o.mpsClients) ++gpusHeld[c.job];
-  }
+  for (GpuId g = 0; g < state_.cluster().gpus().size(); ++g)
+    forEachGpuHolder(state_.gpu(g), [&gpusHeld](JobId job) { ++gpusHeld[job]; });
   QuotaBook recount(quotas_.teams());
   for (const auto& j : jobs_) {
     const auto it = gpusHeld.find(j.job.id);
